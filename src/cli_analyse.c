@@ -1,0 +1,589 @@
+/*
+ * cli_analyse.c - `sgexplore RULE [options]`: analyse one rule, print the
+ * proven (or honestly unresolved) period, and answer --heap, --position and
+ * --values questions, as text or as the JSON object DESIGN.md specifies.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Default computing budget.  Rules without split moves cost O(N |S|) and
+ * get a large budget; the straightforward enumerator is quadratic for
+ * split rules and for repeating tails, so they get smaller ones. */
+static size_t default_max(const sg_rule *r)
+{
+    if (sg_rule_bits(r) & SG_BIT_THREE)
+        return 2000;
+    if (r->tail_len)
+        return 10000;
+    if (sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE))
+        return 30000;
+    return 10000000;
+}
+
+typedef struct options {
+    sg_rule_syntax syntax;
+    const char *rule_text;
+    const char *rule_opt;
+    int nrules;
+    uint64_t max;
+    int have_max;
+    const char **heaps;
+    size_t nheaps;
+    const char *position;
+    const char *values;
+    int json, quiet, no_cache;
+    const char *db, *plot;
+} options;
+
+/* A decimal natural number of any length. */
+static int valid_bignum(const char *s, long *bad)
+{
+    const char *p = s;
+    if (!*s) {
+        *bad = 0;
+        return 0;
+    }
+    for (; *p; p++)
+        if (!isdigit((unsigned char)*p)) {
+            *bad = p - s;
+            return 0;
+        }
+    return 1;
+}
+
+static int parse_options(options *o, int argc, char **argv)
+{
+    int i;
+
+    memset(o, 0, sizeof *o);
+    o->heaps = calloc((size_t)argc, sizeof *o->heaps);
+    if (!o->heaps) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    for (i = 1; i < argc; i++) {
+        char *arg = argv[i], *val = NULL, *eq;
+        char name[64];
+        int takes;
+
+        if (strncmp(arg, "--", 2) != 0) {
+            cli_error("unexpected argument '%s' (try --help)", arg);
+            return EXIT_USAGE;
+        }
+        eq = strchr(arg, '=');
+        if (eq && (size_t)(eq - arg) < sizeof name) {
+            memcpy(name, arg, (size_t)(eq - arg));
+            name[eq - arg] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(name, sizeof name, "%s", arg);
+        }
+        takes = strcmp(name, "--grundy") && strcmp(name, "--json") &&
+                strcmp(name, "--quiet") && strcmp(name, "--no-cache");
+        if (takes && !val) {
+            if (i + 1 >= argc) {
+                cli_error("%s needs a value", name);
+                return EXIT_USAGE;
+            }
+            val = argv[++i];
+        } else if (!takes && val) {
+            cli_error("%s takes no value", name);
+            return EXIT_USAGE;
+        }
+#define RULE_OPT(str, syn)                                                   \
+    if (strcmp(name, str) == 0) {                                            \
+        o->syntax = syn;                                                     \
+        o->rule_text = val;                                                  \
+        o->rule_opt = str;                                                   \
+        o->nrules++;                                                         \
+        continue;                                                            \
+    }
+        RULE_OPT("--subtract", SG_SYNTAX_SUBTRACT)
+        RULE_OPT("--all-but", SG_SYNTAX_ALLBUT)
+        RULE_OPT("--octal", SG_SYNTAX_OCTAL)
+        RULE_OPT("--hex", SG_SYNTAX_HEX)
+        RULE_OPT("--rule", SG_SYNTAX_RULE)
+        if (strcmp(name, "--grundy") == 0) {
+            o->syntax = SG_SYNTAX_GRUNDY;
+            o->rule_text = "4!.0";
+            o->rule_opt = "--grundy";
+            o->nrules++;
+        } else if (strcmp(name, "--max") == 0) {
+            sg_error err;
+            if (sg_parse_u63(&o->max, val, strlen(val), 0, &err)) {
+                cli_report("--max", val, &err);
+                return EXIT_USAGE;
+            }
+            if (o->max == 0) {
+                cli_error("--max must be at least 1");
+                return EXIT_USAGE;
+            }
+            o->have_max = 1;
+        } else if (strcmp(name, "--heap") == 0) {
+            long bad;
+            if (!valid_bignum(val, &bad)) {
+                cli_error("--heap '%s': expected a natural number in decimal "
+                          "(at position %ld)",
+                          val, bad + 1);
+                return EXIT_USAGE;
+            }
+            o->heaps[o->nheaps++] = val;
+        } else if (strcmp(name, "--position") == 0) {
+            o->position = val;
+        } else if (strcmp(name, "--values") == 0) {
+            o->values = val;
+        } else if (strcmp(name, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(name, "--quiet") == 0) {
+            o->quiet = 1;
+        } else if (strcmp(name, "--no-cache") == 0) {
+            o->no_cache = 1;
+        } else if (strcmp(name, "--db") == 0) {
+            o->db = val;
+        } else if (strcmp(name, "--plot") == 0) {
+            o->plot = val;
+        } else {
+            cli_error("unknown option '%s' (try --help)", name);
+            return EXIT_USAGE;
+        }
+    }
+#undef RULE_OPT
+    if (o->nrules != 1) {
+        cli_error(o->nrules ? "give only one rule option"
+                            : "no rule given: use --subtract, --all-but, "
+                              "--octal, --hex, --rule or --grundy");
+        return EXIT_USAGE;
+    }
+    if (o->db && o->no_cache) {
+        cli_error("--db and --no-cache cannot be combined");
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}
+
+/* Parse "A,B,C" of decimal naturals of any size into mpz heaps. */
+static int parse_position(mpz_t **out, size_t *n, const char *text)
+{
+    const char *p = text;
+    size_t cap = 1, k = 0;
+    mpz_t *h;
+
+    for (; *p; p++)
+        if (*p == ',')
+            cap++;
+    h = malloc(cap * sizeof *h);
+    if (!h) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    p = text;
+    for (;;) {
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == p || (*q && *q != ',')) {
+            cli_error("--position '%s': expected a comma-separated list of "
+                      "heap sizes (at position %ld)",
+                      text, (long)(q - text) + 1);
+            while (k)
+                mpz_clear(h[--k]);
+            free(h);
+            return EXIT_USAGE;
+        }
+        {
+            char *tmp = strndup(p, (size_t)(q - p));
+            mpz_init_set_str(h[k], tmp, 10);
+            free(tmp);
+            k++;
+        }
+        if (!*q)
+            break;
+        p = q + 1;
+    }
+    *out = h;
+    *n = k;
+    return EXIT_DONE;
+}
+
+static int parse_range(uint64_t *a, uint64_t *b, const char *text)
+{
+    const char *colon = strchr(text, ':');
+    sg_error err;
+
+    if (!colon) {
+        cli_error("--values '%s': expected A:B", text);
+        return EXIT_USAGE;
+    }
+    if (sg_parse_u63(a, text, (size_t)(colon - text), 0, &err) ||
+        sg_parse_u63(b, colon + 1, strlen(colon + 1), colon - text + 1,
+                     &err))
+        return cli_report("--values", text, &err);
+    if (*b < *a) {
+        cli_error("--values '%s': the range is reversed", text);
+        return EXIT_USAGE;
+    }
+    if (*b - *a >= 100000000) {
+        cli_error("--values '%s': at most 10^8 values at a time", text);
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}
+
+static const char *status_name(const sg_result *res)
+{
+    switch (res->status) {
+    case SG_PERIODIC:
+        return "periodic";
+    case SG_ARITH_PERIODIC:
+        return "arithmetic-periodic";
+    default:
+        return "unresolved";
+    }
+}
+
+static void print_move_text(const sg_position *pos, const mpz_t *heaps)
+{
+    int i;
+
+    if (pos->move_heap < 0)
+        return;
+    printf("move: heap #%ld (", pos->move_heap);
+    mpz_out_str(stdout, 10, heaps[pos->move_heap]);
+    printf("): take ");
+    mpz_out_str(stdout, 10, pos->move.take);
+    if (pos->move.nleft == 0) {
+        printf(", leaving nothing\n");
+        return;
+    }
+    printf(", leaving ");
+    for (i = 0; i < pos->move.nleft; i++) {
+        if (i)
+            printf(" + ");
+        mpz_out_str(stdout, 10, pos->move.left[i]);
+    }
+    printf("\n");
+}
+
+static void json_mpz(FILE *f, const mpz_t x)
+{
+    fputc('"', f);
+    mpz_out_str(f, 10, x);
+    fputc('"', f);
+}
+
+static void json_u64_or_null(FILE *f, int have, uint64_t v)
+{
+    if (have)
+        fprintf(f, "%llu", (unsigned long long)v);
+    else
+        fputs("null", f);
+}
+
+static void print_values_list(FILE *f, const sg_seq *s, uint64_t from,
+                              uint64_t to, const char *sep)
+{
+    uint64_t i;
+    for (i = from; i < to; i++)
+        fprintf(f, "%s%u", i > from ? sep : "", (unsigned)s->v[i]);
+}
+
+int cli_analyse_main(int argc, char **argv)
+{
+    options o;
+    sg_rule rule;
+    sg_seq seq;
+    sg_result res;
+    sg_error err;
+    char *canon = NULL;
+    int rc = EXIT_DONE, proven;
+    size_t max, i;
+    sg_status st;
+    mpz_t *pos_heaps = NULL, *heap_vals = NULL, *heap_ns = NULL;
+    size_t npos = 0;
+    sg_position pos;
+    int have_pos = 0;
+    int heap_unknown = 0, pos_unknown = 0;
+    uint64_t va = 0, vb = 0;
+
+    sg_rule_init(&rule);
+    sg_seq_init(&seq);
+    rc = parse_options(&o, argc, argv);
+    if (rc)
+        goto out;
+    if (sg_rule_parse(&rule, o.syntax, o.rule_text, &err)) {
+        rc = cli_report(o.rule_opt, o.rule_text, &err);
+        goto out;
+    }
+    canon = sg_rule_canonical(&rule);
+    if (!canon) {
+        cli_error("out of memory");
+        rc = EXIT_RUNTIME;
+        goto out;
+    }
+    if (o.position && (rc = parse_position(&pos_heaps, &npos, o.position)))
+        goto out;
+    if (o.values && (rc = parse_range(&va, &vb, o.values)))
+        goto out;
+    max = o.have_max ? (size_t)o.max : default_max(&rule);
+    if (o.have_max && (st = sg_seq_check_size(max, &err))) {
+        cli_error("--max %llu: %s", (unsigned long long)o.max, err.msg);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (o.values && vb >= max) {
+        /* Values asked for explicitly are computed even past --max. */
+        if (sg_seq_check_size((size_t)vb + 1, &err)) {
+            cli_error("--values %s: %s", o.values, err.msg);
+            rc = EXIT_USAGE;
+            goto out;
+        }
+    }
+
+    st = sg_analyse(&res, &seq, &rule, max, &cli_cancel, &err);
+    if (st) {
+        rc = cli_report(NULL, NULL, &err);
+        goto out;
+    }
+    proven = res.status != SG_UNRESOLVED;
+    if (o.values && vb >= seq.n && !proven) {
+        st = sg_enumerate(&seq, &rule, (size_t)vb + 1, &cli_cancel, &err);
+        if (st) {
+            rc = cli_report("--values", NULL, &err);
+            goto out;
+        }
+        res.computed = seq.n;
+    }
+
+    /* Answer the questions. */
+    if (o.nheaps) {
+        heap_ns = malloc(o.nheaps * sizeof *heap_ns);
+        heap_vals = malloc(o.nheaps * sizeof *heap_vals);
+        if (!heap_ns || !heap_vals) {
+            free(heap_ns);
+            free(heap_vals);
+            heap_ns = heap_vals = NULL;
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            goto out;
+        }
+        for (i = 0; i < o.nheaps; i++) {
+            mpz_init_set_str(heap_ns[i], o.heaps[i], 10);
+            mpz_init(heap_vals[i]);
+            if (sg_value_at(heap_vals[i], &res, &seq, heap_ns[i]) != SG_OK) {
+                heap_unknown = 1;
+                mpz_set_si(heap_vals[i], -1);
+            }
+        }
+    }
+    if (o.position) {
+        mpz_t tmp;
+        mpz_init(tmp);
+        for (i = 0; i < npos; i++)
+            if (sg_value_at(tmp, &res, &seq, pos_heaps[i]) != SG_OK)
+                pos_unknown = 1;
+        mpz_clear(tmp);
+        sg_position_init(&pos);
+        have_pos = 1;
+        if (!pos_unknown)
+            sg_position_analyse(&pos, &rule, &res, &seq,
+                                (const mpz_t *)pos_heaps, npos);
+    }
+
+    if (o.json) {
+        FILE *f = stdout;
+        fputs("{\"rule\":", f);
+        cli_json_string(f, canon);
+        fputs(",\"family\":", f);
+        cli_json_string(f, sg_rule_family(&rule));
+        fputs(",\"status\":", f);
+        cli_json_string(f, status_name(&res));
+        fputs(",\"preperiod\":", f);
+        json_u64_or_null(f, proven, res.preperiod);
+        fputs(",\"period\":", f);
+        json_u64_or_null(f, proven, res.period);
+        fputs(",\"saltus\":", f);
+        json_u64_or_null(f, proven, res.saltus);
+        fprintf(f, ",\"computed\":%llu", (unsigned long long)seq.n);
+        fputs(",\"certified_to\":", f);
+        json_u64_or_null(f, proven, res.certified_to);
+        fputs(",\"theorem\":", f);
+        if (res.theorem)
+            cli_json_string(f, res.theorem);
+        else
+            fputs("null", f);
+        if (!proven) {
+            fputs(",\"note\":", f);
+            cli_json_string(f, res.note ? res.note : "");
+        }
+        fputs(",\"values\":[", f);
+        if (o.values) {
+            uint64_t n;
+            for (n = va; n <= vb; n++) {
+                mpz_t x, y;
+                mpz_init_set_ui(x, (unsigned long)n);
+                mpz_init(y);
+                if (n > va)
+                    fputc(',', f);
+                if (sg_value_at(y, &res, &seq, x) == SG_OK)
+                    mpz_out_str(f, 10, y);
+                else
+                    fputs("null", f);
+                mpz_clear(x);
+                mpz_clear(y);
+            }
+        } else if (proven) {
+            print_values_list(f, &seq, 0, res.preperiod + res.period, ",");
+        }
+        fputc(']', f);
+        if (o.nheaps) {
+            fputs(",\"heaps\":[", f);
+            for (i = 0; i < o.nheaps; i++) {
+                fprintf(f, "%s{\"heap\":", i ? "," : "");
+                json_mpz(f, heap_ns[i]);
+                fputs(",\"value\":", f);
+                if (mpz_sgn(heap_vals[i]) < 0)
+                    fputs("null", f);
+                else
+                    json_mpz(f, heap_vals[i]);
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
+        if (have_pos) {
+            fputs(",\"position\":", f);
+            if (pos_unknown) {
+                fputs("null", f);
+            } else {
+                fputs("{\"nim_sum\":", f);
+                json_mpz(f, pos.nim_sum);
+                fputs(",\"winner\":", f);
+                cli_json_string(f, pos.first_wins ? "first" : "second");
+                fputs(",\"move\":", f);
+                if (pos.move_heap < 0) {
+                    fputs("null", f);
+                } else {
+                    int k;
+                    fprintf(f, "{\"heap\":%ld,\"take\":", pos.move_heap);
+                    json_mpz(f, pos.move.take);
+                    fputs(",\"leaves\":[", f);
+                    for (k = 0; k < pos.move.nleft; k++) {
+                        if (k)
+                            fputc(',', f);
+                        json_mpz(f, pos.move.left[k]);
+                    }
+                    fputs("]}", f);
+                }
+                fputc('}', f);
+            }
+        }
+        fputs("}\n", f);
+    } else {
+        int quiet_answers = o.quiet && (o.nheaps || o.position || o.values);
+        if (!quiet_answers) {
+            printf("rule: %s\n", canon);
+            printf("family: %s\n", sg_rule_family(&rule));
+            if (proven) {
+                printf("status: %s (proven)\n", status_name(&res));
+                printf("preperiod: %llu\n",
+                       (unsigned long long)res.preperiod);
+                printf("period: %llu\n", (unsigned long long)res.period);
+                if (res.status == SG_ARITH_PERIODIC)
+                    printf("saltus: %llu\n", (unsigned long long)res.saltus);
+                printf("theorem: %s\n", res.theorem);
+                printf("certified: G(n+p) = G(n) checked up to n+p = %llu; "
+                       "%llu values computed\n",
+                       (unsigned long long)res.certified_to,
+                       (unsigned long long)seq.n);
+                printf("preperiod values:");
+                if (res.preperiod) {
+                    putchar(' ');
+                    print_values_list(stdout, &seq, 0, res.preperiod, " ");
+                } else {
+                    printf(" (none)");
+                }
+                printf("\nperiod values: ");
+                print_values_list(stdout, &seq, res.preperiod,
+                                  res.preperiod + res.period, " ");
+                putchar('\n');
+            } else {
+                printf("status: unresolved (no period proven for n < %llu)\n",
+                       (unsigned long long)seq.n);
+                if (res.note)
+                    printf("note: %s\n", res.note);
+                printf("computed: G(0..%llu)\n",
+                       (unsigned long long)(seq.n ? seq.n - 1 : 0));
+            }
+        }
+        if (o.values) {
+            uint64_t n;
+            for (n = va; n <= vb; n++) {
+                mpz_t x, y;
+                mpz_init_set_ui(x, (unsigned long)n);
+                mpz_init(y);
+                if (sg_value_at(y, &res, &seq, x) == SG_OK) {
+                    printf("G(%llu) = ", (unsigned long long)n);
+                    mpz_out_str(stdout, 10, y);
+                    putchar('\n');
+                } else {
+                    printf("G(%llu) = unknown\n", (unsigned long long)n);
+                }
+                mpz_clear(x);
+                mpz_clear(y);
+            }
+        }
+        for (i = 0; i < o.nheaps; i++) {
+            printf("G(%s) = ", o.heaps[i]);
+            if (mpz_sgn(heap_vals[i]) < 0)
+                printf("unknown (beyond the %llu values computed, and no "
+                       "period is proven)\n",
+                       (unsigned long long)seq.n);
+            else {
+                mpz_out_str(stdout, 10, heap_vals[i]);
+                putchar('\n');
+            }
+        }
+        if (have_pos) {
+            if (pos_unknown) {
+                printf("position: unknown (a heap lies beyond the %llu "
+                       "values computed, and no period is proven)\n",
+                       (unsigned long long)seq.n);
+            } else {
+                printf("nim-sum: ");
+                mpz_out_str(stdout, 10, pos.nim_sum);
+                printf("\nwinner: %s\n",
+                       pos.first_wins ? "first" : "second");
+                if (pos.first_wins && pos.move_heap < 0)
+                    printf("move: unknown\n");
+                print_move_text(&pos, (const mpz_t *)pos_heaps);
+            }
+        }
+    }
+    if (heap_unknown || pos_unknown)
+        rc = EXIT_UNKNOWN;
+
+out:
+    if (heap_ns) {
+        for (i = 0; i < o.nheaps; i++) {
+            mpz_clear(heap_ns[i]);
+            mpz_clear(heap_vals[i]);
+        }
+    }
+    free(heap_ns);
+    free(heap_vals);
+    if (have_pos)
+        sg_position_clear(&pos);
+    if (pos_heaps) {
+        for (i = 0; i < npos; i++)
+            mpz_clear(pos_heaps[i]);
+        free(pos_heaps);
+    }
+    free(o.heaps);
+    free(canon);
+    sg_seq_clear(&seq);
+    sg_rule_clear(&rule);
+    return rc;
+}

@@ -1,0 +1,258 @@
+/*
+ * query.c - questions about heaps of any size (GMP integers): G(N), and
+ * winning moves in multi-heap positions.  Beyond the computed range a
+ * heap is reduced modulo the proven period; a move on a huge heap is found
+ * on an equivalent small heap and translated back (docs/THEORY.md, "Big
+ * heaps").
+ */
+#include "sgexplore.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
+                      const mpz_t n)
+{
+    mpz_t r;
+
+    if (mpz_sgn(n) < 0)
+        return SG_E_INPUT;
+    if (mpz_cmp_ui(n, (unsigned long)s->n) < 0) {
+        mpz_set_ui(out, s->v[mpz_get_ui(n)]);
+        return SG_OK;
+    }
+    if (res->status == SG_UNRESOLVED || res->period == 0)
+        return SG_E_UNKNOWN;
+    /* n >= computed > n0 here: reduce to n0 + ((n - n0) mod p). */
+    mpz_init(r);
+    mpz_sub_ui(r, n, (unsigned long)res->preperiod);
+    if (res->status == SG_ARITH_PERIODIC) {
+        mpz_t q;
+        mpz_init(q);
+        mpz_fdiv_qr_ui(q, r, r, (unsigned long)res->period);
+        mpz_mul_ui(q, q, (unsigned long)res->saltus);
+        mpz_add_ui(out, q,
+                   s->v[res->preperiod + mpz_get_ui(r)]);
+        mpz_clear(q);
+    } else {
+        unsigned long idx = mpz_fdiv_ui(r, (unsigned long)res->period);
+        mpz_set_ui(out, s->v[res->preperiod + idx]);
+    }
+    mpz_clear(r);
+    return SG_OK;
+}
+
+void sg_move_init(sg_move *m)
+{
+    int i;
+    mpz_init(m->take);
+    for (i = 0; i < 3; i++)
+        mpz_init(m->left[i]);
+    m->nleft = 0;
+}
+
+void sg_move_clear(sg_move *m)
+{
+    int i;
+    mpz_clear(m->take);
+    for (i = 0; i < 3; i++)
+        mpz_clear(m->left[i]);
+}
+
+/* Search the options of heap h (h < s->n) for one of value `target`
+ * whose largest part is at least `minpart` (parts are ascending).
+ * Returns 1 and fills take/parts on success. */
+static int find_small_move(size_t *take, size_t parts[3], int *nparts,
+                           const sg_rule *r, const sg_seq *s, size_t h,
+                           sg_value target, size_t minpart)
+{
+    const sg_value *g = s->v;
+    size_t k;
+    size_t kmax = h;
+
+    if (!r->tail_len) {
+        uint64_t t = sg_rule_max_take(r);
+        if (t < kmax)
+            kmax = (size_t)t;
+    }
+    for (k = 0; k <= kmax; k++) {
+        int uneq;
+        unsigned d = sg_rule_digit(r, k, &uneq);
+        size_t rem = h - k;
+
+        if (!d)
+            continue;
+        if ((d & SG_BIT_ALL) && rem == 0 && target == 0 && minpart == 0) {
+            *take = k;
+            *nparts = 0;
+            return 1;
+        }
+        if ((d & SG_BIT_ONE) && rem >= 1 && rem >= minpart &&
+            g[rem] == target) {
+            *take = k;
+            *nparts = 1;
+            parts[0] = rem;
+            return 1;
+        }
+        if ((d & SG_BIT_TWO) && rem >= 2) {
+            size_t a;
+            for (a = 1; a <= rem / 2; a++) {
+                size_t b = rem - a;
+                if ((uneq && a == b) || b < minpart)
+                    continue;
+                if ((g[a] ^ g[b]) == target) {
+                    *take = k;
+                    *nparts = 2;
+                    parts[0] = a;
+                    parts[1] = b;
+                    return 1;
+                }
+            }
+        }
+        if ((d & SG_BIT_THREE) && rem >= 3) {
+            size_t a, b;
+            for (a = 1; 3 * a <= rem; a++)
+                for (b = a; a + 2 * b <= rem; b++) {
+                    size_t c = rem - a - b;
+                    if ((uneq && (a == b || b == c)) || c < minpart)
+                        continue;
+                    if ((g[a] ^ g[b] ^ g[c]) == target) {
+                        *take = k;
+                        *nparts = 3;
+                        parts[0] = a;
+                        parts[1] = b;
+                        parts[2] = c;
+                        return 1;
+                    }
+                }
+        }
+    }
+    return 0;
+}
+
+/* Smallest heap size above which every option's largest part is at least
+ * m (= max(n0,1)), so that adding a multiple of p to that part keeps the
+ * option's value. */
+static uint64_t translation_threshold(const sg_rule *r, uint64_t m)
+{
+    unsigned bits = sg_rule_bits(r);
+    uint64_t t = sg_rule_max_take(r);
+
+    if (bits & SG_BIT_THREE)
+        return 3 * m + t;
+    if (bits & SG_BIT_TWO)
+        return 2 * m + t;
+    return m + t;
+}
+
+sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
+                       const sg_seq *s, const mpz_t h, const mpz_t target)
+{
+    size_t take, parts[3], hs;
+    int np, i;
+    sg_value tv;
+    mpz_t shift;
+
+    if (mpz_sgn(target) < 0 || mpz_cmp_ui(target, UINT32_MAX) > 0)
+        return SG_E_UNKNOWN;
+    tv = (sg_value)mpz_get_ui(target);
+    mpz_init_set_ui(shift, 0);
+    if (mpz_cmp_ui(h, (unsigned long)s->n) < 0) {
+        hs = mpz_get_ui(h);
+        if (!find_small_move(&take, parts, &np, r, s, hs, tv, 0))
+            goto unknown;
+    } else {
+        uint64_t n0, p, lo;
+        mpz_t x;
+
+        if (res->status != SG_PERIODIC)
+            goto unknown;
+        n0 = res->preperiod ? res->preperiod : 1;
+        p = res->period;
+        lo = translation_threshold(r, n0);
+        if (lo < res->preperiod)
+            lo = res->preperiod;
+        /* h' = lo + ((h - lo) mod p) lies in [lo, lo + p). */
+        mpz_init(x);
+        mpz_sub_ui(x, h, (unsigned long)lo);
+        hs = (size_t)(lo + mpz_fdiv_ui(x, (unsigned long)p));
+        mpz_clear(x);
+        if (hs >= s->n)
+            goto unknown;
+        if (!find_small_move(&take, parts, &np, r, s, hs, tv, n0))
+            goto unknown;
+        mpz_sub_ui(shift, h, (unsigned long)hs);
+    }
+    mpz_set_ui(m->take, (unsigned long)take);
+    m->nleft = np;
+    for (i = 0; i < np; i++)
+        mpz_set_ui(m->left[i], (unsigned long)parts[i]);
+    if (np > 0)
+        mpz_add(m->left[np - 1], m->left[np - 1], shift);
+    mpz_clear(shift);
+    return SG_OK;
+unknown:
+    mpz_clear(shift);
+    return SG_E_UNKNOWN;
+}
+
+void sg_position_init(sg_position *p)
+{
+    memset(p, 0, sizeof *p);
+    mpz_init(p->nim_sum);
+    sg_move_init(&p->move);
+    p->move_heap = -1;
+}
+
+void sg_position_clear(sg_position *p)
+{
+    size_t i;
+
+    for (i = 0; i < p->nheaps; i++)
+        mpz_clear(p->values[i]);
+    free(p->values);
+    mpz_clear(p->nim_sum);
+    sg_move_clear(&p->move);
+    memset(p, 0, sizeof *p);
+}
+
+sg_status sg_position_analyse(sg_position *out, const sg_rule *r,
+                              const sg_result *res, const sg_seq *s,
+                              const mpz_t *heaps, size_t nheaps)
+{
+    size_t i;
+    mpz_t target;
+    sg_status st = SG_OK;
+
+    out->values = malloc((nheaps ? nheaps : 1) * sizeof *out->values);
+    if (!out->values)
+        return SG_E_NOMEM;
+    for (i = 0; i < nheaps; i++)
+        mpz_init(out->values[i]);
+    out->nheaps = nheaps;
+    mpz_set_ui(out->nim_sum, 0);
+    for (i = 0; i < nheaps; i++) {
+        st = sg_value_at(out->values[i], res, s, heaps[i]);
+        if (st)
+            return st;
+        mpz_xor(out->nim_sum, out->nim_sum, out->values[i]);
+    }
+    out->first_wins = mpz_sgn(out->nim_sum) != 0;
+    out->move_heap = -1;
+    if (!out->first_wins)
+        return SG_OK;
+    mpz_init(target);
+    st = SG_E_UNKNOWN;
+    for (i = 0; i < nheaps; i++) {
+        mpz_xor(target, out->values[i], out->nim_sum);
+        if (mpz_cmp(target, out->values[i]) >= 0)
+            continue;
+        if (sg_find_move(&out->move, r, res, s, heaps[i], target) == SG_OK) {
+            out->move_heap = (long)i;
+            st = SG_OK;
+            break;
+        }
+    }
+    mpz_clear(target);
+    return st;
+}

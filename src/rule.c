@@ -1,0 +1,837 @@
+/*
+ * rule.c - parsing rules of heap games into one normalised representation,
+ * and printing their canonical text.  Equal games must get equal canonical
+ * texts (0.77 and 0.770, 0.3[3] and 0.[3], --subtract 1-3 and --octal 0.333),
+ * because the canonical text is what the cache and the user see.
+ */
+#define _DEFAULT_SOURCE
+#include "sgexplore.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A list of a subtraction set or all-but set may name at most this many
+ * positions: the rule is stored one entry per position. */
+#define SG_RULE_MAX_TERMS ((uint64_t)1 << 24)
+
+void sg_rule_init(sg_rule *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void sg_rule_clear(sg_rule *r)
+{
+    free(r->terms);
+    free(r->tail);
+    free(r->tail_unequal);
+    memset(r, 0, sizeof *r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dense working form used while parsing and normalising                */
+/* ------------------------------------------------------------------ */
+
+typedef struct dense {
+    uint8_t *digit, *uneq;   /* positions 0..len-1 */
+    size_t len, alloc;
+    uint8_t *tail, *tail_uneq;
+    size_t tail_len;
+} dense;
+
+static void dense_clear(dense *d)
+{
+    free(d->digit);
+    free(d->uneq);
+    free(d->tail);
+    free(d->tail_uneq);
+    memset(d, 0, sizeof *d);
+}
+
+static int dense_put(dense *d, size_t pos, uint8_t digit, uint8_t uneq)
+{
+    if (pos >= d->alloc) {
+        size_t na = d->alloc ? d->alloc : 16;
+        uint8_t *nd, *nu;
+        while (na <= pos)
+            na *= 2;
+        nd = realloc(d->digit, na);
+        if (!nd)
+            return -1;
+        d->digit = nd;
+        nu = realloc(d->uneq, na);
+        if (!nu)
+            return -1;
+        d->uneq = nu;
+        memset(d->digit + d->alloc, 0, na - d->alloc);
+        memset(d->uneq + d->alloc, 0, na - d->alloc);
+        d->alloc = na;
+    }
+    d->digit[pos] = digit;
+    d->uneq[pos] = uneq;
+    if (pos + 1 > d->len)
+        d->len = pos + 1;
+    return 0;
+}
+
+/* Bring a dense code to its normal form: `!` only on digits that split,
+ * the tail as short as possible and started as early as possible, no
+ * trailing zeros.  Equal games then have equal dense forms. */
+static void dense_normalise(dense *d)
+{
+    size_t i;
+
+    for (i = 0; i < d->len; i++)
+        if (!(d->digit[i] & (SG_BIT_TWO | SG_BIT_THREE)))
+            d->uneq[i] = 0;
+    for (i = 0; i < d->tail_len; i++)
+        if (!(d->tail[i] & (SG_BIT_TWO | SG_BIT_THREE)))
+            d->tail_uneq[i] = 0;
+
+    if (d->tail_len) {
+        size_t q, L = d->tail_len;
+        int allzero = 1;
+
+        for (i = 0; i < L; i++)
+            if (d->tail[i])
+                allzero = 0;
+        if (allzero) {
+            d->tail_len = 0;
+        } else {
+            /* Shortest repeating unit of the tail. */
+            for (q = 1; q < L; q++) {
+                if (L % q)
+                    continue;
+                for (i = q; i < L; i++)
+                    if (d->tail[i] != d->tail[i - q] ||
+                        d->tail_uneq[i] != d->tail_uneq[i - q])
+                        break;
+                if (i == L)
+                    break;
+            }
+            d->tail_len = q;
+            /* Absorb finite digits equal to the tail's last digit; never
+             * into position 0, which is the digit before the point. */
+            while (d->len > 1 && d->digit[d->len - 1] == d->tail[q - 1] &&
+                   d->uneq[d->len - 1] == d->tail_uneq[q - 1]) {
+                uint8_t a = d->tail[q - 1], b = d->tail_uneq[q - 1];
+                memmove(d->tail + 1, d->tail, q - 1);
+                memmove(d->tail_uneq + 1, d->tail_uneq, q - 1);
+                d->tail[0] = a;
+                d->tail_uneq[0] = b;
+                d->len--;
+            }
+            return;
+        }
+    }
+    while (d->len > 1 && d->digit[d->len - 1] == 0)
+        d->len--;
+}
+
+/* Turn the dense form into the sparse rule. */
+static sg_status dense_to_rule(sg_rule *r, const dense *d, sg_error *err)
+{
+    size_t i, n = 0;
+
+    for (i = 0; i < d->len; i++)
+        if (d->digit[i])
+            n++;
+    r->terms = n ? malloc(n * sizeof *r->terms) : NULL;
+    if (n && !r->terms)
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    r->nterms = 0;
+    for (i = 0; i < d->len; i++)
+        if (d->digit[i]) {
+            r->terms[r->nterms].take = i;
+            r->terms[r->nterms].digit = d->digit[i];
+            r->terms[r->nterms].unequal = d->uneq[i];
+            r->nterms++;
+        }
+    if (d->tail_len) {
+        r->tail_start = d->len ? d->len : 1;
+        r->tail_len = d->tail_len;
+        r->tail = malloc(d->tail_len);
+        r->tail_unequal = malloc(d->tail_len);
+        if (!r->tail || !r->tail_unequal)
+            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        memcpy(r->tail, d->tail, d->tail_len);
+        memcpy(r->tail_unequal, d->tail_uneq, d->tail_len);
+    }
+    return SG_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lists: subtraction sets and all-but sets                             */
+/* ------------------------------------------------------------------ */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Parse "2,3,5" / "1-3,7" into a sorted, duplicate-free array of positive
+ * numbers.  `base` is added to reported positions (for canonical forms). */
+static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
+                            long base, int allow_empty, sg_error *err)
+{
+    const char *p = text;
+    uint64_t *v = NULL;
+    size_t n = 0, alloc = 0;
+    uint64_t total = 0;
+    sg_status st;
+
+    *out = NULL;
+    *count = 0;
+    if (*text == '\0') {
+        if (allow_empty)
+            return SG_OK;
+        return sg_error_set(err, SG_E_INPUT, base, "empty list");
+    }
+    for (;;) {
+        const char *q = p;
+        uint64_t a, b;
+
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == p) {
+            if (*p == '-')
+                st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                                  "negative numbers are not allowed");
+            else if (*p == ',' || *p == '\0')
+                st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                                  "empty element in list");
+            else
+                st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                                  "unexpected character '%c' in list", *p);
+            goto fail;
+        }
+        st = sg_parse_u63(&a, p, (size_t)(q - p), base + (p - text), err);
+        if (st)
+            goto fail;
+        if (a == 0) {
+            st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                              "0 is not allowed: a move removes at least "
+                              "one token");
+            goto fail;
+        }
+        b = a;
+        if (*q == '-') {
+            const char *r0 = q + 1, *r = r0;
+            while (isdigit((unsigned char)*r))
+                r++;
+            if (r == r0) {
+                st = sg_error_set(err, SG_E_INPUT, base + (r0 - text),
+                                  "range needs an upper end");
+                goto fail;
+            }
+            st = sg_parse_u63(&b, r0, (size_t)(r - r0), base + (r0 - text),
+                              err);
+            if (st)
+                goto fail;
+            if (b < a) {
+                st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                                  "range %llu-%llu is reversed",
+                                  (unsigned long long)a,
+                                  (unsigned long long)b);
+                goto fail;
+            }
+            q = r;
+        }
+        total += b - a + 1;
+        if (b - a + 1 > SG_RULE_MAX_TERMS || total > SG_RULE_MAX_TERMS) {
+            st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                              "list names more than %llu numbers",
+                              (unsigned long long)SG_RULE_MAX_TERMS);
+            goto fail;
+        }
+        for (; a <= b; a++) {
+            if (n == alloc) {
+                size_t na = alloc ? 2 * alloc : 16;
+                uint64_t *nv = realloc(v, na * sizeof *v);
+                if (!nv) {
+                    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                    goto fail;
+                }
+                v = nv;
+                alloc = na;
+            }
+            v[n++] = a;
+        }
+        if (*q == '\0')
+            break;
+        if (*q != ',') {
+            st = sg_error_set(err, SG_E_INPUT, base + (q - text),
+                              "unexpected character '%c' in list", *q);
+            goto fail;
+        }
+        p = q + 1;
+        if (*p == '\0') {
+            st = sg_error_set(err, SG_E_INPUT, base + (p - text),
+                              "empty element in list");
+            goto fail;
+        }
+    }
+    /* Sort and drop duplicates. */
+    {
+        size_t i, j;
+        /* Lists are usually sorted already; sort only when not. */
+        for (i = 1; i < n; i++)
+            if (v[i] < v[i - 1])
+                break;
+        if (i < n)
+            qsort(v, n, sizeof *v, cmp_u64);
+        for (i = j = 0; i < n; i++)
+            if (j == 0 || v[i] != v[j - 1])
+                v[j++] = v[i];
+        n = j;
+    }
+    *out = v;
+    *count = n;
+    return SG_OK;
+fail:
+    free(v);
+    return st;
+}
+
+static sg_status parse_subtract(sg_rule *r, const char *text, long base,
+                                sg_error *err)
+{
+    uint64_t *v;
+    size_t n, i;
+    sg_status st = parse_list(&v, &n, text, base, 0, err);
+
+    if (st)
+        return st;
+    r->terms = malloc(n * sizeof *r->terms);
+    if (!r->terms) {
+        free(v);
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    }
+    for (i = 0; i < n; i++) {
+        r->terms[i].take = v[i];
+        r->terms[i].digit = SG_BIT_ALL | SG_BIT_ONE;
+        r->terms[i].unequal = 0;
+    }
+    r->nterms = n;
+    free(v);
+    return SG_OK;
+}
+
+static sg_status parse_allbut(sg_rule *r, const char *text, long base,
+                              sg_error *err)
+{
+    uint64_t *v;
+    size_t n, i, j;
+    uint64_t top;
+    sg_status st = parse_list(&v, &n, text, base, 1, err);
+
+    if (st)
+        return st;
+    top = n ? v[n - 1] : 0;
+    /* Positions 1..top, except the listed ones, get digit 3; then [3]. */
+    r->nterms = 0;
+    r->terms = top ? malloc(top * sizeof *r->terms) : NULL;
+    r->tail = malloc(1);
+    r->tail_unequal = malloc(1);
+    if ((top && !r->terms) || !r->tail || !r->tail_unequal) {
+        free(v);
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    }
+    for (i = 1, j = 0; i <= top; i++) {
+        if (j < n && v[j] == i) {
+            j++;
+            continue;
+        }
+        r->terms[r->nterms].take = i;
+        r->terms[r->nterms].digit = SG_BIT_ALL | SG_BIT_ONE;
+        r->terms[r->nterms].unequal = 0;
+        r->nterms++;
+    }
+    r->tail_start = top + 1;
+    r->tail_len = 1;
+    r->tail[0] = SG_BIT_ALL | SG_BIT_ONE;
+    r->tail_unequal[0] = 0;
+    free(v);
+    return SG_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Take-and-break codes                                                 */
+/* ------------------------------------------------------------------ */
+
+static int digit_value(char c, int base)
+{
+    int v;
+    if (c >= '0' && c <= '9')
+        v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+        v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+        v = c - 'A' + 10;
+    else
+        return -1;
+    return v < base ? v : -2;
+}
+
+static sg_status parse_code(sg_rule *r, const char *text, int base,
+                            long off, sg_error *err)
+{
+    dense d;
+    const char *p = text;
+    size_t pos = 0;
+    int in_tail = 0, have_point = 0;
+    const char *bracket = NULL;
+    sg_status st = SG_OK;
+    const char *digits_name = base == 8 ? "octal" : "hexadecimal";
+
+    memset(&d, 0, sizeof d);
+    if (*p == '\0')
+        return sg_error_set(err, SG_E_INPUT, off, "empty code");
+
+    /* At most one digit before the point: position 0, no tokens removed. */
+    if (*p != '.') {
+        int v = digit_value(*p, base);
+        if (v == -2) {
+            st = sg_error_set(err, SG_E_INPUT, off, "digit '%c' is not %s",
+                              *p, digits_name);
+            goto out;
+        }
+        if (v < 0) {
+            st = sg_error_set(err, SG_E_INPUT, off,
+                              *p == '!' ? "'!' must follow a digit"
+                                        : "unexpected character '%c' in code",
+                              *p);
+            goto out;
+        }
+        if (v & (SG_BIT_ALL | SG_BIT_ONE)) {
+            st = sg_error_set(err, SG_E_INPUT, off,
+                              "digit '%c' before the point: a move that "
+                              "removes nothing must split the heap "
+                              "(use 0, 4, 8 or C)",
+                              *p);
+            goto out;
+        }
+        if (dense_put(&d, 0, (uint8_t)v, 0))
+            goto nomem;
+        p++;
+        if (*p == '!') {
+            d.uneq[0] = 1;
+            p++;
+            if (*p == '!') {
+                st = sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                  "'!' must follow a digit");
+                goto out;
+            }
+        }
+    } else {
+        if (dense_put(&d, 0, 0, 0))
+            goto nomem;
+    }
+    if (*p != '.') {
+        if (*p == '\0')
+            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
+                              "code needs a point, as in 0.77");
+        else if (isdigit((unsigned char)*p) || isalpha((unsigned char)*p))
+            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
+                              "only one digit may stand before the point");
+        else
+            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
+                              "unexpected character '%c' in code", *p);
+        goto out;
+    }
+    have_point = 1;
+    p++;
+    pos = 1;
+    for (; *p; p++) {
+        long at = off + (p - text);
+        if (*p == '[') {
+            if (in_tail) {
+                st = sg_error_set(err, SG_E_INPUT, at, "nested '['");
+                goto out;
+            }
+            in_tail = 1;
+            bracket = p;
+            continue;
+        }
+        if (*p == ']') {
+            if (!in_tail) {
+                st = sg_error_set(err, SG_E_INPUT, at, "']' without '['");
+                goto out;
+            }
+            if (d.tail_len == 0) {
+                st = sg_error_set(err, SG_E_INPUT, at, "empty '[]' tail");
+                goto out;
+            }
+            if (p[1] != '\0') {
+                st = sg_error_set(err, SG_E_INPUT, at + 1,
+                                  "nothing may follow the repeating tail");
+                goto out;
+            }
+            in_tail = 2;
+            continue;
+        }
+        if (*p == '!') {
+            int prev_ok = in_tail == 1 ? d.tail_len > 0 : pos > 1;
+            if (!prev_ok || p[-1] == '!') {
+                st = sg_error_set(err, SG_E_INPUT, at,
+                                  "'!' must follow a digit");
+                goto out;
+            }
+            if (in_tail == 1)
+                d.tail_uneq[d.tail_len - 1] = 1;
+            else
+                d.uneq[pos - 1] = 1;
+            continue;
+        }
+        {
+            int v = digit_value(*p, base);
+            if (v == -2) {
+                st = sg_error_set(err, SG_E_INPUT, at, "digit '%c' is not %s",
+                                  *p, digits_name);
+                goto out;
+            }
+            if (v < 0) {
+                st = sg_error_set(err, SG_E_INPUT, at,
+                                  "unexpected character '%c' in code", *p);
+                goto out;
+            }
+            if (in_tail == 1) {
+                uint8_t *nt = realloc(d.tail, d.tail_len + 1);
+                if (!nt)
+                    goto nomem;
+                d.tail = nt;
+                nt = realloc(d.tail_uneq, d.tail_len + 1);
+                if (!nt)
+                    goto nomem;
+                d.tail_uneq = nt;
+                d.tail[d.tail_len] = (uint8_t)v;
+                d.tail_uneq[d.tail_len] = 0;
+                d.tail_len++;
+            } else {
+                if (pos > SG_RULE_MAX_TERMS) {
+                    st = sg_error_set(err, SG_E_INPUT, at, "code too long");
+                    goto out;
+                }
+                if (dense_put(&d, pos, (uint8_t)v, 0))
+                    goto nomem;
+                pos++;
+            }
+        }
+    }
+    if (in_tail == 1) {
+        st = sg_error_set(err, SG_E_INPUT, off + (bracket - text),
+                          "unclosed '['");
+        goto out;
+    }
+    (void)have_point;
+    /* The tail starts right after the written digits, even zero ones. */
+    if (d.tail_len) {
+        if (dense_put(&d, pos - 1, d.digit[pos - 1], d.uneq[pos - 1]) < 0)
+            goto nomem;
+        d.len = pos;
+    }
+    dense_normalise(&d);
+    st = dense_to_rule(r, &d, err);
+    goto out;
+nomem:
+    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+out:
+    dense_clear(&d);
+    return st;
+}
+
+sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
+                        sg_error *err)
+{
+    sg_status st;
+    size_t len = strlen(text);
+
+    sg_rule_clear(r);
+    switch (syntax) {
+    case SG_SYNTAX_SUBTRACT:
+        st = parse_subtract(r, text, 0, err);
+        break;
+    case SG_SYNTAX_ALLBUT:
+        st = parse_allbut(r, text, 0, err);
+        break;
+    case SG_SYNTAX_OCTAL:
+        st = parse_code(r, text, 8, 0, err);
+        break;
+    case SG_SYNTAX_HEX:
+        st = parse_code(r, text, 16, 0, err);
+        break;
+    case SG_SYNTAX_GRUNDY:
+        st = parse_code(r, "4!.0", 8, 0, err);
+        break;
+    case SG_SYNTAX_RULE:
+    default:
+        if (strncmp(text, "subtract{", 9) == 0 || strncmp(text, "all-but{", 8) == 0) {
+            int sub = text[0] == 's';
+            size_t open = sub ? 9 : 8;
+            char *inner;
+            if (len < open + 1 || text[len - 1] != '}' ||
+                memchr(text + open, '}', len - open - 1)) {
+                st = sg_error_set(err, SG_E_INPUT, (long)len,
+                                  "expected '}' at the end");
+                break;
+            }
+            inner = strndup(text + open, len - open - 1);
+            if (!inner) {
+                st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                break;
+            }
+            st = sub ? parse_subtract(r, inner, (long)open, err)
+                     : parse_allbut(r, inner, (long)open, err);
+            free(inner);
+        } else if (strcmp(text, "grundy") == 0) {
+            st = parse_code(r, "4!.0", 8, 0, err);
+        } else {
+            st = parse_code(r, text, 16, 0, err);
+        }
+        break;
+    }
+    if (st)
+        sg_rule_clear(r);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Questions about a rule                                               */
+/* ------------------------------------------------------------------ */
+
+unsigned sg_rule_digit(const sg_rule *r, uint64_t k, int *unequal)
+{
+    size_t lo = 0, hi = r->nterms;
+
+    if (unequal)
+        *unequal = 0;
+    if (r->tail_len && k >= r->tail_start) {
+        size_t i = (size_t)((k - r->tail_start) % r->tail_len);
+        if (unequal)
+            *unequal = r->tail_unequal[i];
+        return r->tail[i];
+    }
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->terms[mid].take < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < r->nterms && r->terms[lo].take == k) {
+        if (unequal)
+            *unequal = r->terms[lo].unequal;
+        return r->terms[lo].digit;
+    }
+    return 0;
+}
+
+uint64_t sg_rule_max_take(const sg_rule *r)
+{
+    if (r->tail_len)
+        return UINT64_MAX;
+    return r->nterms ? r->terms[r->nterms - 1].take : 0;
+}
+
+unsigned sg_rule_bits(const sg_rule *r)
+{
+    unsigned bits = 0;
+    size_t i;
+
+    for (i = 0; i < r->nterms; i++)
+        bits |= r->terms[i].digit;
+    for (i = 0; i < r->tail_len; i++)
+        bits |= r->tail[i];
+    return bits;
+}
+
+int sg_rule_has_unequal(const sg_rule *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nterms; i++)
+        if (r->terms[i].unequal)
+            return 1;
+    for (i = 0; i < r->tail_len; i++)
+        if (r->tail_unequal[i])
+            return 1;
+    return 0;
+}
+
+/* Every finite digit is 3 and none stands before the point. */
+static int all_threes(const sg_rule *r)
+{
+    size_t i;
+
+    for (i = 0; i < r->nterms; i++)
+        if (r->terms[i].take == 0 || r->terms[i].digit != 3)
+            return 0;
+    return 1;
+}
+
+static int is_subtract(const sg_rule *r)
+{
+    return r->tail_len == 0 && r->nterms > 0 && all_threes(r);
+}
+
+static int is_allbut(const sg_rule *r)
+{
+    return r->tail_len == 1 && r->tail[0] == 3 && !r->tail_unequal[0] &&
+           all_threes(r);
+}
+
+const char *sg_rule_family(const sg_rule *r)
+{
+    if (is_subtract(r))
+        return "subtract";
+    if (is_allbut(r))
+        return "all-but";
+    return (sg_rule_bits(r) & SG_BIT_THREE) ? "hex" : "octal";
+}
+
+/* ------------------------------------------------------------------ */
+/* Canonical text                                                       */
+/* ------------------------------------------------------------------ */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, alloc;
+    int failed;
+} sbuf;
+
+static void sb_putc(sbuf *b, char c)
+{
+    if (b->failed)
+        return;
+    if (b->n + 2 > b->alloc) {
+        size_t na = b->alloc ? 2 * b->alloc : 64;
+        char *ns = realloc(b->s, na);
+        if (!ns) {
+            b->failed = 1;
+            return;
+        }
+        b->s = ns;
+        b->alloc = na;
+    }
+    b->s[b->n++] = c;
+    b->s[b->n] = '\0';
+}
+
+static void sb_puts(sbuf *b, const char *s)
+{
+    while (*s)
+        sb_putc(b, *s++);
+}
+
+static void sb_putu(sbuf *b, uint64_t v)
+{
+    char tmp[24];
+    int i = 0;
+    do {
+        tmp[i++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (i)
+        sb_putc(b, tmp[--i]);
+}
+
+/* Write a sorted list compactly: runs of three or more as a-b. */
+static void sb_put_list(sbuf *b, const uint64_t *v, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j + 1 < n && v[j + 1] == v[j] + 1)
+            j++;
+        if (i)
+            sb_putc(b, ',');
+        sb_putu(b, v[i]);
+        if (j >= i + 2) {
+            sb_putc(b, '-');
+            sb_putu(b, v[j]);
+            i = j + 1;
+        } else {
+            i++;
+        }
+    }
+}
+
+static void sb_put_digit(sbuf *b, unsigned d, int uneq)
+{
+    sb_putc(b, "0123456789ABCDEF"[d & 15]);
+    if (uneq)
+        sb_putc(b, '!');
+}
+
+char *sg_rule_canonical(const sg_rule *r)
+{
+    sbuf b = {0};
+    size_t i;
+
+    sb_putc(&b, '\0');
+    b.n = 0;
+    if (is_subtract(r) || is_allbut(r)) {
+        int sub = is_subtract(r);
+        uint64_t *v = malloc((r->nterms + 1) * sizeof *v);
+        size_t n = 0;
+        if (!v) {
+            free(b.s);
+            return NULL;
+        }
+        if (sub) {
+            for (i = 0; i < r->nterms; i++)
+                v[n++] = r->terms[i].take;
+        } else {
+            uint64_t k;
+            size_t j = 0;
+            for (k = 1; k < r->tail_start; k++) {
+                if (j < r->nterms && r->terms[j].take == k)
+                    j++;
+                else
+                    v[n++] = k;
+            }
+        }
+        sb_puts(&b, sub ? "subtract{" : "all-but{");
+        sb_put_list(&b, v, n);
+        sb_putc(&b, '}');
+        free(v);
+    } else {
+        uint64_t k, end;
+        size_t j = 0;
+        int u0;
+        unsigned d0 = sg_rule_digit(r, 0, &u0);
+
+        if (r->tail_len && r->tail_start == 0) {
+            /* Not produced by the parser: the tail never covers 0. */
+            free(b.s);
+            return NULL;
+        }
+        sb_put_digit(&b, d0, u0);
+        sb_putc(&b, '.');
+        end = r->tail_len ? r->tail_start : sg_rule_max_take(r) + 1;
+        if (end <= 1 && !r->tail_len)
+            sb_putc(&b, '0');
+        if (r->nterms && r->terms[0].take == 0)
+            j = 1;
+        for (k = 1; k < end; k++) {
+            if (j < r->nterms && r->terms[j].take == k) {
+                sb_put_digit(&b, r->terms[j].digit, r->terms[j].unequal);
+                j++;
+            } else {
+                sb_putc(&b, '0');
+            }
+        }
+        if (r->tail_len) {
+            sb_putc(&b, '[');
+            for (i = 0; i < r->tail_len; i++)
+                sb_put_digit(&b, r->tail[i], r->tail_unequal[i]);
+            sb_putc(&b, ']');
+        }
+    }
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
