@@ -173,3 +173,9 @@ nomem:
     free(m.stamp);
     return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
 }
+
+const char *sg_enumerate_method(const sg_rule *r)
+{
+    (void)r;
+    return "naive";
+}

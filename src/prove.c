@@ -27,6 +27,31 @@ static const char THM_THREE_HEAP[] =
 
 typedef enum { KIND_WINDOW, KIND_TWO, KIND_THREE } proof_kind;
 
+uint64_t sg_checksum(const sg_value *v, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        char buf[16];
+        int len = 0, j;
+        sg_value x = v[i];
+        if (i) {
+            h ^= (unsigned char)',';
+            h *= 1099511628211ULL;
+        }
+        do {
+            buf[len++] = (char)('0' + x % 10);
+            x /= 10;
+        } while (x);
+        for (j = len - 1; j >= 0; j--) {
+            h ^= (unsigned char)buf[j];
+            h *= 1099511628211ULL;
+        }
+    }
+    return h;
+}
+
 int sg_prove_applicable(const sg_rule *r, const char **why)
 {
     const char *w = NULL;
@@ -124,6 +149,7 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
         res->preperiod = m;
         res->saltus = 0;
         res->certified_to = end + p - 1;
+        res->checksum = sg_checksum(g, (size_t)res->certified_to + 1);
         res->theorem = kind == KIND_WINDOW  ? THM_WINDOW
                        : kind == KIND_TWO ? THM_GUY_SMITH
                                           : THM_THREE_HEAP;

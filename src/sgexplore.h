@@ -156,6 +156,10 @@ sg_status sg_seq_check_size(size_t n, sg_error *err);
 sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
                        volatile sig_atomic_t *cancel, sg_error *err);
 
+/* Name of the method sg_enumerate uses for r ("naive", ...), for reports
+ * and the cache. */
+const char *sg_enumerate_method(const sg_rule *r);
+
 /* ------------------------------------------------------------------ */
 /* Periodicity proofs                                                   */
 /* ------------------------------------------------------------------ */
@@ -175,7 +179,13 @@ typedef struct sg_result {
     uint64_t computed;      /* values computed: G(0..computed-1) */
     const char *theorem;    /* static text naming the theorem, or NULL */
     const char *note;       /* static text: why unresolved, or NULL */
+    uint64_t checksum;      /* sg_checksum of G(0..certified_to), when proven */
 } sg_result;
+
+/* FNV-1a (64-bit) of the ASCII text "G(0),G(1),...,G(n-1)": decimal values
+ * separated by single commas, no spaces.  Chosen so that a short script in
+ * any language can recompute a certificate's checksum. */
+uint64_t sg_checksum(const sg_value *v, size_t n);
 
 /* Try to prove periodicity of rule r from the values in s.  Always
  * succeeds; res->status says whether a proof was found.  A period is
