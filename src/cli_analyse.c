@@ -288,7 +288,7 @@ static void print_values_list(FILE *f, const sg_seq *s, uint64_t from,
 {
     uint64_t i;
     for (i = from; i < to; i++)
-        fprintf(f, "%s%u", i > from ? sep : "", (unsigned)s->v[i]);
+        fprintf(f, "%s%u", i > from ? sep : "", (unsigned)sg_seq_get(s, i));
 }
 
 int cli_analyse_main(int argc, char **argv)

@@ -27,7 +27,7 @@ static const char THM_THREE_HEAP[] =
 
 typedef enum { KIND_WINDOW, KIND_TWO, KIND_THREE } proof_kind;
 
-uint64_t sg_checksum(const sg_value *v, size_t n)
+uint64_t sg_checksum(const sg_seq *s, size_t n)
 {
     uint64_t h = 14695981039346656037ULL;
     size_t i;
@@ -35,7 +35,7 @@ uint64_t sg_checksum(const sg_value *v, size_t n)
     for (i = 0; i < n; i++) {
         char buf[16];
         int len = 0, j;
-        sg_value x = v[i];
+        sg_value x = sg_seq_get(s, i);
         if (i) {
             h ^= (unsigned char)',';
             h *= 1099511628211ULL;
@@ -95,9 +95,11 @@ static uint64_t agreement_end(proof_kind kind, uint64_t n0, uint64_t p,
     }
 }
 
+#define G(i) sg_seq_get(g, (size_t)(i))
+
 void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
-    const sg_value *g = s->v;
+    const sg_seq *g = s;
     uint64_t N = s->n, t, p;
     proof_kind kind;
 
@@ -115,7 +117,7 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     for (p = 1; agreement_end(kind, 1, p, t) + p <= N; p++) {
         uint64_t i = N - p, n0, a, end, q, m;
 
-        while (i > 0 && g[i - 1] == g[i - 1 + p])
+        while (i > 0 && G(i - 1) == G(i - 1 + p))
             i--;
         n0 = i;
         a = n0 ? n0 : 1;
@@ -134,7 +136,7 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
                 uint64_t k = j + q;
                 if (k >= a + p)
                     k -= p;
-                if (g[j] != g[k])
+                if (G(j) != G(k))
                     break;
             }
             if (j == a + p)
@@ -142,14 +144,14 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
         }
         /* The least pre-period for q, by direct comparison below a. */
         m = a;
-        while (m > 0 && g[m - 1] == g[m - 1 + q])
+        while (m > 0 && G(m - 1) == G(m - 1 + q))
             m--;
         res->status = SG_PERIODIC;
         res->period = q;
         res->preperiod = m;
         res->saltus = 0;
         res->certified_to = end + p - 1;
-        res->checksum = sg_checksum(g, (size_t)res->certified_to + 1);
+        res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
         res->theorem = kind == KIND_WINDOW  ? THM_WINDOW
                        : kind == KIND_TWO ? THM_GUY_SMITH
                                           : THM_THREE_HEAP;
@@ -157,6 +159,8 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     }
     res->note = "no period proven in the computed range";
 }
+
+#undef G
 
 sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
                      volatile sig_atomic_t *cancel, sg_error *err)

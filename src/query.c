@@ -18,7 +18,7 @@ sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
     if (mpz_sgn(n) < 0)
         return SG_E_INPUT;
     if (mpz_cmp_ui(n, (unsigned long)s->n) < 0) {
-        mpz_set_ui(out, s->v[mpz_get_ui(n)]);
+        mpz_set_ui(out, sg_seq_get(s, mpz_get_ui(n)));
         return SG_OK;
     }
     if (res->status == SG_UNRESOLVED || res->period == 0)
@@ -31,12 +31,11 @@ sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
         mpz_init(q);
         mpz_fdiv_qr_ui(q, r, r, (unsigned long)res->period);
         mpz_mul_ui(q, q, (unsigned long)res->saltus);
-        mpz_add_ui(out, q,
-                   s->v[res->preperiod + mpz_get_ui(r)]);
+        mpz_add_ui(out, q, sg_seq_get(s, res->preperiod + mpz_get_ui(r)));
         mpz_clear(q);
     } else {
         unsigned long idx = mpz_fdiv_ui(r, (unsigned long)res->period);
-        mpz_set_ui(out, s->v[res->preperiod + idx]);
+        mpz_set_ui(out, sg_seq_get(s, res->preperiod + idx));
     }
     mpz_clear(r);
     return SG_OK;
@@ -66,7 +65,6 @@ static int find_small_move(size_t *take, size_t parts[3], int *nparts,
                            const sg_rule *r, const sg_seq *s, size_t h,
                            sg_value target, size_t minpart)
 {
-    const sg_value *g = s->v;
     size_t k;
     size_t kmax = h;
 
@@ -88,7 +86,7 @@ static int find_small_move(size_t *take, size_t parts[3], int *nparts,
             return 1;
         }
         if ((d & SG_BIT_ONE) && rem >= 1 && rem >= minpart &&
-            g[rem] == target) {
+            sg_seq_get(s, rem) == target) {
             *take = k;
             *nparts = 1;
             parts[0] = rem;
@@ -100,7 +98,7 @@ static int find_small_move(size_t *take, size_t parts[3], int *nparts,
                 size_t b = rem - a;
                 if ((uneq && a == b) || b < minpart)
                     continue;
-                if ((g[a] ^ g[b]) == target) {
+                if ((sg_seq_get(s, a) ^ sg_seq_get(s, b)) == target) {
                     *take = k;
                     *nparts = 2;
                     parts[0] = a;
@@ -116,7 +114,7 @@ static int find_small_move(size_t *take, size_t parts[3], int *nparts,
                     size_t c = rem - a - b;
                     if ((uneq && (a == b || b == c)) || c < minpart)
                         continue;
-                    if ((g[a] ^ g[b] ^ g[c]) == target) {
+                    if ((sg_seq_get(s, a) ^ sg_seq_get(s, b) ^ sg_seq_get(s, c)) == target) {
                         *take = k;
                         *nparts = 3;
                         parts[0] = a;

@@ -133,17 +133,41 @@ int sg_rule_has_unequal(const sg_rule *r);
 
 typedef uint32_t sg_value;
 
+/* G(0..n-1), stored with the fewest bytes per value that hold every value
+ * so far (1, 2 or 4): widening happens automatically on append, so long
+ * sequences of small values cost one byte each. */
 typedef struct sg_seq {
-    sg_value *v;
+    uint8_t *data;     /* n values of `width` bytes, native byte order */
+    unsigned width;    /* 1, 2 or 4 (0 before the first allocation) */
     size_t n;          /* values computed: G(0..n-1) */
-    size_t alloc;
+    size_t alloc;      /* capacity, in values */
     sg_value max;      /* largest value seen so far */
 } sg_seq;
+
+/* G(i) for i < s->n. */
+static inline sg_value sg_seq_get(const sg_seq *s, size_t i)
+{
+    switch (s->width) {
+    case 1:
+        return s->data[i];
+    case 2:
+        return ((const uint16_t *)(const void *)s->data)[i];
+    default:
+        return ((const uint32_t *)(const void *)s->data)[i];
+    }
+}
+
+/* Append G(s->n) = v, growing and widening as needed. */
+sg_status sg_seq_append(sg_seq *s, sg_value v, sg_error *err);
+
+/* Re-store s with at least `width` bytes per value. */
+sg_status sg_seq_widen(sg_seq *s, unsigned width, sg_error *err);
 
 void sg_seq_init(sg_seq *s);
 void sg_seq_clear(sg_seq *s);
 
-/* Make room for n values (does not compute them). */
+/* Make room for n values (does not compute them); the memory check uses
+ * the current width. */
 sg_status sg_seq_reserve(sg_seq *s, size_t n, sg_error *err);
 
 /* Bytes needed to hold n values, and whether that fits this machine. */
@@ -185,7 +209,7 @@ typedef struct sg_result {
 /* FNV-1a (64-bit) of the ASCII text "G(0),G(1),...,G(n-1)": decimal values
  * separated by single commas, no spaces.  Chosen so that a short script in
  * any language can recompute a certificate's checksum. */
-uint64_t sg_checksum(const sg_value *v, size_t n);
+uint64_t sg_checksum(const sg_seq *s, size_t n);
 
 /* Try to prove periodicity of rule r from the values in s.  Always
  * succeeds; res->status says whether a proof was found.  A period is
