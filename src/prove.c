@@ -1,31 +1,63 @@
 /*
- * prove.c - periodicity proofs.  A period is reported only when a theorem
- * stated and proved in docs/THEORY.md certifies it from the computed
- * values; everything else is "unresolved".  The theorems implemented:
+ * prove.c - periodicity proofs and their certificates.  A period is
+ * reported only when a theorem stated and proved in docs/THEORY.md
+ * certifies it from the computed values; everything else is "unresolved".
+ * With t the largest number of tokens a move removes and a = max(n0, 1):
  *
- *  - the subtraction-window theorem (finite codes without split moves):
- *    agreement G(n+p) = G(n) for n0' <= n < n0' + t suffices;
- *  - the Guy-Smith octal periodicity theorem (finite codes whose moves
- *    leave at most two heaps): n0' <= n < 2 n0' + p + t;
- *  - its three-heap generalisation: n0' <= n < 3 n0' + 2p + t;
+ *  - subtraction-window (finite codes without split moves): agreement
+ *    G(n+p) = G(n) for a <= n < a + t suffices;
+ *  - Guy-Smith (finite codes, moves leave at most two heaps):
+ *    a <= n < 2a + p + t;
+ *  - three-heap Guy-Smith (finite codes, up to three heaps):
+ *    a <= n < 3a + 2p + t;
+ *  - tail-arith (codes ending in the tail [3] after finitely many split-free
+ *    digits, which includes every all-but game): G(n+p) = G(n) + s for
+ *    n0 <= n < max(n0,1) + f, f = tail_start - 1, together with the prefix
+ *    condition {G(m): m < n0+p} = [0,s) u ({G(m): m < n0} + s).
  *
- * with t the largest number of tokens a move removes and n0' = max(n0, 1).
+ * The search finds a proof; sg_certificate_check, which `verify` also uses,
+ * re-checks every hypothesis from the values alone.
  */
 #include "sgexplore.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-static const char THM_WINDOW[] =
-    "subtraction-window theorem (finite code without splits: each value "
-    "depends only on the previous t values)";
-static const char THM_GUY_SMITH[] =
-    "Guy-Smith octal periodicity theorem (finite code, moves leave at most "
-    "two heaps)";
-static const char THM_THREE_HEAP[] =
-    "three-heap Guy-Smith theorem (finite code, moves leave up to three "
-    "heaps)";
+typedef enum {
+    KIND_NONE,
+    KIND_WINDOW,
+    KIND_TWO,
+    KIND_THREE,
+    KIND_TAIL3
+} proof_kind;
 
-typedef enum { KIND_WINDOW, KIND_TWO, KIND_THREE } proof_kind;
+static const struct theorem {
+    proof_kind kind;
+    const char *id;
+    const char *name;
+} theorems[] = {
+    {KIND_WINDOW, SG_THM_WINDOW,
+     "subtraction-window theorem (finite code without splits: each value "
+     "depends only on the previous t values)"},
+    {KIND_TWO, SG_THM_GUY_SMITH,
+     "Guy-Smith octal periodicity theorem (finite code, moves leave at most "
+     "two heaps)"},
+    {KIND_THREE, SG_THM_THREE_HEAP,
+     "three-heap Guy-Smith theorem (finite code, moves leave up to three "
+     "heaps)"},
+    {KIND_TAIL3, SG_THM_TAIL_ARITH,
+     "tail arithmetic-periodicity theorem (split-free code ending in [3], "
+     "such as an all-but game)"},
+};
+
+static const struct theorem *theorem_of(proof_kind k)
+{
+    size_t i;
+    for (i = 0; i < sizeof theorems / sizeof *theorems; i++)
+        if (theorems[i].kind == k)
+            return &theorems[i];
+    return NULL;
+}
 
 uint64_t sg_checksum(const sg_seq *s, size_t n)
 {
@@ -52,25 +84,32 @@ uint64_t sg_checksum(const sg_seq *s, size_t n)
     return h;
 }
 
-int sg_prove_applicable(const sg_rule *r, const char **why)
-{
-    const char *w = NULL;
-
-    if (r->tail_len)
-        w = "rules with a repeating [..] tail need an arithmetic-periodicity "
-            "theorem, which is not implemented yet";
-    else if (sg_rule_has_unequal(r))
-        w = "the Guy-Smith theorem does not cover '!' (unequal heaps) rules: "
-            "shrinking a part by p can make two parts equal";
-    if (why)
-        *why = w;
-    return w == NULL;
-}
-
-static proof_kind rule_kind(const sg_rule *r)
+/* Which theorem can apply, and why not when none can. */
+static proof_kind rule_kind(const sg_rule *r, const char **why)
 {
     unsigned bits = sg_rule_bits(r);
 
+    if (why)
+        *why = NULL;
+    if (sg_rule_has_unequal(r)) {
+        if (why)
+            *why = "the Guy-Smith theorem does not cover '!' (unequal heaps) "
+                   "rules: shrinking a part by p can make two parts equal";
+        return KIND_NONE;
+    }
+    if (r->tail_len) {
+        size_t i;
+        int ok = r->tail_len == 1 && r->tail[0] == 3;
+        for (i = 0; ok && i < r->nterms; i++)
+            if (r->terms[i].digit & (SG_BIT_TWO | SG_BIT_THREE))
+                ok = 0;
+        if (ok)
+            return KIND_TAIL3;
+        if (why)
+            *why = "no periodicity theorem is implemented for this repeating "
+                   "[..] tail (only split-free codes ending in [3])";
+        return KIND_NONE;
+    }
     if (bits & SG_BIT_THREE)
         return KIND_THREE;
     if (bits & SG_BIT_TWO)
@@ -78,86 +117,272 @@ static proof_kind rule_kind(const sg_rule *r)
     return KIND_WINDOW;
 }
 
-/* One past the last n at which the theorem needs G(n+p) = G(n). */
-static uint64_t agreement_end(proof_kind kind, uint64_t n0, uint64_t p,
+int sg_prove_applicable(const sg_rule *r, const char **why)
+{
+    return rule_kind(r, why) != KIND_NONE;
+}
+
+const char *sg_prove_theorem_id(const sg_rule *r)
+{
+    const struct theorem *th = theorem_of(rule_kind(r, NULL));
+    return th ? th->id : NULL;
+}
+
+/* One past the last n at which the theorem needs G(n+p) = G(n) + s;
+ * t is the code length (f = tail_start - 1 for tails). */
+static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
                               uint64_t t)
 {
-    uint64_t a = n0 ? n0 : 1;
+    uint64_t m = a ? a : 1;
 
     switch (kind) {
     case KIND_WINDOW:
-        return a + t;
+    case KIND_TAIL3:
+        return m + t;
     case KIND_TWO:
-        return 2 * a + p + t;
+        return 2 * m + p + t;
     case KIND_THREE:
     default:
-        return 3 * a + 2 * p + t;
+        return 3 * m + 2 * p + t;
     }
 }
 
-#define G(i) sg_seq_get(g, (size_t)(i))
+static uint64_t kind_length(proof_kind kind, const sg_rule *r)
+{
+    return kind == KIND_TAIL3 ? r->tail_start - 1 : sg_rule_max_take(r);
+}
+
+#define G(i) ((int64_t)sg_seq_get(s, (size_t)(i)))
+
+/* The prefix condition of the tail theorem at start a:
+ * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal). */
+static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
+                            uint64_t sal)
+{
+    size_t size = (size_t)s->max + sal + 2, i;
+    unsigned char *x = calloc(size, 1), *y = calloc(size, 1);
+    int ok = 1;
+
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return 0;
+    }
+    for (i = 0; i < a + p; i++)
+        x[sg_seq_get(s, i)] = 1;
+    for (i = 0; i < sal && i < size; i++)
+        y[i] = 1;
+    for (i = 0; i < a; i++)
+        y[sg_seq_get(s, i) + sal] = 1;
+    for (i = 0; i < size; i++)
+        if (x[i] != y[i]) {
+            ok = 0;
+            break;
+        }
+    free(x);
+    free(y);
+    return ok;
+}
+
+/* G(n) for n >= a, reading beyond the computed range through the
+ * arithmetic periodicity (p, sal) known to hold from a on. */
+static int64_t value_ap(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
+                        uint64_t n)
+{
+    uint64_t q;
+    if (n < s->n)
+        return G(n);
+    q = (n - a) / p;
+    return G(a + (n - a) % p) + (int64_t)(q * sal);
+}
+
+/* Given (p, sal) proven from a: the least period q dividing p (with its
+ * saltus), then the least pre-period for it. */
+static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
+                     uint64_t sal)
+{
+    uint64_t q, m, sq = sal;
+
+    for (q = 1; q < p; q++) {
+        uint64_t j;
+        if (p % q || (sal * q) % p)
+            continue;
+        sq = sal * q / p;
+        for (j = a; j < a + p; j++)
+            if (value_ap(s, a, p, sal, j + q) != G(j) + (int64_t)sq)
+                break;
+        if (j == a + p)
+            break;
+    }
+    if (q == p)
+        sq = sal;
+    m = a;
+    while (m > 0 && G(m - 1 + q) == G(m - 1) + (int64_t)sq)
+        m--;
+    res->period = q;
+    res->saltus = sq;
+    res->preperiod = m;
+}
+
+/* Search a proof among the candidate periods p = 1, 2, ...  For each p the
+ * saltus is read off the end of the data, and n0(p) is one past the last
+ * disagreement, found scanning backwards (a wrong p usually fails at
+ * once). */
+static int search(sg_result *res, proof_kind kind, const sg_rule *r,
+                  const sg_seq *s)
+{
+    uint64_t N = s->n, t = kind_length(kind, r), p;
+
+    if (N < 2)
+        return 0;
+    for (p = 1; p < N && agreement_end(kind, 1, p, t) + p <= N; p++) {
+        uint64_t i = N - p, a, sal = 0, tries;
+
+        if (kind == KIND_TAIL3) {
+            if (G(N - 1) < G(N - 1 - p))
+                continue;
+            sal = (uint64_t)(G(N - 1) - G(N - 1 - p));
+        }
+        while (i > 0 && G(i - 1 + p) == G(i - 1) + (int64_t)sal)
+            i--;
+        a = i;
+        if (kind != KIND_TAIL3) {
+            if (a == 0)
+                a = 1;
+            if (agreement_end(kind, a, p, t) + p > N)
+                continue;
+        } else {
+            /* The prefix condition may need a later start than n0(p). */
+            for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
+                if (agreement_end(kind, a, p, t) + p > N)
+                    break;
+                if (prefix_condition(s, a, p, sal))
+                    break;
+            }
+            if (agreement_end(kind, a, p, t) + p > N ||
+                !prefix_condition(s, a, p, sal))
+                continue;
+        }
+        res->proof_start = a;
+        res->proof_period = p;
+        res->proof_saltus = sal;
+        res->certified_to = agreement_end(kind, a, p, t) + p - 1;
+        minimise(res, s, a, p, sal);
+        return 1;
+    }
+    return 0;
+}
 
 void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
-    const sg_seq *g = s;
-    uint64_t N = s->n, t, p;
     proof_kind kind;
+    const struct theorem *th;
 
     memset(res, 0, sizeof *res);
     res->status = SG_UNRESOLVED;
-    res->computed = N;
-    if (!sg_prove_applicable(r, &res->note))
+    res->computed = s->n;
+    kind = rule_kind(r, &res->note);
+    if (kind == KIND_NONE)
         return;
-    t = sg_rule_max_take(r);
-    kind = rule_kind(r);
-
-    /* Candidate periods in increasing order; for each, n0(p) is one past
-     * the last disagreement, found by scanning backwards (a wrong p
-     * usually fails within a few steps). */
-    for (p = 1; agreement_end(kind, 1, p, t) + p <= N; p++) {
-        uint64_t i = N - p, n0, a, end, q, m;
-
-        while (i > 0 && G(i - 1) == G(i - 1 + p))
-            i--;
-        n0 = i;
-        a = n0 ? n0 : 1;
-        end = agreement_end(kind, n0, p, t);
-        if (end + p > N)
-            continue;
-
-        /* Proven: G(n+p) = G(n) for all n >= a.  The least period divides
-         * p; test divisors on one full period, reading values beyond the
-         * computed range through the proven periodicity. */
-        for (q = 1; q < p; q++) {
-            uint64_t j;
-            if (p % q)
-                continue;
-            for (j = a; j < a + p; j++) {
-                uint64_t k = j + q;
-                if (k >= a + p)
-                    k -= p;
-                if (G(j) != G(k))
-                    break;
-            }
-            if (j == a + p)
-                break;
-        }
-        /* The least pre-period for q, by direct comparison below a. */
-        m = a;
-        while (m > 0 && G(m - 1) == G(m - 1 + q))
-            m--;
-        res->status = SG_PERIODIC;
-        res->period = q;
-        res->preperiod = m;
-        res->saltus = 0;
-        res->certified_to = end + p - 1;
-        res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
-        res->theorem = kind == KIND_WINDOW  ? THM_WINDOW
-                       : kind == KIND_TWO ? THM_GUY_SMITH
-                                          : THM_THREE_HEAP;
+    if (!search(res, kind, r, s)) {
+        res->note = "no period proven in the computed range";
         return;
     }
-    res->note = "no period proven in the computed range";
+    th = theorem_of(kind);
+    res->status = res->saltus ? SG_ARITH_PERIODIC : SG_PERIODIC;
+    res->theorem = th->name;
+    res->theorem_id = th->id;
+    res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
+}
+
+/* Whether (q, sq) is an arithmetic period from a, given that (p, sal) is. */
+static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p,
+                          uint64_t sal, uint64_t q, uint64_t sq)
+{
+    uint64_t j;
+    for (j = a; j < a + p; j++)
+        if (value_ap(s, a, p, sal, j + q) != G(j) + (int64_t)sq)
+            return 0;
+    return 1;
+}
+
+int sg_certificate_check(const sg_rule *r, const sg_result *c,
+                         const sg_seq *s, uint64_t *fail_n, const char **why)
+{
+    proof_kind kind = rule_kind(r, NULL);
+    const struct theorem *th = theorem_of(kind);
+    uint64_t a = c->proof_start, p = c->proof_period, sal = c->proof_saltus;
+    uint64_t t, end, n, q = c->period, sq = c->saltus;
+
+    *fail_n = UINT64_MAX;
+    if (!th || !c->theorem_id || strcmp(th->id, c->theorem_id) != 0) {
+        *why = "the stated theorem does not apply to this rule";
+        return 0;
+    }
+    if (p == 0 || q == 0) {
+        *why = "the period must be positive";
+        return 0;
+    }
+    if (c->certified_to >= s->n) {
+        *why = "fewer values available than the certificate covers";
+        return 0;
+    }
+    if (sg_checksum(s, (size_t)c->certified_to + 1) != c->checksum) {
+        *why = "checksum of G(0..bound) does not match";
+        return 0;
+    }
+    if (kind != KIND_TAIL3 && (sal != 0 || sq != 0)) {
+        *why = "this theorem proves only plain periodicity (saltus 0)";
+        return 0;
+    }
+    t = kind_length(kind, r);
+    end = agreement_end(kind, a, p, t);
+    if (kind != KIND_TAIL3 && a == 0) {
+        *why = "the theorem's start must be at least 1";
+        return 0;
+    }
+    if (end + p - 1 > c->certified_to) {
+        *why = "the bound is smaller than the theorem needs";
+        return 0;
+    }
+    for (n = a; n < end; n++)
+        if (G(n + p) != G(n) + (int64_t)sal) {
+            *fail_n = n;
+            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
+            return 0;
+        }
+    if (kind == KIND_TAIL3 && !prefix_condition(s, a, p, sal)) {
+        *why = "the prefix condition of the tail theorem fails";
+        return 0;
+    }
+    /* The claim: (q, sq) divides the proven (p, sal) and holds from n0. */
+    if (p % q || sal * q != sq * p || !is_period_from(s, a, p, sal, q, sq)) {
+        *why = "the claimed period is not a period of the proven sequence";
+        return 0;
+    }
+    if (c->preperiod > a) {
+        *why = "the claimed pre-period lies beyond the theorem's start";
+        return 0;
+    }
+    for (n = c->preperiod; n < a; n++)
+        if (G(n + q) != G(n) + (int64_t)sq) {
+            *fail_n = n;
+            *why = "G(n+p) differs from G(n)+s below the theorem's start";
+            return 0;
+        }
+    if (c->preperiod > 0 &&
+        G(c->preperiod - 1 + q) == G(c->preperiod - 1) + (int64_t)sq) {
+        *fail_n = c->preperiod - 1;
+        *why = "the claimed pre-period is not the least";
+        return 0;
+    }
+    for (n = 1; n < q; n++)
+        if (q % n == 0 && (sq * n) % q == 0 &&
+            is_period_from(s, a, p, sal, n, sq * n / q)) {
+            *why = "the claimed period is not the least";
+            return 0;
+        }
+    return 1;
 }
 
 #undef G
@@ -174,11 +399,9 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
         if (n > max)
             n = max;
         st = sg_enumerate(s, r, n, cancel, err);
-        if (st) {
-            sg_prove(res, r, s);
-            return st;
-        }
         sg_prove(res, r, s);
+        if (st)
+            return st;
         if (res->status != SG_UNRESOLVED || s->n >= max)
             return SG_OK;
         n = s->n * 2;

@@ -143,8 +143,102 @@ static uint64_t translation_threshold(const sg_rule *r, uint64_t m)
     return m + t;
 }
 
+/* Whether removing k tokens from heap h to leave one heap m = h - k (or
+ * nothing when m = 0) is a move of r. */
+static int one_heap_move_ok(const sg_rule *r, const mpz_t k, const mpz_t m)
+{
+    unsigned d;
+
+    if (mpz_sgn(k) <= 0)
+        return 0;
+    if (r->tail_len && mpz_cmp_ui(k, (unsigned long)r->tail_start) >= 0) {
+        mpz_t j;
+        unsigned long idx;
+        mpz_init(j);
+        mpz_sub_ui(j, k, (unsigned long)r->tail_start);
+        idx = mpz_fdiv_ui(j, (unsigned long)r->tail_len);
+        mpz_clear(j);
+        d = r->tail[idx];
+    } else if (mpz_fits_ulong_p(k)) {
+        d = sg_rule_digit(r, mpz_get_ui(k), NULL);
+    } else {
+        return 0;
+    }
+    return mpz_sgn(m) == 0 ? (d & SG_BIT_ALL) != 0 : (d & SG_BIT_ONE) != 0;
+}
+
+/* A move from a huge heap h of a split-free rule with a proven (arithmetic)
+ * period: any heap m < h with G(m) = target that h can move to.  The
+ * candidates are the computed heaps with that value and, beyond them, the
+ * heaps n0 + r + j p whose value G(n0 + r) + j s equals the target. */
+static int find_one_heap_move(sg_move *mv, const sg_rule *r,
+                              const sg_result *res, const sg_seq *s,
+                              const mpz_t h, const mpz_t target)
+{
+    mpz_t m, k, x;
+    size_t i;
+    uint64_t rr;
+    int found = 0;
+
+    mpz_inits(m, k, x, NULL);
+    /* Largest candidates first among the computed ones: a huge heap moving
+     * to a small one removes many tokens, which the tail always allows. */
+    for (i = s->n; i-- > 0 && !found;) {
+        if (mpz_cmp_ui(target, sg_seq_get(s, i)) != 0)
+            continue;
+        mpz_set_ui(m, (unsigned long)i);
+        mpz_sub(k, h, m);
+        if (one_heap_move_ok(r, k, m))
+            found = 1;
+    }
+    for (rr = 0; !found && res->saltus && rr < res->period; rr++) {
+        sg_value base = sg_seq_get(s, (size_t)(res->preperiod + rr));
+        /* target = base + j * saltus for some j >= 0? */
+        if (mpz_cmp_ui(target, base) < 0)
+            continue;
+        mpz_sub_ui(x, target, base);
+        if (!mpz_divisible_ui_p(x, (unsigned long)res->saltus))
+            continue;
+        mpz_divexact_ui(x, x, (unsigned long)res->saltus);
+        mpz_mul_ui(m, x, (unsigned long)res->period);
+        mpz_add_ui(m, m, (unsigned long)(res->preperiod + rr));
+        if (mpz_cmp(m, h) >= 0)
+            continue;
+        mpz_sub(k, h, m);
+        if (one_heap_move_ok(r, k, m))
+            found = 1;
+    }
+    if (found) {
+        mpz_set(mv->take, k);
+        mv->nleft = mpz_sgn(m) ? 1 : 0;
+        if (mv->nleft)
+            mpz_set(mv->left[0], m);
+    }
+    mpz_clears(m, k, x, NULL);
+    return found;
+}
+
+static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
+                                    const sg_result *res, const sg_seq *s,
+                                    const mpz_t h, const mpz_t target);
+
 sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
                        const sg_seq *s, const mpz_t h, const mpz_t target)
+{
+    if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && r->tail_len &&
+        res->status != SG_UNRESOLVED &&
+        !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE)))
+        return find_one_heap_move(m, r, res, s, h, target)
+                   ? SG_OK
+                   : SG_E_UNKNOWN;
+    return find_periodic_move(m, r, res, s, h, target);
+}
+
+/* Moves of finite codes: on the heap itself when computed, otherwise on an
+ * equivalent heap modulo the period, translated back. */
+static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
+                                    const sg_result *res, const sg_seq *s,
+                                    const mpz_t h, const mpz_t target)
 {
     size_t take, parts[3], hs;
     int np, i;

@@ -184,6 +184,47 @@ sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
  * and the cache. */
 const char *sg_enumerate_method(const sg_rule *r);
 
+/* The straightforward method (every option of every heap, O(N^2) for
+ * split rules), kept as the reference the faster methods are tested and
+ * benchmarked against.  Same contract as sg_enumerate. */
+sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
+                             volatile sig_atomic_t *cancel, sg_error *err);
+
+/* Whether the sparse-space method applies to r: some move leaves two
+ * heaps, none leaves three, and there is no repeating tail. */
+int sg_sparse_applicable(const sg_rule *r);
+
+/* Pass as `mask` to let sg_enumerate_sparse choose (and re-choose) it. */
+#define SG_SPARSE_AUTO (-1)
+
+/* What a sparse-space run did, for benchmarks and tests. */
+typedef struct sg_sparse_stats {
+    uint32_t mask;       /* the mask in use at the end */
+    size_t rare;         /* heaps h >= 1 with a rare value, at the end */
+    size_t full_scans;   /* heaps whose value needed every pair */
+    size_t repicks;      /* times the mask changed */
+} sg_sparse_stats;
+
+/* The sparse-space enumerator (docs/THEORY.md): same contract as
+ * sg_enumerate.  A value v is "rare" when v AND mask has an even number of
+ * bits; the results do not depend on the mask, only the speed does.
+ * `mask` is SG_SPARSE_AUTO or a mask in 0..UINT32_MAX to force (tests use
+ * this to check every mask gives the same values).  Falls back to
+ * sg_enumerate_naive when !sg_sparse_applicable(r).  `stats` may be NULL. */
+sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
+                              int64_t mask, sg_sparse_stats *stats,
+                              volatile sig_atomic_t *cancel, sg_error *err);
+
+/* Progress of a long enumeration: heaps done, heaps asked for, and the
+ * rare values so far (0 for methods without them). */
+typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
+                               size_t rare);
+
+/* Install (or, with NULL, remove) the process-wide progress hook that the
+ * enumerators call every few thousand heaps.  The hook should be cheap and
+ * rate-limit itself; not thread-safe. */
+void sg_enumerate_set_progress(sg_progress_fn fn, void *ctx);
+
 /* ------------------------------------------------------------------ */
 /* Periodicity proofs                                                   */
 /* ------------------------------------------------------------------ */
@@ -194,6 +235,20 @@ typedef enum sg_period_status {
     SG_ARITH_PERIODIC
 } sg_period_status;
 
+/* Identifiers of the theorems, as written in certificates. */
+#define SG_THM_WINDOW "subtraction-window"
+#define SG_THM_GUY_SMITH "guy-smith"
+#define SG_THM_THREE_HEAP "guy-smith-3"
+#define SG_THM_TAIL_ARITH "tail-arith"
+
+/*
+ * The outcome of a proof attempt.  The claim (preperiod, period, saltus) is
+ * the least period and, for it, the least pre-period.  The proof fields say
+ * how a theorem certified it: agreement G(n + proof_period) = G(n) +
+ * proof_saltus was checked from proof_start on, using values up to
+ * certified_to; checksum covers G(0..certified_to).  Together they form
+ * the certificate that `sgexplore verify` re-checks.
+ */
 typedef struct sg_result {
     sg_period_status status;
     uint64_t preperiod;     /* n0 (least, for the least period) */
@@ -202,7 +257,11 @@ typedef struct sg_result {
     uint64_t certified_to;  /* the last n whose value the theorem needed */
     uint64_t computed;      /* values computed: G(0..computed-1) */
     const char *theorem;    /* static text naming the theorem, or NULL */
+    const char *theorem_id; /* SG_THM_* identifier, or NULL */
     const char *note;       /* static text: why unresolved, or NULL */
+    uint64_t proof_start;   /* where the theorem's hypothesis starts */
+    uint64_t proof_period;  /* the period the theorem was applied to */
+    uint64_t proof_saltus;  /* and its saltus */
     uint64_t checksum;      /* sg_checksum of G(0..certified_to), when proven */
 } sg_result;
 
@@ -215,6 +274,20 @@ uint64_t sg_checksum(const sg_seq *s, size_t n);
  * succeeds; res->status says whether a proof was found.  A period is
  * reported only when a stated theorem (docs/THEORY.md) certifies it. */
 void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
+
+/* Re-check a claimed result (a certificate: claim, theorem, proof fields,
+ * bound, checksum) against values s holding at least G(0..certified_to),
+ * however they were computed.  Returns 1 when every hypothesis of the
+ * theorem and every part of the claim holds.  Otherwise returns 0, sets
+ * *why to a static explanation and *fail_n to the first n where the claim
+ * fails (UINT64_MAX when the failure is not tied to one n: wrong theorem,
+ * bound too small, checksum mismatch). */
+int sg_certificate_check(const sg_rule *r, const sg_result *claim,
+                         const sg_seq *s, uint64_t *fail_n, const char **why);
+
+/* The theorem that could certify r (static name and SG_THM_* id), or NULL
+ * when none is implemented. */
+const char *sg_prove_theorem_id(const sg_rule *r);
 
 /* Whether any implemented theorem can ever apply to r; when not, *why is
  * set to a static explanation. */
@@ -280,6 +353,117 @@ sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len,
 
 /* Bytes of physical memory on this machine (0 when unknown). */
 uint64_t sg_physical_memory(void);
+
+/* ------------------------------------------------------------------ */
+/* Cache (SQLite)                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A cache file is an SQLite database (schema in docs/CACHE.md) holding one
+ * row per rule, keyed by its canonical text, and the values needed to answer
+ * questions about it: G(0..n0+p-1) for a proven rule, the whole computed
+ * prefix for an unresolved one (so that it can be extended).  Values are
+ * kept in chunks of at most SG_STORE_CHUNK_VALUES values, each with the
+ * fewest bytes per value (1, 2 or 4, little-endian) that hold its values.
+ * Every write is one transaction; the file is in WAL mode with a busy
+ * timeout, so several processes may share it.  A file that is not an
+ * sgexplore cache, or one of a newer schema, is refused and never written.
+ */
+#define SG_STORE_APPLICATION_ID 0x53474558 /* PRAGMA application_id: "SGEX" */
+#define SG_STORE_SCHEMA_VERSION 1          /* PRAGMA user_version */
+#define SG_STORE_CHUNK_VALUES 1048576      /* values per chunk row, at most */
+
+/* An open cache (opaque). */
+typedef struct sg_store sg_store;
+
+/* Flags of sg_store_open. */
+enum {
+    SG_STORE_READONLY = 1 /* never create, never write (cache list/show) */
+};
+
+/* One cached rule, as read back.  The strings are owned by the entry;
+ * res.theorem, res.theorem_id and res.note point into them. */
+typedef struct sg_store_entry {
+    char *rule;          /* canonical text: the key */
+    char *family;
+    sg_result res;       /* claim, certificate and values computed */
+    uint64_t stored;     /* G(0..stored-1) are kept in the file */
+    char *theorem;       /* owned copies behind res.theorem ... */
+    char *theorem_id;
+    char *note;
+    char *version;       /* program version that wrote the row */
+    char *algorithm;     /* sg_enumerate_method() of that program */
+    double elapsed;      /* seconds of computation, summed over runs */
+    char created[24];    /* "YYYY-MM-DDTHH:MM:SSZ", UTC */
+    char updated[24];
+} sg_store_entry;
+
+void sg_store_entry_init(sg_store_entry *e);
+void sg_store_entry_clear(sg_store_entry *e);
+
+/* Where the cache lives by default: $SGEXPLORE_DB, else
+ * $XDG_CACHE_HOME/sgexplore/cache.db, else $HOME/.cache/sgexplore/cache.db
+ * (empty variables count as unset).  malloc'd; NULL when none of these
+ * variables is set or out of memory. */
+char *sg_store_default_path(void);
+
+/* Open the cache at path, creating it (and its directory) when missing
+ * unless SG_STORE_READONLY.  The file is checked read-only before anything
+ * is written: a corrupt or foreign file, or a newer or unknown schema
+ * version, is an SG_E_IO error naming the file, and the file is left
+ * untouched.  A cache that exists but cannot be written, or cannot be
+ * created, still opens (SG_OK): reads work where there is a file, writes
+ * are refused, and sg_store_readonly says why. */
+sg_status sg_store_open(sg_store **out, const char *path, unsigned flags,
+                        sg_error *err);
+
+/* Close the cache (NULL is harmless). */
+void sg_store_close(sg_store *db);
+
+/* The path the cache was opened with. */
+const char *sg_store_path(const sg_store *db);
+
+/* Non-zero when nothing can be written to the cache; *why (when non-NULL)
+ * receives a one-line reason that names the file or directory. */
+int sg_store_readonly(const sg_store *db, const char **why);
+
+/* Look `rule` (canonical text) up.  *found says whether it is cached; when
+ * it is, e is filled and, when s is non-NULL, s is replaced by the values:
+ * the stored prefix of an unresolved rule, or for a proven rule
+ * G(0..computed-1) rebuilt from G(0..n0+p-1) through the period, after
+ * checking the certificate's checksum.  A damaged row is an SG_E_IO
+ * error. */
+sg_status sg_store_get(sg_store *db, const char *rule, sg_store_entry *e,
+                       sg_seq *s, int *found, sg_error *err);
+
+/* Store what is known about rule `rule` (canonical text) in one
+ * transaction: res, the values it needs from s (see above; s->n counts as
+ * the values computed), the program version, `algorithm` and `elapsed`
+ * seconds.  An existing row is kept when it knows at least as much (proven,
+ * or unresolved over at least as many values); otherwise it is replaced
+ * and keeps its creation time.  On any failure, disk full included, the
+ * file keeps its previous contents. */
+sg_status sg_store_put(sg_store *db, const char *rule, const char *family,
+                       const sg_result *res, const sg_seq *s,
+                       const char *algorithm, double elapsed, sg_error *err);
+
+/* Called by sg_store_list for each entry (values not loaded); a non-zero
+ * return stops the listing. */
+typedef int (*sg_store_visit)(const sg_store_entry *e, void *arg);
+
+/* Visit the cached rules, ordered by family then rule, keeping those whose
+ * status text ("periodic", "arithmetic-periodic", "unresolved") equals
+ * `status` and whose family equals `family` (NULL: any). */
+sg_status sg_store_list(sg_store *db, const char *status, const char *family,
+                        sg_store_visit fn, void *arg, sg_error *err);
+
+/* Remove `rule` and its values; *found says whether it was there. */
+sg_status sg_store_drop(sg_store *db, const char *rule, int *found,
+                        sg_error *err);
+
+/* The underlying sqlite3 connection (NULL when there is no file), for
+ * tools and tests that run their own SQL. */
+void *sg_store_sqlite(sg_store *db);
 
 #ifdef __cplusplus
 }
