@@ -8,6 +8,9 @@
  *    G(n+p) = G(n) for a <= n < a + t suffices;
  *  - Guy-Smith (finite codes, moves leave at most two heaps):
  *    a <= n < 2a + p + t;
+ *  - unequal-split Guy-Smith (finite codes with '!', at most two heaps):
+ *    a <= n < 2a + 2p + t (the extra p repairs splits that would become
+ *    equal);
  *  - three-heap Guy-Smith (finite codes, up to three heaps):
  *    a <= n < 3a + 2p + t;
  *  - tail-arith (codes ending in the tail [3] after finitely many split-free
@@ -27,6 +30,7 @@ typedef enum {
     KIND_NONE,
     KIND_WINDOW,
     KIND_TWO,
+    KIND_TWO_UNEQUAL,
     KIND_THREE,
     KIND_TAIL3
 } proof_kind;
@@ -42,6 +46,9 @@ static const struct theorem {
     {KIND_TWO, SG_THM_GUY_SMITH,
      "Guy-Smith octal periodicity theorem (finite code, moves leave at most "
      "two heaps)"},
+    {KIND_TWO_UNEQUAL, SG_THM_UNEQUAL,
+     "unequal-split Guy-Smith theorem (finite code with '!', moves leave at "
+     "most two heaps)"},
     {KIND_THREE, SG_THM_THREE_HEAP,
      "three-heap Guy-Smith theorem (finite code, moves leave up to three "
      "heaps)"},
@@ -56,6 +63,18 @@ static const struct theorem *theorem_of(proof_kind k)
     for (i = 0; i < sizeof theorems / sizeof *theorems; i++)
         if (theorems[i].kind == k)
             return &theorems[i];
+    return NULL;
+}
+
+const char *sg_theorem_lookup(const char *id, const char **name)
+{
+    size_t i;
+    for (i = 0; i < sizeof theorems / sizeof *theorems; i++)
+        if (strcmp(theorems[i].id, id) == 0) {
+            if (name)
+                *name = theorems[i].name;
+            return theorems[i].id;
+        }
     return NULL;
 }
 
@@ -92,9 +111,12 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
     if (why)
         *why = NULL;
     if (sg_rule_has_unequal(r)) {
+        if (!r->tail_len && !(bits & SG_BIT_THREE))
+            return KIND_TWO_UNEQUAL;
         if (why)
-            *why = "the Guy-Smith theorem does not cover '!' (unequal heaps) "
-                   "rules: shrinking a part by p can make two parts equal";
+            *why = "no periodicity theorem is implemented for '!' (unequal "
+                   "heaps) rules whose moves may leave three heaps or that "
+                   "have a repeating tail";
         return KIND_NONE;
     }
     if (r->tail_len) {
@@ -141,6 +163,8 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
         return m + t;
     case KIND_TWO:
         return 2 * m + p + t;
+    case KIND_TWO_UNEQUAL:
+        return 2 * m + 2 * p + t;
     case KIND_THREE:
     default:
         return 3 * m + 2 * p + t;
@@ -323,6 +347,12 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c,
         *why = "the period must be positive";
         return 0;
     }
+    t = kind_length(kind, r);
+    end = agreement_end(kind, a, p, t);
+    if (end + p - 1 > c->certified_to) {
+        *why = "the bound is smaller than the theorem needs";
+        return 0;
+    }
     if (c->certified_to >= s->n) {
         *why = "fewer values available than the certificate covers";
         return 0;
@@ -335,14 +365,8 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c,
         *why = "this theorem proves only plain periodicity (saltus 0)";
         return 0;
     }
-    t = kind_length(kind, r);
-    end = agreement_end(kind, a, p, t);
     if (kind != KIND_TAIL3 && a == 0) {
         *why = "the theorem's start must be at least 1";
-        return 0;
-    }
-    if (end + p - 1 > c->certified_to) {
-        *why = "the bound is smaller than the theorem needs";
         return 0;
     }
     for (n = a; n < end; n++)

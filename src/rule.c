@@ -773,7 +773,9 @@ char *sg_rule_canonical(const sg_rule *r)
     b.n = 0;
     if (is_subtract(r) || is_allbut(r)) {
         int sub = is_subtract(r);
-        uint64_t *v = malloc((r->nterms + 1) * sizeof *v);
+        /* All-but lists name the zero positions below the tail. */
+        size_t cap = sub ? r->nterms : (size_t)r->tail_start;
+        uint64_t *v = malloc((cap + 1) * sizeof *v);
         size_t n = 0;
         if (!v) {
             free(b.s);

@@ -238,6 +238,7 @@ typedef enum sg_period_status {
 /* Identifiers of the theorems, as written in certificates. */
 #define SG_THM_WINDOW "subtraction-window"
 #define SG_THM_GUY_SMITH "guy-smith"
+#define SG_THM_UNEQUAL "guy-smith-unequal"
 #define SG_THM_THREE_HEAP "guy-smith-3"
 #define SG_THM_TAIL_ARITH "tail-arith"
 
@@ -284,6 +285,20 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
  * bound too small, checksum mismatch). */
 int sg_certificate_check(const sg_rule *r, const sg_result *claim,
                          const sg_seq *s, uint64_t *fail_n, const char **why);
+
+/* Find a theorem by its SG_THM_* identifier: returns the library's static
+ * copy of the id (NULL when unknown) and sets *name to its description. */
+const char *sg_theorem_lookup(const char *id, const char **name);
+
+/* A certificate as text ("key: value" lines, docs/CERTIFICATES.md) for a
+ * proven result of the rule with canonical text `rule`; NULL when res is
+ * unresolved or out of memory. */
+char *sg_certificate_format(const char *rule, const sg_result *res);
+
+/* Parse certificate text into the rule's text (*rule, malloc'd) and the
+ * claimed result (status, claim, proof fields, bound, checksum). */
+sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
+                               sg_error *err);
 
 /* The theorem that could certify r (static name and SG_THM_* id), or NULL
  * when none is implemented. */
@@ -464,6 +479,125 @@ sg_status sg_store_drop(sg_store *db, const char *rule, int *found,
 /* The underlying sqlite3 connection (NULL when there is no file), for
  * tools and tests that run their own SQL. */
 void *sg_store_sqlite(sg_store *db);
+
+/* ------------------------------------------------------------------ */
+/* Plots                                                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Figures are drawn by gnuplot, run as a separate program found at run
+ * time ($SGEXPLORE_GNUPLOT, else `gnuplot` on the PATH).  A script is one
+ * of the templates of plots/ (built in; a user's edited copy may replace
+ * it) preceded by the variables it reads.  gnuplot draws into a temporary
+ * directory ($TMPDIR, else /tmp), which is removed afterwards; the image
+ * is copied to its destination only when gnuplot succeeded.  gnuplot's
+ * stdout goes to /dev/null and its error text comes back in sg_error.
+ */
+
+/* Image types, chosen by the output file's extension. */
+typedef enum sg_plot_format {
+    SG_PLOT_UNKNOWN = 0,
+    SG_PLOT_PNG, /* .png: gnuplot's pngcairo terminal */
+    SG_PLOT_SVG, /* .svg: svg terminal */
+    SG_PLOT_PDF  /* .pdf: pdfcairo terminal */
+} sg_plot_format;
+
+/* The type of an output file from its extension (any letter case), or
+ * SG_PLOT_UNKNOWN. */
+sg_plot_format sg_plot_format_of(const char *path);
+
+/* Default cap on the rows of data handed to gnuplot: longer ranges are
+ * thinned to buckets. */
+#define SG_PLOT_MAX_ROWS 4000
+
+/* How to draw; zero-initialise for the defaults. */
+typedef struct sg_plot_options {
+    const char *gnuplot;       /* NULL: $SGEXPLORE_GNUPLOT, else "gnuplot" */
+    const char *template_file; /* an edited copy of the template, or NULL */
+    const char *tmpdir;        /* NULL: $TMPDIR, else /tmp */
+    size_t max_rows;           /* 0: SG_PLOT_MAX_ROWS */
+} sg_plot_options;
+
+/* Rare values in the sense of sparse spaces: G is rare when G & mask has
+ * an even number of one bits.  mask is 0 when no mask makes that class
+ * rare (at most 1 in 10 positions, among at least 100). */
+typedef struct sg_plot_rare {
+    uint64_t mask;
+    uint64_t count;    /* positions holding a rare value */
+    uint64_t total;    /* positions looked at */
+} sg_plot_rare;
+
+/* Find the mask (below 2^16) under which the fewest of G(from..to) are
+ * rare, so that a figure can make those positions stand out.  Values past
+ * s->n come from the proven period of res (res may be NULL); SG_E_INPUT
+ * when some are neither computed nor proven. */
+sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
+                            const sg_result *res, uint64_t from, uint64_t to,
+                            sg_error *err);
+
+/* What sg_plot_write_sequence wrote. */
+typedef struct sg_plot_data {
+    uint64_t step;     /* positions per row */
+    uint64_t rows;
+    uint64_t vmax;     /* largest value written */
+} sg_plot_data;
+
+/* Write the data file that gnuplot draws for G(from..to), to `path`:
+ * rows "n max min rare" for buckets of `step` positions from `from` on
+ * (step 1 when the range has at most max_rows positions, else the least
+ * step that keeps within max_rows rows; 0 means SG_PLOT_MAX_ROWS), with
+ * the largest and smallest value of the bucket and its largest value that
+ * is rare under rare_mask, or "-".  Values as for sg_plot_find_rare. */
+sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
+                                 const sg_seq *s, const sg_result *res,
+                                 uint64_t from, uint64_t to, size_t max_rows,
+                                 uint64_t rare_mask, sg_error *err);
+
+/* Draw G(from..to) of rule r into the image `path` (plots/sequence.gp):
+ * the values as points, the pre-period shaded, the period boundaries, the
+ * rare values, the result in the title.  A path without a known extension
+ * is SG_E_INPUT; an unwritable path (checked before gnuplot runs), a
+ * missing gnuplot and gnuplot's own failures are SG_E_IO. */
+sg_status sg_plot_sequence(const char *path, const sg_rule *r,
+                           const sg_result *res, const sg_seq *s,
+                           uint64_t from, uint64_t to,
+                           const sg_plot_options *opt, sg_error *err);
+
+/* One rule's result, for the figure of many rules (cache, sweep). */
+typedef struct sg_plot_result {
+    const char *rule;          /* canonical text */
+    sg_period_status status;
+    uint64_t preperiod;        /* ignored when unresolved */
+    uint64_t period;
+} sg_plot_result;
+
+/* What sg_plot_write_results counted. */
+typedef struct sg_plot_summary {
+    uint64_t periodic, arith, unresolved;
+    uint64_t max_preperiod, max_period;
+    uint64_t max_point;        /* most rules sharing one (n0, p) */
+    uint64_t max_count;        /* most rules sharing one period */
+} sg_plot_summary;
+
+/* Write the data file of the results figure to `path` (its blocks are
+ * described in plots/results.gp): proven rules aggregated by (pre-period,
+ * period), the number of rules per period, the extreme rules by name.
+ * Unresolved rules are only counted. */
+sg_status sg_plot_write_results(const char *path, sg_plot_summary *out,
+                                const sg_plot_result *items, size_t n,
+                                sg_error *err);
+
+/* Draw the figure of any list of results into `path` (plots/results.gp):
+ * pre-period against period on log scales, and how often each period
+ * occurs.  `title` says what the rules are ("cached rules"); the counts
+ * per status are added.  Errors as for sg_plot_sequence. */
+sg_status sg_plot_results(const char *path, const char *title,
+                          const sg_plot_result *items, size_t n,
+                          const sg_plot_options *opt, sg_error *err);
+
+/* The built-in text of the template "sequence" or "results" (the files
+ * of plots/), or NULL. */
+const char *sg_plot_template(const char *name);
 
 #ifdef __cplusplus
 }
