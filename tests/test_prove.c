@@ -1,0 +1,1082 @@
+/*
+ * test_prove.c - unit tests of the periodicity proofs sg_prove and
+ * sg_analyse: published periods, proven periods of random rules checked on
+ * a reference prefix several times longer than the proof used, traps
+ * (sequences that look periodic for a long stretch and then change), hand
+ * made prefixes one value short of what the theorem needs, and rules no
+ * implemented theorem covers.
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "sgexplore.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                              */
+/* ------------------------------------------------------------------ */
+
+static void parse_or_fail(sg_rule *r, sg_rule_syntax syntax, const char *text)
+{
+    sg_error err;
+
+    sg_rule_init(r);
+    memset(&err, 0, sizeof err);
+    if (sg_rule_parse(r, syntax, text, &err) != SG_OK) {
+        fail_msg("cannot parse \"%s\": %s", text, err.msg);
+    }
+}
+
+/* Elements of a list "2,3,5" or "1-3,7" into set[]. */
+static size_t list_elements(uint64_t *set, size_t cap, const char *p)
+{
+    size_t n = 0;
+
+    while (*p && *p != '}' && n < cap) {
+        char *end;
+        uint64_t lo = strtoull(p, &end, 10), hi = lo;
+        if (*end == '-') {
+            hi = strtoull(end + 1, &end, 10);
+        }
+        for (uint64_t x = lo; x <= hi && n < cap; x++) {
+            set[n++] = x;
+        }
+        p = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+/* A reference rule from the text the test hands to the library: a code
+ * ("0.77"), a list for --subtract / --all-but, "grundy", or a canonical
+ * subtract{..} / all-but{..}. */
+static void ref_from(ref_rule *ref, sg_rule_syntax syntax, const char *text)
+{
+    uint64_t set[256];
+    size_t n;
+
+    if (syntax == SG_SYNTAX_SUBTRACT) {
+        n = list_elements(set, 256, text);
+        ref_rule_subtract(ref, set, n);
+    } else if (syntax == SG_SYNTAX_ALLBUT) {
+        n = list_elements(set, 256, text);
+        ref_rule_allbut(ref, set, n);
+    } else if (syntax == SG_SYNTAX_GRUNDY || strcmp(text, "grundy") == 0) {
+        assert_int_equal(ref_rule_from_code(ref, "4!.0"), 0);
+    } else if (strncmp(text, "subtract{", 9) == 0) {
+        n = list_elements(set, 256, text + 9);
+        ref_rule_subtract(ref, set, n);
+    } else if (strncmp(text, "all-but{", 8) == 0) {
+        n = list_elements(set, 256, text + 8);
+        ref_rule_allbut(ref, set, n);
+    } else if (ref_rule_from_code(ref, text) != 0) {
+        fail_msg("test bug: reference cannot read \"%s\"", text);
+    }
+}
+
+/* Reference values G(0..n-1) (malloc'd). */
+static uint32_t *ref_prefix(const ref_rule *ref, size_t n)
+{
+    uint32_t *g = malloc((n ? n : 1) * sizeof *g);
+
+    assert_non_null(g);
+    ref_values(g, n, ref);
+    return g;
+}
+
+/* The least certified_to a correct proof of (p, n0) can have: the
+ * subtraction window needs n0 + t agreements, Guy-Smith 2 n0 + p + t (with
+ * `!` 2 n0 + 2p + t), the three-heap form 3 n0 + 2p + t (each agreement
+ * reads G(n + p)). */
+static uint64_t least_certified(const ref_rule *ref, uint64_t p, uint64_t n0)
+{
+    unsigned bits = ref_bits(ref);
+    uint64_t t = ref_max_take(ref);
+
+    if (t == UINT64_MAX) {
+        return 0; /* tails: the bound is the tail theorem's own */
+    }
+    if (bits & 8) {
+        return 3 * n0 + 3 * p + t - 1;
+    }
+    if (bits & 4) {
+        /* With `!` a shrunk split can turn into two equal parts; the
+         * repair needs p more agreements. */
+        return 2 * n0 + 2 * p + t - 1 + (ref_has_unequal(ref) ? p : 0);
+    }
+    return n0 + p + t - 1;
+}
+
+/* Check a claim in res against the reference prefix g[0..L-1], which the
+ * caller made at least 4 * (certified_to + 1) long where it could. */
+static void check_claim(const sg_result *res, const ref_rule *ref,
+                        const uint32_t *g, size_t L, size_t computed,
+                        const char *what)
+{
+    uint64_t p = res->period, n0 = res->preperiod, fp = 0, fn0 = 0;
+
+    if (res->computed != computed) {
+        fail_msg("%s: res->computed %llu, %zu values were there", what,
+                 (unsigned long long)res->computed, computed);
+    }
+    if (res->status == SG_UNRESOLVED) {
+        return;
+    }
+    if (res->certified_to >= res->computed) {
+        fail_msg("%s: certified_to %llu not below computed %llu", what,
+                 (unsigned long long)res->certified_to,
+                 (unsigned long long)res->computed);
+    }
+    if (p == 0 || res->theorem == NULL || res->theorem[0] == '\0') {
+        fail_msg("%s: proven with period %llu and theorem %s", what,
+                 (unsigned long long)p, res->theorem ? res->theorem : "NULL");
+    }
+    if (res->status == SG_ARITH_PERIODIC) {
+        uint64_t fs = 0;
+        if (ref->tail_len == 0) {
+            fail_msg("%s: arithmetic-periodic claimed for a finite code", what);
+        }
+        if (res->saltus == 0) {
+            fail_msg("%s: arithmetic-periodic with saltus 0", what);
+        }
+        for (uint64_t n = n0; n + p < L; n++) {
+            if (g[n + p] != g[n] + res->saltus) {
+                fail_msg("%s: claimed G(n+%llu) = G(n) + %llu from %llu, but "
+                         "G(%llu) = %u, G(%llu) = %u (seed %llu)",
+                         what, (unsigned long long)p,
+                         (unsigned long long)res->saltus,
+                         (unsigned long long)n0, (unsigned long long)n, g[n],
+                         (unsigned long long)(n + p), g[n + p], TU_SEED);
+            }
+        }
+        if (L >= 4 * p && L >= 2 * n0) {
+            if (!ref_find_arith_period(&fp, &fn0, &fs, g, L) || fp != p ||
+                fn0 != n0 || fs != res->saltus) {
+                fail_msg("%s: claimed p %llu n0 %llu s %llu; %zu reference "
+                         "values give p %llu n0 %llu s %llu (seed %llu)",
+                         what, (unsigned long long)p, (unsigned long long)n0,
+                         (unsigned long long)res->saltus, L,
+                         (unsigned long long)fp, (unsigned long long)fn0,
+                         (unsigned long long)fs, TU_SEED);
+            }
+        }
+        return;
+    }
+    assert_int_equal(res->status, SG_PERIODIC);
+    if (res->saltus != 0) {
+        fail_msg("%s: periodic with saltus %llu", what,
+                 (unsigned long long)res->saltus);
+    }
+    for (uint64_t n = n0; n + p < L; n++) {
+        if (g[n + p] != g[n]) {
+            fail_msg("%s: claimed period %llu from %llu, but G(%llu) = %u and "
+                     "G(%llu) = %u (seed %llu)",
+                     what, (unsigned long long)p, (unsigned long long)n0,
+                     (unsigned long long)n, g[n], (unsigned long long)(n + p),
+                     g[n + p], TU_SEED);
+        }
+    }
+    if (L >= 4 * p && L >= 2 * n0) {
+        if (!ref_find_period(&fp, &fn0, g, L) || fp != p || fn0 != n0) {
+            fail_msg("%s: claimed p %llu n0 %llu; %zu reference values give "
+                     "p %llu n0 %llu (seed %llu)",
+                     what, (unsigned long long)p, (unsigned long long)n0, L,
+                     (unsigned long long)fp, (unsigned long long)fn0, TU_SEED);
+        }
+    }
+    if (res->certified_to < least_certified(ref, p, n0)) {
+        fail_msg("%s: p %llu n0 %llu certified from values up to %llu only; "
+                 "the theorem needs %llu",
+                 what, (unsigned long long)p, (unsigned long long)n0,
+                 (unsigned long long)res->certified_to,
+                 (unsigned long long)least_certified(ref, p, n0));
+    }
+}
+
+/* Analyse a rule up to max values, check every claim against a reference
+ * prefix of at least 4 * (certified_to + 1) values (up to `cap`), and
+ * return the result.  pre[0..npre-1], when given, are reference values
+ * already computed, used when long enough. */
+static sg_result analyse_checked_pre(sg_rule_syntax syntax, const char *text,
+                                     size_t max, size_t cap,
+                                     const uint32_t *pre, size_t npre)
+{
+    static ref_rule ref;
+    sg_rule r;
+    sg_seq s;
+    sg_result res;
+    sg_error err;
+    sg_status st;
+    uint32_t *g;
+    size_t L, upto;
+
+    ref_from(&ref, syntax, text);
+    parse_or_fail(&r, syntax, text);
+    sg_seq_init(&s);
+    memset(&err, 0, sizeof err);
+    st = sg_analyse(&res, &s, &r, max, NULL, &err);
+    if (st != SG_OK) {
+        fail_msg("%s: sg_analyse failed: %d %s", text, (int)st, err.msg);
+    }
+    if (res.computed != s.n || s.n > max) {
+        fail_msg("%s: computed %llu, s.n %zu, max %zu", text,
+                 (unsigned long long)res.computed, s.n, max);
+    }
+    if (res.status == SG_UNRESOLVED && s.n != max) {
+        fail_msg("%s: unresolved after %zu values, max was %zu", text, s.n,
+                 max);
+    }
+    L = res.status == SG_UNRESOLVED ? 0 : 4 * (size_t)(res.certified_to + 1);
+    if (L < s.n) {
+        L = s.n;
+    }
+    if (L > cap) {
+        L = cap > s.n ? cap : s.n;
+        print_message("# %s: checked on %zu reference values only\n", text, L);
+    }
+    if (pre != NULL && npre >= L) {
+        g = malloc(L * sizeof *g);
+        assert_non_null(g);
+        memcpy(g, pre, L * sizeof *g);
+    } else {
+        g = ref_prefix(&ref, L);
+    }
+    upto = s.n < L ? s.n : L;
+    for (size_t i = 0; i < upto; i++) {
+        if (sg_seq_get(&s, i) != g[i]) {
+            fail_msg("%s: G(%zu) = %u, reference %u", text, i,
+                     (unsigned)sg_seq_get(&s, i), g[i]);
+        }
+    }
+    check_claim(&res, &ref, g, L, s.n, text);
+    free(g);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+    return res;
+}
+
+static sg_result analyse_checked(sg_rule_syntax syntax, const char *text,
+                                 size_t max, size_t cap)
+{
+    return analyse_checked_pre(syntax, text, max, cap, NULL, 0);
+}
+
+/* A sequence holding exactly v[0..n-1], built by hand. */
+static void seq_from(sg_seq *s, const uint32_t *v, size_t n)
+{
+    sg_error err;
+
+    sg_seq_init(s);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(sg_seq_append(s, v[i], &err), SG_OK);
+    }
+    assert_int_equal(s->n, n);
+}
+
+/* FNV-1a (64 bits) of "G(0),G(1),...,G(n-1)", written out as text first:
+ * the certificate checksum DESIGN.md's cache promises, recomputed the
+ * plain way. */
+static uint64_t fnv_text(const uint32_t *g, size_t n)
+{
+    size_t cap = 12 * n + 1, at = 0;
+    char *text = malloc(cap);
+    uint64_t h = 14695981039346656037ULL;
+
+    assert_non_null(text);
+    text[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        at += (size_t)snprintf(text + at, cap - at, "%s%u", i ? "," : "", g[i]);
+    }
+    for (size_t i = 0; i < at; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 1099511628211ULL;
+    }
+    free(text);
+    return h;
+}
+
+static void test_checksum(void **state)
+{
+    static const uint32_t vals[] = {0, 12, 3, 256, 70000, 9};
+    sg_seq s;
+
+    (void)state;
+    /* The published FNV-1a test vector: the empty text. */
+    assert_true(fnv_text(vals, 0) == 0xcbf29ce484222325ULL);
+    seq_from(&s, vals, 6);
+    assert_true(sg_checksum(&s, 0) == 0xcbf29ce484222325ULL);
+    for (size_t n = 1; n <= 6; n++) {
+        assert_true(sg_checksum(&s, n) == fnv_text(vals, n));
+    }
+    sg_seq_clear(&s);
+
+    /* A proven result carries the checksum of G(0..certified_to). */
+    for (size_t i = 0; i < 3; i++) {
+        static const char *codes[] = {"0.77", "0.07", "0.137"};
+        static ref_rule ref;
+        sg_rule r;
+        sg_result res;
+        sg_error err;
+        uint32_t *g;
+
+        ref_from(&ref, SG_SYNTAX_OCTAL, codes[i]);
+        parse_or_fail(&r, SG_SYNTAX_OCTAL, codes[i]);
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, 3000, NULL, &err), SG_OK);
+        assert_int_equal(res.status, SG_PERIODIC);
+        g = ref_prefix(&ref, (size_t)res.certified_to + 1);
+        assert_true(res.checksum == fnv_text(g, (size_t)res.certified_to + 1));
+        free(g);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Published results                                                    */
+/* ------------------------------------------------------------------ */
+
+typedef struct published {
+    sg_rule_syntax syntax;
+    const char *text;
+    uint64_t period, preperiod;
+    const uint32_t *values; /* G(n0 .. n0+p-1), or NULL */
+} published;
+
+static const uint32_t primes_values[] = {0, 0, 1, 1, 2, 2, 3, 3, 4};
+static const uint32_t s134_values[] = {0, 1, 0, 1, 2, 3, 2};
+
+static const published known[] = {
+    /* Kayles, Dawson's Kayles and 0.137 (Winning Ways; OEIS A002186,
+     * A002187). */
+    {SG_SYNTAX_OCTAL, "0.77", 12, 71, NULL},
+    {SG_SYNTAX_OCTAL, "0.07", 34, 53, NULL},
+    {SG_SYNTAX_OCTAL, "0.137", 34, 52, NULL},
+    {SG_SYNTAX_SUBTRACT, "2,3,5,7,11,13", 9, 0, primes_values},
+    {SG_SYNTAX_SUBTRACT, "1,3,4", 7, 0, s134_values},
+};
+
+static void test_published(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        const published *k = &known[i];
+        static ref_rule ref;
+        sg_rule r;
+        sg_seq s;
+        sg_result res;
+        sg_error err;
+
+        res = analyse_checked(k->syntax, k->text, 5000, 20000);
+        if (res.status != SG_PERIODIC || res.period != k->period ||
+            res.preperiod != k->preperiod) {
+            fail_msg("%s: status %d p %llu n0 %llu; published p %llu n0 %llu",
+                     k->text, (int)res.status, (unsigned long long)res.period,
+                     (unsigned long long)res.preperiod,
+                     (unsigned long long)k->period,
+                     (unsigned long long)k->preperiod);
+        }
+        ref_from(&ref, k->syntax, k->text);
+        assert_true(res.certified_to >=
+                    least_certified(&ref, k->period, k->preperiod));
+
+        /* The period's values, read from the sequence analyse left. */
+        parse_or_fail(&r, k->syntax, k->text);
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, 5000, NULL, &err), SG_OK);
+        if (k->values != NULL) {
+            for (uint64_t j = 0; j < k->period; j++) {
+                assert_int_equal(sg_seq_get(&s, k->preperiod + j),
+                                 k->values[j]);
+            }
+        }
+        /* Analysing again with the sequence already there changes
+         * nothing. */
+        {
+            sg_result again;
+            assert_int_equal(sg_analyse(&again, &s, &r, 5000, NULL, &err),
+                             SG_OK);
+            assert_int_equal(again.status, res.status);
+            assert_true(again.period == res.period);
+            assert_true(again.preperiod == res.preperiod);
+        }
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+}
+
+/* More finite octal codes: whatever is proven must match the reference;
+ * where the reference shows a period the theorem certifies well within
+ * `max`, it must be proven. */
+static void test_more_codes(void **state)
+{
+    static const char *codes[] = {
+        "0.51", "0.52", "0.53", "0.54",   "0.71", "0.72", "0.73", "0.75",
+        "0.05", "0.15", "0.17", "0.31",   "0.32", "0.34", "0.35", "0.57",
+        "0.4",  "0.44", "0.1",  "0.0001", "4.07", "0.6",  "0.74", "0.04",
+        "0.16", "0.36", "4.0",  "4.3",    "4.7",  "0.2",  "0.12", "0.007",
+    };
+    const size_t max = 2000, L = 3000;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        static ref_rule ref;
+        sg_result res;
+        uint64_t p, n0;
+        uint32_t *g;
+
+        ref_from(&ref, SG_SYNTAX_OCTAL, codes[i]);
+        g = ref_prefix(&ref, L);
+        res = analyse_checked_pre(SG_SYNTAX_OCTAL, codes[i], max, 4 * max + 4,
+                                  g, L);
+        if (ref_find_period(&p, &n0, g, L)) {
+            uint64_t a = n0 ? n0 : 1;
+            uint64_t need = least_certified(&ref, p, a) + 1;
+            if (need <= max / 2 && res.status != SG_PERIODIC) {
+                fail_msg("%s: reference shows p %llu n0 %llu (needs %llu "
+                         "values), but %zu values left it unresolved",
+                         codes[i], (unsigned long long)p,
+                         (unsigned long long)n0, (unsigned long long)need, max);
+            }
+        }
+        free(g);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Traps                                                                */
+/* ------------------------------------------------------------------ */
+
+/* sg_prove on every prefix G(0..k-1), k = 1..K, of a rule: each claim
+ * must hold on a reference prefix at least four times longer. */
+static void sweep_prefixes(sg_rule_syntax syntax, const char *text, size_t K)
+{
+    static ref_rule ref;
+    size_t L = 4 * K + 8;
+    uint32_t *g;
+    sg_rule r;
+
+    ref_from(&ref, syntax, text);
+    g = ref_prefix(&ref, L);
+    parse_or_fail(&r, syntax, text);
+    for (size_t k = 0; k <= K; k++) {
+        sg_seq s;
+        sg_result res;
+        char what[128];
+
+        seq_from(&s, g, k);
+        sg_prove(&res, &r, &s);
+        snprintf(what, sizeof what, "%s, sg_prove on G(0..%zu)", text,
+                 k ? k - 1 : 0);
+        check_claim(&res, &ref, g, L, k, what);
+        sg_seq_clear(&s);
+    }
+    sg_rule_clear(&r);
+    free(g);
+}
+
+static void test_prefix_sweeps(void **state)
+{
+    /* Codes where a plausible but wrong bound certifies a false period:
+     * with n0 in place of max(n0, 1) (0.4, 0.04, 0.004, 0.8, 0.08, 0.C),
+     * with n0 + p + t in place of 2 n0 + p + t (0.16, 0.152, 0.154,
+     * 0.163, 0.172, 0.226, 0.09, 0.18, 0.1C, 0.36), or with the two-heap
+     * bound for three-heap codes. */
+    static const char *octal[] = {
+        "0.4",   "0.04", "0.004", "0.16", "0.152", "0.154", "0.163", "0.172",
+        "0.226", "0.36", "0.77",  "0.07", "0.137", "0.73",  "4.07",  "0.0001"};
+    static const char *hex[] = {"0.8",  "0.08", "0.C", "0.88", "0.09", "0.18",
+                                "0.1C", "0.1D", "0.F", "0.A3", "0.A",  "0.B"};
+    static const char *sets[] = {"2,3,5,7,11,13", "1,3,4", "1,40", "3,20,21",
+                                 "2,5,9"};
+    /* `!` codes where the plain Guy-Smith bound certifies a false
+     * period. */
+    static const char *unequal[] = {"0.16!", "0.35!", "0.36!", "0.4!1", "0.6!1",
+                                    "0.6!2", "0.6!3", "4!.32", "0.7!",  "4!.0"};
+    static const char *tails[] = {"0.[3]",        "0.03[3]",      "0.1[3]",
+                                  "0.2[3]",       "0.12[3]",      "0.21[3]",
+                                  "all-but{1,3}", "all-but{2,5}", "0.3012[3]"};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof octal / sizeof octal[0]; i++) {
+        sweep_prefixes(SG_SYNTAX_OCTAL, octal[i], 260);
+    }
+    for (size_t i = 0; i < sizeof hex / sizeof hex[0]; i++) {
+        sweep_prefixes(SG_SYNTAX_HEX, hex[i], 90);
+    }
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        sweep_prefixes(SG_SYNTAX_SUBTRACT, sets[i], 400);
+    }
+    for (size_t i = 0; i < sizeof unequal / sizeof unequal[0]; i++) {
+        sweep_prefixes(SG_SYNTAX_RULE, unequal[i], 200);
+    }
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        sweep_prefixes(SG_SYNTAX_RULE, tails[i], 150);
+    }
+}
+
+/* A hand-made prefix that agrees with period p from n0 on a window one
+ * value shorter than the theorem needs must not be certified; `have` is
+ * that many values of the true sequence. */
+static void expect_not_certified(sg_rule_syntax syntax, const char *text,
+                                 size_t have)
+{
+    static ref_rule ref;
+    sg_rule r;
+    sg_seq s;
+    sg_result res;
+    uint32_t *g;
+
+    ref_from(&ref, syntax, text);
+    g = ref_prefix(&ref, have);
+    parse_or_fail(&r, syntax, text);
+    seq_from(&s, g, have);
+    sg_prove(&res, &r, &s);
+    if (res.status != SG_UNRESOLVED) {
+        fail_msg("%s: certified p %llu n0 %llu from %zu values, one short of "
+                 "what the theorem needs (certified_to %llu)",
+                 text, (unsigned long long)res.period,
+                 (unsigned long long)res.preperiod, have,
+                 (unsigned long long)res.certified_to);
+    }
+    assert_true(res.computed == have);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+    free(g);
+}
+
+static void test_one_short(void **state)
+{
+    (void)state;
+    /* Kayles: agreement for 71 <= n < 2*71 + 12 + 2 reads G up to 167,
+     * so 168 values are needed. */
+    expect_not_certified(SG_SYNTAX_OCTAL, "0.77", 167);
+    /* Dawson's Kayles: 2*53 + 34 + 2 + 34 = 176 values. */
+    expect_not_certified(SG_SYNTAX_OCTAL, "0.07", 175);
+    /* 0.137: 2*52 + 34 + 3 + 34 = 175 values. */
+    expect_not_certified(SG_SYNTAX_OCTAL, "0.137", 174);
+    /* Subtraction window: agreement on 13 consecutive n from 0 reads G up
+     * to 12 + 9 = 21, so 22 values. */
+    expect_not_certified(SG_SYNTAX_SUBTRACT, "2,3,5,7,11,13", 21);
+    /* {1,3,4}: 4 + 7 = 11 values. */
+    expect_not_certified(SG_SYNTAX_SUBTRACT, "1,3,4", 10);
+    /* n0 = 0 under Guy-Smith is used as max(n0, 1) = 1 (DESIGN.md):
+     * 0.73 has p 4, so 2*1 + 4 + 2 + 4 = 12 values. */
+    expect_not_certified(SG_SYNTAX_OCTAL, "0.73", 11);
+    /* Three-heap splits: 3 max(n0,1) + 2p + t, plus p (DESIGN.md's
+     * derivation).  0.F: p 2, n0 0, t 1: 3 + 4 + 1 + 2 = 10 values. */
+    expect_not_certified(SG_SYNTAX_HEX, "0.F", 9);
+    /* 0.A3: p 4, n0 1, t 2: 3 + 8 + 2 + 4 = 17 values. */
+    expect_not_certified(SG_SYNTAX_HEX, "0.A3", 16);
+    /* `!` splits: 2 max(n0,1) + 2p + t, plus p.  0.35!: p 3, n0 21, t 2:
+     * 42 + 6 + 2 + 3 = 53 values; 4!.32: p 5, n0 25: 50 + 10 + 2 + 5 = 67;
+     * 0.7!: p 2, n0 0, t 1: 2 + 4 + 1 + 2 = 9. */
+    expect_not_certified(SG_SYNTAX_RULE, "0.35!", 52);
+    expect_not_certified(SG_SYNTAX_RULE, "4!.32", 66);
+    expect_not_certified(SG_SYNTAX_RULE, "0.7!", 8);
+}
+
+/* A far-away digit: values repeat for a long stretch, then change. */
+static void test_traps_analyse(void **state)
+{
+    char far[80];
+    sg_result res;
+
+    (void)state;
+    /* subtract{1,200}: 0,1,0,1,... until G(200) = 2. */
+    res = analyse_checked(SG_SYNTAX_SUBTRACT, "1,200", 150, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_SUBTRACT, "1,200", 199, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_SUBTRACT, "1,200", 5000, 100000);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_true(res.period == 201);
+    assert_true(res.preperiod == 0);
+
+    /* subtract{3,100,101}: period 6 for a long time, really p 201 from
+     * n0 107. */
+    res = analyse_checked(SG_SYNTAX_SUBTRACT, "3,100,101", 99, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_SUBTRACT, "3,100,101", 5000, 100000);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_true(res.period == 201 && res.preperiod == 107);
+
+    /* 0.000...01 (digit 1 at position 60): every value 0 except
+     * G(60) = 1. */
+    memset(far, '0', sizeof far);
+    far[1] = '.';
+    far[61] = '1';
+    far[62] = '\0';
+    res = analyse_checked(SG_SYNTAX_OCTAL, far, 50, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_OCTAL, far, 60, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_OCTAL, far, 2000, 100000);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_true(res.period == 1 && res.preperiod == 61);
+
+    /* 0.4: G(0..2) = 0 looks like period 1 from 0 to a careless n0 = 0
+     * bound; really p 34, n0 54. */
+    res = analyse_checked(SG_SYNTAX_OCTAL, "0.4", 3, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_OCTAL, "0.4", 100, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    res = analyse_checked(SG_SYNTAX_OCTAL, "0.4", 2000, 100000);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_true(res.period == 34 && res.preperiod == 54);
+
+    /* Kayles below the bound it needs. */
+    res = analyse_checked(SG_SYNTAX_OCTAL, "0.77", 167, 100000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rules no theorem of this issue covers                                */
+/* ------------------------------------------------------------------ */
+
+/* `!` rules: only a theorem that repairs splits turned equal may prove
+ * them; every claim is checked, and where no theorem applies the rule
+ * stays unresolved with a reason. */
+static void check_unequal(const char *text, size_t max)
+{
+    sg_result res = analyse_checked(SG_SYNTAX_RULE, text, max, 4 * max);
+    sg_rule r;
+    const char *why = NULL;
+
+    parse_or_fail(&r, SG_SYNTAX_RULE, text);
+    if (!sg_prove_applicable(&r, &why)) {
+        if (why == NULL || why[0] == '\0') {
+            fail_msg("%s: no theorem applies, but no reason given", text);
+        }
+        if (res.status != SG_UNRESOLVED) {
+            fail_msg("%s: proven although no theorem applies", text);
+        }
+    }
+    if (res.status == SG_UNRESOLVED && res.theorem != NULL) {
+        fail_msg("%s: unresolved, yet names theorem %s", text, res.theorem);
+    }
+    sg_rule_clear(&r);
+}
+
+static void test_unequal_rules(void **state)
+{
+    sg_result res;
+
+    (void)state;
+    check_unequal("4!.0", 500);
+    check_unequal("grundy", 300);
+    check_unequal("0.4!", 300);
+    check_unequal("0.7!7", 300);
+    check_unequal("C!.0", 80);
+    check_unequal("0.4![7]", 100);
+    check_unequal("0.35!", 400);
+    check_unequal("4!.32", 400);
+    /* Grundy's game has no period anywhere near (none is known at all). */
+    res = analyse_checked(SG_SYNTAX_GRUNDY, "", 1000, 4000);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+}
+
+/* Tail rules: whatever is claimed (the tail theorem covers split-free
+ * codes ending in [3]) must hold on the reference; others stay
+ * unresolved here unless a claim checks out. */
+static void test_tails(void **state)
+{
+    static const char *claims_checked[] = {
+        "0.[7]",
+        "0.[03]",
+        "0.1[7]",
+        "0.[3]",
+        "0.03[3]",
+        "all-but{1,3}",
+        "0.1[3]",
+        "0.2[3]",
+        "0.12[3]",
+        "0.21[3]",
+        "0.33[3]",
+        "all-but{2,5}",
+        "all-but{1,2,4,8}",
+        "0.3012[3]",
+        "0.0[13]",
+    };
+    sg_result res;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof claims_checked / sizeof claims_checked[0];
+         i++) {
+        (void)analyse_checked(SG_SYNTAX_RULE, claims_checked[i], 400, 4000);
+    }
+    /* Nim: G(n+1) = G(n) + 1 from 0 (DESIGN.md). */
+    res = analyse_checked(SG_SYNTAX_ALLBUT, "", 400, 4000);
+    if (res.status != SG_ARITH_PERIODIC || res.period != 1 || res.saltus != 1 ||
+        res.preperiod != 0) {
+        fail_msg("Nim: status %d p %llu s %llu n0 %llu", (int)res.status,
+                 (unsigned long long)res.period, (unsigned long long)res.saltus,
+                 (unsigned long long)res.preperiod);
+    }
+}
+
+static void test_applicable(void **state)
+{
+    static const char *yes[] = {"0.77", "subtract{2,3,5,7,11,13}", "0.07",
+                                "4.07"};
+    (void)state;
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++) {
+        sg_rule r;
+        const char *why = "unset";
+        parse_or_fail(&r, SG_SYNTAX_RULE, yes[i]);
+        if (!sg_prove_applicable(&r, &why)) {
+            fail_msg("%s: no theorem applicable (%s)", yes[i],
+                     why ? why : "NULL");
+        }
+        sg_rule_clear(&r);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Random rules                                                         */
+/* ------------------------------------------------------------------ */
+
+static void test_random_subtract(void **state)
+{
+    tu_rng g;
+    uint64_t set[8];
+    char text[8 * 24];
+    const size_t max = 3000;
+
+    (void)state;
+    tu_rng_init(&g, 301);
+    for (size_t i = 0; i < tu_scaled(60); i++) {
+        size_t m = tu_random_set(set, &g, 5, tu_chance(&g, 3) ? 60 : 16);
+        size_t L = 16000;
+        uint32_t *ref = malloc(L * sizeof *ref);
+        sg_result res;
+        uint64_t p, n0;
+
+        assert_non_null(ref);
+        tu_set_text(text, &g, set, m);
+        res = analyse_checked(SG_SYNTAX_SUBTRACT, text, max, 100000);
+        /* Completeness: the window theorem certifies every period whose
+         * window fits; the reference shows where that is. */
+        ref_subtract_values(ref, L, set, m);
+        if (ref_find_period(&p, &n0, ref, L) &&
+            (n0 ? n0 : 1) + set[m - 1] + 2 * p <= max / 2 &&
+            res.status != SG_PERIODIC) {
+            fail_msg("--subtract %s: reference p %llu n0 %llu, unresolved "
+                     "after %zu values (seed %llu)",
+                     text, (unsigned long long)p, (unsigned long long)n0, max,
+                     TU_SEED);
+        }
+        free(ref);
+    }
+}
+
+static void test_random_octal(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {7, 1, 3, 1, 0, 0};
+    const size_t max = 1500, L = 3000;
+
+    (void)state;
+    tu_rng_init(&g, 302);
+    for (size_t i = 0; i < tu_scaled(40); i++) {
+        static ref_rule ref;
+        char *text;
+        uint32_t *ref_g;
+        sg_result res;
+        uint64_t p, n0;
+
+        tu_random_code(&ref, &g, &o);
+        text = ref_rule_text(&ref);
+        ref_g = ref_prefix(&ref, L);
+        res = analyse_checked_pre(SG_SYNTAX_RULE, text, max, 4 * max + 4, ref_g,
+                                  L);
+        if (ref_find_period(&p, &n0, ref_g, L)) {
+            uint64_t a = n0 ? n0 : 1;
+            uint64_t need = least_certified(&ref, p, a) + 1;
+            if (need <= max / 2 && res.status != SG_PERIODIC) {
+                fail_msg("%s: reference p %llu n0 %llu needs %llu values, "
+                         "unresolved after %zu (seed %llu)",
+                         text, (unsigned long long)p, (unsigned long long)n0,
+                         (unsigned long long)need, max, TU_SEED);
+            }
+        }
+        free(ref_g);
+        free(text);
+    }
+}
+
+static void test_random_hex(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {15, 1, 2, 1, 0, 0};
+
+    (void)state;
+    tu_rng_init(&g, 303);
+    for (size_t i = 0; i < tu_scaled(15); i++) {
+        static ref_rule ref;
+        char *text;
+
+        tu_random_code(&ref, &g, &o);
+        text = ref_rule_text(&ref);
+        (void)analyse_checked(SG_SYNTAX_RULE, text, 250, 1000);
+        free(text);
+    }
+}
+
+static void test_random_unequal(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {7, 1, 3, 1, 1, 0};
+
+    (void)state;
+    tu_rng_init(&g, 304);
+    for (size_t i = 0; i < tu_scaled(25); i++) {
+        static ref_rule ref;
+        char *text;
+
+        tu_random_code(&ref, &g, &o);
+        if (!ref_has_unequal(&ref)) {
+            ref.unequal[0] = 1;
+            ref.digit[0] = 4;
+        }
+        text = ref_rule_text(&ref);
+        check_unequal(text, 600);
+        free(text);
+    }
+}
+
+/* Random tail rules, most of them split-free and ending in [3] so that
+ * the tail theorem gets exercised; every claim checked. */
+static void test_random_tails(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {3, 0, 5, 0, 0, 1};
+
+    (void)state;
+    tu_rng_init(&g, 305);
+    for (size_t i = 0; i < tu_scaled(40); i++) {
+        static ref_rule ref;
+        char *text;
+
+        o.maxdigit = tu_chance(&g, 4) ? 7 : 3;
+        tu_random_code(&ref, &g, &o);
+        if (!tu_chance(&g, 4)) {
+            ref.tail_len = 1;
+            ref.tail[0] = 3;
+        }
+        text = ref_rule_text(&ref);
+        (void)analyse_checked(SG_SYNTAX_RULE, text, 300, 3000);
+        free(text);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Certificates                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Expect sg_certificate_check to refuse claim c against values s. */
+static void expect_refused(const sg_rule *r, const sg_result *c,
+                           const sg_seq *s, const char *what,
+                           const char *change)
+{
+    uint64_t fail_n = 0;
+    const char *why = NULL;
+
+    if (sg_certificate_check(r, c, s, &fail_n, &why)) {
+        fail_msg("%s: certificate with %s accepted", what, change);
+    }
+    if (why == NULL || why[0] == '\0') {
+        fail_msg("%s: certificate with %s refused without a reason", what,
+                 change);
+    }
+}
+
+static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
+{
+    static const char *ids[] = {SG_THM_WINDOW, SG_THM_GUY_SMITH, SG_THM_UNEQUAL,
+                                SG_THM_THREE_HEAP, SG_THM_TAIL_ARITH};
+    static ref_rule ref;
+    sg_rule r;
+    sg_seq s, vs, bad;
+    sg_result res, c;
+    sg_error err;
+    uint64_t fail_n = 0;
+    const char *why = NULL;
+    uint32_t *g;
+    size_t nv;
+
+    ref_from(&ref, syntax, text);
+    parse_or_fail(&r, syntax, text);
+    sg_seq_init(&s);
+    assert_int_equal(sg_analyse(&res, &s, &r, max, NULL, &err), SG_OK);
+    if (res.status == SG_UNRESOLVED) {
+        fail_msg("%s: not proven within %zu values", text, max);
+    }
+    assert_non_null(res.theorem_id);
+    assert_true(res.proof_period > 0);
+    nv = (size_t)res.certified_to + 1;
+
+    /* What `verify` does: the certificate against reference values. */
+    g = ref_prefix(&ref, nv + 1);
+    seq_from(&vs, g, nv);
+    if (!sg_certificate_check(&r, &res, &vs, &fail_n, &why)) {
+        fail_msg("%s: certificate refused on reference values: %s (n %llu)",
+                 text, why ? why : "?", (unsigned long long)fail_n);
+    }
+    if (!sg_certificate_check(&r, &res, &s, &fail_n, &why)) {
+        fail_msg("%s: certificate refused on its own values: %s", text,
+                 why ? why : "?");
+    }
+
+    /* Each part of the claim matters. */
+    c = res;
+    c.period *= 2;
+    c.saltus *= 2;
+    expect_refused(&r, &c, &vs, text, "a non-least period");
+    c = res;
+    c.preperiod += 1;
+    expect_refused(&r, &c, &vs, text, "a non-least pre-period");
+    if (res.preperiod > 0) {
+        c = res;
+        c.preperiod -= 1;
+        expect_refused(&r, &c, &vs, text, "a pre-period too small");
+    }
+    if (res.status == SG_ARITH_PERIODIC) {
+        c = res;
+        c.saltus += 1;
+        expect_refused(&r, &c, &vs, text, "a wrong saltus");
+    }
+    c = res;
+    c.certified_to -= 1;
+    c.checksum = sg_checksum(&vs, nv - 1);
+    expect_refused(&r, &c, &vs, text, "a bound one short");
+    c = res;
+    c.checksum ^= 1;
+    expect_refused(&r, &c, &vs, text, "a wrong checksum");
+    c = res;
+    c.proof_period = 0;
+    expect_refused(&r, &c, &vs, text, "proof period 0");
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        if (strcmp(ids[i], res.theorem_id) != 0) {
+            c = res;
+            c.theorem_id = ids[i];
+            expect_refused(&r, &c, &vs, text, "another theorem's name");
+        }
+    }
+    c = res;
+    c.theorem_id = NULL;
+    expect_refused(&r, &c, &vs, text, "no theorem");
+
+    /* Too few values to check. */
+    seq_from(&bad, g, nv - 1);
+    expect_refused(&r, &res, &bad, text, "fewer values than it covers");
+    sg_seq_clear(&bad);
+
+    /* The last value the proof reads changed (checksum made to match):
+     * the agreement fails. */
+    g[nv - 1] += 1;
+    seq_from(&bad, g, nv);
+    c = res;
+    c.checksum = sg_checksum(&bad, nv);
+    fail_n = UINT64_MAX;
+    if (sg_certificate_check(&r, &c, &bad, &fail_n, &why)) {
+        fail_msg("%s: certificate accepted with G(%zu) changed", text, nv - 1);
+    }
+    if (fail_n >= nv) {
+        fail_msg("%s: G(%zu) changed, failure reported at n %llu (%s)", text,
+                 nv - 1, (unsigned long long)fail_n, why);
+    }
+    sg_seq_clear(&bad);
+
+    free(g);
+    sg_seq_clear(&vs);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+}
+
+static void test_certificates(void **state)
+{
+    (void)state;
+    cert_case(SG_SYNTAX_SUBTRACT, "2,3,5,7,11,13", 1000);
+    cert_case(SG_SYNTAX_SUBTRACT, "1,200", 3000);
+    cert_case(SG_SYNTAX_OCTAL, "0.77", 1000);
+    cert_case(SG_SYNTAX_OCTAL, "0.07", 1000);
+    cert_case(SG_SYNTAX_OCTAL, "0.0001", 1000);
+    cert_case(SG_SYNTAX_HEX, "0.A3", 1000);
+    cert_case(SG_SYNTAX_HEX, "0.F", 1000);
+    cert_case(SG_SYNTAX_RULE, "0.35!", 1000);
+    cert_case(SG_SYNTAX_RULE, "4!.32", 1000);
+    cert_case(SG_SYNTAX_ALLBUT, "", 1000);
+    cert_case(SG_SYNTAX_ALLBUT, "1,3", 1000);
+}
+
+/* ------------------------------------------------------------------ */
+/* Odds and ends                                                        */
+/* ------------------------------------------------------------------ */
+
+static void test_empty_and_resume(void **state)
+{
+    sg_rule r;
+    sg_seq s;
+    sg_result res, fresh;
+    sg_error err;
+    volatile sig_atomic_t flag = 1;
+    static ref_rule ref;
+    uint32_t want[200];
+
+    (void)state;
+    parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.07");
+    sg_seq_init(&s);
+    sg_prove(&res, &r, &s);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    assert_true(res.computed == 0);
+
+    /* From a prefix already computed: the same answer as from nothing. */
+    assert_int_equal(sg_enumerate(&s, &r, 100, NULL, &err), SG_OK);
+    assert_int_equal(sg_analyse(&res, &s, &r, 5000, NULL, &err), SG_OK);
+    sg_seq_clear(&s);
+    sg_seq_init(&s);
+    assert_int_equal(sg_analyse(&fresh, &s, &r, 5000, NULL, &err), SG_OK);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_int_equal(fresh.status, SG_PERIODIC);
+    assert_true(res.period == fresh.period);
+    assert_true(res.preperiod == fresh.preperiod);
+    sg_seq_clear(&s);
+
+    /* Cancelled: SG_E_INTERRUPTED and a correct prefix. */
+    sg_seq_init(&s);
+    assert_int_equal(sg_analyse(&res, &s, &r, 100000, &flag, &err),
+                     SG_E_INTERRUPTED);
+    assert_true(s.n < 100000);
+    ref_from(&ref, SG_SYNTAX_OCTAL, "0.07");
+    ref_values(want, 200, &ref);
+    for (size_t i = 0; i < s.n && i < 200; i++) {
+        assert_int_equal(sg_seq_get(&s, i), want[i]);
+    }
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_published),
+        cmocka_unit_test(test_more_codes),
+        cmocka_unit_test(test_one_short),
+        cmocka_unit_test(test_prefix_sweeps),
+        cmocka_unit_test(test_traps_analyse),
+        cmocka_unit_test(test_unequal_rules),
+        cmocka_unit_test(test_applicable),
+        cmocka_unit_test(test_random_subtract),
+        cmocka_unit_test(test_random_octal),
+        cmocka_unit_test(test_random_hex),
+        cmocka_unit_test(test_random_unequal),
+        cmocka_unit_test(test_tails),
+        cmocka_unit_test(test_random_tails),
+        cmocka_unit_test(test_certificates),
+        cmocka_unit_test(test_empty_and_resume),
+        cmocka_unit_test(test_checksum),
+    };
+
+    (void)tu_base_seed();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
