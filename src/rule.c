@@ -370,7 +370,7 @@ static int digit_value(char c, int base)
     else if (c >= 'A' && c <= 'F')
         v = c - 'A' + 10;
     else
-        return -1;
+        return isalnum((unsigned char)c) ? -2 : -1;
     return v < base ? v : -2;
 }
 

@@ -1,0 +1,160 @@
+#!/bin/bash
+# tests/cli/analyse.sh - the analysis command seen from the command line
+# (TAP): published periods, the seed problems' sample answers, winning moves
+# checked by applying them, JSON keys, huge heaps, exit statuses and one-line
+# errors for every kind of bad input.  Runs $SGEXPLORE with --no-cache.
+
+SG=${SGEXPLORE:-sgexplore}
+T=$(mktemp -d "${TMPDIR:-/tmp}/analyse.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+has() { grep -qx -- "$2" <<<"$1"; }
+sg() { "$SG" --no-cache "$@"; }
+# A JSON field, read with python3 (the output must be valid JSON for this).
+jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
+
+# --- the default example and published periods ----------------------------
+out=$(sg --subtract 2,3,5,7,11,13)
+check "S={2,3,5,7,11,13}: rule line" has "$out" "rule: subtract{2,3,5,7,11,13}"
+check "S={2,3,5,7,11,13}: proven" has "$out" "status: periodic (proven)"
+check "S={2,3,5,7,11,13}: period 9" has "$out" "period: 9"
+check "S={2,3,5,7,11,13}: preperiod 0" has "$out" "preperiod: 0"
+check "S={2,3,5,7,11,13}: values 0 0 1 1 2 2 3 3 4" \
+    has "$out" "period values: 0 0 1 1 2 2 3 3 4"
+
+while IFS=' ' read -r opt code p n0; do
+    j=$(sg "$opt" "$code" --json)
+    check "$opt $code: period $p, preperiod $n0 (published)" \
+        test "$(jget "d['period'],d['preperiod'],d['status']" <<<"$j")" = "($p, $n0, 'periodic')"
+done <<'EOF'
+--octal 0.77 12 71
+--octal 0.07 34 53
+--octal 0.137 34 52
+--subtract 1,3,4 7 0
+--subtract 1-3 4 0
+EOF
+
+# --- equal rules, equal canonical forms -----------------------------------
+check "0.770 is printed as 0.77" has "$(sg --octal 0.770)" "rule: 0.77"
+check "--octal 0.333 is subtract{1-3}" has "$(sg --octal 0.333)" "rule: subtract{1-3}"
+check "--rule 0.[3] is all-but{} (Nim)" has "$(sg --rule '0.[3]')" "rule: all-but{}"
+check "--grundy is 4!.0" has "$(sg --grundy --max 100)" "rule: 4!.0"
+
+# --- the seeds' samples ----------------------------------------------------
+winner() { sg "$@" --quiet | sed -n 's/^winner: //p'; }
+check "S-game heaps 10,10: second player" test "$(winner --subtract 2,3,5,7,11,13 --position 10,10)" = second
+check "S-game heaps 2,2,3: first player" test "$(winner --subtract 2,3,5,7,11,13 --position 2,2,3)" = first
+check "Grundy's game heap 4: second player" test "$(winner --grundy --position 4)" = second
+check "Grundy's game heaps 1,2,3: first player" test "$(winner --grundy --position 1,2,3)" = first
+check "Grundy's game heap 7: second player" test "$(winner --grundy --position 7)" = second
+
+# Apply the printed winning move and ask again: the nim-sum must be 0.  The
+# new heaps are checked against a brute-force Grundy computation too.
+apply_move() { # POSITION RULE-ARGS... -> new position after the move
+    local j pos=$1
+    shift
+    j=$(sg "$@" --position "$pos" --json) || return 1
+    python3 - "$pos" "$j" <<'PY'
+import json, sys
+heaps = sys.argv[1].split(',')
+m = json.loads(sys.argv[2])['position']['move']
+i = m['heap']
+assert int(m['take']) + sum(int(x) for x in m['leaves']) == int(heaps[i])
+print(','.join(heaps[:i] + m['leaves'] + heaps[i + 1:]))
+PY
+}
+for case in "--subtract 2,3,5,7,11,13 2,2,3" "--grundy _ 1,2,3" "--octal 0.77 5,9,30" \
+            "--octal 0.07 100,17,1000000000000000000000000000001" \
+            "--subtract 2,3,5,7,11,13 1000000000000000000,7" \
+            "--all-but 2,5 123456789012345678901234567890,3"; do
+    set -- $case
+    if [ "$2" = _ ]; then args=("$1"); else args=("$1" "$2"); fi
+    new=$(apply_move "$3" "${args[@]}")
+    ns=$(sg "${args[@]}" --position "$new" --json | jget "d['position']['nim_sum']")
+    check "${args[*]} $3: the printed move leads to nim-sum 0 ($new)" test "$ns" = 0
+done
+
+# Independent check of the moved-to position on small heaps by brute force.
+brute_ok=$(python3 - "$top_srcdir" <<'PY'
+import sys
+sys.path.insert(0, (sys.argv[1] or '.') + '/scripts')
+from check_certificate import parse_rule, grundy
+digit, _, _ = parse_rule('4!.0')
+g = grundy(digit, 8)
+print(g[1] ^ g[2] ^ g[3] != 0 and g[4] == 0 and g[7] == 0)
+PY
+)
+check "brute force agrees: Grundy's game 4 and 7 lose, 1+2+3 wins" test "$brute_ok" = True
+
+# --- JSON -------------------------------------------------------------------
+j=$(sg --octal 0.07 --json --heap 1000000000000000000000 --position 3,4)
+keys=$(jget "sorted(d.keys())" <<<"$j")
+for k in rule family status preperiod period saltus computed certified_to theorem values heaps position; do
+    check "JSON has key $k" grep -q "'$k'" <<<"$keys"
+done
+check "JSON heaps are decimal strings" \
+    test "$(jget "d['heaps'][0]['heap']" <<<"$j")" = 1000000000000000000000
+check "JSON values hold G(0..n0+p-1)" test "$(jget "len(d['values'])" <<<"$j")" = 87
+check "JSON move is null when the second player wins" \
+    test "$(sg --subtract 2,3,5,7,11,13 --position 10,10 --json | jget "d['position']['move']")" = None
+u=$(sg --grundy --max 200 --json)
+check "unresolved JSON: status unresolved, period null" \
+    test "$(jget "d['status'],d['period'],d['preperiod'],d['saltus']" <<<"$u")" = "('unresolved', None, None, None)"
+
+# --- huge heaps and unknown answers ----------------------------------------
+out=$(sg --subtract 2,3,5,7,11,13 --heap 1000000000000000000 --quiet)
+check "G(10^18) for S={2,..,13} is values[10^18 mod 9] = 0" has "$out" "G(1000000000000000000) = 0"
+out=$(sg --all-but '' --heap 123456789012345678901234567890 --quiet)
+check "Nim: G(N) = N beyond 64 bits" has "$out" "G(123456789012345678901234567890) = 123456789012345678901234567890"
+sg --grundy --max 100 --heap 100000 >/dev/null 2>&1; rc=$?
+check "an unproven heap beyond the computed range exits 3" test $rc -eq 3
+out=$(sg --grundy --max 100 --heap 100000 2>/dev/null)
+check "... and says unknown" grep -q "G(100000) = unknown" <<<"$out"
+out=$(sg --octal 0.77 --values 0:5 --quiet)
+check "--values 0:5 of Kayles" test "$(echo $out)" = "G(0) = 0 G(1) = 1 G(2) = 2 G(3) = 3 G(4) = 1 G(5) = 4"
+
+# --- bad input: one line on stderr, naming the problem, exit 2 ------------
+bad() { # DESCRIPTION PATTERN ARGS...
+    local d=$1 pat=$2 rc lines
+    shift 2
+    "$SG" --no-cache "$@" >"$T/out" 2>"$T/err"; rc=$?
+    lines=$(wc -l <"$T/err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$pat" "$T/err" && [ ! -s "$T/out" ]; then
+        ok "$d"
+    else
+        not_ok "$d (exit $rc, stderr: $(head -c 200 "$T/err"))"
+    fi
+}
+bad "empty subtraction list" "empty list" --subtract ''
+bad "empty element" "position 3" --subtract 2,,3
+bad "zero removal" "0 is not allowed" --subtract 0,2
+bad "negative removal" "negative" --subtract -1
+bad "number past 2^63" "larger than 2^63" --subtract 99999999999999999999
+bad "reversed range" "reversed" --subtract 5-3
+bad "octal digit 8" "not octal" --octal 0.78
+bad "hex digit G" "not hexadecimal" --hex 0.8G
+bad "lone !" "must follow a digit" --rule '!'
+bad "unclosed [" "unclosed" --rule '0.[37'
+bad "empty []" "empty" --rule '0.[]'
+bad "digit 1 before the point" "before the point" --rule 1.3
+bad "garbage after a canonical form" "" --rule 'subtract{1,2'
+bad "--max too large for memory" "memory" --subtract 1,2 --max 9000000000000000000
+bad "--max not a number" "max" --subtract 1,2 --max 12x
+bad "no rule" "no rule" --max 10
+bad "two rules" "only one rule" --subtract 1 --octal 0.7
+bad "unknown option" "unknown option" --subtract 1 --frobnicate
+bad "--heap not a number" "heap" --subtract 1 --heap 12a
+bad "--position malformed" "position" --subtract 1 --position 1,,2
+bad "--values reversed" "reversed" --subtract 1 --values 9:3
+"$SG" frobnicate >"$T/out" 2>"$T/err"; rc=$?
+check "unknown command: exit 2 and one line naming it" \
+    test $rc -eq 2 -a "$(wc -l <"$T/err")" -eq 1 -a -n "$(grep "unknown command 'frobnicate'" "$T/err")"
+
+"$SG" --help >/dev/null; check "--help exits 0" test $? -eq 0
+check "--version prints the version" grep -q "^sgexplore [0-9]" <<<"$("$SG" --version)"
+
+echo "1..$n"
