@@ -1,0 +1,162 @@
+#!/bin/bash
+# tests/cli/cache.sh - the SQLite cache seen from the command line (TAP):
+# a proven rule is answered from the cache the second time (its `source`
+# says so) with the published answers; an unresolved one is extended, not
+# recomputed, to the same values as a fresh run; the default location and
+# its overrides; `cache list|show|drop|path`; --no-cache.
+# Runs with $SGEXPLORE (the built program) and a scratch $TMPDIR.
+
+SG=${SGEXPLORE:-sgexplore}
+T=$(mktemp -d "${TMPDIR:-/tmp}/cache.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+export SGEXPLORE_DB="$T/db/cache.db"
+
+n=0
+fails=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
+    local d=$1
+    shift
+    if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+has() { grep -qx -- "$2" <<<"$1"; }          # exact line in text
+contains() { grep -q -- "$2" <<<"$1"; }     # substring/regex in text
+
+# --- a proven rule: computed once, then answered from the cache ----------
+out=$("$SG" --subtract 2,3,5,7,11,13 2>"$T/err"); rc=$?
+check "first run exits 0" test $rc -eq 0
+check "first run says source: computed" has "$out" "source: computed"
+check "the cache file and its directory were created" test -f "$SGEXPLORE_DB"
+out2=$("$SG" --subtract 2,3,5,7,11,13 2>"$T/err"); rc=$?
+check "second run exits 0" test $rc -eq 0
+check "second run says source: cache" has "$out2" "source: cache"
+check "second run reports period 9, preperiod 0" \
+    bash -c 'grep -qx "period: 9" <<<"$1" && grep -qx "preperiod: 0" <<<"$1"' _ "$out2"
+check "second run reports the period values 0 0 1 1 2 2 3 3 4" \
+    has "$out2" "period values: 0 0 1 1 2 2 3 3 4"
+check "apart from the source line both runs print the same" \
+    test "$(grep -v '^source:' <<<"$out")" = "$(grep -v '^source:' <<<"$out2")"
+check "nothing on stderr" test ! -s "$T/err"
+
+# G(n) for S = {2,3,5,7,11,13} is the (n mod 9)-th of 0 0 1 1 2 2 3 3 4;
+# 10^100 = 1 (mod 9), 10^100 + 4 = 5 (mod 9).
+big=1$(printf '0%.0s' $(seq 100))
+big4=1$(printf '0%.0s' $(seq 99))4
+out=$("$SG" --subtract 2,3,5,7,11,13 --heap "$big" --heap "$big4" --quiet); rc=$?
+check "--heap 10^100 from the cache exits 0" test $rc -eq 0
+check "G(10^100) = 0 and G(10^100+4) = 2" \
+    test "$out" = "$(printf 'G(%s) = 0\nG(%s) = 2' "$big" "$big4")"
+# Heaps 9 (G 0), 10 (G 0), 13 (G 2): nim-sum 2, first player wins.
+out=$("$SG" --subtract 2,3,5,7,11,13 --position 9,10,13); rc=$?
+check "--position from the cache: source cache, nim-sum 2, first wins" \
+    bash -c 'grep -qx "source: cache" <<<"$1" && grep -qx "nim-sum: 2" <<<"$1" && grep -qx "winner: first" <<<"$1"' _ "$out"
+out=$("$SG" --subtract 2,3,5,7,11,13 --json)
+check "JSON carries \"source\":\"cache\"" contains "$out" '"source":"cache"'
+
+# Kayles (0.77): p 12, n0 71, answered from the cache with the same values.
+"$SG" --octal 0.77 >/dev/null
+out=$("$SG" --octal 0.77 --values 60:75 --quiet)
+out2=$("$SG" --octal 0.77 --values 60:75 --quiet --no-cache)
+check "Kayles values from the cache equal a fresh computation" \
+    test -n "$out" -a "$out" = "$out2"
+out=$("$SG" --octal 0.77)
+check "Kayles from the cache: period 12, preperiod 71" \
+    bash -c 'grep -qx "source: cache" <<<"$1" && grep -qx "period: 12" <<<"$1" && grep -qx "preperiod: 71" <<<"$1"' _ "$out"
+
+# --- an unresolved rule is extended, not restarted -----------------------
+out=$("$SG" --grundy --max 3000)
+check "Grundy's game to 3000: computed, unresolved" \
+    bash -c 'grep -qx "source: computed" <<<"$1" && grep -q "^status: unresolved" <<<"$1"' _ "$out"
+out=$("$SG" --grundy --max 2000)
+check "a smaller --max is answered from the cache (3000 values)" \
+    bash -c 'grep -qx "source: cache" <<<"$1" && grep -q "n < 3000" <<<"$1"' _ "$out"
+out=$("$SG" --grundy --max 7000)
+check "a larger --max extends the cached prefix" \
+    bash -c 'grep -qx "source: extended" <<<"$1" && grep -q "n < 7000" <<<"$1"' _ "$out"
+a=$("$SG" --grundy --max 7000 --values 0:6999 --quiet | md5sum)
+b=$("$SG" --grundy --max 7000 --values 0:6999 --quiet --no-cache | md5sum)
+check "extended values equal a fresh run's" test "$a" = "$b"
+
+# --- cache list / show / drop / path -------------------------------------
+out=$("$SG" cache list); rc=$?
+check "cache list exits 0" test $rc -eq 0
+check "cache list names the three rules" \
+    bash -c 'grep -q "^subtract{2,3,5,7,11,13} " <<<"$1" && grep -q "^0.77 " <<<"$1" && grep -q "^4!.0 " <<<"$1"' _ "$out"
+out=$("$SG" cache list --format json)
+check "cache list --format json: 3 rule lines and a summary" \
+    bash -c '[ $(grep -c "^{\"rule\":" <<<"$1") = 3 ] && grep -q "^{\"summary\":{\"rules\":3," <<<"$1"' _ "$out"
+out=$("$SG" cache list --status unresolved --format json)
+check "--status unresolved keeps Grundy's game only" \
+    bash -c '[ $(grep -c "^{\"rule\":" <<<"$1") = 1 ] && grep -q "\"rule\":\"4!.0\"" <<<"$1"' _ "$out"
+out=$("$SG" cache list --family subtract --format json)
+check "--family subtract keeps the subtraction game only" \
+    bash -c '[ $(grep -c "^{\"rule\":" <<<"$1") = 1 ] && grep -q "subtract{2,3,5,7,11,13}" <<<"$1"' _ "$out"
+"$SG" cache list --status bogus >/dev/null 2>&1
+check "cache list --status bogus exits 2" test $? -eq 2
+
+out=$("$SG" cache show 0.77); rc=$?
+check "cache show 0.77: exit 0, p 12, n0 71, 83 values stored" \
+    bash -c '[ $2 = 0 ] && grep -qx "period: 12" <<<"$1" && grep -qx "preperiod: 71" <<<"$1" && grep -qx "stored: 83 values" <<<"$1"' _ "$out" "$rc"
+out=$("$SG" cache show 'subtract{2,3,5,7,11,13}' --format json)
+check "cache show --format json has the period values" \
+    contains "$out" '"values":\[0,0,1,1,2,2,3,3,4\]'
+"$SG" cache show 0.6 >/dev/null 2>"$T/err"
+check "cache show of a rule not cached exits 1" test $? -eq 1
+check "... saying it is not in the cache" grep -q "not in the cache" "$T/err"
+"$SG" cache show '0.9x' >/dev/null 2>&1
+check "cache show of a malformed rule exits 2" test $? -eq 2
+"$SG" cache frobnicate >/dev/null 2>&1
+check "an unknown cache subcommand exits 2" test $? -eq 2
+
+out=$("$SG" cache drop 0.77); rc=$?
+check "cache drop 0.77 exits 0" test $rc -eq 0
+"$SG" cache show 0.77 >/dev/null 2>&1
+check "after the drop 0.77 is gone" test $? -eq 1
+out=$("$SG" --octal 0.77)
+check "... and the next run computes it again" has "$out" "source: computed"
+"$SG" cache drop 0.6 >/dev/null 2>&1
+check "dropping a rule not cached exits 1" test $? -eq 1
+
+check "cache path prints \$SGEXPLORE_DB" \
+    test "$("$SG" cache path)" = "$SGEXPLORE_DB"
+check "cache path --db P prints P" \
+    test "$("$SG" cache path --db /x/y.db)" = "/x/y.db"
+check "without \$SGEXPLORE_DB: \$XDG_CACHE_HOME/sgexplore/cache.db" \
+    test "$(env -u SGEXPLORE_DB XDG_CACHE_HOME=/xdg "$SG" cache path)" = \
+         "/xdg/sgexplore/cache.db"
+check "without either: \$HOME/.cache/sgexplore/cache.db" \
+    test "$(env -u SGEXPLORE_DB -u XDG_CACHE_HOME HOME=/h "$SG" cache path)" = \
+         "/h/.cache/sgexplore/cache.db"
+
+# --- locations and --no-cache --------------------------------------------
+env -u SGEXPLORE_DB XDG_CACHE_HOME="$T/xdg" "$SG" --subtract 1,3,4 >/dev/null
+check "the XDG default location is created" \
+    test -f "$T/xdg/sgexplore/cache.db"
+env -u SGEXPLORE_DB -u XDG_CACHE_HOME HOME="$T/home" "$SG" --subtract 1,3,4 >/dev/null
+check "the HOME default location is created" \
+    test -f "$T/home/.cache/sgexplore/cache.db"
+out=$("$SG" --subtract 1,3,4 --db "$T/other/o.db")
+check "--db PATH is used (and created)" \
+    bash -c 'grep -qx "source: computed" <<<"$1" && test -f "$2"' _ "$out" "$T/other/o.db"
+out=$(SGEXPLORE_DB="$T/none/n.db" "$SG" --subtract 1,3,4 --no-cache)
+check "--no-cache computes and creates no file" \
+    bash -c 'grep -qx "source: computed" <<<"$1" && test ! -e "$2"' _ "$out" "$T/none"
+"$SG" --subtract 1,3,4 --no-cache --db "$T/x.db" >/dev/null 2>&1
+check "--db with --no-cache exits 2" test $? -eq 2
+
+if command -v sqlite3 >/dev/null 2>&1; then
+    check "PRAGMA integrity_check says ok" \
+        test "$(sqlite3 "$SGEXPLORE_DB" 'PRAGMA integrity_check')" = ok
+    check "the file is in WAL mode" \
+        test "$(sqlite3 "$SGEXPLORE_DB" 'PRAGMA journal_mode')" = wal
+    check "one row per rule" \
+        test "$(sqlite3 "$SGEXPLORE_DB" 'SELECT count(*) = count(DISTINCT rule) FROM rules')" = 1
+else
+    for d in integrity_check "WAL mode" "one row per rule"; do
+        n=$((n + 1)); echo "ok $n # SKIP sqlite3 not installed ($d)"
+    done
+fi
+
+echo "1..$n"
+exit $((fails > 0))
