@@ -1,0 +1,168 @@
+#!/bin/bash
+# tests/cli/plot.sh - `sgexplore plot` and `--plot` seen from the command
+# line (TAP): exit statuses; a missing gnuplot gives one line naming the
+# package and exit 1 while analyses without a plot still work; an output in
+# a missing directory is a clear error with nothing on stdout; images of
+# each type are valid files; titles keep their underscores; gnuplot's own
+# errors are passed on.  Checks that need gnuplot are skipped without it.
+# Runs with $SGEXPLORE (the built program) and a scratch $TMPDIR.
+
+SG=${SGEXPLORE:-sgexplore}
+T=$(mktemp -d "${TMPDIR:-/tmp}/plot.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+export SGEXPLORE_DB="$T/my_test_cache.db"
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
+    local d=$1
+    shift
+    if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+
+if [ -n "$SGEXPLORE_GNUPLOT" ]; then
+    gp=$SGEXPLORE_GNUPLOT
+else
+    gp=$(command -v gnuplot)
+fi
+have_gp=0
+[ -n "$gp" ] && [ -x "$gp" ] && have_gp=1
+# gp_check DESCRIPTION COMMAND...: a check that needs gnuplot
+gp_check() {
+    if [ $have_gp = 1 ]; then check "$@"; else skip "$1 (no gnuplot)"; fi
+}
+
+# File types: the PNG signature and the size in its IHDR chunk, the SVG
+# root element, the PDF header.
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+png_size() { # "WIDTH HEIGHT"
+    od -An -tu1 -j16 -N8 "$1" |
+        awk '{ printf "%d %d", $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8 }'
+}
+is_png_of() { is_png "$1" && [ "$(png_size "$1")" = "$2" ]; }
+is_svg() { grep -q '<svg' "$1" && tail -c 20 "$1" | grep -q '</svg>'; }
+is_pdf() { [ "$(head -c 5 "$1")" = "%PDF-" ]; }
+# quiet_ok RC: exit status 0 and nothing on stdout or stderr
+quiet_ok() { [ "$1" -eq 0 ] && [ ! -s "$T/out" ] && [ ! -s "$T/err" ]; }
+
+# --- usage errors: exit 2, nothing drawn ----------------------------------
+"$SG" plot 0.77 -o "$T/k.txt" >"$T/out" 2>"$T/err"; rc=$?
+check "an unknown extension exits 2" test $rc -eq 2
+check "... naming the accepted types" grep -q '\.png, \.svg or \.pdf' "$T/err"
+check "... and creates no file" test ! -e "$T/k.txt"
+"$SG" plot 0.77 >/dev/null 2>"$T/err"; rc=$?
+check "no -o exits 2" test $rc -eq 2
+"$SG" plot 0.7x -o "$T/k.png" >/dev/null 2>"$T/err"; rc=$?
+check "a bad rule exits 2" test $rc -eq 2
+"$SG" plot 0.77 -o "$T/k.png" --range 9:3 >/dev/null 2>"$T/err"; rc=$?
+check "a reversed --range exits 2" test $rc -eq 2
+"$SG" plot --cache --family nope -o "$T/c.png" >/dev/null 2>"$T/err"; rc=$?
+check "an unknown --family exits 2" test $rc -eq 2
+"$SG" --octal 0.77 --plot "$T/k.bmp" >"$T/out" 2>"$T/err"; rc=$?
+check "--plot with an unknown extension exits 2 before analysing" \
+    test $rc -eq 2 -a ! -s "$T/out"
+
+# --- no gnuplot -----------------------------------------------------------
+SGEXPLORE_GNUPLOT=/nonexistent "$SG" plot 0.77 -o "$T/k.png" >"$T/out" 2>"$T/err"; rc=$?
+check "missing gnuplot exits 1" test $rc -eq 1
+check "... with one line on stderr" test "$(lines "$T/err")" -eq 1
+check "... naming gnuplot-nox" grep -q 'gnuplot-nox' "$T/err"
+check "... nothing on stdout" test ! -s "$T/out"
+check "... and no image file" test ! -e "$T/k.png"
+SGEXPLORE_GNUPLOT=/nonexistent "$SG" --octal 0.77 >"$T/out" 2>"$T/err"; rc=$?
+check "an analysis without --plot does not need gnuplot" \
+    test $rc -eq 0 -a ! -s "$T/err"
+SGEXPLORE_GNUPLOT=/nonexistent "$SG" --octal 0.77 --plot "$T/k.png" >"$T/out" 2>"$T/err"; rc=$?
+report_then_error() {
+    [ "$1" -eq 1 ] && grep -qx "period: 12" "$T/out" &&
+        [ "$(lines "$T/err")" -eq 1 ] && grep -q gnuplot-nox "$T/err"
+}
+check "--plot without gnuplot: report printed, one error line, exit 1" \
+    report_then_error $rc
+
+# --- output in a missing directory: clear error, nothing on stdout --------
+"$SG" plot 0.77 -o "$T/nodir/k.png" >"$T/out" 2>"$T/err"; rc=$?
+check "an output in a missing directory exits 1" test $rc -eq 1
+check "... saying which directory is missing" \
+    grep -q "directory '$T/nodir' does not exist" "$T/err"
+check "... nothing on stdout" test ! -s "$T/out"
+check "... and creates nothing" test ! -e "$T/nodir"
+"$SG" --octal 0.77 --plot "$T/nodir/k.png" --quiet --heap 5 >"$T/out" 2>"$T/err"; rc=$?
+check "--plot into a missing directory: exit 1, stdout only the answer" \
+    test $rc -eq 1 -a "$(cat "$T/out")" = "G(5) = 4"
+
+# --- images ---------------------------------------------------------------
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 -o "$T/k.png" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot 0.77 -o k.png exits 0 with nothing on stdout or stderr" \
+    quiet_ok "$rc"
+gp_check "k.png is a PNG of 960 x 540" is_png_of "$T/k.png" "960 540"
+if [ $have_gp = 1 ]; then
+    "$SG" plot 'subtract{1,3,4}' -o "$T/s.svg" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot 'subtract{1,3,4}' -o s.svg exits 0 quietly" quiet_ok "$rc"
+gp_check "... and gives an SVG" is_svg "$T/s.svg"
+gp_check "... whose title keeps the braces of subtract{1,3,4}" \
+    grep -q 'subtract{1,3,4}: period 7' "$T/s.svg"
+if [ $have_gp = 1 ]; then
+    "$SG" plot grundy -o "$T/g.pdf" --max 2000 --range 100:1999 >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot grundy -o g.pdf --range 100:1999 exits 0 quietly" \
+    quiet_ok "$rc"
+gp_check "... and gives a PDF" is_pdf "$T/g.pdf"
+if [ $have_gp = 1 ]; then
+    "$SG" --octal 0.07 --plot "$T/d.png" >"$T/out" 2>"$T/err"; rc=$?
+fi
+report_and_png() {
+    [ "$1" -eq 0 ] && grep -qx "period: 34" "$T/out" && is_png "$T/d.png"
+}
+gp_check "--octal 0.07 --plot d.png: the report, then a PNG" \
+    report_and_png "$rc"
+if [ $have_gp = 1 ]; then
+    start=$(date +%s)
+    "$SG" plot 0.77 --range 0:100000000 -o "$T/big.png" >"$T/out" 2>"$T/err"; rc=$?
+    secs=$(( $(date +%s) - start ))
+fi
+gp_check "10^8 values are drawn quickly (thinned)" \
+    test "$rc" -eq 0 -a "${secs:-99}" -lt 20
+
+# --- the cache figure: underscores in the title stay ----------------------
+"$SG" --subtract 1,2 >/dev/null && "$SG" --octal 0.77 >/dev/null &&
+    "$SG" --octal 0.16 --max 500 >/dev/null
+if [ $have_gp = 1 ]; then
+    "$SG" plot --cache -o "$T/c.svg" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot --cache -o c.svg exits 0 quietly" quiet_ok "$rc"
+gp_check "... and gives an SVG" is_svg "$T/c.svg"
+gp_check "... the title names my_test_cache.db, underscores intact" \
+    grep -q 'cached rules in my_test_cache.db' "$T/c.svg"
+if [ $have_gp = 1 ]; then
+    "$SG" plot --cache --family octal -o "$T/c.pdf" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot --cache --family octal -o c.pdf exits 0 quietly" \
+    quiet_ok "$rc"
+gp_check "... and gives a PDF" is_pdf "$T/c.pdf"
+
+# --- gnuplot's own errors are passed on -----------------------------------
+printf 'set terminal @terminal\nset output outfile\nplot no_such_thing\n' >"$T/my_template.gp"
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 -o "$T/t.png" --template "$T/my_template.gp" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "a failing template exits 1 with one line" \
+    test "$rc" -eq 1 -a "$(lines "$T/err")" -eq 1 -a ! -s "$T/out"
+gp_check "... quoting gnuplot's error at the template's line" \
+    grep -q 'my_template.gp line 3: undefined variable: no_such_thing' "$T/err"
+gp_check "... and leaves no image" test ! -e "$T/t.png"
+cp "${abs_top_srcdir:-.}/plots/sequence.gp" "$T/copy.gp" 2>/dev/null &&
+    sed -i 's/^set xlabel .*/set xlabel "edited label" noenhanced/' "$T/copy.gp"
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 -o "$T/e.svg" --template "$T/copy.gp" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "an edited copy of plots/sequence.gp is used" \
+    grep -q 'edited label' "$T/e.svg"
+
+echo "1..$n"
