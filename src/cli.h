@@ -39,7 +39,22 @@ int cli_status_exit(sg_status st);
 /* Write s as a JSON string literal. */
 void cli_json_string(FILE *f, const char *s);
 
+/* Default computing budget for a rule when --max is not given. */
+size_t cli_default_max(const sg_rule *r);
+
 /* Entry points of the commands; argv[0] is the command name. */
 int cli_analyse_main(int argc, char **argv);
+int cli_verify_main(int argc, char **argv);
+int cli_cache_main(int argc, char **argv);
+int cli_plot_main(int argc, char **argv);
+
+/* --plot FILE on an analysis (cli_plot.c): check the file's extension
+ * before computing (exit status 2 when it is not .png, .svg or .pdf;
+ * `opt` names the option in the message), then draw the analysed rule
+ * over its default range; both return an exit status after one error
+ * line. */
+int cli_plot_check_path(const char *opt, const char *path);
+int cli_plot_analysis(const char *path, const sg_rule *r,
+                      const sg_result *res, const sg_seq *s);
 
 #endif

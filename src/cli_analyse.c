@@ -5,15 +5,18 @@
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
+#include "cli_store.h" /* cache (issue 4) */
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Default computing budget.  Rules without split moves cost O(N |S|) and
  * get a large budget; the straightforward enumerator is quadratic for
  * split rules and for repeating tails, so they get smaller ones. */
-static size_t default_max(const sg_rule *r)
+size_t cli_default_max(const sg_rule *r)
 {
     if (sg_rule_bits(r) & SG_BIT_THREE)
         return 2000;
@@ -37,6 +40,7 @@ typedef struct options {
     const char *values;
     int json, quiet, no_cache;
     const char *db, *plot;
+    const char *export_cert;
 } options;
 
 /* A decimal natural number of any length. */
@@ -81,6 +85,20 @@ static int parse_options(options *o, int argc, char **argv)
             val = eq + 1;
         } else {
             snprintf(name, sizeof name, "%s", arg);
+        }
+        {
+            static const char *const known[] = {
+                "--subtract", "--all-but", "--octal", "--hex", "--rule",
+                "--grundy", "--max", "--heap", "--position", "--values",
+                "--json", "--quiet", "--no-cache", "--db", "--plot",
+                "--export-certificate", NULL};
+            const char *const *k;
+            for (k = known; *k && strcmp(*k, name) != 0; k++)
+                ;
+            if (!*k) {
+                cli_error("unknown option '%s' (try --help)", name);
+                return EXIT_USAGE;
+            }
         }
         takes = strcmp(name, "--grundy") && strcmp(name, "--json") &&
                 strcmp(name, "--quiet") && strcmp(name, "--no-cache");
@@ -146,6 +164,8 @@ static int parse_options(options *o, int argc, char **argv)
             o->db = val;
         } else if (strcmp(name, "--plot") == 0) {
             o->plot = val;
+        } else if (strcmp(name, "--export-certificate") == 0) {
+            o->export_cert = val;
         } else {
             cli_error("unknown option '%s' (try --help)", name);
             return EXIT_USAGE;
@@ -291,6 +311,44 @@ static void print_values_list(FILE *f, const sg_seq *s, uint64_t from,
         fprintf(f, "%s%u", i > from ? sep : "", (unsigned)sg_seq_get(s, i));
 }
 
+/* Write the certificate of a proven result to path, replacing the file
+ * only once the new one is complete. */
+static int export_certificate(const char *path, const char *canon,
+                              const sg_result *res)
+{
+    char *text = sg_certificate_format(canon, res);
+    char *tmp;
+    FILE *f;
+    int ok;
+
+    if (!text) {
+        cli_error("--export-certificate: no period is proven, so there is "
+                  "no certificate to write");
+        return EXIT_UNKNOWN;
+    }
+    tmp = malloc(strlen(path) + 16);
+    if (!tmp) {
+        free(text);
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+    f = fopen(tmp, "w");
+    ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok) {
+        cli_error("--export-certificate: cannot write '%s': %s", path,
+                  strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    free(text);
+    return ok ? EXIT_DONE : EXIT_RUNTIME;
+}
+
 int cli_analyse_main(int argc, char **argv)
 {
     options o;
@@ -306,12 +364,16 @@ int cli_analyse_main(int argc, char **argv)
     size_t npos = 0;
     sg_position pos;
     int have_pos = 0;
+    cli_cache cache; /* cache (issue 4) */
     int heap_unknown = 0, pos_unknown = 0;
     uint64_t va = 0, vb = 0;
 
     sg_rule_init(&rule);
     sg_seq_init(&seq);
+    cli_cache_init(&cache);
     rc = parse_options(&o, argc, argv);
+    if (!rc && o.plot) /* plots (issue 6) */
+        rc = cli_plot_check_path("--plot", o.plot);
     if (rc)
         goto out;
     if (sg_rule_parse(&rule, o.syntax, o.rule_text, &err)) {
@@ -328,7 +390,7 @@ int cli_analyse_main(int argc, char **argv)
         goto out;
     if (o.values && (rc = parse_range(&va, &vb, o.values)))
         goto out;
-    max = o.have_max ? (size_t)o.max : default_max(&rule);
+    max = o.have_max ? (size_t)o.max : cli_default_max(&rule);
     if (o.have_max && (st = sg_seq_check_size(max, &err))) {
         cli_error("--max %llu: %s", (unsigned long long)o.max, err.msg);
         rc = EXIT_USAGE;
@@ -343,16 +405,22 @@ int cli_analyse_main(int argc, char **argv)
         }
     }
 
-    st = sg_analyse(&res, &seq, &rule, max, &cli_cancel, &err);
+    /* Cache (issue 4): a proven cached rule needs no computing; a cached
+     * unresolved prefix is extended; an interrupted run stores its prefix. */
+    if ((rc = cli_cache_begin(&cache, o.db, o.no_cache, canon, &res, &seq)))
+        goto out;
+    st = cache.proven ? SG_OK
+                      : sg_analyse(&res, &seq, &rule, max, &cli_cancel, &err);
     if (st) {
-        rc = cli_report(NULL, NULL, &err);
+        rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, NULL, &err);
         goto out;
     }
     proven = res.status != SG_UNRESOLVED;
     if (o.values && vb >= seq.n && !proven) {
         st = sg_enumerate(&seq, &rule, (size_t)vb + 1, &cli_cancel, &err);
         if (st) {
-            rc = cli_report("--values", NULL, &err);
+            rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st,
+                               "--values", &err);
             goto out;
         }
         res.computed = seq.n;
@@ -399,6 +467,8 @@ int cli_analyse_main(int argc, char **argv)
         cli_json_string(f, canon);
         fputs(",\"family\":", f);
         cli_json_string(f, sg_rule_family(&rule));
+        fputs(",\"source\":", f); /* cache (issue 4) */
+        cli_json_string(f, cli_cache_source(&cache, &seq));
         fputs(",\"status\":", f);
         cli_json_string(f, status_name(&res));
         fputs(",\"preperiod\":", f);
@@ -415,6 +485,17 @@ int cli_analyse_main(int argc, char **argv)
             cli_json_string(f, res.theorem);
         else
             fputs("null", f);
+        if (proven) {
+            fprintf(f,
+                    ",\"certificate\":{\"theorem\":\"%s\",\"proof_start\":%llu,"
+                    "\"proof_period\":%llu,\"proof_saltus\":%llu,"
+                    "\"bound\":%llu,\"checksum\":\"fnv1a64:%016llx\"}",
+                    res.theorem_id, (unsigned long long)res.proof_start,
+                    (unsigned long long)res.proof_period,
+                    (unsigned long long)res.proof_saltus,
+                    (unsigned long long)res.certified_to,
+                    (unsigned long long)res.checksum);
+        }
         if (!proven) {
             fputs(",\"note\":", f);
             cli_json_string(f, res.note ? res.note : "");
@@ -486,6 +567,7 @@ int cli_analyse_main(int argc, char **argv)
         if (!quiet_answers) {
             printf("rule: %s\n", canon);
             printf("family: %s\n", sg_rule_family(&rule));
+            printf("source: %s\n", cli_cache_source(&cache, &seq));
             if (proven) {
                 printf("status: %s (proven)\n", status_name(&res));
                 printf("preperiod: %llu\n",
@@ -494,10 +576,15 @@ int cli_analyse_main(int argc, char **argv)
                 if (res.status == SG_ARITH_PERIODIC)
                     printf("saltus: %llu\n", (unsigned long long)res.saltus);
                 printf("theorem: %s\n", res.theorem);
-                printf("certified: G(n+p) = G(n) checked up to n+p = %llu; "
-                       "%llu values computed\n",
+                printf("certified: G(n+%llu) = G(n)%s checked from n = %llu; "
+                       "bound %llu; %llu values computed; checksum "
+                       "fnv1a64:%016llx\n",
+                       (unsigned long long)res.proof_period,
+                       res.proof_saltus ? " + s" : "",
+                       (unsigned long long)res.proof_start,
                        (unsigned long long)res.certified_to,
-                       (unsigned long long)seq.n);
+                       (unsigned long long)seq.n,
+                       (unsigned long long)res.checksum);
                 printf("preperiod values:");
                 if (res.preperiod) {
                     putchar(' ');
@@ -564,6 +651,22 @@ int cli_analyse_main(int argc, char **argv)
     }
     if (heap_unknown || pos_unknown)
         rc = EXIT_UNKNOWN;
+    if (o.plot) { /* plots (issue 6): draw after the report */
+        int prc = cli_plot_analysis(o.plot, &rule, &res, &seq);
+        if (prc)
+            rc = prc;
+    }
+    if (o.export_cert) {
+        int erc = export_certificate(o.export_cert, canon, &res);
+        if (erc)
+            rc = erc;
+    }
+    { /* Cache (issue 4): store what was computed. */
+        int src = cli_cache_end(&cache, &rule, canon, &res, &seq, SG_OK,
+                                NULL, NULL);
+        if (src && rc == EXIT_DONE)
+            rc = src;
+    }
 
 out:
     if (heap_ns) {
@@ -585,5 +688,6 @@ out:
     free(canon);
     sg_seq_clear(&seq);
     sg_rule_clear(&rule);
+    cli_cache_clear(&cache);
     return rc;
 }

@@ -117,7 +117,11 @@ static void usage(FILE *f)
         "  --json              one JSON object on stdout\n"
         "  --quiet             print only the answers asked for\n"
         "  --db PATH, --no-cache, --plot FILE  (cache and plots)\n"
+        "  --export-certificate FILE  write the proof's certificate\n"
         "  --help, --version\n"
+        "\n"
+        "Commands:\n"
+        "  verify RULE | --certificate FILE   re-check a proof independently\n"
         "\n"
         "Exit status: 0 done, 1 runtime failure, 2 bad input, 3 no proven\n"
         "answer to a --heap/--position question.\n"
@@ -144,6 +148,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_signals_install();
+    if (strcmp(argv[1], "cache") == 0)
+        return cli_cache_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "verify") == 0)
+        return cli_verify_main(argc - 1, argv + 1);
+    if (strcmp(argv[1], "plot") == 0)
+        return cli_plot_main(argc - 1, argv + 1);
     if (argv[1][0] != '-') {
         cli_error("unknown command '%s' (try --help)", argv[1]);
         return EXIT_USAGE;

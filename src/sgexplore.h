@@ -205,12 +205,14 @@ typedef struct sg_sparse_stats {
     size_t repicks;      /* times the mask changed */
 } sg_sparse_stats;
 
-/* The sparse-space enumerator (docs/THEORY.md): same contract as
+/* The sparse-space enumerator (method and proof at the top of
+ * src/enum_sparse.c): same contract as
  * sg_enumerate.  A value v is "rare" when v AND mask has an even number of
  * bits; the results do not depend on the mask, only the speed does.
  * `mask` is SG_SPARSE_AUTO or a mask in 0..UINT32_MAX to force (tests use
  * this to check every mask gives the same values).  Falls back to
- * sg_enumerate_naive when !sg_sparse_applicable(r).  `stats` may be NULL. */
+ * sg_enumerate_naive when !sg_sparse_applicable(r) (stats then all zero).
+ * `stats` may be NULL. */
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
                               volatile sig_atomic_t *cancel, sg_error *err);

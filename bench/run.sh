@@ -1,0 +1,146 @@
+#!/bin/bash
+# bench/run.sh - the benchmarks behind `make bench` (never part of
+# `make check`).  For each case of docs/BENCHMARKS.md it runs bench/sgbench
+# (one process per measurement, so peak memory is per case), three times
+# when a run is short, and prints the median: values per second, peak
+# memory, and the speed-up over the naive reference method on the same
+# size where the naive method finishes in reasonable time.
+#
+# Environment: SGBENCH (the driver, set by `make bench`), SG_BENCH_RUNS
+# (repetitions, default 3), SG_BENCH_LONG=1 to include cases that take
+# minutes (0.1777 proven), SG_BENCH_TIMEOUT (seconds per run, default 150).
+
+set -u
+
+SGBENCH=${SGBENCH:-./bench/sgbench}
+RUNS=${SG_BENCH_RUNS:-3}
+LONG=${SG_BENCH_LONG:-0}
+TIMEOUT=${SG_BENCH_TIMEOUT:-150}
+# A run longer than this is not repeated (its median is that one run).
+REPEAT_LIMIT=20
+
+if ! test -x "$SGBENCH"; then
+    echo "bench: $SGBENCH not found (run 'make bench')" >&2
+    exit 1
+fi
+
+field() { # field KEY LINE
+    local kv
+    for kv in $2; do
+        case $kv in "$1="*) echo "${kv#*=}"; return ;; esac
+    done
+}
+
+# measure ARGS...: run sgbench up to RUNS times; sets M_LINE to the output
+# of the run with the median wall time, M_RUNS to the number of runs, and
+# returns 1 when a run failed or timed out.
+measure() {
+    local i line wall walls=() lines=()
+    M_LINE= M_RUNS=0
+    for ((i = 0; i < RUNS; i++)); do
+        if ! line=$(timeout "$TIMEOUT" "$SGBENCH" "$@"); then
+            return 1
+        fi
+        wall=$(field wall "$line")
+        walls+=("$wall")
+        lines+=("$line")
+        M_RUNS=$((M_RUNS + 1))
+        if awk -v w="$wall" -v l="$REPEAT_LIMIT" 'BEGIN { exit !(w > l) }'; then
+            break
+        fi
+    done
+    i=$(for j in "${!walls[@]}"; do echo "${walls[$j]} $j"; done |
+        sort -g | awk -v n="$M_RUNS" 'NR == int((n + 1) / 2) { print $2 }')
+    M_LINE=${lines[$i]}
+    return 0
+}
+
+mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+row() { # row CASE N METHOD
+    printf '%-34s %11s %-7s %4s %9s %9s %10s %8s %s\n' "$@"
+}
+
+# enum_case LABEL RULE N: sparse (or direct) enumeration of G(0..N-1).
+enum_case() {
+    local label=$1 rule=$2 n=$3
+    if measure enum "$rule" "$n" auto; then
+        row "$label" "$n" "$(field method "$M_LINE")" "$M_RUNS" \
+            "$(field wall "$M_LINE")" "$(field cpu "$M_LINE")" \
+            "$(field vps "$M_LINE")" "$(mb "$(field maxrss_kb "$M_LINE")")" \
+            "max $(field max "$M_LINE"), rare $(field rare "$M_LINE"), mask $(field mask "$M_LINE")"
+    else
+        row "$label" "$n" "-" "-" "-" "-" "-" "-" "skipped: over ${TIMEOUT} s or failed"
+    fi
+}
+
+# ratio_case LABEL RULE N: the same size with both methods.
+ratio_case() {
+    local label=$1 rule=$2 n=$3 fast slow runs
+    if measure enum "$rule" "$n" auto; then
+        fast=$M_LINE runs=$M_RUNS
+    else
+        row "$label" "$n" "-" "-" "-" "-" "-" "-" "skipped"
+        return
+    fi
+    if measure enum "$rule" "$n" naive; then
+        slow=$M_LINE
+    else
+        row "$label" "$n" "naive" "-" "-" "-" "-" "-" "naive over ${TIMEOUT} s"
+        return
+    fi
+    row "$label" "$n" "$(field method "$fast")" "$runs" \
+        "$(field wall "$fast")" "$(field cpu "$fast")" "$(field vps "$fast")" \
+        "$(mb "$(field maxrss_kb "$fast")")" \
+        "$(awk -v a="$(field cpu "$slow")" -v b="$(field cpu "$fast")" \
+            'BEGIN { if (b <= 0) b = 1e-6; printf "x%.1f vs naive (naive cpu %.3f s)", a / b, a }')"
+}
+
+# analyse_case LABEL RULE MAX P N0: sg_analyse until proven.
+analyse_case() {
+    local label=$1 rule=$2 max=$3 p=$4 n0=$5 got
+    if measure analyse "$rule" "$max"; then
+        got="p $(field period "$M_LINE") n0 $(field preperiod "$M_LINE")"
+        if [ "$(field period "$M_LINE")" = "$p" ] &&
+            [ "$(field preperiod "$M_LINE")" = "$n0" ]; then
+            got="$got (as published)"
+        else
+            got="$got (published: p $p n0 $n0; status $(field status "$M_LINE"))"
+        fi
+        row "$label" "$(field computed "$M_LINE")" "analyse" "$M_RUNS" \
+            "$(field wall "$M_LINE")" "$(field cpu "$M_LINE")" \
+            "$(field vps "$M_LINE")" \
+            "$(mb "$(field maxrss_kb "$M_LINE")")" "$got"
+    else
+        row "$label" "$max" "analyse" "-" "-" "-" "-" "-" "skipped: over ${TIMEOUT} s or failed"
+    fi
+}
+
+echo "sgexplore benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //'), $(free -g 2>/dev/null | awk '/^Mem:/ { print $2 " GiB RAM" }')"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+echo "runs per case: median of up to $RUNS (one when a run takes over ${REPEAT_LIMIT} s); times in seconds; peak = ru_maxrss"
+echo
+row "case" "N" "method" "runs" "wall" "cpu" "values/s" "peak MB" "notes"
+row "----" "-" "------" "----" "----" "---" "--------" "-------" "-----"
+
+ratio_case "Grundy's game 4!.0 (vs naive)" '4!.0' 30000
+enum_case "Grundy's game 4!.0" '4!.0' 1000000
+enum_case "Grundy's game 4!.0" '4!.0' 10000000
+ratio_case "Officers 0.6 (vs naive)" '0.6' 30000
+enum_case "Officers 0.6" '0.6' 1000000
+ratio_case "Kayles 0.77 (vs naive)" '0.77' 30000
+enum_case "Kayles 0.77" '0.77' 100000000
+ratio_case "0.16 (vs naive)" '0.16' 30000
+analyse_case "0.16 proven" '0.16' 10000000 149459 105351
+ratio_case "0.1777 (vs naive)" '0.1777' 30000
+enum_case "0.1777" '0.1777' 10000000
+if [ "$LONG" = 1 ]; then
+    analyse_case "0.1777 proven" '0.1777' 600000000 60620715 160949018
+else
+    row "0.1777 proven" "443139470" "analyse" "-" "-" "-" "-" "-" "skipped (minutes; SG_BENCH_LONG=1 runs it)"
+fi
+ratio_case "S={997,1999,2996} (vs naive)" 'subtract{997,1999,2996}' 4194304
+analyse_case "S={997,1999,2996} proven" 'subtract{997,1999,2996}' 10000000 3990991 0
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

@@ -1,0 +1,601 @@
+/*
+ * test_sparse.c - unit tests of the sparse-space enumerator
+ * (sg_enumerate_sparse) and the split-free "direct" method: values of
+ * hundreds of random splitting rules, under the automatic mask, mask 0 and
+ * random forced masks, with and without the AVX2 filter, at every stored
+ * width, compared with the naive method and with the tests' independent
+ * reference; published periods from data/known.tsv through sg_analyse;
+ * extension of a prefix, cancelling, and the method names.
+ */
+#define _DEFAULT_SOURCE
+#include "testutil.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include "enum_impl.h"
+#include "sgexplore.h"
+
+static void parse_or_fail(sg_rule *r, sg_rule_syntax syntax, const char *text)
+{
+    sg_error err;
+
+    sg_rule_init(r);
+    memset(&err, 0, sizeof err);
+    if (sg_rule_parse(r, syntax, text, &err) != SG_OK) {
+        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg,
+                 TU_SEED);
+    }
+}
+
+/* s must hold exactly n values equal to want[0..n-1], with s->max right. */
+static void check_values(const sg_seq *s, const uint32_t *want, size_t n,
+                         const char *what, long long mask)
+{
+    sg_value mx = 0;
+
+    if (s->n != n) {
+        fail_msg("%s (mask %lld): %zu values, expected %zu (seed %llu)", what,
+                 mask, s->n, n, TU_SEED);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (sg_seq_get(s, i) != want[i]) {
+            fail_msg("%s (mask %lld): G(%zu) = %u, expected %u (seed %llu)",
+                     what, mask, i, (unsigned)sg_seq_get(s, i),
+                     (unsigned)want[i], TU_SEED);
+        }
+        if (want[i] > mx) {
+            mx = want[i];
+        }
+    }
+    if (n > 0 && s->max != mx) {
+        fail_msg("%s (mask %lld): s->max = %u, largest value %u (seed %llu)",
+                 what, mask, (unsigned)s->max, (unsigned)mx, TU_SEED);
+    }
+}
+
+/* Sparse enumeration of r to n values (from a sequence pre-widened to
+ * `width` bytes) with the given mask, checked against want. */
+static void sparse_check(const sg_rule *r, size_t n, long long mask,
+                         unsigned width, const uint32_t *want,
+                         const char *what)
+{
+    sg_seq s;
+    sg_error err;
+    sg_sparse_stats stats;
+    sg_status st;
+
+    sg_seq_init(&s);
+    memset(&err, 0, sizeof err);
+    if (width > 1) {
+        assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
+    }
+    st = sg_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, NULL, &err);
+    if (st != SG_OK) {
+        fail_msg("%s (mask %lld): sg_enumerate_sparse failed: %s (seed %llu)",
+                 what, mask, err.msg, TU_SEED);
+    }
+    check_values(&s, want, n, what, mask);
+    if (mask >= 0 && sg_sparse_applicable(r) && stats.mask != (uint32_t)mask) {
+        fail_msg("%s: forced mask %lld, stats say %u", what, mask,
+                 (unsigned)stats.mask);
+    }
+    sg_seq_clear(&s);
+}
+
+/* Naive values of r, to n. */
+static uint32_t *naive_values(const sg_rule *r, size_t n)
+{
+    uint32_t *v = malloc(n * sizeof *v + 1);
+    sg_seq s;
+    sg_error err;
+
+    assert_non_null(v);
+    sg_seq_init(&s);
+    assert_int_equal(sg_enumerate_naive(&s, r, n, NULL, &err), SG_OK);
+    assert_int_equal(s.n, n);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = sg_seq_get(&s, i);
+    }
+    sg_seq_clear(&s);
+    return v;
+}
+
+/* A mask for testing: 0, all ones, a single bit, or random bits. */
+static long long random_mask(tu_rng *g)
+{
+    switch (tu_range(g, 0, 5)) {
+    case 0:
+        return 0;
+    case 1:
+        return (long long)(tu_next(g) & 0xFFFFFFFFu);
+    case 2:
+        return 1LL << tu_range(g, 0, 9);
+    case 3:
+        return 0xFFFFFFFFLL;
+    default:
+        return (long long)tu_range(g, 1, 1023);
+    }
+}
+
+/* One random code: reference, naive and sparse under several masks and
+ * widths must agree. */
+static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
+{
+    static ref_rule ref;
+    char *text;
+    uint32_t *want, *naive;
+    sg_rule r;
+
+    do {
+        tu_random_code(&ref, g, o);
+    } while (!(ref_bits(&ref) & 4));
+    text = ref_rule_text(&ref);
+    assert_non_null(text);
+    want = malloc(n * sizeof *want);
+    assert_non_null(want);
+    ref_values(want, n, &ref);
+    parse_or_fail(&r, SG_SYNTAX_RULE, text);
+    naive = naive_values(&r, n);
+    for (size_t i = 0; i < n; i++) {
+        if (naive[i] != want[i]) {
+            fail_msg("%s: naive G(%zu) = %u, reference %u (seed %llu)", text,
+                     i, (unsigned)naive[i], (unsigned)want[i], TU_SEED);
+        }
+    }
+    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, text);
+    sparse_check(&r, n, 0, 1, want, text);
+    sparse_check(&r, n, random_mask(g), 1, want, text);
+    sparse_check(&r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4, want, text);
+    sparse_check(&r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4, want, text);
+    sg_rule_clear(&r);
+    free(naive);
+    free(want);
+    free(text);
+}
+
+static void random_codes(uint64_t salt, const tu_code_opts *o, size_t count,
+                         size_t n)
+{
+    tu_rng g;
+
+    tu_rng_init(&g, salt);
+    for (size_t i = 0; i < count; i++) {
+        check_random_code(&g, o, n);
+    }
+}
+
+/* Octal codes with split digits and digits before the point. */
+static void test_random_octal(void **state)
+{
+    tu_code_opts o = {7, 1, 6, 1, 0, 0};
+
+    (void)state;
+    random_codes(501, &o, tu_scaled(150), 400);
+    o.ndig_min = 5;
+    o.ndig_max = 14;
+    random_codes(502, &o, tu_scaled(40), 700);
+}
+
+/* `!` codes (Grundy-like): the pair of equal halves must be left out. */
+static void test_random_unequal(void **state)
+{
+    tu_code_opts o = {7, 1, 6, 1, 1, 0};
+
+    (void)state;
+    random_codes(503, &o, tu_scaled(150), 400);
+}
+
+/* Hex digits without bit 8 (4, 5, 6, 7, C..F minus 8) are two-heap rules
+ * too; with bit 8 the sparse entry point must fall back and stay right. */
+static void test_random_hex(void **state)
+{
+    tu_code_opts o = {15, 1, 4, 1, 1, 0};
+
+    (void)state;
+    random_codes(504, &o, tu_scaled(40), 120);
+}
+
+/* Without the AVX2 filter (the portable path), the same answers. */
+static void test_random_scalar(void **state)
+{
+    tu_code_opts o = {7, 1, 8, 1, 1, 0};
+
+    (void)state;
+    sg_sparse_allow_simd(0);
+    random_codes(505, &o, tu_scaled(60), 500);
+    sg_sparse_allow_simd(1);
+}
+
+/* Longer runs of well-known games, all masks agreeing with naive. */
+static void test_fixed_rules(void **state)
+{
+    static const char *codes[] = {"4!.0", "0.6", "0.77", "0.07", "0.16",
+                                  "0.1777", "4.07", "0.54!", "0.777777",
+                                  "4.7!", "0.4", "0.356"};
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 506);
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 3000;
+        sg_rule r;
+        uint32_t *want;
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        want = naive_values(&r, n);
+        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check(&r, n, random_mask(&g), 1, want, codes[i]);
+        sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
+        sparse_check(&r, n, SG_SPARSE_AUTO, 4, want, codes[i]);
+        sg_sparse_allow_simd(0);
+        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
+        sg_sparse_allow_simd(1);
+        free(want);
+        sg_rule_clear(&r);
+    }
+}
+
+/* A rule whose values pass 255, so that the sequence widens while the
+ * sparse method runs (and the two-byte filter sees real values). */
+static void test_widening(void **state)
+{
+    static ref_rule ref;
+    const size_t n = 1500;
+    uint32_t *want = malloc(n * sizeof *want);
+    char code[64];
+    sg_rule r;
+
+    (void)state;
+    assert_non_null(want);
+    /* 0.7777...: removing 1..40 tokens and splitting the rest. */
+    strcpy(code, "0.");
+    for (int i = 0; i < 40; i++) {
+        strcat(code, "7");
+    }
+    assert_int_equal(ref_rule_from_code(&ref, code), 0);
+    ref_values(want, n, &ref);
+    assert_true(want[n - 1] >= 256);
+    parse_or_fail(&r, SG_SYNTAX_RULE, code);
+    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
+    sparse_check(&r, n, 0x55, 1, want, code);
+    sg_sparse_allow_simd(0);
+    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
+    sg_sparse_allow_simd(1);
+    sg_rule_clear(&r);
+    free(want);
+}
+
+/* Extending a prefix in random steps (the rare list is rebuilt from the
+ * stored values each time), through sg_enumerate and forced masks. */
+static void test_extension(void **state)
+{
+    static const char *codes[] = {"4!.0", "0.6", "0.77", "0.54!", "4.07"};
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 507);
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 2000;
+        sg_rule r;
+        uint32_t *want;
+        sg_seq s;
+        sg_error err;
+        size_t at = 0;
+        long long mask = tu_chance(&g, 2) ? SG_SPARSE_AUTO : random_mask(&g);
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        want = naive_values(&r, n);
+        sg_seq_init(&s);
+        while (at < n) {
+            size_t step = tu_chance(&g, 3) ? 1 : (size_t)tu_range(&g, 0, 400);
+            at = at + step > n ? n : at + step;
+            if (tu_chance(&g, 2)) {
+                assert_int_equal(sg_enumerate(&s, &r, at, NULL, &err), SG_OK);
+            } else {
+                assert_int_equal(sg_enumerate_sparse(&s, &r, at, mask, NULL,
+                                                     NULL, &err),
+                                 SG_OK);
+            }
+            check_values(&s, want, at, codes[i], mask);
+        }
+        sg_seq_clear(&s);
+        free(want);
+        sg_rule_clear(&r);
+    }
+}
+
+/* Kayles from the literature: the first values and the period. */
+static void test_kayles(void **state)
+{
+    static const uint32_t kayles[] = {0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6,
+                                      4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7};
+    static const uint32_t period[] = {4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7};
+    const size_t n = 100000;
+    sg_rule r;
+    sg_seq s;
+    sg_error err;
+
+    (void)state;
+    parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.77");
+    sg_seq_init(&s);
+    assert_int_equal(
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, NULL, &err),
+        SG_OK);
+    for (size_t i = 0; i < 24; i++) {
+        assert_int_equal(sg_seq_get(&s, i), kayles[i]);
+    }
+    /* Period 12 from n = 71 (G(70) = 6 is the last exception), far out. */
+    for (size_t i = 72; i < n; i++) {
+        if (sg_seq_get(&s, i) != period[i % 12]) {
+            fail_msg("Kayles: G(%zu) = %u, period says %u", i,
+                     (unsigned)sg_seq_get(&s, i), (unsigned)period[i % 12]);
+        }
+    }
+    assert_int_equal(sg_seq_get(&s, 70), 6);
+    assert_int_equal(sg_seq_get(&s, 70 + 12), 2);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+}
+
+/* Every octal row of data/known.tsv that sg_analyse can reach quickly:
+ * the published period and pre-period, and the values against the naive
+ * method as far as it is cheap. */
+static void test_known_table(void **state)
+{
+    const char *dir = getenv("abs_top_srcdir");
+    char path[4096], line[4096];
+    FILE *f;
+    int rows = 0;
+
+    (void)state;
+    if (dir == NULL) {
+        dir = getenv("top_srcdir");
+    }
+    snprintf(path, sizeof path, "%s/data/known.tsv", dir ? dir : ".");
+    f = fopen(path, "r");
+    if (f == NULL) {
+        skip();
+    }
+    while (fgets(line, sizeof line, f)) {
+        char rule[256], family[32], status[32];
+        unsigned long long p, n0, need;
+        sg_rule r;
+        sg_seq s;
+        sg_result res;
+        sg_error err;
+
+        if (sscanf(line, "%255[^\t]\t%31[^\t]\t%31[^\t]\t%llu\t%llu\t%*[^\t]\t"
+                         "%*[^\t]\t%llu",
+                   rule, family, status, &p, &n0, &need) != 6) {
+            continue;
+        }
+        if (strcmp(status, "periodic") != 0 || need > 1000000) {
+            continue;
+        }
+        parse_or_fail(&r, SG_SYNTAX_RULE, rule);
+        if (!sg_sparse_applicable(&r)) {
+            sg_rule_clear(&r);
+            continue;
+        }
+        sg_seq_init(&s);
+        memset(&err, 0, sizeof err);
+        assert_int_equal(sg_analyse(&res, &s, &r, 2 * need + 1024, NULL, &err),
+                         SG_OK);
+        if (res.status != SG_PERIODIC || res.period != p ||
+            res.preperiod != n0) {
+            fail_msg("%s: analysed status %d p %llu n0 %llu, published p %llu "
+                     "n0 %llu",
+                     rule, (int)res.status, (unsigned long long)res.period,
+                     (unsigned long long)res.preperiod, p, n0);
+        }
+        if (s.n > 0) {
+            size_t m = s.n < 4000 ? s.n : 4000;
+            uint32_t *want = naive_values(&r, m);
+            for (size_t i = 0; i < m; i++) {
+                if (sg_seq_get(&s, i) != want[i]) {
+                    fail_msg("%s: G(%zu) = %u, naive %u", rule, i,
+                             (unsigned)sg_seq_get(&s, i), (unsigned)want[i]);
+                }
+            }
+            free(want);
+        }
+        rows++;
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+    fclose(f);
+    assert_true(rows >= 10);
+}
+
+/* Split-free finite rules go through the direct method: long subtraction
+ * sets and codes with bit-1 digits, against the reference. */
+static void test_direct(void **state)
+{
+    tu_rng g;
+    uint64_t set[24];
+    char text[24 * 24];
+    const size_t n = 5000;
+    uint32_t *want = malloc(n * sizeof *want);
+    static ref_rule ref;
+    tu_code_opts o = {3, 1, 12, 0, 0, 0};
+
+    (void)state;
+    assert_non_null(want);
+    tu_rng_init(&g, 508);
+    for (size_t i = 0; i < tu_scaled(40); i++) {
+        size_t m = tu_random_set(set, &g, 20, tu_chance(&g, 2) ? 3000 : 60);
+        sg_rule r;
+        sg_seq s;
+        sg_error err;
+
+        tu_set_text(text, &g, set, m);
+        ref_subtract_values(want, n, set, m);
+        parse_or_fail(&r, SG_SYNTAX_SUBTRACT, text);
+        assert_string_equal(sg_enumerate_method(&r), "direct");
+        sg_seq_init(&s);
+        if (tu_chance(&g, 3)) {
+            assert_int_equal(sg_seq_widen(&s, 2, &err), SG_OK);
+        }
+        assert_int_equal(sg_enumerate(&s, &r, n / 3, NULL, &err), SG_OK);
+        assert_int_equal(sg_enumerate(&s, &r, n, NULL, &err), SG_OK);
+        check_values(&s, want, n, text, -1);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+    for (size_t i = 0; i < tu_scaled(60); i++) {
+        char *code;
+        sg_rule r;
+        sg_seq s;
+        sg_error err;
+
+        tu_random_code(&ref, &g, &o);
+        code = ref_rule_text(&ref);
+        assert_non_null(code);
+        ref_values(want, 600, &ref);
+        parse_or_fail(&r, SG_SYNTAX_RULE, code);
+        sg_seq_init(&s);
+        assert_int_equal(sg_enumerate(&s, &r, 600, NULL, &err), SG_OK);
+        check_values(&s, want, 600, code, -1);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+        free(code);
+    }
+    free(want);
+}
+
+static void test_methods_and_stats(void **state)
+{
+    sg_rule r;
+    sg_seq s;
+    sg_error err;
+    sg_sparse_stats st;
+
+    (void)state;
+    parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
+    assert_true(sg_sparse_applicable(&r));
+    assert_string_equal(sg_enumerate_method(&r), "sparse");
+    /* Mask 0: every value is rare, every heap needs the whole scan. */
+    sg_seq_init(&s);
+    assert_int_equal(sg_enumerate_sparse(&s, &r, 500, 0, &st, NULL, &err),
+                     SG_OK);
+    assert_int_equal(st.mask, 0);
+    assert_int_equal(st.rare, 499);
+    assert_int_equal(st.repicks, 0);
+    sg_seq_clear(&s);
+    /* The automatic mask leaves Grundy's game with few rare heaps. */
+    sg_seq_init(&s);
+    assert_int_equal(
+        sg_enumerate_sparse(&s, &r, 20000, SG_SPARSE_AUTO, &st, NULL, &err),
+        SG_OK);
+    assert_true(st.mask != 0);
+    assert_true(st.rare < 20000 / 10);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[7]");
+    assert_false(sg_sparse_applicable(&r));
+    assert_string_equal(sg_enumerate_method(&r), "naive");
+    sg_rule_clear(&r);
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.8F");
+    assert_false(sg_sparse_applicable(&r));
+    assert_string_equal(sg_enumerate_method(&r), "naive");
+    sg_rule_clear(&r);
+    parse_or_fail(&r, SG_SYNTAX_SUBTRACT, "997,1999,2996");
+    assert_false(sg_sparse_applicable(&r));
+    assert_string_equal(sg_enumerate_method(&r), "direct");
+    sg_rule_clear(&r);
+}
+
+/* A raised cancel flag stops the run with a correct prefix, which can be
+ * extended afterwards. */
+static void test_cancel(void **state)
+{
+    volatile sig_atomic_t flag = 1;
+    const size_t n = 5000;
+    uint32_t *want;
+    sg_rule r;
+    sg_seq s;
+    sg_error err;
+
+    (void)state;
+    parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
+    want = naive_values(&r, n);
+    sg_seq_init(&s);
+    assert_int_equal(sg_enumerate_sparse(&s, &r, 1000, SG_SPARSE_AUTO, NULL,
+                                         NULL, &err),
+                     SG_OK);
+    assert_int_equal(
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &flag, &err),
+        SG_E_INTERRUPTED);
+    assert_true(s.n >= 1000 && s.n < n);
+    check_values(&s, want, s.n, "4!.0 cancelled", -1);
+    flag = 0;
+    assert_int_equal(
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &flag, &err),
+        SG_OK);
+    check_values(&s, want, n, "4!.0 resumed", -1);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+    free(want);
+}
+
+static size_t progress_calls, progress_last, progress_target;
+
+static void on_progress(void *ctx, size_t done, size_t target, size_t rare)
+{
+    (void)rare;
+    *(int *)ctx = 1;
+    progress_calls++;
+    progress_last = done;
+    progress_target = target;
+}
+
+/* The progress hook is called during a run, with sensible numbers, and
+ * not after it is removed. */
+static void test_progress(void **state)
+{
+    int seen = 0;
+    sg_rule r;
+    sg_seq s;
+    sg_error err;
+
+    (void)state;
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.77");
+    sg_enumerate_set_progress(on_progress, &seen);
+    sg_seq_init(&s);
+    assert_int_equal(sg_enumerate(&s, &r, 50000, NULL, &err), SG_OK);
+    assert_true(seen);
+    assert_true(progress_calls >= 10);
+    assert_true(progress_last < 50000);
+    assert_int_equal(progress_target, 50000);
+    sg_enumerate_set_progress(NULL, NULL);
+    progress_calls = 0;
+    assert_int_equal(sg_enumerate(&s, &r, 100000, NULL, &err), SG_OK);
+    assert_int_equal(progress_calls, 0);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kayles),
+        cmocka_unit_test(test_random_octal),
+        cmocka_unit_test(test_random_unequal),
+        cmocka_unit_test(test_random_hex),
+        cmocka_unit_test(test_random_scalar),
+        cmocka_unit_test(test_fixed_rules),
+        cmocka_unit_test(test_widening),
+        cmocka_unit_test(test_extension),
+        cmocka_unit_test(test_known_table),
+        cmocka_unit_test(test_direct),
+        cmocka_unit_test(test_methods_and_stats),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_progress),
+    };
+
+    tu_base_seed();
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
