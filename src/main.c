@@ -120,8 +120,10 @@ static void usage(FILE *f)
         "  --export-certificate FILE  write the proof's certificate\n"
         "  --help, --version\n"
         "\n"
-        "Commands:\n"
+        "Commands (COMMAND --help for their options):\n"
         "  verify RULE | --certificate FILE   re-check a proof independently\n"
+        "  cache list|show|drop|path           inspect the SQLite cache\n"
+        "  plot RULE -o FILE                   draw G(n) with gnuplot\n"
         "\n"
         "Exit status: 0 done, 1 runtime failure, 2 bad input, 3 no proven\n"
         "answer to a --heap/--position question.\n"
@@ -129,34 +131,61 @@ static void usage(FILE *f)
         f);
 }
 
-int main(int argc, char **argv)
+/* The subcommands, one entry each (the analysis is the default). */
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+} commands[] = {
+    {"verify", cli_verify_main,
+     "sgexplore verify RULE [--max N] | --certificate FILE [RULE]"},
+    {"cache", cli_cache_main,
+     "sgexplore cache list [--status S] [--family F] [--format table|json]\n"
+     "       sgexplore cache show RULE | drop RULE | path   [--db PATH]"},
+    {"plot", cli_plot_main,
+     "sgexplore plot RULE -o FILE [--range A:B] [--max N]\n"
+     "       sgexplore plot --cache -o FILE [--family F] [--db PATH]"},
+};
+
+static int wants_help(int argc, char **argv)
 {
     int i;
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
 
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return EXIT_DONE;
-        }
-        if (strcmp(argv[i], "--version") == 0) {
-            printf("sgexplore %s\n", PACKAGE_VERSION);
-            return EXIT_DONE;
-        }
-    }
+int main(int argc, char **argv)
+{
+    size_t c;
+
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    cli_signals_install();
-    if (strcmp(argv[1], "cache") == 0)
-        return cli_cache_main(argc - 1, argv + 1);
-    if (strcmp(argv[1], "verify") == 0)
-        return cli_verify_main(argc - 1, argv + 1);
-    if (strcmp(argv[1], "plot") == 0)
-        return cli_plot_main(argc - 1, argv + 1);
+    for (c = 0; c < sizeof commands / sizeof *commands; c++) {
+        if (strcmp(argv[1], commands[c].name) != 0)
+            continue;
+        if (wants_help(argc - 1, argv + 1)) {
+            printf("Usage: %s\n", commands[c].usage);
+            return EXIT_DONE;
+        }
+        cli_signals_install();
+        return commands[c].run(argc - 1, argv + 1);
+    }
+    if (wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_DONE;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("sgexplore %s\n", PACKAGE_VERSION);
+        return EXIT_DONE;
+    }
     if (argv[1][0] != '-') {
         cli_error("unknown command '%s' (try --help)", argv[1]);
         return EXIT_USAGE;
     }
+    cli_signals_install();
     return cli_analyse_main(argc, argv);
 }
