@@ -273,13 +273,17 @@ static void print_move_text(const sg_position *pos, const mpz_t *heaps)
         return;
     printf("move: heap #%ld (", pos->move_heap);
     mpz_out_str(stdout, 10, heaps[pos->move_heap]);
-    printf("): take ");
-    mpz_out_str(stdout, 10, pos->move.take);
-    if (pos->move.nleft == 0) {
-        printf(", leaving nothing\n");
-        return;
+    if (mpz_sgn(pos->move.take) == 0) {
+        printf("): split into ");
+    } else {
+        printf("): take ");
+        mpz_out_str(stdout, 10, pos->move.take);
+        if (pos->move.nleft == 0) {
+            printf(", leaving nothing\n");
+            return;
+        }
+        printf(", leaving ");
     }
-    printf(", leaving ");
     for (i = 0; i < pos->move.nleft; i++) {
         if (i)
             printf(" + ");
