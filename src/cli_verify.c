@@ -7,6 +7,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
+#include "cli_store.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -62,7 +63,9 @@ static char *read_file(const char *path, sg_error *err)
 
 int cli_verify_main(int argc, char **argv)
 {
-    const char *cert_path = NULL, *rule_text = NULL;
+    const char *cert_path = NULL, *rule_text = NULL, *db = NULL;
+    int no_cache = 0;
+    cli_cache cache;
     char *cert_rule = NULL, *text = NULL, *canon = NULL;
     sg_rule rule;
     sg_seq seq, ref;
@@ -75,9 +78,14 @@ int cli_verify_main(int argc, char **argv)
     sg_rule_init(&rule);
     sg_seq_init(&seq);
     sg_seq_init(&ref);
+    cli_cache_init(&cache);
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--certificate") == 0 && i + 1 < argc) {
             cert_path = argv[++i];
+        } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
+            db = argv[++i];
+        } else if (strcmp(argv[i], "--no-cache") == 0) {
+            no_cache = 1;
         } else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc) {
             if (sg_parse_u63(&max, argv[i + 1], strlen(argv[i + 1]), 0,
                              &err) || max == 0) {
@@ -88,7 +96,7 @@ int cli_verify_main(int argc, char **argv)
             i++;
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             cli_error("verify: unknown option '%s' (usage: sgexplore verify "
-                      "RULE | --certificate FILE)",
+                      "RULE [--db PATH | --no-cache] | --certificate FILE)",
                       argv[i]);
             return EXIT_USAGE;
         } else if (!rule_text) {
@@ -138,17 +146,34 @@ int cli_verify_main(int argc, char **argv)
             free(oc);
         }
     } else {
-        /* No certificate given: obtain the claim by analysing the rule,
-         * then check it independently below. */
+        /* No certificate given: take the cached claim, or analyse the rule
+         * (and cache the result); either way it is checked independently
+         * below. */
         if (sg_rule_parse(&rule, SG_SYNTAX_RULE, rule_text, &err)) {
             rc = cli_report("rule", rule_text, &err);
             goto out;
         }
-        if (sg_analyse(&claim, &seq, &rule,
-                       max ? (size_t)max : cli_default_max(&rule),
-                       &cli_cancel, &err)) {
-            rc = cli_report(NULL, NULL, &err);
+        canon = sg_rule_canonical(&rule);
+        if (!canon) {
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
             goto out;
+        }
+        rc = cli_cache_begin(&cache, db, no_cache, canon, &claim, &seq);
+        if (rc)
+            goto out;
+        if (!cache.proven) {
+            sg_status st = sg_analyse(&claim, &seq, &rule,
+                                      max ? (size_t)max
+                                          : cli_default_max(&rule),
+                                      &cli_cancel, &err);
+            rc = cli_cache_end(&cache, &rule, canon, &claim, &seq, st, NULL,
+                               &err);
+            if (st || rc) {
+                if (!rc)
+                    rc = cli_report(NULL, NULL, &err);
+                goto out;
+            }
         }
         if (claim.status == SG_UNRESOLVED) {
             printf("nothing to verify: no period is proven for n < %llu\n",
@@ -156,6 +181,7 @@ int cli_verify_main(int argc, char **argv)
             rc = EXIT_UNKNOWN;
             goto out;
         }
+        printf("source: %s\n", cli_cache_source(&cache, &seq));
     }
     if (!canon)
         canon = sg_rule_canonical(&rule);
@@ -189,6 +215,7 @@ int cli_verify_main(int argc, char **argv)
         rc = EXIT_RUNTIME;
     }
 out:
+    cli_cache_clear(&cache);
     free(text);
     free(cert_rule);
     free(canon);

@@ -138,7 +138,8 @@ static const struct command {
     const char *usage;
 } commands[] = {
     {"verify", cli_verify_main,
-     "sgexplore verify RULE [--max N] | --certificate FILE [RULE]"},
+     "sgexplore verify RULE [--max N] [--db PATH | --no-cache]\n"
+     "       sgexplore verify --certificate FILE [RULE]"},
     {"cache", cli_cache_main,
      "sgexplore cache list [--status S] [--family F] [--format table|json]\n"
      "       sgexplore cache show RULE | drop RULE | path   [--db PATH]"},
