@@ -39,6 +39,58 @@ int cli_status_exit(sg_status st);
 /* Write s as a JSON string literal. */
 void cli_json_string(FILE *f, const char *s);
 
+/* ------------------------------------------------------------------ */
+/* Option scanning (cli_opts.c)                                         */
+/* ------------------------------------------------------------------ */
+
+/* One option a command accepts; tables end with {NULL, 0}. */
+typedef struct cli_option {
+    const char *name;   /* "--max", or a short alias such as "-o" */
+    int takes_value;
+} cli_option;
+
+/* The rule options every command that takes a rule accepts. */
+#define CLI_RULE_OPTIONS                                                     \
+    {"--subtract", 1}, {"--all-but", 1}, {"--octal", 1}, {"--hex", 1},      \
+        {"--rule", 1}, {"--grundy", 0}
+
+enum { CLI_ARG_END = -1, CLI_ARG_ERROR = -2, CLI_ARG_POSITIONAL = -3 };
+
+typedef struct cli_args {
+    int argc, i;
+    char **argv;
+    const char *cmd;    /* command name for messages, NULL for analysis */
+} cli_args;
+
+void cli_args_init(cli_args *a, int argc, char **argv, int first,
+                   const char *cmd);
+
+/* The next argument: the index in opts of an option (*val is its value
+ * when it takes one), CLI_ARG_POSITIONAL (*val is the argument),
+ * CLI_ARG_END, or CLI_ARG_ERROR after one line on stderr (exit 2). */
+int cli_args_next(cli_args *a, const cli_option *opts, const char **val);
+
+/* Which rule a command was given. */
+typedef struct cli_rule_choice {
+    sg_rule_syntax syntax;
+    const char *text;   /* the rule text ("4!.0" for --grundy) */
+    const char *opt;    /* the option it came from, for messages */
+    int count;
+} cli_rule_choice;
+
+/* Record name/val when name is a rule option; returns 1 if it was. */
+int cli_rule_option(cli_rule_choice *c, const char *name, const char *val);
+
+/* Exactly one rule must be given: EXIT_DONE, or EXIT_USAGE after a line. */
+int cli_rule_choice_check(const cli_rule_choice *c);
+
+/* A positive 63-bit count such as --max. */
+int cli_parse_max(uint64_t *out, const char *opt, const char *val);
+
+/* "A:B" with A <= B and B - A < span. */
+int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt,
+                    const char *text, uint64_t span);
+
 /* Default computing budget for a rule when --max is not given. */
 size_t cli_default_max(const sg_rule *r);
 

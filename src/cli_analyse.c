@@ -28,10 +28,7 @@ size_t cli_default_max(const sg_rule *r)
 }
 
 typedef struct options {
-    sg_rule_syntax syntax;
-    const char *rule_text;
-    const char *rule_opt;
-    int nrules;
+    cli_rule_choice rule;
     uint64_t max;
     int have_max;
     const char **heaps;
@@ -59,9 +56,26 @@ static int valid_bignum(const char *s, long *bad)
     return 1;
 }
 
+static const cli_option analyse_options[] = {
+    CLI_RULE_OPTIONS,
+    {"--max", 1},
+    {"--heap", 1},
+    {"--position", 1},
+    {"--values", 1},
+    {"--json", 0},
+    {"--quiet", 0},
+    {"--no-cache", 0},
+    {"--db", 1},
+    {"--plot", 1},
+    {"--export-certificate", 1},
+    {NULL, 0},
+};
+
 static int parse_options(options *o, int argc, char **argv)
 {
-    int i;
+    cli_args a;
+    const char *val, *name;
+    int k, rc;
 
     memset(o, 0, sizeof *o);
     o->heaps = calloc((size_t)argc, sizeof *o->heaps);
@@ -69,77 +83,20 @@ static int parse_options(options *o, int argc, char **argv)
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
-    for (i = 1; i < argc; i++) {
-        char *arg = argv[i], *val = NULL, *eq;
-        char name[64];
-        int takes;
-
-        if (strncmp(arg, "--", 2) != 0) {
-            cli_error("unexpected argument '%s' (try --help)", arg);
+    cli_args_init(&a, argc, argv, 1, NULL);
+    while ((k = cli_args_next(&a, analyse_options, &val)) != CLI_ARG_END) {
+        if (k == CLI_ARG_ERROR)
+            return EXIT_USAGE;
+        if (k == CLI_ARG_POSITIONAL) {
+            cli_error("unexpected argument '%s' (try --help)", val);
             return EXIT_USAGE;
         }
-        eq = strchr(arg, '=');
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(eq - arg));
-            name[eq - arg] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
-        {
-            static const char *const known[] = {
-                "--subtract", "--all-but", "--octal", "--hex", "--rule",
-                "--grundy", "--max", "--heap", "--position", "--values",
-                "--json", "--quiet", "--no-cache", "--db", "--plot",
-                "--export-certificate", NULL};
-            const char *const *k;
-            for (k = known; *k && strcmp(*k, name) != 0; k++)
-                ;
-            if (!*k) {
-                cli_error("unknown option '%s' (try --help)", name);
-                return EXIT_USAGE;
-            }
-        }
-        takes = strcmp(name, "--grundy") && strcmp(name, "--json") &&
-                strcmp(name, "--quiet") && strcmp(name, "--no-cache");
-        if (takes && !val) {
-            if (i + 1 >= argc) {
-                cli_error("%s needs a value", name);
-                return EXIT_USAGE;
-            }
-            val = argv[++i];
-        } else if (!takes && val) {
-            cli_error("%s takes no value", name);
-            return EXIT_USAGE;
-        }
-#define RULE_OPT(str, syn)                                                   \
-    if (strcmp(name, str) == 0) {                                            \
-        o->syntax = syn;                                                     \
-        o->rule_text = val;                                                  \
-        o->rule_opt = str;                                                   \
-        o->nrules++;                                                         \
-        continue;                                                            \
-    }
-        RULE_OPT("--subtract", SG_SYNTAX_SUBTRACT)
-        RULE_OPT("--all-but", SG_SYNTAX_ALLBUT)
-        RULE_OPT("--octal", SG_SYNTAX_OCTAL)
-        RULE_OPT("--hex", SG_SYNTAX_HEX)
-        RULE_OPT("--rule", SG_SYNTAX_RULE)
-        if (strcmp(name, "--grundy") == 0) {
-            o->syntax = SG_SYNTAX_GRUNDY;
-            o->rule_text = "4!.0";
-            o->rule_opt = "--grundy";
-            o->nrules++;
-        } else if (strcmp(name, "--max") == 0) {
-            sg_error err;
-            if (sg_parse_u63(&o->max, val, strlen(val), 0, &err)) {
-                cli_report("--max", val, &err);
-                return EXIT_USAGE;
-            }
-            if (o->max == 0) {
-                cli_error("--max must be at least 1");
-                return EXIT_USAGE;
-            }
+        name = analyse_options[k].name;
+        if (cli_rule_option(&o->rule, name, val))
+            continue;
+        if (strcmp(name, "--max") == 0) {
+            if ((rc = cli_parse_max(&o->max, name, val)))
+                return rc;
             o->have_max = 1;
         } else if (strcmp(name, "--heap") == 0) {
             long bad;
@@ -166,18 +123,10 @@ static int parse_options(options *o, int argc, char **argv)
             o->plot = val;
         } else if (strcmp(name, "--export-certificate") == 0) {
             o->export_cert = val;
-        } else {
-            cli_error("unknown option '%s' (try --help)", name);
-            return EXIT_USAGE;
         }
     }
-#undef RULE_OPT
-    if (o->nrules != 1) {
-        cli_error(o->nrules ? "give only one rule option"
-                            : "no rule given: use --subtract, --all-but, "
-                              "--octal, --hex, --rule or --grundy");
-        return EXIT_USAGE;
-    }
+    if ((rc = cli_rule_choice_check(&o->rule)))
+        return rc;
     if (o->db && o->no_cache) {
         cli_error("--db and --no-cache cannot be combined");
         return EXIT_USAGE;
@@ -226,30 +175,6 @@ static int parse_position(mpz_t **out, size_t *n, const char *text)
     }
     *out = h;
     *n = k;
-    return EXIT_DONE;
-}
-
-static int parse_range(uint64_t *a, uint64_t *b, const char *text)
-{
-    const char *colon = strchr(text, ':');
-    sg_error err;
-
-    if (!colon) {
-        cli_error("--values '%s': expected A:B", text);
-        return EXIT_USAGE;
-    }
-    if (sg_parse_u63(a, text, (size_t)(colon - text), 0, &err) ||
-        sg_parse_u63(b, colon + 1, strlen(colon + 1), colon - text + 1,
-                     &err))
-        return cli_report("--values", text, &err);
-    if (*b < *a) {
-        cli_error("--values '%s': the range is reversed", text);
-        return EXIT_USAGE;
-    }
-    if (*b - *a >= 100000000) {
-        cli_error("--values '%s': at most 10^8 values at a time", text);
-        return EXIT_USAGE;
-    }
     return EXIT_DONE;
 }
 
@@ -380,8 +305,8 @@ int cli_analyse_main(int argc, char **argv)
         rc = cli_plot_check_path("--plot", o.plot);
     if (rc)
         goto out;
-    if (sg_rule_parse(&rule, o.syntax, o.rule_text, &err)) {
-        rc = cli_report(o.rule_opt, o.rule_text, &err);
+    if (sg_rule_parse(&rule, o.rule.syntax, o.rule.text, &err)) {
+        rc = cli_report(o.rule.opt, o.rule.text, &err);
         goto out;
     }
     canon = sg_rule_canonical(&rule);
@@ -392,7 +317,8 @@ int cli_analyse_main(int argc, char **argv)
     }
     if (o.position && (rc = parse_position(&pos_heaps, &npos, o.position)))
         goto out;
-    if (o.values && (rc = parse_range(&va, &vb, o.values)))
+    if (o.values && (rc = cli_parse_range(&va, &vb, "--values", o.values,
+                                             100000000)))
         goto out;
     max = o.have_max ? (size_t)o.max : cli_default_max(&rule);
     if (o.have_max && (st = sg_seq_check_size(max, &err))) {

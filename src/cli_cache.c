@@ -39,55 +39,42 @@ static void cache_usage(FILE *f)
 
 /* Options after the subcommand name; `nargs` positional arguments (the
  * rule) are expected. */
+static const cli_option cache_options[] = {
+    {"--db", 1}, {"--format", 1}, {"--json", 0}, {NULL, 0},
+};
+static const cli_option list_options[] = {
+    {"--db", 1},     {"--format", 1}, {"--json", 0},
+    {"--status", 1}, {"--family", 1}, {NULL, 0},
+};
+
 static int parse_cache_opts(cache_opts *o, int argc, char **argv, int nargs,
                             int list)
 {
-    int i, npos = 0;
+    int k, npos = 0;
+    cli_args a;
+    const char *val;
+    char cmd[32];
 
     memset(o, 0, sizeof *o);
-    for (i = 2; i < argc; i++) {
-        const char *arg = argv[i], *val = NULL;
-        char name[32];
-        const char *eq;
-
-        if (strncmp(arg, "--", 2) != 0 || strcmp(arg, "--") == 0) {
+    snprintf(cmd, sizeof cmd, "cache %s", argv[1]);
+    cli_args_init(&a, argc, argv, 2, cmd);
+    while ((k = cli_args_next(&a, list ? list_options : cache_options,
+                              &val)) != CLI_ARG_END) {
+        const char *name;
+        if (k == CLI_ARG_ERROR)
+            return EXIT_USAGE;
+        if (k == CLI_ARG_POSITIONAL) {
             if (npos++ < nargs) {
-                o->rule = arg;
+                o->rule = val;
                 continue;
             }
-            cli_error("cache %s: unexpected argument '%s'", argv[1], arg);
+            cli_error("cache %s: unexpected argument '%s'", argv[1], val);
             return EXIT_USAGE;
         }
-        eq = strchr(arg, '=');
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(eq - arg));
-            name[eq - arg] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
+        name = (list ? list_options : cache_options)[k].name;
         if (strcmp(name, "--json") == 0) {
-            if (val) {
-                cli_error("--json takes no value");
-                return EXIT_USAGE;
-            }
             o->json = 1;
             continue;
-        }
-        if (strcmp(name, "--db") && strcmp(name, "--format") &&
-            !(list &&
-              (!strcmp(name, "--status") || !strcmp(name, "--family")))) {
-            cli_error("cache %s: unknown option '%s' (try sgexplore cache "
-                      "--help)",
-                      argv[1], name);
-            return EXIT_USAGE;
-        }
-        if (!val) {
-            if (i + 1 >= argc) {
-                cli_error("%s needs a value", name);
-                return EXIT_USAGE;
-            }
-            val = argv[++i];
         }
         if (strcmp(name, "--db") == 0) {
             o->db = val;

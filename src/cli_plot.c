@@ -180,105 +180,52 @@ static int plot_cache(const char *out, const char *family, const char *db_opt,
 
 typedef struct options {
     const char *out, *range, *family, *db, *template_file;
-    const char *rule_text, *rule_opt;
-    sg_rule_syntax syntax;
-    int nrules, cache, no_cache, have_max;
+    cli_rule_choice rule;
+    int cache, no_cache, have_max;
     uint64_t max;
 } options;
 
-static int parse_range(uint64_t *a, uint64_t *b, const char *text)
-{
-    const char *colon = strchr(text, ':');
-    sg_error err;
-
-    if (!colon) {
-        cli_error("--range '%s': expected A:B", text);
-        return EXIT_USAGE;
-    }
-    if (sg_parse_u63(a, text, (size_t)(colon - text), 0, &err) ||
-        sg_parse_u63(b, colon + 1, strlen(colon + 1), colon - text + 1, &err))
-        return cli_report("--range", text, &err);
-    if (*b < *a) {
-        cli_error("--range '%s': the range is reversed", text);
-        return EXIT_USAGE;
-    }
-    if (*b - *a >= MAX_RANGE) {
-        cli_error("--range '%s': at most 10^9 values at a time", text);
-        return EXIT_USAGE;
-    }
-    return EXIT_DONE;
-}
+static const cli_option plot_options[] = {
+    CLI_RULE_OPTIONS,
+    {"-o", 1},
+    {"--output", 1},
+    {"--range", 1},
+    {"--max", 1},
+    {"--cache", 0},
+    {"--family", 1},
+    {"--db", 1},
+    {"--no-cache", 0},
+    {"--template", 1},
+    {NULL, 0},
+};
 
 static int parse_options(options *o, int argc, char **argv)
 {
-    int i;
+    cli_args a;
+    const char *val, *name;
+    int k, rc;
 
     memset(o, 0, sizeof *o);
-    for (i = 1; i < argc; i++) {
-        char *arg = argv[i], *val = NULL, *eq;
-        char name[64];
-        int takes;
-
-        if (arg[0] != '-' || strcmp(arg, "-") == 0) {
-            o->syntax = SG_SYNTAX_RULE;
-            o->rule_text = arg;
-            o->rule_opt = "rule";
-            o->nrules++;
+    cli_args_init(&a, argc, argv, 1, "plot");
+    while ((k = cli_args_next(&a, plot_options, &val)) != CLI_ARG_END) {
+        if (k == CLI_ARG_ERROR)
+            return EXIT_USAGE;
+        if (k == CLI_ARG_POSITIONAL) {
+            /* The rule, written as any text --rule accepts. */
+            cli_rule_option(&o->rule, "--rule", val);
+            o->rule.opt = "rule";
             continue;
         }
-        eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
-        if (eq && (size_t)(eq - arg) < sizeof name) {
-            memcpy(name, arg, (size_t)(eq - arg));
-            name[eq - arg] = '\0';
-            val = eq + 1;
-        } else {
-            snprintf(name, sizeof name, "%s", arg);
-        }
-        if (strcmp(name, "-o") == 0)
-            strcpy(name, "--output");
-        takes = strcmp(name, "--grundy") && strcmp(name, "--cache") &&
-                strcmp(name, "--no-cache") && strcmp(name, "--help");
-        if (takes && !val) {
-            if (i + 1 >= argc) {
-                cli_error("%s needs a value", arg);
-                return EXIT_USAGE;
-            }
-            val = argv[++i];
-        } else if (!takes && val) {
-            cli_error("%s takes no value", name);
-            return EXIT_USAGE;
-        }
-#define RULE_OPT(str, syn)                                                     \
-    if (strcmp(name, str) == 0) {                                              \
-        o->syntax = syn;                                                       \
-        o->rule_text = val;                                                    \
-        o->rule_opt = str;                                                     \
-        o->nrules++;                                                           \
-        continue;                                                              \
-    }
-        RULE_OPT("--subtract", SG_SYNTAX_SUBTRACT)
-        RULE_OPT("--all-but", SG_SYNTAX_ALLBUT)
-        RULE_OPT("--octal", SG_SYNTAX_OCTAL)
-        RULE_OPT("--hex", SG_SYNTAX_HEX)
-        RULE_OPT("--rule", SG_SYNTAX_RULE)
-#undef RULE_OPT
-        if (strcmp(name, "--grundy") == 0) {
-            o->syntax = SG_SYNTAX_GRUNDY;
-            o->rule_text = "4!.0";
-            o->rule_opt = "--grundy";
-            o->nrules++;
-        } else if (strcmp(name, "--output") == 0) {
+        name = plot_options[k].name;
+        if (cli_rule_option(&o->rule, name, val))
+            continue;
+        if (strcmp(name, "-o") == 0 || strcmp(name, "--output") == 0) {
             o->out = val;
         } else if (strcmp(name, "--range") == 0) {
             o->range = val;
         } else if (strcmp(name, "--max") == 0) {
-            sg_error err;
-            if (sg_parse_u63(&o->max, val, strlen(val), 0, &err))
-                return cli_report("--max", val, &err);
-            if (o->max == 0) {
-                cli_error("--max must be at least 1");
-                return EXIT_USAGE;
-            }
+            if ((rc = cli_parse_max(&o->max, name, val)))
+                return rc;
             o->have_max = 1;
         } else if (strcmp(name, "--cache") == 0) {
             o->cache = 1;
@@ -290,10 +237,6 @@ static int parse_options(options *o, int argc, char **argv)
             o->no_cache = 1;
         } else if (strcmp(name, "--template") == 0) {
             o->template_file = val;
-        } else {
-            cli_error("plot: unknown option '%s' (try sgexplore plot --help)",
-                      name);
-            return EXIT_USAGE;
         }
     }
     if (!o->out) {
@@ -301,7 +244,7 @@ static int parse_options(options *o, int argc, char **argv)
         return EXIT_USAGE;
     }
     if (o->cache) {
-        if (o->nrules || o->range || o->have_max || o->no_cache) {
+        if (o->rule.count || o->range || o->have_max || o->no_cache) {
             cli_error("plot --cache takes no rule, --range, --max or "
                       "--no-cache");
             return EXIT_USAGE;
@@ -312,12 +255,8 @@ static int parse_options(options *o, int argc, char **argv)
         cli_error("plot: --family goes with --cache");
         return EXIT_USAGE;
     }
-    if (o->nrules != 1) {
-        cli_error(o->nrules ? "plot: give only one rule"
-                            : "plot: no rule given (try sgexplore plot "
-                              "--help)");
-        return EXIT_USAGE;
-    }
+    if ((rc = cli_rule_choice_check(&o->rule)))
+        return rc;
     if (o->db && o->no_cache) {
         cli_error("--db and --no-cache cannot be combined");
         return EXIT_USAGE;
@@ -342,8 +281,8 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
     sg_seq_init(&seq);
     cli_cache_init(&cache);
     memset(&res, 0, sizeof res);
-    if (sg_rule_parse(&rule, o->syntax, o->rule_text, &err)) {
-        rc = cli_report(o->rule_opt, o->rule_text, &err);
+    if (sg_rule_parse(&rule, o->rule.syntax, o->rule.text, &err)) {
+        rc = cli_report(o->rule.opt, o->rule.text, &err);
         goto out;
     }
     canon = sg_rule_canonical(&rule);
@@ -352,7 +291,8 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
         rc = EXIT_RUNTIME;
         goto out;
     }
-    if (o->range && (rc = parse_range(&a, &b, o->range)))
+    if (o->range &&
+        (rc = cli_parse_range(&a, &b, "--range", o->range, MAX_RANGE)))
         goto out;
     max = o->have_max ? (size_t)o->max : cli_default_max(&rule);
     if (o->have_max && sg_seq_check_size(max, &err)) {

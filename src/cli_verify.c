@@ -61,8 +61,16 @@ static char *read_file(const char *path, sg_error *err)
     return buf;
 }
 
+static const cli_option verify_options[] = {
+    {"--certificate", 1}, {"--max", 1}, {"--db", 1}, {"--no-cache", 0},
+    {NULL, 0},
+};
+
 int cli_verify_main(int argc, char **argv)
 {
+    cli_args a;
+    const char *val;
+    int k;
     const char *cert_path = NULL, *rule_text = NULL, *db = NULL;
     int no_cache = 0;
     cli_cache cache;
@@ -73,37 +81,31 @@ int cli_verify_main(int argc, char **argv)
     sg_error err;
     uint64_t fail_n, max = 0;
     const char *why;
-    int i, rc = EXIT_DONE;
+    int rc = EXIT_DONE;
 
     sg_rule_init(&rule);
     sg_seq_init(&seq);
     sg_seq_init(&ref);
     cli_cache_init(&cache);
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--certificate") == 0 && i + 1 < argc) {
-            cert_path = argv[++i];
-        } else if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            db = argv[++i];
-        } else if (strcmp(argv[i], "--no-cache") == 0) {
-            no_cache = 1;
-        } else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc) {
-            if (sg_parse_u63(&max, argv[i + 1], strlen(argv[i + 1]), 0,
-                             &err) || max == 0) {
-                cli_error("--max '%s': expected a positive number",
-                          argv[i + 1]);
+    cli_args_init(&a, argc, argv, 1, "verify");
+    while ((k = cli_args_next(&a, verify_options, &val)) != CLI_ARG_END) {
+        if (k == CLI_ARG_ERROR)
+            return EXIT_USAGE;
+        if (k == CLI_ARG_POSITIONAL) {
+            if (rule_text) {
+                cli_error("verify: only one rule at a time");
                 return EXIT_USAGE;
             }
-            i++;
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
-            cli_error("verify: unknown option '%s' (usage: sgexplore verify "
-                      "RULE [--db PATH | --no-cache] | --certificate FILE)",
-                      argv[i]);
-            return EXIT_USAGE;
-        } else if (!rule_text) {
-            rule_text = argv[i];
+            rule_text = val;
+        } else if (strcmp(verify_options[k].name, "--certificate") == 0) {
+            cert_path = val;
+        } else if (strcmp(verify_options[k].name, "--max") == 0) {
+            if ((rc = cli_parse_max(&max, "--max", val)))
+                return rc;
+        } else if (strcmp(verify_options[k].name, "--db") == 0) {
+            db = val;
         } else {
-            cli_error("verify: only one rule at a time");
-            return EXIT_USAGE;
+            no_cache = 1;
         }
     }
     if (!cert_path && !rule_text) {
