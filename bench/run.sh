@@ -61,10 +61,11 @@ row() { # row CASE N METHOD
     printf '%-34s %11s %-7s %4s %9s %9s %10s %8s %s\n' "$@"
 }
 
-# enum_case LABEL RULE N: sparse (or direct) enumeration of G(0..N-1).
+# enum_case LABEL RULE N [HOW]: enumeration of G(0..N-1) by the method
+# sg_enumerate picks (or HOW: sparse1 = sparse without the helper thread).
 enum_case() {
-    local label=$1 rule=$2 n=$3
-    if measure enum "$rule" "$n" auto; then
+    local label=$1 rule=$2 n=$3 how=${4:-auto}
+    if measure enum "$rule" "$n" "$how"; then
         row "$label" "$n" "$(field method "$M_LINE")" "$M_RUNS" \
             "$(field wall "$M_LINE")" "$(field cpu "$M_LINE")" \
             "$(field vps "$M_LINE")" "$(mb "$(field maxrss_kb "$M_LINE")")" \
@@ -126,9 +127,11 @@ row "----" "-" "------" "----" "----" "---" "--------" "-------" "-----"
 
 ratio_case "Grundy's game 4!.0 (vs naive)" '4!.0' 30000
 enum_case "Grundy's game 4!.0" '4!.0' 1000000
+enum_case "Grundy's game 4!.0, one thread" '4!.0' 1000000 sparse1
 enum_case "Grundy's game 4!.0" '4!.0' 10000000
 ratio_case "Officers 0.6 (vs naive)" '0.6' 30000
 enum_case "Officers 0.6" '0.6' 1000000
+enum_case "Officers 0.6, one thread" '0.6' 1000000 sparse1
 ratio_case "Kayles 0.77 (vs naive)" '0.77' 30000
 enum_case "Kayles 0.77" '0.77' 100000000
 ratio_case "0.16 (vs naive)" '0.16' 30000

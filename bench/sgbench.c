@@ -2,8 +2,9 @@
  * sgbench.c - the benchmark driver behind `make bench` (bench/run.sh runs
  * it once per measurement, so that peak memory is per case).  Two modes:
  *
- *   sgbench enum RULE N [auto|naive|sparse|MASK]
- *       time the enumeration of G(0..N-1);
+ *   sgbench enum RULE N [auto|naive|sparse|sparse1|MASK]
+ *       time the enumeration of G(0..N-1) (sparse1: without the helper
+ *       thread; MASK: a forced sparse-space mask);
  *   sgbench analyse RULE MAX
  *       time sg_analyse (enumeration in rounds plus proofs) until proven.
  *
@@ -17,6 +18,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "enum_impl.h"   /* sg_sparse_allow_threads */
 #include "sgexplore.h"
 
 static double clock_s(clockid_t id)
@@ -37,7 +39,8 @@ static long maxrss_kb(void)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: sgbench enum RULE N [auto|naive|sparse|MASK]\n"
+    fprintf(stderr, "usage: sgbench enum RULE N "
+                    "[auto|naive|sparse|sparse1|MASK]\n"
                     "       sgbench analyse RULE MAX\n");
     return 2;
 }
@@ -78,7 +81,9 @@ static int run_enum(const char *rule, size_t n, const char *how)
         st = sg_enumerate(&s, &r, n, NULL, &err);
     } else {
         int64_t mask = SG_SPARSE_AUTO;
-        if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0)
+        if (strcmp(how, "sparse1") == 0)
+            sg_sparse_allow_threads(0);   /* one thread only */
+        else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0)
             mask = (int64_t)strtoll(how, NULL, 0);
         method = "sparse";
         st = sg_enumerate_sparse(&s, &r, n, mask, &stats, NULL, &err);

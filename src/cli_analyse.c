@@ -11,20 +11,78 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Default computing budget.  Rules without split moves cost O(N |S|) and
- * get a large budget; the straightforward enumerator is quadratic for
- * split rules and for repeating tails, so they get smaller ones. */
+ * get a large budget; two-heap splitting rules go through the sparse-space
+ * enumerator (about 10^5 to 10^7 values per second, depending on how many
+ * rare values the game has); three-heap digits and repeating tails use the
+ * quadratic straightforward method, so they get small ones. */
 size_t cli_default_max(const sg_rule *r)
 {
     if (sg_rule_bits(r) & SG_BIT_THREE)
         return 2000;
     if (r->tail_len)
         return 10000;
-    if (sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE))
-        return 30000;
+    if (sg_sparse_applicable(r))
+        return 1000000;
     return 10000000;
+}
+
+/* Progress of a long computation on stderr, only when it is a terminal:
+ * heaps done, values per second, rare values (sparse method) and a rough
+ * time left, redrawn at most twice a second after the first second. */
+static struct {
+    double start, last;
+    size_t first;
+    int shown;
+} progress;
+
+static double progress_clock(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void progress_show(void *ctx, size_t done, size_t target, size_t rare)
+{
+    double t = progress_clock(), rate;
+
+    (void)ctx;
+    if (progress.start == 0) {
+        progress.start = progress.last = t;
+        progress.first = done;
+        return;
+    }
+    if (t - progress.start < 1.0 || t - progress.last < 0.5)
+        return;
+    progress.last = t;
+    rate = (double)(done - progress.first) / (t - progress.start);
+    fprintf(stderr, "\rcomputing: %zu of %zu values, %.3g/s", done, target,
+            rate);
+    if (rare)
+        fprintf(stderr, ", %zu rare", rare);
+    if (rate > 0)
+        fprintf(stderr, ", about %.0f s left", (double)(target - done) / rate);
+    fputs("   ", stderr);
+    progress.shown = 1;
+}
+
+/* Start (on a terminal) or stop showing progress. */
+static void progress_enable(int on)
+{
+    if (on && isatty(STDERR_FILENO)) {
+        memset(&progress, 0, sizeof progress);
+        sg_enumerate_set_progress(progress_show, NULL);
+        return;
+    }
+    sg_enumerate_set_progress(NULL, NULL);
+    if (progress.shown)
+        fputs("\r\033[K", stderr);
+    progress.shown = 0;
 }
 
 typedef struct options {
@@ -339,15 +397,19 @@ int cli_analyse_main(int argc, char **argv)
      * unresolved prefix is extended; an interrupted run stores its prefix. */
     if ((rc = cli_cache_begin(&cache, o.db, o.no_cache, canon, &res, &seq)))
         goto out;
+    progress_enable(1);
     st = cache.proven ? SG_OK
                       : sg_analyse(&res, &seq, &rule, max, &cli_cancel, &err);
+    progress_enable(0);
     if (st) {
         rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, NULL, &err);
         goto out;
     }
     proven = res.status != SG_UNRESOLVED;
     if (o.values && vb >= seq.n && !proven) {
+        progress_enable(1);
         st = sg_enumerate(&seq, &rule, (size_t)vb + 1, &cli_cancel, &err);
+        progress_enable(0);
         if (st) {
             rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st,
                                "--values", &err);

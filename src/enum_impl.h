@@ -47,6 +47,9 @@ static inline sg_status sg_seq_push(sg_seq *s, sg_value v, sg_error *err)
  * or not; the tests use this to check the portable code on any machine. */
 void sg_sparse_allow_simd(int allow);
 
+/* Let the sparse method use a second thread (the default) or not. */
+void sg_sparse_allow_threads(int allow);
+
 /* Report progress to the installed hook, if any. */
 void sg_enum_progress(size_t done, size_t target, size_t rare);
 

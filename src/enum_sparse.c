@@ -38,6 +38,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Heaps are computed in aligned groups of LANES: before a group starting
+ * at b, the pairs (r, m - k - r) of all its heaps m with a rare r from
+ * b + LANES - done (done = heaps computed by then, so r >= LANES when done
+ * = b) up to b - k - 1 are marked at once, since their partners are all
+ * known; each such rare costs two loads for LANES marks.  The rest (small
+ * r, recent r, and for `!` digits the r that may be half of some m - k)
+ * is marked heap by heap.
+ */
+#define LANES 8
+
+/*
+ * With many rare values (Grundy's game, Officers) a second thread marks
+ * the next superblock of SUPER heaps while this one computes the current
+ * one: for heaps up to b + LANES - 1 it can use every rare r with
+ * r >= b + LANES - done, done being the heaps computed when it started.
+ * Its marks land in the other half of a double buffer of stamps.
+ */
+#define SUPER 64
+#define GROUPS (SUPER / LANES)
+#define THREAD_MIN_RARE 64      /* fewer rare values: not worth a thread */
+#define THREAD_MAX_SIZE 4096    /* the double buffer is 512 bytes per value */
+
+/*
+ * Whether the helper pays depends on whether a second core is really free,
+ * so it is timed: out of every TRIAL_CYCLE superblocks, TRIAL run with the
+ * helper and TRIAL without, and the faster way is kept for the rest.
+ */
+#define TRIAL 16
+#define TRIAL_CYCLE 1024
+
+#if defined(__unix__) || defined(__APPLE__)
+#define SPARSE_THREADS 1
+#include <pthread.h>
+#include <unistd.h>
+#endif
+#include <time.h>
+
 /* Step 3 looks at up to this many pairs of one split digit before moving
  * to the next digit (starting with 32 and doubling). */
 #define SPARSE_BLOCK 4096
@@ -45,12 +83,34 @@
 /* Values stay below this (the tables are indexed by value). */
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
 
+/* Stamps are 32 bits (narrower ones measured slower, wider ones crowd the
+ * cache), counted from sp->base, which moves on (clearing them all) every
+ * TAG_LIMIT heaps. */
+typedef uint32_t stamp_t;
+#define TAG(sp, m) ((stamp_t)(2 * ((m) - (sp)->base) + 2))
+#ifndef TAG_LIMIT
+#define TAG_LIMIT ((size_t)1 << 30)   /* -DTAG_LIMIT=40 tests the renumbering */
+#endif
+#define AT(x) ((size_t)(x) * LANES)
+
+/* A job for the helper thread: mark the superblock starting at b. */
+typedef struct sparse_job {
+    size_t b, done, nsnap;
+    unsigned width;
+    const void *data;
+} sparse_job;
+
 typedef struct sparse {
     /* the moves, by kind; positions ascending */
     size_t nsplit, none, nall;
     size_t *split;         /* k with bit 4: leave a, b >= 1, a + b = n - k */
     uint8_t *split_uneq;   /* `!` on that digit: a != b */
     size_t *rem, *top;     /* per split digit, scratch: n - k, largest a */
+    /* per stamp slot (a group of LANES heaps) and split digit, index
+     * slot * nsplit + j: the rares [far_lo, far_hi) were marked for the
+     * whole group at once, except [skip_lo, skip_hi) (`!` digits: pairs
+     * that may be equal halves) */
+    size_t *far_lo, *far_hi, *skip_lo, *skip_hi;
     size_t *one;           /* k >= 1 with bit 2: leave n - k >= 1 */
     size_t *all;           /* k >= 1 with bit 1: n == k leaves nothing */
 
@@ -66,12 +126,17 @@ typedef struct sparse {
      * two above every value so far (so every xor of two values and every
      * mex is below size) */
     size_t size;
-    uint64_t *stamp;       /* mark: tag+1 option seen, tag+2 wanted */
+    /* LANES stamps per value, interleaved: value x of heap m is at
+     * stamp[AT(x) + m % LANES], where TAG(m) means "an option of m" and
+     * TAG(m) + 1 "wanted by step 3" */
+    stamp_t *stamp;
+    size_t slots;          /* groups of LANES heaps with stamps: 1, or
+                            * 2 * GROUPS with the helper thread */
+    size_t base;           /* heap whose tag is 2; moved on before wrapping */
     uint64_t *hist;        /* heaps >= 1 per value */
     sg_value *common;      /* common values below size, ascending */
     sg_value *rarev;       /* rare values below size, ascending */
     size_t ncommon, nrarev;
-    uint64_t tag;
 
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
@@ -80,6 +145,15 @@ typedef struct sparse {
     int filter;            /* want_tab holds step 3's wanted values */
 
     size_t full_scans, repicks;
+
+#ifdef SPARSE_THREADS
+    /* the helper thread and its one job at a time */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int started, quit, posted, finished;
+    sparse_job job;
+#endif
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
@@ -100,6 +174,10 @@ static void sparse_free(sparse *sp)
     free(sp->split_uneq);
     free(sp->rem);
     free(sp->top);
+    free(sp->far_lo);
+    free(sp->far_hi);
+    free(sp->skip_lo);
+    free(sp->skip_hi);
     free(sp->one);
     free(sp->all);
     free(sp->rpos);
@@ -120,10 +198,15 @@ static int sparse_moves(sparse *sp, const sg_rule *r)
     sp->split_uneq = malloc(m);
     sp->rem = malloc(m * sizeof *sp->rem);
     sp->top = malloc(m * sizeof *sp->top);
+    sp->far_lo = calloc(2 * GROUPS * m, sizeof *sp->far_lo);
+    sp->far_hi = calloc(2 * GROUPS * m, sizeof *sp->far_hi);
+    sp->skip_lo = calloc(2 * GROUPS * m, sizeof *sp->skip_lo);
+    sp->skip_hi = calloc(2 * GROUPS * m, sizeof *sp->skip_hi);
     sp->one = malloc(m * sizeof *sp->one);
     sp->all = malloc(m * sizeof *sp->all);
-    if (!sp->split || !sp->split_uneq || !sp->rem || !sp->top || !sp->one ||
-        !sp->all)
+    if (!sp->split || !sp->split_uneq || !sp->rem || !sp->top ||
+        !sp->far_lo || !sp->far_hi || !sp->skip_lo || !sp->skip_hi ||
+        !sp->one || !sp->all)
         return -1;
     for (i = 0; i < r->nterms; i++) {
         size_t k = (size_t)r->terms[i].take;
@@ -170,10 +253,11 @@ static int sparse_fit(sparse *sp, sg_value max)
         return 0;
     if (want > SPARSE_VALUE_LIMIT)
         return -1;
-    if (!(t = realloc(sp->stamp, want * sizeof *sp->stamp)))
+    /* The stamps change layout; marks made so far are lost, so the caller
+     * must not rely on them (see no_block). */
+    free(sp->stamp);
+    if (!(sp->stamp = calloc(sp->slots * LANES * want, sizeof *sp->stamp)))
         return -1;
-    sp->stamp = t;
-    memset(sp->stamp + old, 0, (want - old) * sizeof *sp->stamp);
     if (!(t = realloc(sp->hist, want * sizeof *sp->hist)))
         return -1;
     sp->hist = t;
@@ -286,7 +370,8 @@ static inline void want_add(sparse *sp, sg_value v)
     unsigned b = v & 0xFF;
 
     if (sp->want_low[b]++ == 0)
-        sp->want_tab[(b >> 7) * 16 + (b & 15)] |= (uint8_t)(1u << ((b >> 4) & 7));
+        sp->want_tab[(b >> 7) * 16 + (b & 15)] |=
+            (uint8_t)(1u << ((b >> 4) & 7));
 }
 
 static inline void want_remove(sparse *sp, sg_value v)
@@ -298,13 +383,14 @@ static inline void want_remove(sparse *sp, sg_value v)
             (uint8_t)~(1u << ((b >> 4) & 7));
 }
 
-/* Start the filter with the values below c still wanted. */
-static void filter_build(sparse *sp, sg_value c, uint64_t want)
+/* Start the filter with the values below c still wanted (stamps st). */
+static void filter_build(sparse *sp, const stamp_t *st, sg_value c,
+                         stamp_t want)
 {
     size_t i;
 
     for (i = 0; i < sp->nrarev && sp->rarev[i] < c; i++)
-        if (sp->stamp[sp->rarev[i]] == want)
+        if (st[AT(sp->rarev[i])] == want)
             want_add(sp, sp->rarev[i]);
     sp->filter = 1;
 }
@@ -434,6 +520,24 @@ static int have_avx2(void)
 }
 #endif
 
+/* The stamp slot of heap m. */
+static size_t slot_of(const sparse *sp, size_t m)
+{
+    return sp->slots == 1 ? 0
+                          : (m / SUPER % 2) * GROUPS + m % SUPER / LANES;
+}
+
+/* Forget a group's marks: every rare is then marked heap by heap. */
+static void no_block(sparse *sp, size_t slot)
+{
+    size_t j, i;
+
+    for (j = 0; j < sp->nsplit; j++) {
+        i = slot * sp->nsplit + j;
+        sp->far_lo[i] = sp->far_hi[i] = sp->skip_lo[i] = sp->skip_hi[i] = 0;
+    }
+}
+
 /* The first index i < nr with rp[i] >= pos (rp ascending). */
 static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 {
@@ -453,17 +557,18 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
  * Width-specialised code, T being the sequence's element type:
  *  - NAME_scan: step 3 over pairs (a, rem - a), lo <= a < end: every pair
  *    whose xor is wanted becomes marked; returns 1 once nothing is wanted;
- *  - NAME_heap: G(n) from G(0..n-1); the caller adds n to R when the value
- *    is rare.
+ *  - NAME_block: the marks of a whole block (see LANES), b % LANES == 0;
+ *  - NAME_heap: G(m) from G(0..m-1), the block's marks and the rest; the
+ *    caller adds m to R when the value is rare.
  * FIND is the AVX2 block filter for T, used when USE is non-zero and the
  * CPU has AVX2.
  */
-#define SPARSE_METHODS(NAME, T, FIND, USE)                                       \
-    static int NAME##_scan(sparse *sp, const T *g, size_t rem, size_t a,    \
-                           size_t end, size_t *need)                        \
+#define SPARSE_METHODS(NAME, T, FIND, USE)                                  \
+    static int NAME##_scan(sparse *sp, stamp_t *st, const T *g,             \
+                           size_t rem, size_t a, size_t end, size_t m,      \
+                           size_t *need)                                    \
     {                                                                       \
-        uint64_t *st = sp->stamp;                                           \
-        const uint64_t mark = sp->tag - 1, want = sp->tag;                  \
+        const stamp_t mark = TAG(sp, m), want = mark + 1;                   \
         if ((USE) && sp->filter) {                                          \
             size_t full = a + (end - a) / 32 * 32;                          \
             unsigned hits;                                                  \
@@ -471,8 +576,8 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                 for (; hits; hits &= hits - 1) {                            \
                     size_t b = a + (size_t)__builtin_ctz(hits);             \
                     sg_value x = (sg_value)(g[b] ^ g[rem - b]);             \
-                    if (st[x] == want) {                                    \
-                        st[x] = mark;                                       \
+                    if (st[AT(x)] == want) {                                \
+                        st[AT(x)] = mark;                                   \
                         want_remove(sp, x);                                 \
                         if (--*need == 0)                                   \
                             return 1;                                       \
@@ -483,8 +588,8 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
         }                                                                   \
         for (; a < end; a++) {                                              \
             sg_value x = (sg_value)(g[a] ^ g[rem - a]);                     \
-            if (st[x] == want) {                                            \
-                st[x] = mark;                                               \
+            if (st[AT(x)] == want) {                                        \
+                st[AT(x)] = mark;                                           \
                 if (sp->filter)                                             \
                     want_remove(sp, x);                                     \
                 if (--*need == 0)                                           \
@@ -494,38 +599,97 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
         return 0;                                                           \
     }                                                                       \
                                                                             \
-    static sg_value NAME##_heap(sparse *sp, const T *g, size_t n)           \
+    static void NAME##_block(sparse *sp, const T *g, size_t b, size_t done, \
+                             size_t nsnap, size_t slot)                     \
     {                                                                       \
-        uint64_t *st = sp->stamp;                                           \
-        const uint64_t mark = sp->tag + 1, want = sp->tag + 2;              \
+        const size_t *rp = sp->rpos, rmin = b + LANES - done;               \
+        const sg_value *rv = sp->rval;                                      \
+        stamp_t *s0 = sp->stamp + slot * LANES * sp->size;                  \
+        const stamp_t t0 = TAG(sp, b);                                      \
+        size_t j, i;                                                        \
+        for (j = 0; j < sp->nsplit; j++) {                                  \
+            size_t k = sp->split[j], lo, hi, slo, shi;                      \
+            size_t x = slot * sp->nsplit + j;                               \
+            sp->far_lo[x] = sp->far_hi[x] = 0;                              \
+            sp->skip_lo[x] = sp->skip_hi[x] = 0;                            \
+            if (b < k + rmin + 1)                                           \
+                continue;                                                   \
+            lo = rare_index(rp, nsnap, rmin);                               \
+            hi = rare_index(rp, nsnap, b - k);                              \
+            if (hi <= lo)                                                   \
+                continue;                                                   \
+            slo = shi = lo;                                                 \
+            if (sp->split_uneq[j]) {                                        \
+                slo = rare_index(rp, nsnap, (b - k + 1) / 2);               \
+                shi = rare_index(rp, nsnap, (b - k + LANES - 1) / 2 + 1);   \
+                slo = slo < lo ? lo : slo > hi ? hi : slo;                  \
+                shi = shi < slo ? slo : shi > hi ? hi : shi;                \
+            }                                                               \
+            sp->far_lo[x] = lo;                                             \
+            sp->far_hi[x] = hi;                                             \
+            sp->skip_lo[x] = slo;                                           \
+            sp->skip_hi[x] = shi;                                           \
+            for (i = lo; i < hi; i++) {                                     \
+                const T *p;                                                 \
+                sg_value v;                                                 \
+                if (i == slo)                                               \
+                    i = shi;                                                \
+                if (i >= hi)                                                \
+                    break;                                                  \
+                p = g + (b - k - rp[i]);                                    \
+                v = rv[i];                                                  \
+                s0[AT(v ^ p[0])] = t0;                                      \
+                s0[AT(v ^ p[1]) + 1] = t0 + 2;                              \
+                s0[AT(v ^ p[2]) + 2] = t0 + 4;                              \
+                s0[AT(v ^ p[3]) + 3] = t0 + 6;                              \
+                s0[AT(v ^ p[4]) + 4] = t0 + 8;                              \
+                s0[AT(v ^ p[5]) + 5] = t0 + 10;                             \
+                s0[AT(v ^ p[6]) + 6] = t0 + 12;                             \
+                s0[AT(v ^ p[7]) + 7] = t0 + 14;                             \
+            }                                                               \
+        }                                                                   \
+    }                                                                       \
+                                                                            \
+    static sg_value NAME##_heap(sparse *sp, const T *g, size_t m)           \
+    {                                                                       \
+        const size_t slot = slot_of(sp, m);                                 \
+        stamp_t *st = sp->stamp + slot * LANES * sp->size + m % LANES;      \
+        const size_t *flo = sp->far_lo + slot * sp->nsplit;                 \
+        const size_t *fhi = sp->far_hi + slot * sp->nsplit;                 \
+        const size_t *slo = sp->skip_lo + slot * sp->nsplit;                \
+        const size_t *shi = sp->skip_hi + slot * sp->nsplit;                \
+        const stamp_t mark = TAG(sp, m), want = mark + 1;                   \
         const size_t *rp = sp->rpos;                                        \
         const sg_value *rv = sp->rval;                                      \
         size_t i, j, need, nr = sp->nrare, ntop = 0, maxtop = 0, a0, blk;   \
         sg_value c, v;                                                      \
                                                                             \
-        sp->tag += 2;                                                       \
-        /* 1: one-heap options and pairs with a rare part */                \
-        for (i = 0; i < sp->none && sp->one[i] < n; i++)                    \
-            st[g[n - sp->one[i]]] = mark;                                   \
-        for (i = 0; i < sp->nall && sp->all[i] <= n; i++)                   \
-            if (sp->all[i] == n)                                            \
-                st[0] = mark;                                               \
-        for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= n; j++) {         \
-            size_t rem = n - sp->split[j];                                  \
+        /* 1: one-heap options and pairs with a rare part (those of the     \
+         * block marked already) */                                         \
+        for (i = 0; i < sp->none && sp->one[i] < m; i++)                    \
+            st[AT(g[m - sp->one[i]])] = mark;                               \
+        for (i = 0; i < sp->nall && sp->all[i] <= m; i++)                   \
+            if (sp->all[i] == m)                                            \
+                st[AT(0)] = mark;                                           \
+        for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= m; j++) {         \
+            size_t rem = m - sp->split[j], lo = flo[j];                     \
+            int uneq = sp->split_uneq[j] && rem % 2 == 0;                   \
             while (nr > 0 && rp[nr - 1] >= rem)                             \
                 nr--;                                                       \
-            if (sp->split_uneq[j] && rem % 2 == 0) {                        \
-                /* leave out the pair (rem/2, rem/2), if rare */            \
-                size_t mid = rare_index(rp, nr, rem / 2);                   \
-                for (i = 0; i < mid; i++)                                   \
-                    st[rv[i] ^ g[rem - rp[i]]] = mark;                      \
-                if (mid < nr && rp[mid] == rem / 2)                         \
-                    mid++;                                                  \
-                for (i = mid; i < nr; i++)                                  \
-                    st[rv[i] ^ g[rem - rp[i]]] = mark;                      \
+            for (i = 0; i < nr && i < lo; i++)                              \
+                if (!uneq || 2 * rp[i] != rem)                              \
+                    st[AT(rv[i] ^ g[rem - rp[i]])] = mark;                  \
+            for (i = slo[j]; i < shi[j]; i++)                               \
+                if (!uneq || 2 * rp[i] != rem)                              \
+                    st[AT(rv[i] ^ g[rem - rp[i]])] = mark;                  \
+            i = fhi[j] > lo ? fhi[j] : lo;                                  \
+            if (uneq) {                                                     \
+                for (; i < nr; i++)                                         \
+                    if (2 * rp[i] != rem)                                   \
+                        st[AT(rv[i] ^ g[rem - rp[i]])] = mark;              \
             } else {                                                        \
-                for (i = 0; i < nr; i++)                                    \
-                    st[rv[i] ^ g[rem - rp[i]]] = mark;                      \
+                for (; i < nr; i++)                                         \
+                    st[AT(rv[i] ^ g[rem - rp[i]])] = mark;                  \
             }                                                               \
             sp->rem[j] = rem;                                               \
             sp->top[j] = rem / 2 - (sp->split_uneq[j] && rem % 2 == 0);     \
@@ -534,39 +698,38 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
             ntop = j + 1;                                                   \
         }                                                                   \
         /* 2: the least common value missing */                             \
-        for (i = 0; i < sp->ncommon && st[sp->common[i]] == mark; i++)      \
+        for (i = 0; i < sp->ncommon && st[AT(sp->common[i])] == mark; i++)  \
             ;                                                               \
         c = i < sp->ncommon ? sp->common[i] : (sg_value)sp->size;           \
         /* 3: the rare values below c still to be found */                  \
         need = 0;                                                           \
         for (i = 0; i < sp->nrarev && sp->rarev[i] < c; i++)                \
-            if (st[sp->rarev[i]] != mark) {                                 \
-                st[sp->rarev[i]] = want;                                    \
+            if (st[AT(sp->rarev[i])] != mark) {                             \
+                st[AT(sp->rarev[i])] = want;                                \
                 need++;                                                     \
             }                                                               \
         if (!need)                                                          \
             return c;                                                       \
-        /* every pair, in blocks of small parts first across all split   \
-         * digits, so that no digit's pairs wait for another's; the      \
-         * filter pays off only when the first block did not suffice */    \
+        /* every pair, in blocks of small parts first across all split      \
+         * digits, so that no digit's pairs wait for another's */           \
         for (a0 = 1, blk = 32; a0 <= maxtop; a0 += blk) {                   \
             if ((USE) && sp->simd && !sp->filter)                           \
-                filter_build(sp, c, want);                                  \
+                filter_build(sp, st, c, want);                              \
             if (a0 > 1 && blk < SPARSE_BLOCK)                               \
                 blk *= 2;                                                   \
             for (j = 0; j < ntop; j++) {                                    \
                 size_t end = a0 + blk;                                      \
                 if (end > sp->top[j] + 1)                                   \
                     end = sp->top[j] + 1;                                   \
-                if (a0 < end &&                                             \
-                    NAME##_scan(sp, g, sp->rem[j], a0, end, &need)) {       \
+                if (a0 < end && NAME##_scan(sp, st, g, sp->rem[j], a0, end, \
+                                            m, &need)) {                    \
                     v = c;                                                  \
                     goto done;                                              \
                 }                                                           \
             }                                                               \
         }                                                                   \
         sp->full_scans++;                                                   \
-        for (i = 0; st[sp->rarev[i]] != want; i++)                          \
+        for (i = 0; st[AT(sp->rarev[i])] != want; i++)                      \
             ;                                                               \
         v = sp->rarev[i];                                                   \
     done:                                                                   \
@@ -587,13 +750,236 @@ SPARSE_METHODS(sparse2, uint16_t, NO_FIND, 0)
 #endif
 SPARSE_METHODS(sparse4, uint32_t, NO_FIND, 0)
 
+/* ------------------------------------------------------------------ */
+/* The helper thread                                                    */
+/* ------------------------------------------------------------------ */
+
+static int threads_allowed = 1;
+
+void sg_sparse_allow_threads(int allow)
+{
+    threads_allowed = allow;
+}
+
+/* Mark the GROUPS groups of the superblock a job names. */
+static void mark_super(sparse *sp, const sparse_job *jb)
+{
+    size_t gi;
+
+    for (gi = 0; gi < GROUPS; gi++) {
+        size_t b = jb->b + gi * LANES;
+        switch (jb->width) {
+        case 1:
+            sparse1_block(sp, jb->data, b, jb->done, jb->nsnap,
+                          slot_of(sp, b));
+            break;
+        case 2:
+            sparse2_block(sp, jb->data, b, jb->done, jb->nsnap,
+                          slot_of(sp, b));
+            break;
+        default:
+            sparse4_block(sp, jb->data, b, jb->done, jb->nsnap,
+                          slot_of(sp, b));
+            break;
+        }
+    }
+}
+
+#ifdef SPARSE_THREADS
+static void *helper_main(void *arg)
+{
+    sparse *sp = arg;
+
+    pthread_mutex_lock(&sp->mu);
+    for (;;) {
+        sparse_job jb;
+        while (!sp->posted && !sp->quit)
+            pthread_cond_wait(&sp->cv, &sp->mu);
+        if (sp->quit)
+            break;
+        jb = sp->job;
+        sp->posted = 0;
+        pthread_mutex_unlock(&sp->mu);
+        mark_super(sp, &jb);
+        pthread_mutex_lock(&sp->mu);
+        sp->finished = 1;
+        pthread_cond_broadcast(&sp->cv);
+    }
+    pthread_mutex_unlock(&sp->mu);
+    return NULL;
+}
+
+/* Hand a job to the helper, starting it the first time.  0 when it could
+ * not be started, or there is one processor only (the caller then marks
+ * everything itself). */
+static int helper_post(sparse *sp, const sparse_job *jb)
+{
+    if (!sp->started) {
+        if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+            threads_allowed = 0;
+            return 0;
+        }
+        if (pthread_mutex_init(&sp->mu, NULL))
+            return 0;
+        if (pthread_cond_init(&sp->cv, NULL)) {
+            pthread_mutex_destroy(&sp->mu);
+            return 0;
+        }
+        if (pthread_create(&sp->thread, NULL, helper_main, sp)) {
+            pthread_cond_destroy(&sp->cv);
+            pthread_mutex_destroy(&sp->mu);
+            threads_allowed = 0;
+            return 0;
+        }
+        sp->started = 1;
+    }
+    pthread_mutex_lock(&sp->mu);
+    sp->job = *jb;
+    sp->posted = 1;
+    sp->finished = 0;
+    pthread_cond_broadcast(&sp->cv);
+    pthread_mutex_unlock(&sp->mu);
+    return 1;
+}
+
+/* Wait until the job handed out (if any) is done. */
+static void helper_wait(sparse *sp, int *out)
+{
+    if (!*out)
+        return;
+    pthread_mutex_lock(&sp->mu);
+    while (!sp->finished)
+        pthread_cond_wait(&sp->cv, &sp->mu);
+    pthread_mutex_unlock(&sp->mu);
+    *out = 0;
+}
+
+static void helper_stop(sparse *sp, int *out)
+{
+    helper_wait(sp, out);
+    if (!sp->started)
+        return;
+    pthread_mutex_lock(&sp->mu);
+    sp->quit = 1;
+    pthread_cond_broadcast(&sp->cv);
+    pthread_mutex_unlock(&sp->mu);
+    pthread_join(sp->thread, NULL);
+    pthread_cond_destroy(&sp->cv);
+    pthread_mutex_destroy(&sp->mu);
+    sp->started = 0;
+}
+#else
+static int helper_post(sparse *sp, const sparse_job *jb)
+{
+    (void)sp;
+    (void)jb;
+    return 0;
+}
+
+static void helper_wait(sparse *sp, int *out)
+{
+    (void)sp;
+    *out = 0;
+}
+
+static void helper_stop(sparse *sp, int *out)
+{
+    (void)sp;
+    *out = 0;
+}
+#endif
+
+/* Make room for `more` rare values without moving the arrays later (the
+ * helper reads them). */
+static int rare_reserve(sparse *sp, size_t more)
+{
+    size_t na = sp->ralloc ? sp->ralloc : 256;
+    size_t *np;
+    sg_value *nv;
+
+    while (na < sp->nrare + more)
+        na *= 2;
+    if (na == sp->ralloc)
+        return 0;
+    if (!(np = realloc(sp->rpos, na * sizeof *np)))
+        return -1;
+    sp->rpos = np;
+    if (!(nv = realloc(sp->rval, na * sizeof *nv)))
+        return -1;
+    sp->rval = nv;
+    sp->ralloc = na;
+    return 0;
+}
+
+/* Switch the stamps between one slot and the helper's double buffer. */
+static int stamps_resize(sparse *sp, size_t slots)
+{
+    stamp_t *ns = calloc(slots * LANES * sp->size, sizeof *ns);
+
+    if (!ns)
+        return -1;
+    free(sp->stamp);
+    sp->stamp = ns;
+    sp->slots = slots;
+    return 0;
+}
+
+static double wall_clock(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The helper-or-not trials (see TRIAL). */
+typedef struct trials {
+    double last;        /* when the current superblock started, or 0 */
+    int mode;           /* whether it had the helper's marks, or -1 */
+    double time[2];     /* superblock times, without and with the helper */
+    unsigned count[2];
+    size_t done;        /* superblocks seen */
+    int best;           /* the way chosen after the last trial */
+} trials;
+
+/* Account the superblock just finished (which ran with the helper's
+ * marks when `mode`) and say whether the next one should get a helper
+ * job posted. */
+static int trials_next(trials *tr, int mode)
+{
+    double t = wall_clock();
+    size_t phase;
+
+    phase = tr->done++ % TRIAL_CYCLE;
+    if (phase == 0) {
+        tr->time[0] = tr->time[1] = 0;
+        tr->count[0] = tr->count[1] = 0;
+    } else if (phase <= 2 * TRIAL + 1 && tr->last > 0 && tr->mode >= 0) {
+        tr->time[tr->mode] += t - tr->last;
+        tr->count[tr->mode]++;
+    }
+    tr->last = t;
+    tr->mode = mode;
+    if (phase == 2 * TRIAL + 1 && tr->count[0] && tr->count[1])
+        tr->best = tr->time[1] / tr->count[1] < tr->time[0] / tr->count[0];
+    /* Posting now decides the mode of the superblock after the next. */
+    return phase < TRIAL ? 1 : phase <= 2 * TRIAL ? 0 : tr->best;
+}
+
+static unsigned width_needed(sg_value v)
+{
+    return v < 256 ? 1 : v < 65536 ? 2 : 4;
+}
+
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
                               volatile sig_atomic_t *cancel, sg_error *err)
 {
     sparse sp;
     sg_status st = SG_OK;
-    size_t h, next_pick;
+    size_t h, next_pick, next_poll = 0, job_b = 0;
+    int grew = 0, out = 0, job_ok = 0;
+    trials tr;
 
     if (!sg_sparse_applicable(r)) {
         if (stats)
@@ -601,7 +987,11 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         return sg_enumerate_naive(s, r, n, cancel, err);
     }
     memset(&sp, 0, sizeof sp);
+    memset(&tr, 0, sizeof tr);
+    tr.mode = -1;
+    tr.best = 1;
     sp.simd = have_avx2();
+    sp.slots = 1;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
@@ -622,49 +1012,145 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     if (sparse_rebuild(&sp, s))
         goto nomem;
     next_pick = s->n < 32 ? 32 : 2 * s->n;
+    sp.base = s->n;
 
-    for (h = s->n; h < n; h++) {
-        sg_value v;
+    /* Superblocks [h, e) of SUPER heaps (the first may be shorter). */
+    for (h = s->n; h < n;) {
+        size_t e = (h / SUPER + 1) * SUPER, m;
+        int premarked, threaded;
 
-        if (h % SG_ENUM_POLL == 0) {
+        if (e > n)
+            e = n;
+        /* The helper is idle from here to the next job. */
+        helper_wait(&sp, &out);
+        premarked = job_ok && job_b == h && sp.slots > 1;
+        job_ok = 0;
+        if (h >= next_poll) {
             if (cancel && *cancel) {
                 st = sg_error_set(err, SG_E_INTERRUPTED, -1,
                                   "interrupted after %zu values", s->n);
                 goto out;
             }
             sg_enum_progress(h, n, sp.nrare);
+            next_poll = (h / SG_ENUM_POLL + 1) * SG_ENUM_POLL;
         }
         if (h >= next_pick) {
+            uint32_t old = sp.mask;
             if (sparse_repick(&sp, s))
                 goto nomem;
+            if (sp.mask != old)
+                premarked = 0;
             next_pick = 2 * h;
         }
-        switch (s->width) {
-        case 1:
-            v = sparse1_heap(&sp, s->data, h);
-            break;
-        case 2:
-            v = sparse2_heap(&sp, (const uint16_t *)(const void *)s->data,
-                             h);
-            break;
-        default:
-            v = sparse4_heap(&sp, (const uint32_t *)(const void *)s->data,
-                             h);
-            break;
+        if (h + 2 * SUPER - sp.base >= TAG_LIMIT) {
+            /* Renumber the tags before they wrap. */
+            memset(sp.stamp, 0, sp.slots * LANES * sp.size * sizeof *sp.stamp);
+            sp.base = h;
+            premarked = 0;
         }
-        if ((st = sg_seq_push(s, v, err)) != SG_OK)
-            goto out;
-        if (h == 0)
-            continue;
-        sp.hist[v]++;
-        if (is_rare(sp.mask, v) && rare_push(&sp, h, v))
+        if (rare_reserve(&sp, SUPER + 1))
             goto nomem;
-        if ((size_t)v >= sp.size / 2) {
-            if (sparse_fit(&sp, v) || sparse_repick(&sp, s))
+        threaded = threads_allowed && h % SUPER == 0 && n - h >= 2 * SUPER &&
+                   sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE;
+        if (threaded)
+            threaded = trials_next(&tr, premarked);
+        else
+            tr.last = 0;
+        if (threaded && sp.slots == 1) {
+            if (stamps_resize(&sp, 2 * GROUPS))
+                goto nomem;
+            premarked = 0;
+        } else if (!threaded && sp.slots > 1 && !premarked) {
+            /* One slot is kinder to the cache when alone. */
+            if (stamps_resize(&sp, 1))
                 goto nomem;
         }
+        if (threaded) {
+            sparse_job jb;
+            jb.b = e;
+            jb.done = h;
+            jb.nsnap = sp.nrare;
+            jb.width = s->width;
+            jb.data = s->data;
+            if (helper_post(&sp, &jb)) {
+                out = 1;
+                job_ok = 1;
+                job_b = e;
+            }
+        }
+
+        for (m = h; m < e; m++) {
+            sg_value v;
+
+            if (m == h || m % LANES == 0) {
+                if (premarked)
+                    ; /* the helper marked this group */
+                else if (m % LANES == 0 && m >= 16)
+                    switch (s->width) {
+                    case 1:
+                        sparse1_block(&sp, s->data, m, m, sp.nrare,
+                                      slot_of(&sp, m));
+                        break;
+                    case 2:
+                        sparse2_block(&sp,
+                                      (const uint16_t *)(const void *)s->data,
+                                      m, m, sp.nrare, slot_of(&sp, m));
+                        break;
+                    default:
+                        sparse4_block(&sp,
+                                      (const uint32_t *)(const void *)s->data,
+                                      m, m, sp.nrare, slot_of(&sp, m));
+                        break;
+                    }
+                else
+                    no_block(&sp, slot_of(&sp, m));
+            }
+            switch (s->width) {
+            case 1:
+                v = sparse1_heap(&sp, s->data, m);
+                break;
+            case 2:
+                v = sparse2_heap(&sp, (const uint16_t *)(const void *)s->data,
+                                 m);
+                break;
+            default:
+                v = sparse4_heap(&sp, (const uint32_t *)(const void *)s->data,
+                                 m);
+                break;
+            }
+            if (width_needed(v) > s->width)
+                helper_wait(&sp, &out); /* the values are about to move */
+            if ((st = sg_seq_push(s, v, err)) != SG_OK)
+                goto out;
+            if (m == 0)
+                continue;
+            sp.hist[v]++;
+            if (is_rare(sp.mask, v) && rare_push(&sp, m, v))
+                goto nomem;
+            if ((size_t)v >= sp.size / 2) {
+                /* New stamps: the helper's marks and this superblock's
+                 * are lost; the rest of the group goes heap by heap, the
+                 * later groups are marked here. */
+                helper_wait(&sp, &out);
+                job_ok = 0;
+                if (sparse_fit(&sp, v))
+                    goto nomem;
+                premarked = 0;
+                no_block(&sp, slot_of(&sp, m));
+                grew = 1;
+            }
+        }
+        if (grew) {
+            helper_wait(&sp, &out);
+            job_ok = 0;
+            if (sparse_repick(&sp, s))
+                goto nomem;
+            grew = 0;
+        }
+        h = e;
     }
 out:
+    helper_stop(&sp, &out);
     if (stats) {
         stats->mask = sp.mask;
         stats->rare = sp.nrare;

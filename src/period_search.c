@@ -1,112 +1,88 @@
 /*
- * period_search.c - candidate periods in one backward pass: a rolling hash
- * of a window of values slides from the end of the sequence towards its
- * start, and every place where it matches the hash of the final window is
- * checked value by value (see period_search.h for the contract and why
- * the prover may rely on it).
+ * period_search.c - candidate periods in one backward pass (contract and
+ * why the prover may rely on it in period_search.h).
  *
- * The hash of the window starting at w is H(w) = sum_i G(w + i) B^i mod P,
- * P = 2^61 - 1 (a prime, so structured sequences such as Thue-Morse words
- * do not collide systematically as they do modulo 2^64).  Sliding one
- * place left: H(w - 1) = G(w - 1) + B (H(w) - G(w + len - 1) B^(len-1)).
+ * Read the values backwards, R(i) = G(N - 1 - i).  The window of the last
+ * len values is the pattern R(0..len-1), and shift d matches exactly when
+ * the pattern occurs in R at position d.  Knuth-Morris-Pratt finds every
+ * occurrence from a given start in increasing order with at most 2 N
+ * comparisons; its failure function (the longest proper border of each
+ * pattern prefix) is the only extra memory.
  */
 #include "period_search.h"
 
-#define P61 ((UINT64_C(1) << 61) - 1)
-#define BASE UINT64_C(0x1F3D5B79A2C4E687)   /* any residue > 2^32 */
+#include <stdlib.h>
 
-static uint64_t mod_mul(uint64_t a, uint64_t b)
+/* R(i), the values read from the end. */
+static sg_value rev(const sg_seq *s, uint64_t i)
 {
-    unsigned __int128 x = (unsigned __int128)a * b;
-    uint64_t lo = (uint64_t)(x & P61), hi = (uint64_t)(x >> 61);
-    uint64_t r = lo + hi;
-
-    return r >= P61 ? r - P61 : r;
+    return sg_seq_get(s, (size_t)(s->n - 1 - i));
 }
 
-static uint64_t mod_add(uint64_t a, uint64_t b)
+sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
+                              uint64_t len, uint64_t dmin, sg_error *err)
 {
-    uint64_t r = a + b;
-
-    return r >= P61 ? r - P61 : r;
-}
-
-static uint64_t mod_sub(uint64_t a, uint64_t b)
-{
-    return a >= b ? a - b : a + P61 - b;
-}
-
-/* H of the window starting at w. */
-static uint64_t window_hash(const sg_seq *s, uint64_t w, uint64_t len)
-{
-    uint64_t h = 0, i;
-
-    for (i = len; i-- > 0;)
-        h = mod_add(mod_mul(h, BASE % P61), sg_seq_get(s, (size_t)(w + i)));
-    return h;
-}
-
-void sg_period_scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
-                         uint64_t dmin)
-{
-    uint64_t n = s->n, i;
+    uint64_t i, k;
 
     ps->s = s;
     ps->len = len;
-    ps->d = dmin ? dmin : 1;
-    ps->started = 0;
-    ps->top = 1;
-    for (i = 1; i < len; i++)
-        ps->top = mod_mul(ps->top, BASE % P61);
-    ps->target = len <= n ? window_hash(s, n - len, len) : 0;
-    ps->hash = len + ps->d <= n ? window_hash(s, n - len - ps->d, len) : 0;
-}
-
-/* Whether the window at shift d really equals the final one. */
-static int window_equal(const sg_period_scan *ps, uint64_t d)
-{
-    uint64_t e = ps->s->n - ps->len, i;
-
-    for (i = 0; i < ps->len; i++)
-        if (sg_seq_get(ps->s, (size_t)(e - d + i)) !=
-            sg_seq_get(ps->s, (size_t)(e + i)))
-            return 0;
-    return 1;
+    ps->next = dmin ? dmin : 1;
+    ps->q = 0;
+    ps->fail = NULL;
+    if (len == 0 || len > s->n)
+        return SG_OK;   /* nothing can match */
+    ps->fail = malloc((size_t)(len + 1) * sizeof *ps->fail);
+    if (!ps->fail)
+        return sg_error_set(err, SG_E_NOMEM, -1,
+                            "out of memory for a period search window of "
+                            "%llu values",
+                            (unsigned long long)len);
+    /* fail[q]: length of the longest proper border of R(0..q-1). */
+    ps->fail[0] = ps->fail[1] = 0;
+    for (i = 1, k = 0; i < len; i++) {
+        sg_value c = rev(s, i);
+        while (k > 0 && rev(s, k) != c)
+            k = ps->fail[k];
+        if (rev(s, k) == c)
+            k++;
+        ps->fail[i + 1] = k;
+    }
+    return SG_OK;
 }
 
 uint64_t sg_period_scan_next(sg_period_scan *ps)
 {
     const sg_seq *s = ps->s;
-    uint64_t n = s->n, len = ps->len, b = BASE % P61;
+    uint64_t len = ps->len, n = s->n, q = ps->q, i;
 
-    if (len == 0 || len > n)
+    if (!ps->fail)
         return 0;
-    if (ps->started) {
-        /* Move past the shift returned last time. */
-        uint64_t w = n - len - ps->d;
-        if (w == 0)
-            return 0;
-        ps->hash = mod_add(
-            sg_seq_get(s, (size_t)(w - 1)),
-            mod_mul(b, mod_sub(ps->hash,
-                               mod_mul(sg_seq_get(s, (size_t)(w + len - 1)),
-                                       ps->top))));
-        ps->d++;
+    /* Text positions i (of R) from ps->next + q on: q values of the
+     * pattern are matched ending just before i. */
+    for (i = ps->next + q; i < n; i++) {
+        sg_value c = rev(s, i);
+        while (q > 0 && rev(s, q) != c)
+            q = ps->fail[q];
+        if (rev(s, q) == c)
+            q++;
+        if (q == len) {
+            uint64_t d = i + 1 - len;
+            /* Continue after this occurrence next time. */
+            q = ps->fail[q];
+            ps->next = i + 1 - q;
+            ps->q = q;
+            return d;
+        }
     }
-    ps->started = 1;
-    if (len + ps->d > n)
-        return 0;
-    for (;;) {
-        uint64_t w = n - len - ps->d;
-        if (ps->hash == ps->target && window_equal(ps, ps->d))
-            return ps->d;
-        if (w == 0)
-            return 0;
-        ps->hash = mod_add(
-            sg_seq_get(s, (size_t)(w - 1)),
-            mod_mul(b, mod_sub(ps->hash,
-                               mod_mul(sg_seq_get(s, (size_t)(w + len - 1)),
-                                       ps->top))));
-        ps->d++;
-    }
+    ps->next = n;
+    ps->q = 0;
+    free(ps->fail);
+    ps->fail = NULL;
+    return 0;
+}
+
+void sg_period_scan_clear(sg_period_scan *ps)
+{
+    free(ps->fail);
+    ps->fail = NULL;
 }

@@ -13,10 +13,9 @@
  *
  *     G(N - len - d + i) == G(N - len + i)  for 0 <= i < len,
  *
- * N = s->n.  A rolling hash (modulo the prime 2^61 - 1) of the window
- * slides towards 0 one value per step and each hash match is confirmed
- * value by value, so the answers are exact and a full pass costs O(N)
- * plus O(len) per match.
+ * N = s->n.  It is a Knuth-Morris-Pratt search for the final window in the
+ * sequence read backwards, so the answers are exact, a full pass costs
+ * O(N) comparisons whatever the values, and the memory is O(len).
  *
  * Why the prover can use it: if some period p has G(n + p) = G(n) for all
  * n in [a, N - p) and N - p - a >= len, then p is one of these d.  The
@@ -27,18 +26,19 @@
 typedef struct sg_period_scan {
     const sg_seq *s;
     uint64_t len;      /* window length */
-    uint64_t d;        /* the shift whose window `hash` describes */
-    uint64_t target;   /* hash of the last len values */
-    uint64_t hash;     /* hash of G(N - len - d .. N - 1 - d) */
-    uint64_t top;      /* B^(len - 1) mod 2^61 - 1 */
-    int started;
+    uint64_t next;     /* the next shift to look at */
+    uint64_t q;        /* values of the window matched ending there */
+    uint64_t *fail;    /* KMP failure function of the window, len + 1 */
 } sg_period_scan;
 
-/* Start at shift dmin (>= 1); len must be in 1..N.  O(len). */
-void sg_period_scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
-                         uint64_t dmin);
+/* Start at shift dmin (>= 1); len must be in 1..N for any shift to be
+ * found.  Returns SG_E_NOMEM when the O(len) table cannot be allocated. */
+sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
+                              uint64_t len, uint64_t dmin, sg_error *err);
 
 /* The next shift, or 0 when no shift d <= N - len is left. */
 uint64_t sg_period_scan_next(sg_period_scan *ps);
+
+void sg_period_scan_clear(sg_period_scan *ps);
 
 #endif /* SG_PERIOD_SEARCH_H */

@@ -22,6 +22,7 @@
  * re-checks every hypothesis from the values alone.
  */
 #include "sgexplore.h"
+#include "period_search.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -248,10 +249,53 @@ static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
     res->preperiod = m;
 }
 
-/* Search a proof among the candidate periods p = 1, 2, ...  For each p the
- * saltus is read off the end of the data, and n0(p) is one past the last
- * disagreement, found scanning backwards (a wrong p usually fails at
- * once). */
+/* Try candidate period p: its saltus is read off the end of the data, and
+ * n0(p) is one past the last disagreement, found scanning backwards (a
+ * wrong p usually fails at once).  Fills res and returns 1 when the
+ * theorem certifies p. */
+static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
+                      uint64_t p, uint64_t t)
+{
+    uint64_t N = s->n, i = N - p, a, sal = 0, tries;
+
+    if (kind == KIND_TAIL3) {
+        if (G(N - 1) < G(N - 1 - p))
+            return 0;
+        sal = (uint64_t)(G(N - 1) - G(N - 1 - p));
+    }
+    while (i > 0 && G(i - 1 + p) == G(i - 1) + (int64_t)sal)
+        i--;
+    a = i;
+    if (kind != KIND_TAIL3) {
+        if (a == 0)
+            a = 1;
+        if (agreement_end(kind, a, p, t) + p > N)
+            return 0;
+    } else {
+        /* The prefix condition may need a later start than n0(p). */
+        for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
+            if (agreement_end(kind, a, p, t) + p > N)
+                break;
+            if (prefix_condition(s, a, p, sal))
+                break;
+        }
+        if (agreement_end(kind, a, p, t) + p > N ||
+            !prefix_condition(s, a, p, sal))
+            return 0;
+    }
+    res->proof_start = a;
+    res->proof_period = p;
+    res->proof_saltus = sal;
+    res->certified_to = agreement_end(kind, a, p, t) + p - 1;
+    minimise(res, s, a, p, sal);
+    return 1;
+}
+
+/* Search a proof among the candidate periods p = 1, 2, ...  For the window
+ * theorem, a provable p must repeat the last t values (N - p - a >= t), so
+ * only the shifts at which they recur are tried, listed in one O(N) pass
+ * (period_search.c); this keeps periods of millions cheap.  The other
+ * theorems try every p: a wrong one fails within a few comparisons. */
 static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s)
 {
@@ -259,41 +303,24 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 
     if (N < 2)
         return 0;
-    for (p = 1; p < N && agreement_end(kind, 1, p, t) + p <= N; p++) {
-        uint64_t i = N - p, a, sal = 0, tries;
-
-        if (kind == KIND_TAIL3) {
-            if (G(N - 1) < G(N - 1 - p))
-                continue;
-            sal = (uint64_t)(G(N - 1) - G(N - 1 - p));
-        }
-        while (i > 0 && G(i - 1 + p) == G(i - 1) + (int64_t)sal)
-            i--;
-        a = i;
-        if (kind != KIND_TAIL3) {
-            if (a == 0)
-                a = 1;
-            if (agreement_end(kind, a, p, t) + p > N)
-                continue;
-        } else {
-            /* The prefix condition may need a later start than n0(p). */
-            for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
-                if (agreement_end(kind, a, p, t) + p > N)
+    if (kind == KIND_WINDOW && t >= 1 && t < N) {
+        sg_period_scan ps;
+        int found = 0;
+        if (sg_period_scan_init(&ps, s, t, 1, NULL) == SG_OK) {
+            while ((p = sg_period_scan_next(&ps)) != 0 &&
+                   agreement_end(kind, 1, p, t) + p <= N)
+                if (try_period(res, kind, s, p, t)) {
+                    found = 1;
                     break;
-                if (prefix_condition(s, a, p, sal))
-                    break;
-            }
-            if (agreement_end(kind, a, p, t) + p > N ||
-                !prefix_condition(s, a, p, sal))
-                continue;
+                }
+            sg_period_scan_clear(&ps);
+            return found;
         }
-        res->proof_start = a;
-        res->proof_period = p;
-        res->proof_saltus = sal;
-        res->certified_to = agreement_end(kind, a, p, t) + p - 1;
-        minimise(res, s, a, p, sal);
-        return 1;
+        /* Out of memory for the scan: fall back to trying every p. */
     }
+    for (p = 1; p < N && agreement_end(kind, 1, p, t) + p <= N; p++)
+        if (try_period(res, kind, s, p, t))
+            return 1;
     return 0;
 }
 

@@ -2,8 +2,9 @@
  * test_period_search.c - unit tests of the candidate-period scan
  * (period_search.c): on random, periodic, constant and Thue-Morse
  * sequences of every stored width, the shifts it returns must be exactly
- * those a direct comparison of every shift finds, in increasing order; and
- * on game values it must find the published periods.
+ * those a direct comparison of every shift finds, in increasing order,
+ * also when the scan is resumed after each answer; and on game values it
+ * must find the published periods.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
@@ -46,7 +47,7 @@ static void compare_scan(const sg_seq *s, uint64_t len, uint64_t dmin,
 
     assert_non_null(want);
     k = brute_shifts(want, s, len, dmin);
-    sg_period_scan_init(&ps, s, len, dmin);
+    assert_int_equal(sg_period_scan_init(&ps, s, len, dmin, NULL), SG_OK);
     while ((d = sg_period_scan_next(&ps)) != 0) {
         if (i >= k || d != want[i]) {
             fail_msg("%s (n %zu, len %llu, dmin %llu): shift %llu returned, "
@@ -64,6 +65,7 @@ static void compare_scan(const sg_seq *s, uint64_t len, uint64_t dmin,
     }
     /* Exhausted stays exhausted. */
     assert_int_equal(sg_period_scan_next(&ps), 0);
+    sg_period_scan_clear(&ps);
     free(want);
 }
 
@@ -124,8 +126,8 @@ static void test_random_sequences(void **state)
     }
 }
 
-/* Long Thue-Morse prefixes: the classic weak spot of hashing modulo 2^64
- * (answers would still be exact, but every step would be a false match). */
+/* Long Thue-Morse prefixes: highly self-similar, many overlapping
+ * matches, the classic hard case for string searches. */
 static void test_thue_morse(void **state)
 {
     tu_rng g;
@@ -148,23 +150,30 @@ static void test_edges(void **state)
 
     (void)state;
     sg_seq_init(&s);
-    sg_period_scan_init(&ps, &s, 1, 1);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 1, 1, NULL), SG_OK);
     assert_int_equal(sg_period_scan_next(&ps), 0);
+    sg_period_scan_clear(&ps);
     for (int i = 0; i < 10; i++) {
         assert_int_equal(sg_seq_append(&s, 5, &err), SG_OK);
     }
-    sg_period_scan_init(&ps, &s, 10, 1);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 10, 1, NULL), SG_OK);
     assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_init(&ps, &s, 9, 1);
+    sg_period_scan_clear(&ps);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 9, 1, NULL), SG_OK);
     assert_int_equal(sg_period_scan_next(&ps), 1);
     assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_init(&ps, &s, 1, 1);
+    sg_period_scan_clear(&ps);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 1, 1, NULL), SG_OK);
     for (uint64_t d = 1; d <= 9; d++) {
         assert_int_equal(sg_period_scan_next(&ps), d);
     }
     assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_init(&ps, &s, 11, 1);
+    sg_period_scan_clear(&ps);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 11, 1, NULL), SG_OK);
     assert_int_equal(sg_period_scan_next(&ps), 0);
+    sg_period_scan_clear(&ps);
+    /* Clearing twice, or an exhausted scan, is harmless. */
+    sg_period_scan_clear(&ps);
     sg_seq_clear(&s);
 }
 
@@ -186,8 +195,9 @@ static void test_game_periods(void **state)
     sg_seq_init(&s);
     assert_int_equal(sg_enumerate(&s, &r, 3990991 + 2996 + 1, NULL, &err),
                      SG_OK);
-    sg_period_scan_init(&ps, &s, 2996, 1);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 2996, 1, NULL), SG_OK);
     d = sg_period_scan_next(&ps);
+    sg_period_scan_clear(&ps);
     assert_int_equal(d, 3990991);
     for (i = s.n - d; i > 0; i--) {
         if (sg_seq_get(&s, (size_t)(i - 1)) !=
@@ -205,8 +215,9 @@ static void test_game_periods(void **state)
     assert_int_equal(sg_enumerate(&s, &r, 2 * 105351 + 2 * 149459 + 3, NULL,
                                   &err),
                      SG_OK);
-    sg_period_scan_init(&ps, &s, 1024, 1);
+    assert_int_equal(sg_period_scan_init(&ps, &s, 1024, 1, NULL), SG_OK);
     d = sg_period_scan_next(&ps);
+    sg_period_scan_clear(&ps);
     assert_int_equal(d, 149459);
     for (i = s.n - d; i > 0; i--) {
         if (sg_seq_get(&s, (size_t)(i - 1)) !=

@@ -4,8 +4,9 @@
  * hundreds of random splitting rules, under the automatic mask, mask 0 and
  * random forced masks, with and without the AVX2 filter, at every stored
  * width, compared with the naive method and with the tests' independent
- * reference; published periods from data/known.tsv through sg_analyse;
- * extension of a prefix, cancelling, and the method names.
+ * reference, with and without the helper thread; published periods from
+ * data/known.tsv through sg_analyse; extension of a prefix, cancelling,
+ * the progress hook and the method names.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
@@ -232,6 +233,12 @@ static void test_fixed_rules(void **state)
         sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
         sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
         sg_sparse_allow_simd(1);
+        /* Without the helper thread (which rules with many rare values,
+         * and mask 0, use by default). */
+        sg_sparse_allow_threads(0);
+        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check(&r, n, 0, 1, want, codes[i]);
+        sg_sparse_allow_threads(1);
         free(want);
         sg_rule_clear(&r);
     }
