@@ -14,11 +14,6 @@
 
 #define CERT_MAGIC "sgexplore-certificate 1"
 
-static const char *status_text(sg_period_status st)
-{
-    return st == SG_ARITH_PERIODIC ? "arithmetic-periodic" : "periodic";
-}
-
 char *sg_certificate_format(const char *rule, const sg_result *res)
 {
     char *out = NULL;
@@ -43,9 +38,10 @@ char *sg_certificate_format(const char *rule, const sg_result *res)
             "proof_saltus: %" PRIu64 "\n"
             "bound: %" PRIu64 "\n"
             "checksum: fnv1a64:%016" PRIx64 "\n",
-            rule, status_text(res->status), res->preperiod, res->period,
-            res->saltus, res->theorem_id, res->proof_start, res->proof_period,
-            res->proof_saltus, res->certified_to, res->checksum);
+            rule, sg_period_status_name(res->status), res->preperiod,
+            res->period, res->saltus, res->theorem_id, res->proof_start,
+            res->proof_period, res->proof_saltus, res->certified_to,
+            res->checksum);
     if (fclose(f) != 0) {
         free(out);
         return NULL;
@@ -67,9 +63,19 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
     long line = 0;
     unsigned seen = 0;
     enum {
-        F_FORMAT = 1, F_RULE = 2, F_STATUS = 4, F_PRE = 8, F_PER = 16,
-        F_SAL = 32, F_THM = 64, F_START = 128, F_PPER = 256, F_PSAL = 512,
-        F_BOUND = 1024, F_SUM = 2048, F_ALL = 4095
+        F_FORMAT = 1,
+        F_RULE = 2,
+        F_STATUS = 4,
+        F_PRE = 8,
+        F_PER = 16,
+        F_SAL = 32,
+        F_THM = 64,
+        F_START = 128,
+        F_PPER = 256,
+        F_PSAL = 512,
+        F_BOUND = 1024,
+        F_SUM = 2048,
+        F_ALL = 4095
     };
 
     *rule = NULL;
@@ -164,9 +170,9 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
     }
     if (seen != F_ALL) {
         static const char *names[] = {
-            "format", "rule", "status", "preperiod", "period", "saltus",
-            "theorem", "proof_start", "proof_period", "proof_saltus",
-            "bound", "checksum"};
+            "format",       "rule",         "status",  "preperiod",
+            "period",       "saltus",       "theorem", "proof_start",
+            "proof_period", "proof_saltus", "bound",   "checksum"};
         int i;
         for (i = 0; i < 12; i++)
             if (!(seen & (1u << i)))

@@ -14,9 +14,9 @@
 /* Exit statuses, as DESIGN.md promises them to scripts. */
 enum {
     EXIT_DONE = 0,
-    EXIT_RUNTIME = 1,   /* I/O, database, out of memory, interrupted */
-    EXIT_USAGE = 2,     /* usage or bad input */
-    EXIT_UNKNOWN = 3    /* a --heap/--position question has no proven answer */
+    EXIT_RUNTIME = 1, /* I/O, database, out of memory, interrupted */
+    EXIT_USAGE = 2,   /* usage or bad input */
+    EXIT_UNKNOWN = 3  /* a --heap/--position question has no proven answer */
 };
 
 /* Raised by SIGINT/SIGTERM; polled by long computations. */
@@ -45,21 +45,24 @@ void cli_json_string(FILE *f, const char *s);
 
 /* One option a command accepts; tables end with {NULL, 0}. */
 typedef struct cli_option {
-    const char *name;   /* "--max", or a short alias such as "-o" */
+    const char *name; /* "--max", or a short alias such as "-o" */
     int takes_value;
 } cli_option;
 
 /* The rule options every command that takes a rule accepts. */
-#define CLI_RULE_OPTIONS                                                     \
-    {"--subtract", 1}, {"--all-but", 1}, {"--octal", 1}, {"--hex", 1},      \
-        {"--rule", 1}, {"--grundy", 0}
+#define CLI_RULE_OPTIONS                                                       \
+    {"--subtract", 1}, {"--all-but", 1}, {"--octal", 1}, {"--hex", 1},         \
+        {"--rule", 1},                                                         \
+    {                                                                          \
+        "--grundy", 0                                                          \
+    }
 
 enum { CLI_ARG_END = -1, CLI_ARG_ERROR = -2, CLI_ARG_POSITIONAL = -3 };
 
 typedef struct cli_args {
     int argc, i;
     char **argv;
-    const char *cmd;    /* command name for messages, NULL for analysis */
+    const char *cmd; /* command name for messages, NULL for analysis */
 } cli_args;
 
 void cli_args_init(cli_args *a, int argc, char **argv, int first,
@@ -73,8 +76,8 @@ int cli_args_next(cli_args *a, const cli_option *opts, const char **val);
 /* Which rule a command was given. */
 typedef struct cli_rule_choice {
     sg_rule_syntax syntax;
-    const char *text;   /* the rule text ("4!.0" for --grundy) */
-    const char *opt;    /* the option it came from, for messages */
+    const char *text; /* the rule text ("4!.0" for --grundy) */
+    const char *opt;  /* the option it came from, for messages */
     int count;
 } cli_rule_choice;
 
@@ -88,8 +91,8 @@ int cli_rule_choice_check(const cli_rule_choice *c);
 int cli_parse_max(uint64_t *out, const char *opt, const char *val);
 
 /* "A:B" with A <= B and B - A < span. */
-int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt,
-                    const char *text, uint64_t span);
+int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt, const char *text,
+                    uint64_t span);
 
 /* Default computing budget for a rule when --max is not given. */
 size_t cli_default_max(const sg_rule *r);
@@ -106,7 +109,7 @@ int cli_plot_main(int argc, char **argv);
  * over its default range; both return an exit status after one error
  * line. */
 int cli_plot_check_path(const char *opt, const char *path);
-int cli_plot_analysis(const char *path, const sg_rule *r,
-                      const sg_result *res, const sg_seq *s);
+int cli_plot_analysis(const char *path, const sg_rule *r, const sg_result *res,
+                      const sg_seq *s);
 
 #endif

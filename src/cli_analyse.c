@@ -236,18 +236,6 @@ static int parse_position(mpz_t **out, size_t *n, const char *text)
     return EXIT_DONE;
 }
 
-static const char *status_name(const sg_result *res)
-{
-    switch (res->status) {
-    case SG_PERIODIC:
-        return "periodic";
-    case SG_ARITH_PERIODIC:
-        return "arithmetic-periodic";
-    default:
-        return "unresolved";
-    }
-}
-
 static void print_move_text(const sg_position *pos, const mpz_t *heaps)
 {
     int i;
@@ -375,8 +363,8 @@ int cli_analyse_main(int argc, char **argv)
     }
     if (o.position && (rc = parse_position(&pos_heaps, &npos, o.position)))
         goto out;
-    if (o.values && (rc = cli_parse_range(&va, &vb, "--values", o.values,
-                                             100000000)))
+    if (o.values &&
+        (rc = cli_parse_range(&va, &vb, "--values", o.values, 100000000)))
         goto out;
     max = o.have_max ? (size_t)o.max : cli_default_max(&rule);
     if (o.have_max && (st = sg_seq_check_size(max, &err))) {
@@ -411,8 +399,8 @@ int cli_analyse_main(int argc, char **argv)
         st = sg_enumerate(&seq, &rule, (size_t)vb + 1, &cli_cancel, &err);
         progress_enable(0);
         if (st) {
-            rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st,
-                               "--values", &err);
+            rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, "--values",
+                               &err);
             goto out;
         }
         res.computed = seq.n;
@@ -462,7 +450,7 @@ int cli_analyse_main(int argc, char **argv)
         fputs(",\"source\":", f); /* cache (issue 4) */
         cli_json_string(f, cli_cache_source(&cache, &seq));
         fputs(",\"status\":", f);
-        cli_json_string(f, status_name(&res));
+        cli_json_string(f, sg_period_status_name(res.status));
         fputs(",\"preperiod\":", f);
         json_u64_or_null(f, proven, res.preperiod);
         fputs(",\"period\":", f);
@@ -561,9 +549,9 @@ int cli_analyse_main(int argc, char **argv)
             printf("family: %s\n", sg_rule_family(&rule));
             printf("source: %s\n", cli_cache_source(&cache, &seq));
             if (proven) {
-                printf("status: %s (proven)\n", status_name(&res));
-                printf("preperiod: %llu\n",
-                       (unsigned long long)res.preperiod);
+                printf("status: %s (proven)\n",
+                       sg_period_status_name(res.status));
+                printf("preperiod: %llu\n", (unsigned long long)res.preperiod);
                 printf("period: %llu\n", (unsigned long long)res.period);
                 if (res.status == SG_ARITH_PERIODIC)
                     printf("saltus: %llu\n", (unsigned long long)res.saltus);
@@ -633,8 +621,7 @@ int cli_analyse_main(int argc, char **argv)
             } else {
                 printf("nim-sum: ");
                 mpz_out_str(stdout, 10, pos.nim_sum);
-                printf("\nwinner: %s\n",
-                       pos.first_wins ? "first" : "second");
+                printf("\nwinner: %s\n", pos.first_wins ? "first" : "second");
                 if (pos.first_wins && pos.move_heap < 0)
                     printf("move: unknown\n");
                 print_move_text(&pos, (const mpz_t *)pos_heaps);
@@ -654,8 +641,8 @@ int cli_analyse_main(int argc, char **argv)
             rc = erc;
     }
     { /* Cache (issue 4): store what was computed. */
-        int src = cli_cache_end(&cache, &rule, canon, &res, &seq, SG_OK,
-                                NULL, NULL);
+        int src =
+            cli_cache_end(&cache, &rule, canon, &res, &seq, SG_OK, NULL, NULL);
         if (src && rc == EXIT_DONE)
             rc = src;
     }

@@ -40,7 +40,10 @@ static void cache_usage(FILE *f)
 /* Options after the subcommand name; `nargs` positional arguments (the
  * rule) are expected. */
 static const cli_option cache_options[] = {
-    {"--db", 1}, {"--format", 1}, {"--json", 0}, {NULL, 0},
+    {"--db", 1},
+    {"--format", 1},
+    {"--json", 0},
+    {NULL, 0},
 };
 static const cli_option list_options[] = {
     {"--db", 1},     {"--format", 1}, {"--json", 0},
@@ -58,8 +61,8 @@ static int parse_cache_opts(cache_opts *o, int argc, char **argv, int nargs,
     memset(o, 0, sizeof *o);
     snprintf(cmd, sizeof cmd, "cache %s", argv[1]);
     cli_args_init(&a, argc, argv, 2, cmd);
-    while ((k = cli_args_next(&a, list ? list_options : cache_options,
-                              &val)) != CLI_ARG_END) {
+    while ((k = cli_args_next(&a, list ? list_options : cache_options, &val)) !=
+           CLI_ARG_END) {
         const char *name;
         if (k == CLI_ARG_ERROR)
             return EXIT_USAGE;
@@ -161,18 +164,6 @@ static int is_proven(const sg_store_entry *e)
     return e->res.status != SG_UNRESOLVED;
 }
 
-static const char *status_of(const sg_store_entry *e)
-{
-    switch (e->res.status) {
-    case SG_PERIODIC:
-        return "periodic";
-    case SG_ARITH_PERIODIC:
-        return "arithmetic-periodic";
-    default:
-        return "unresolved";
-    }
-}
-
 static void json_u64_or_null(int have, uint64_t v)
 {
     if (have)
@@ -199,7 +190,7 @@ static void print_entry_json(const sg_store_entry *e)
     fputs(",\"family\":", stdout);
     cli_json_string(stdout, e->family);
     fputs(",\"status\":", stdout);
-    cli_json_string(stdout, status_of(e));
+    cli_json_string(stdout, sg_period_status_name(e->res.status));
     fputs(",\"preperiod\":", stdout);
     json_u64_or_null(p, e->res.preperiod);
     fputs(",\"period\":", stdout);
@@ -286,7 +277,7 @@ static int list_visit(const sg_store_entry *e, void *arg)
     r = &ls->rows[ls->n];
     r->rule = strdup(e->rule);
     r->family = strdup(e->family);
-    r->status = strdup(status_of(e));
+    r->status = strdup(sg_period_status_name(e->res.status));
     r->updated = strdup(e->updated);
     if (!r->rule || !r->family || !r->status || !r->updated) {
         free(r->rule);
@@ -403,7 +394,7 @@ static void print_entry_text(const sg_store_entry *e, const sg_seq *s)
     printf("rule: %s\n", e->rule);
     printf("family: %s\n", e->family);
     if (p) {
-        printf("status: %s (proven)\n", status_of(e));
+        printf("status: %s (proven)\n", sg_period_status_name(e->res.status));
         printf("preperiod: %llu\n", (unsigned long long)e->res.preperiod);
         printf("period: %llu\n", (unsigned long long)e->res.period);
         if (e->res.status == SG_ARITH_PERIODIC)

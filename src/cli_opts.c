@@ -110,8 +110,8 @@ int cli_parse_max(uint64_t *out, const char *opt, const char *val)
     return EXIT_DONE;
 }
 
-int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt,
-                    const char *text, uint64_t span)
+int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt, const char *text,
+                    uint64_t span)
 {
     const char *colon = strchr(text, ':');
     sg_error err;
@@ -121,8 +121,7 @@ int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt,
         return EXIT_USAGE;
     }
     if (sg_parse_u63(a, text, (size_t)(colon - text), 0, &err) ||
-        sg_parse_u63(b, colon + 1, strlen(colon + 1), colon - text + 1,
-                     &err))
+        sg_parse_u63(b, colon + 1, strlen(colon + 1), colon - text + 1, &err))
         return cli_report(opt, text, &err);
     if (*b < *a) {
         cli_error("%s '%s': the range is reversed", opt, text);

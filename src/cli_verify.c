@@ -62,8 +62,8 @@ static char *read_file(const char *path, sg_error *err)
 }
 
 static const cli_option verify_options[] = {
-    {"--certificate", 1}, {"--max", 1}, {"--db", 1}, {"--no-cache", 0},
-    {NULL, 0},
+    {"--certificate", 1}, {"--max", 1}, {"--db", 1},
+    {"--no-cache", 0},    {NULL, 0},
 };
 
 int cli_verify_main(int argc, char **argv)
@@ -165,10 +165,9 @@ int cli_verify_main(int argc, char **argv)
         if (rc)
             goto out;
         if (!cache.proven) {
-            sg_status st = sg_analyse(&claim, &seq, &rule,
-                                      max ? (size_t)max
-                                          : cli_default_max(&rule),
-                                      &cli_cancel, &err);
+            sg_status st = sg_analyse(
+                &claim, &seq, &rule, max ? (size_t)max : cli_default_max(&rule),
+                &cli_cancel, &err);
             rc = cli_cache_end(&cache, &rule, canon, &claim, &seq, st, NULL,
                                &err);
             if (st || rc) {
@@ -200,8 +199,7 @@ int cli_verify_main(int argc, char **argv)
            claim.status == SG_ARITH_PERIODIC ? "arithmetic-periodic"
                                              : "periodic",
            (unsigned long long)claim.preperiod,
-           (unsigned long long)claim.period,
-           (unsigned long long)claim.saltus);
+           (unsigned long long)claim.period, (unsigned long long)claim.saltus);
     printf("theorem: %s\n", claim.theorem_id ? claim.theorem_id : "?");
     printf("recomputed: G(0..%llu) with the reference method\n",
            (unsigned long long)claim.certified_to);

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-sg_status sg_error_set(sg_error *err, sg_status code, long pos,
-                       const char *fmt, ...)
+sg_status sg_error_set(sg_error *err, sg_status code, long pos, const char *fmt,
+                       ...)
 {
     if (err) {
         va_list ap;

@@ -67,6 +67,18 @@ static const struct theorem *theorem_of(proof_kind k)
     return NULL;
 }
 
+const char *sg_period_status_name(sg_period_status st)
+{
+    switch (st) {
+    case SG_PERIODIC:
+        return "periodic";
+    case SG_ARITH_PERIODIC:
+        return "arithmetic-periodic";
+    default:
+        return "unresolved";
+    }
+}
+
 const char *sg_theorem_lookup(const char *id, const char **name)
 {
     size_t i;
@@ -347,8 +359,8 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 }
 
 /* Whether (q, sq) is an arithmetic period from a, given that (p, sal) is. */
-static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p,
-                          uint64_t sal, uint64_t q, uint64_t sq)
+static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
+                          uint64_t q, uint64_t sq)
 {
     uint64_t j;
     for (j = a; j < a + p; j++)
@@ -357,8 +369,8 @@ static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p,
     return 1;
 }
 
-int sg_certificate_check(const sg_rule *r, const sg_result *c,
-                         const sg_seq *s, uint64_t *fail_n, const char **why)
+int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
+                         uint64_t *fail_n, const char **why)
 {
     proof_kind kind = rule_kind(r, NULL);
     const struct theorem *th = theorem_of(kind);

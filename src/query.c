@@ -114,7 +114,8 @@ static int find_small_move(size_t *take, size_t parts[3], int *nparts,
                     size_t c = rem - a - b;
                     if ((uneq && (a == b || b == c)) || c < minpart)
                         continue;
-                    if ((sg_seq_get(s, a) ^ sg_seq_get(s, b) ^ sg_seq_get(s, c)) == target) {
+                    if ((sg_seq_get(s, a) ^ sg_seq_get(s, b) ^
+                         sg_seq_get(s, c)) == target) {
                         *take = k;
                         *nparts = 3;
                         parts[0] = a;
@@ -228,9 +229,8 @@ sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
     if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && r->tail_len &&
         res->status != SG_UNRESOLVED &&
         !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE)))
-        return find_one_heap_move(m, r, res, s, h, target)
-                   ? SG_OK
-                   : SG_E_UNKNOWN;
+        return find_one_heap_move(m, r, res, s, h, target) ? SG_OK
+                                                           : SG_E_UNKNOWN;
     return find_periodic_move(m, r, res, s, h, target);
 }
 

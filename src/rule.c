@@ -33,7 +33,7 @@ void sg_rule_clear(sg_rule *r)
 /* ------------------------------------------------------------------ */
 
 typedef struct dense {
-    uint8_t *digit, *uneq;   /* positions 0..len-1 */
+    uint8_t *digit, *uneq; /* positions 0..len-1 */
     size_t len, alloc;
     uint8_t *tail, *tail_uneq;
     size_t tail_len;
@@ -225,15 +225,14 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
                                   "range needs an upper end");
                 goto fail;
             }
-            st = sg_parse_u63(&b, r0, (size_t)(r - r0), base + (r0 - text),
-                              err);
+            st =
+                sg_parse_u63(&b, r0, (size_t)(r - r0), base + (r0 - text), err);
             if (st)
                 goto fail;
             if (b < a) {
                 st = sg_error_set(err, SG_E_INPUT, base + (p - text),
                                   "range %llu-%llu is reversed",
-                                  (unsigned long long)a,
-                                  (unsigned long long)b);
+                                  (unsigned long long)a, (unsigned long long)b);
                 goto fail;
             }
             q = r;
@@ -374,8 +373,8 @@ static int digit_value(char c, int base)
     return v < base ? v : -2;
 }
 
-static sg_status parse_code(sg_rule *r, const char *text, int base,
-                            long off, sg_error *err)
+static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
+                            sg_error *err)
 {
     dense d;
     const char *p = text;
@@ -393,8 +392,8 @@ static sg_status parse_code(sg_rule *r, const char *text, int base,
     if (*p != '.') {
         int v = digit_value(*p, base);
         if (v == -2) {
-            st = sg_error_set(err, SG_E_INPUT, off, "digit '%c' is not %s",
-                              *p, digits_name);
+            st = sg_error_set(err, SG_E_INPUT, off, "digit '%c' is not %s", *p,
+                              digits_name);
             goto out;
         }
         if (v < 0) {
@@ -566,7 +565,8 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
         break;
     case SG_SYNTAX_RULE:
     default:
-        if (strncmp(text, "subtract{", 9) == 0 || strncmp(text, "all-but{", 8) == 0) {
+        if (strncmp(text, "subtract{", 9) == 0 ||
+            strncmp(text, "all-but{", 8) == 0) {
             int sub = text[0] == 's';
             size_t open = sub ? 9 : 8;
             char *inner;

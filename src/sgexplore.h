@@ -31,24 +31,23 @@ extern "C" {
 
 typedef enum sg_status {
     SG_OK = 0,
-    SG_E_INPUT,        /* malformed or out-of-range user input */
-    SG_E_NOMEM,        /* the request does not fit in memory */
-    SG_E_IO,           /* file or database failure */
-    SG_E_INTERRUPTED,  /* a cancel flag was raised (Ctrl-C) */
-    SG_E_UNKNOWN       /* a question with no proven answer */
+    SG_E_INPUT,       /* malformed or out-of-range user input */
+    SG_E_NOMEM,       /* the request does not fit in memory */
+    SG_E_IO,          /* file or database failure */
+    SG_E_INTERRUPTED, /* a cancel flag was raised (Ctrl-C) */
+    SG_E_UNKNOWN      /* a question with no proven answer */
 } sg_status;
 
 typedef struct sg_error {
     sg_status code;
-    long pos;          /* 0-based position in the parsed text, or -1 */
+    long pos; /* 0-based position in the parsed text, or -1 */
     char msg[512];
 } sg_error;
 
 /* Fill *err (if non-NULL) with code, position and a printf-style message;
  * returns code so that callers can write `return sg_error_set(...)`. */
-sg_status sg_error_set(sg_error *err, sg_status code, long pos,
-                       const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+sg_status sg_error_set(sg_error *err, sg_status code, long pos, const char *fmt,
+                       ...) __attribute__((format(printf, 4, 5)));
 
 /* ------------------------------------------------------------------ */
 /* Rules                                                                */
@@ -57,17 +56,17 @@ sg_status sg_error_set(sg_error *err, sg_status code, long pos,
 /* Digit bits of a take-and-break code: what a move removing k tokens may
  * leave behind. */
 enum {
-    SG_BIT_ALL = 1,    /* may remove the whole heap (leave no heap) */
-    SG_BIT_ONE = 2,    /* may leave one non-empty heap */
-    SG_BIT_TWO = 4,    /* may leave two non-empty heaps */
-    SG_BIT_THREE = 8   /* may leave three non-empty heaps */
+    SG_BIT_ALL = 1,  /* may remove the whole heap (leave no heap) */
+    SG_BIT_ONE = 2,  /* may leave one non-empty heap */
+    SG_BIT_TWO = 4,  /* may leave two non-empty heaps */
+    SG_BIT_THREE = 8 /* may leave three non-empty heaps */
 };
 
 /* One non-zero digit of a code: at position `take` (tokens removed). */
 typedef struct sg_term {
     uint64_t take;
-    uint8_t digit;     /* SG_BIT_* mask, 1..15 */
-    uint8_t unequal;   /* `!`: heaps left by the split bits must differ */
+    uint8_t digit;   /* SG_BIT_* mask, 1..15 */
+    uint8_t unequal; /* `!`: heaps left by the split bits must differ */
 } sg_term;
 
 /*
@@ -82,18 +81,18 @@ typedef struct sg_rule {
     sg_term *terms;
     uint64_t tail_start;
     size_t tail_len;
-    uint8_t *tail;           /* digits of the repeating tail */
-    uint8_t *tail_unequal;   /* `!` flags of the repeating tail */
+    uint8_t *tail;         /* digits of the repeating tail */
+    uint8_t *tail_unequal; /* `!` flags of the repeating tail */
 } sg_rule;
 
 /* How the rule was written on the command line. */
 typedef enum sg_rule_syntax {
-    SG_SYNTAX_SUBTRACT,  /* "2,3,5" or "1-3,7" */
-    SG_SYNTAX_ALLBUT,    /* "1,3" or "" (Nim) */
-    SG_SYNTAX_OCTAL,     /* take-and-break code with digits 0-7 */
-    SG_SYNTAX_HEX,       /* take-and-break code with digits 0-F */
-    SG_SYNTAX_RULE,      /* any code, or a canonical form, or "grundy" */
-    SG_SYNTAX_GRUNDY     /* text ignored: Grundy's game, 4!.0 */
+    SG_SYNTAX_SUBTRACT, /* "2,3,5" or "1-3,7" */
+    SG_SYNTAX_ALLBUT,   /* "1,3" or "" (Nim) */
+    SG_SYNTAX_OCTAL,    /* take-and-break code with digits 0-7 */
+    SG_SYNTAX_HEX,      /* take-and-break code with digits 0-F */
+    SG_SYNTAX_RULE,     /* any code, or a canonical form, or "grundy" */
+    SG_SYNTAX_GRUNDY    /* text ignored: Grundy's game, 4!.0 */
 } sg_rule_syntax;
 
 void sg_rule_init(sg_rule *r);
@@ -137,11 +136,11 @@ typedef uint32_t sg_value;
  * so far (1, 2 or 4): widening happens automatically on append, so long
  * sequences of small values cost one byte each. */
 typedef struct sg_seq {
-    uint8_t *data;     /* n values of `width` bytes, native byte order */
-    unsigned width;    /* 1, 2 or 4 (0 before the first allocation) */
-    size_t n;          /* values computed: G(0..n-1) */
-    size_t alloc;      /* capacity, in values */
-    sg_value max;      /* largest value seen so far */
+    uint8_t *data;  /* n values of `width` bytes, native byte order */
+    unsigned width; /* 1, 2 or 4 (0 before the first allocation) */
+    size_t n;       /* values computed: G(0..n-1) */
+    size_t alloc;   /* capacity, in values */
+    sg_value max;   /* largest value seen so far */
 } sg_seq;
 
 /* G(i) for i < s->n. */
@@ -199,10 +198,10 @@ int sg_sparse_applicable(const sg_rule *r);
 
 /* What a sparse-space run did, for benchmarks and tests. */
 typedef struct sg_sparse_stats {
-    uint32_t mask;       /* the mask in use at the end */
-    size_t rare;         /* heaps h >= 1 with a rare value, at the end */
-    size_t full_scans;   /* heaps whose value needed every pair */
-    size_t repicks;      /* times the mask changed */
+    uint32_t mask;     /* the mask in use at the end */
+    size_t rare;       /* heaps h >= 1 with a rare value, at the end */
+    size_t full_scans; /* heaps whose value needed every pair */
+    size_t repicks;    /* times the mask changed */
 } sg_sparse_stats;
 
 /* The sparse-space enumerator (method and proof at the top of
@@ -236,6 +235,10 @@ typedef enum sg_period_status {
     SG_PERIODIC,
     SG_ARITH_PERIODIC
 } sg_period_status;
+
+/* "periodic", "arithmetic-periodic" or "unresolved": the words of the
+ * JSON output, certificates and the cache. */
+const char *sg_period_status_name(sg_period_status st);
 
 /* Identifiers of the theorems, as written in certificates. */
 #define SG_THM_WINDOW "subtraction-window"
@@ -328,8 +331,8 @@ sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
 /* One move: remove `take` tokens from a heap and leave `nleft` heaps. */
 typedef struct sg_move {
     mpz_t take;
-    int nleft;         /* 0..3 */
-    mpz_t left[3];     /* ascending */
+    int nleft;     /* 0..3 */
+    mpz_t left[3]; /* ascending */
 } sg_move;
 
 void sg_move_init(sg_move *m);
@@ -344,10 +347,10 @@ sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
 /* Result of analysing a multi-heap position. */
 typedef struct sg_position {
     size_t nheaps;
-    mpz_t *values;     /* G of each heap */
+    mpz_t *values; /* G of each heap */
     mpz_t nim_sum;
-    int first_wins;    /* nim_sum != 0 */
-    long move_heap;    /* index of the heap played, -1 when none */
+    int first_wins; /* nim_sum != 0 */
+    long move_heap; /* index of the heap played, -1 when none */
     sg_move move;
 } sg_position;
 
@@ -365,8 +368,8 @@ sg_status sg_position_analyse(sg_position *out, const sg_rule *r,
 /* ------------------------------------------------------------------ */
 
 /* Parse a non-negative decimal integer that must fit in 63 bits. */
-sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len,
-                       long pos, sg_error *err);
+sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
+                       sg_error *err);
 
 /* Bytes of physical memory on this machine (0 when unknown). */
 uint64_t sg_physical_memory(void);
@@ -401,17 +404,17 @@ enum {
 /* One cached rule, as read back.  The strings are owned by the entry;
  * res.theorem, res.theorem_id and res.note point into them. */
 typedef struct sg_store_entry {
-    char *rule;          /* canonical text: the key */
+    char *rule; /* canonical text: the key */
     char *family;
-    sg_result res;       /* claim, certificate and values computed */
-    uint64_t stored;     /* G(0..stored-1) are kept in the file */
-    char *theorem;       /* owned copies behind res.theorem ... */
+    sg_result res;   /* claim, certificate and values computed */
+    uint64_t stored; /* G(0..stored-1) are kept in the file */
+    char *theorem;   /* owned copies behind res.theorem ... */
     char *theorem_id;
     char *note;
-    char *version;       /* program version that wrote the row */
-    char *algorithm;     /* sg_enumerate_method() of that program */
-    double elapsed;      /* seconds of computation, summed over runs */
-    char created[24];    /* "YYYY-MM-DDTHH:MM:SSZ", UTC */
+    char *version;    /* program version that wrote the row */
+    char *algorithm;  /* sg_enumerate_method() of that program */
+    double elapsed;   /* seconds of computation, summed over runs */
+    char created[24]; /* "YYYY-MM-DDTHH:MM:SSZ", UTC */
     char updated[24];
 } sg_store_entry;
 
@@ -525,8 +528,8 @@ typedef struct sg_plot_options {
  * rare (at most 1 in 10 positions, among at least 100). */
 typedef struct sg_plot_rare {
     uint64_t mask;
-    uint64_t count;    /* positions holding a rare value */
-    uint64_t total;    /* positions looked at */
+    uint64_t count; /* positions holding a rare value */
+    uint64_t total; /* positions looked at */
 } sg_plot_rare;
 
 /* Find the mask (below 2^16) under which the fewest of G(from..to) are
@@ -539,9 +542,9 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
 
 /* What sg_plot_write_sequence wrote. */
 typedef struct sg_plot_data {
-    uint64_t step;     /* positions per row */
+    uint64_t step; /* positions per row */
     uint64_t rows;
-    uint64_t vmax;     /* largest value written */
+    uint64_t vmax; /* largest value written */
 } sg_plot_data;
 
 /* Write the data file that gnuplot draws for G(from..to), to `path`:
@@ -561,15 +564,15 @@ sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
  * is SG_E_INPUT; an unwritable path (checked before gnuplot runs), a
  * missing gnuplot and gnuplot's own failures are SG_E_IO. */
 sg_status sg_plot_sequence(const char *path, const sg_rule *r,
-                           const sg_result *res, const sg_seq *s,
-                           uint64_t from, uint64_t to,
-                           const sg_plot_options *opt, sg_error *err);
+                           const sg_result *res, const sg_seq *s, uint64_t from,
+                           uint64_t to, const sg_plot_options *opt,
+                           sg_error *err);
 
 /* One rule's result, for the figure of many rules (cache, sweep). */
 typedef struct sg_plot_result {
-    const char *rule;          /* canonical text */
+    const char *rule; /* canonical text */
     sg_period_status status;
-    uint64_t preperiod;        /* ignored when unresolved */
+    uint64_t preperiod; /* ignored when unresolved */
     uint64_t period;
 } sg_plot_result;
 
@@ -577,8 +580,8 @@ typedef struct sg_plot_result {
 typedef struct sg_plot_summary {
     uint64_t periodic, arith, unresolved;
     uint64_t max_preperiod, max_period;
-    uint64_t max_point;        /* most rules sharing one (n0, p) */
-    uint64_t max_count;        /* most rules sharing one period */
+    uint64_t max_point; /* most rules sharing one (n0, p) */
+    uint64_t max_count; /* most rules sharing one period */
 } sg_plot_summary;
 
 /* Write the data file of the results figure to `path` (its blocks are

@@ -206,18 +206,6 @@ static int bind_text_or_null(sqlite3_stmt *q, int i, const char *s)
     return sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
 }
 
-static const char *status_text(sg_period_status s)
-{
-    switch (s) {
-    case SG_PERIODIC:
-        return "periodic";
-    case SG_ARITH_PERIODIC:
-        return "arithmetic-periodic";
-    default:
-        return "unresolved";
-    }
-}
-
 /* FNV-1a (64-bit) of a chunk's bytes, as "fnv1a64:" and 16 hex digits:
  * catches damage inside value blobs, which SQLite does not check. */
 static void chunk_hash(char out[32], const uint8_t *p, size_t n)
@@ -1253,7 +1241,8 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
         goto sqlfail;
     sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 2, family, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, status_text(res->status), -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, sg_period_status_name(res->status), -1,
+                      SQLITE_STATIC);
     bind_u64_or_null(q, 4, proven, res->preperiod);
     bind_u64_or_null(q, 5, proven, res->period);
     bind_u64_or_null(q, 6, proven, res->saltus);
