@@ -328,6 +328,15 @@ static sg_status parse_allbut(sg_rule *r, const char *text, long base,
     if (st)
         return st;
     top = n ? v[n - 1] : 0;
+    /* The rule is stored one entry per position below the tail. */
+    if (top > SG_RULE_MAX_TERMS) {
+        free(v);
+        return sg_error_set(err, SG_E_INPUT, base,
+                            "excluded removal %llu is too large (at most "
+                            "%llu)",
+                            (unsigned long long)top,
+                            (unsigned long long)SG_RULE_MAX_TERMS);
+    }
     /* Positions 1..top, except the listed ones, get digit 3; then [3]. */
     r->nterms = 0;
     r->terms = top ? malloc(top * sizeof *r->terms) : NULL;

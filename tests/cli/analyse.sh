@@ -135,6 +135,7 @@ bad "zero removal" "0 is not allowed" --subtract 0,2
 bad "negative removal" "negative" --subtract -1
 bad "number past 2^63" "larger than 2^63" --subtract 99999999999999999999
 bad "reversed range" "reversed" --subtract 5-3
+bad "all-but exclusion too large to store" "too large" --all-but 1000000000000
 bad "octal digit 8" "not octal" --octal 0.78
 bad "hex digit G" "not hexadecimal" --hex 0.8G
 bad "lone !" "must follow a digit" --rule '!'
