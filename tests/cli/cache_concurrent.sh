@@ -45,6 +45,7 @@ for round in 1 2; do
     wait
     cat "$T"/fail[1-4] >"$T/fail"
     cat "$T"/err[1-4] >"$T/err"
+    sed 's/^/# /' "$T/fail" "$T/err"
     check "round $round: all four processes exit 0" test ! -s "$T/fail"
     check "round $round: no \"database is locked\" (nor any other message)" \
         test ! -s "$T/err"
