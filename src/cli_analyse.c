@@ -21,8 +21,13 @@
  * quadratic straightforward method, so they get small ones. */
 size_t cli_default_max(const sg_rule *r)
 {
-    if (sg_rule_bits(r) & SG_BIT_THREE)
-        return 2000;
+    unsigned bits = sg_rule_bits(r);
+
+    /* A tail with splits costs O(N^3) with the straightforward method. */
+    if (r->tail_len && (bits & (SG_BIT_TWO | SG_BIT_THREE)))
+        return 1000;
+    if (bits & SG_BIT_THREE)
+        return sg_three_applicable(r) ? 4000 : 2000;
     if (r->tail_len)
         return 10000;
     if (sg_sparse_applicable(r))

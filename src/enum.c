@@ -459,6 +459,8 @@ sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
                                    err);
     if (direct_applicable(r))
         return enumerate_direct(s, r, n, cancel, err);
+    if (sg_three_applicable(r))
+        return sg_enumerate_three(s, r, n, cancel, err);
     return sg_enumerate_naive(s, r, n, cancel, err);
 }
 
@@ -468,5 +470,7 @@ const char *sg_enumerate_method(const sg_rule *r)
         return "sparse";
     if (direct_applicable(r))
         return "direct";
+    if (sg_three_applicable(r))
+        return "three-heap";
     return "naive";
 }

@@ -179,6 +179,12 @@ sg_status sg_seq_check_size(size_t n, sg_error *err);
 sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
                        volatile sig_atomic_t *cancel, sg_error *err);
 
+/* The method for finite codes with three-heap moves (bit 8) and no '!':
+ * two-heap option sets kept as bitsets (enum_three.c). */
+int sg_three_applicable(const sg_rule *r);
+sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
+                             volatile sig_atomic_t *cancel, sg_error *err);
+
 /* Name of the method sg_enumerate uses for r ("naive", ...), for reports
  * and the cache. */
 const char *sg_enumerate_method(const sg_rule *r);

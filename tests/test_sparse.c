@@ -507,6 +507,9 @@ static void test_methods_and_stats(void **state)
     sg_rule_clear(&r);
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.8F");
     assert_false(sg_sparse_applicable(&r));
+    assert_string_equal(sg_enumerate_method(&r), "three-heap");
+    sg_rule_clear(&r);
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.8!F");
     assert_string_equal(sg_enumerate_method(&r), "naive");
     sg_rule_clear(&r);
     parse_or_fail(&r, SG_SYNTAX_SUBTRACT, "997,1999,2996");
