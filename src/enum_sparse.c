@@ -80,6 +80,16 @@
  * to the next digit (starting with 32 and doubling). */
 #define SPARSE_BLOCK 4096
 
+/*
+ * While every value is below 64 (size <= SMALL_SIZE, so that every value
+ * and every xor of two values is below size / 2 <= 64), a heap's options
+ * are kept as a 64-bit set in a register instead of stamps: step 1 is one
+ * or per option, step 2 one count of trailing zeros, and step 3 looks for
+ * a set of wanted values (usually one or two) with a compare per value
+ * and 32 pairs.  Same three steps, only the bookkeeping differs.
+ */
+#define SMALL_SIZE 128
+
 /* Values stay below this (the tables are indexed by value). */
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
 
@@ -137,6 +147,18 @@ typedef struct sparse {
     sg_value *common;      /* common values below size, ascending */
     sg_value *rarev;       /* rare values below size, ascending */
     size_t ncommon, nrarev;
+    /* with size <= SMALL_SIZE: the common and the rare values below
+     * size / 2 as bit sets (see NAME_small) */
+    uint64_t cbits, rbits;
+    /* the small path's step 1 as one list of terms G(m - off) ^ val, for
+     * heaps m >= kmax + 2 + 2 * (last rare heap), where every rare pairs
+     * with every split digit and no pair can be two equal halves; built
+     * for R as it was when it had tnrare members in its rgen-th rebuild */
+    size_t *toff;
+    sg_value *tval;
+    size_t nterm, talloc, tnrare, kmax;
+    unsigned rgen, tgen;
+    int tok;
 
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
@@ -186,6 +208,8 @@ static void sparse_free(sparse *sp)
     free(sp->hist);
     free(sp->common);
     free(sp->rarev);
+    free(sp->toff);
+    free(sp->tval);
     memset(sp, 0, sizeof *sp);
 }
 
@@ -212,6 +236,8 @@ static int sparse_moves(sparse *sp, const sg_rule *r)
         size_t k = (size_t)r->terms[i].take;
         unsigned d = r->terms[i].digit;
         if (d & SG_BIT_TWO) {
+            if (k > sp->kmax)
+                sp->kmax = k;
             sp->split_uneq[sp->nsplit] = r->terms[i].unequal != 0;
             sp->split[sp->nsplit++] = k;
         }
@@ -231,11 +257,18 @@ static void sparse_lists(sparse *sp)
     size_t v;
 
     sp->ncommon = sp->nrarev = 0;
+    sp->cbits = sp->rbits = 0;
     for (v = 0; v < sp->size; v++) {
         if (is_rare(sp->mask, (sg_value)v))
             sp->rarev[sp->nrarev++] = (sg_value)v;
         else
             sp->common[sp->ncommon++] = (sg_value)v;
+        if (sp->size <= SMALL_SIZE && v < sp->size / 2) {
+            if (is_rare(sp->mask, (sg_value)v))
+                sp->rbits |= (uint64_t)1 << v;
+            else
+                sp->cbits |= (uint64_t)1 << v;
+        }
     }
 }
 
@@ -293,12 +326,45 @@ static int rare_push(sparse *sp, size_t pos, sg_value v)
     return 0;
 }
 
+/* The small path's list of terms for R as it is now; -1 when out of
+ * memory (the caller then goes digit by digit). */
+static int flat_build(sparse *sp)
+{
+    size_t j, i, n = sp->nsplit * sp->nrare;
+
+    sp->tok = 0;
+    if (n > sp->talloc) {
+        size_t na = sp->talloc ? sp->talloc : 64;
+        void *t;
+        while (na < n)
+            na *= 2;
+        if (!(t = realloc(sp->toff, na * sizeof *sp->toff)))
+            return -1;
+        sp->toff = t;
+        if (!(t = realloc(sp->tval, na * sizeof *sp->tval)))
+            return -1;
+        sp->tval = t;
+        sp->talloc = na;
+    }
+    sp->nterm = 0;
+    for (j = 0; j < sp->nsplit; j++)
+        for (i = 0; i < sp->nrare; i++) {
+            sp->toff[sp->nterm] = sp->split[j] + sp->rpos[i];
+            sp->tval[sp->nterm++] = sp->rval[i];
+        }
+    sp->tnrare = sp->nrare;
+    sp->tgen = sp->rgen;
+    sp->tok = 1;
+    return 0;
+}
+
 /* R from scratch, for the current mask. */
 static int sparse_rebuild(sparse *sp, const sg_seq *s)
 {
     size_t h;
 
     sp->nrare = 0;
+    sp->rgen++;
     for (h = 1; h < s->n; h++) {
         sg_value v = sg_seq_get(s, h);
         if (is_rare(sp->mask, v) && rare_push(sp, h, v))
@@ -491,6 +557,39 @@ AVX2 static size_t avx2_find2(const sparse *sp, const uint16_t *g,
     return end;
 }
 
+/* Step 3 of the small path (one-byte values): the pairs (a, rem - a),
+ * a from *pa in steps of 32 while below end, remove from `want` (a set of
+ * values below 64) every value some pair's xor takes; stops early when
+ * want is empty.  *pa is where it stopped; returns what is still wanted. */
+AVX2 static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
+                                 size_t end, uint64_t want)
+{
+    const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+                                         5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
+                                         10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    size_t a;
+
+    for (a = *pa; a + 32 <= end; a += 32) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
+        __m256i y = _mm256_loadu_si256(
+            (const __m256i *)(const void *)(g + rem - a - 31));
+        uint64_t w;
+        y = _mm256_shuffle_epi8(y, rev);
+        y = _mm256_permute2x128_si256(y, y, 0x01);
+        x = _mm256_xor_si256(x, y);
+        for (w = want; w; w &= w - 1) {
+            unsigned v = (unsigned)__builtin_ctzll(w);
+            __m256i e = _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)v));
+            if (_mm256_movemask_epi8(e))
+                want &= ~((uint64_t)1 << v);
+        }
+        if (!want)
+            break;
+    }
+    *pa = a;
+    return want;
+}
+
 static int simd_allowed = 1;
 
 void sg_sparse_allow_simd(int allow)
@@ -517,6 +616,17 @@ void sg_sparse_allow_simd(int allow)
 static int have_avx2(void)
 {
     return 0;
+}
+
+/* Stand-in: never called (sp->simd is 0). */
+static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
+                            size_t end, uint64_t want)
+{
+    (void)g;
+    (void)rem;
+    (void)end;
+    (void)pa;
+    return want;
 }
 #endif
 
@@ -648,6 +758,93 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                 s0[AT(v ^ p[7]) + 7] = t0 + 14;                             \
             }                                                               \
         }                                                                   \
+    }                                                                       \
+                                                                            \
+    static sg_value NAME##_small(sparse *sp, const T *g, size_t m)          \
+    {                                                                       \
+        const size_t *rp = sp->rpos;                                        \
+        const sg_value *rv = sp->rval;                                      \
+        const unsigned half = (unsigned)(sp->size / 2);                     \
+        const uint64_t all = half >= 64 ? ~(uint64_t)0                      \
+                                        : ((uint64_t)1 << half) - 1;        \
+        uint64_t opt = 0, miss, want;                                       \
+        size_t i, j, nr = sp->nrare, ntop = 0, maxtop = 0, a0, blk;         \
+        sg_value c;                                                         \
+                                                                            \
+        /* 1: one-heap options and pairs with a rare part */                \
+        for (i = 0; i < sp->none && sp->one[i] < m; i++)                    \
+            opt |= (uint64_t)1 << g[m - sp->one[i]];                        \
+        for (i = 0; i < sp->nall && sp->all[i] <= m; i++)                   \
+            if (sp->all[i] == m)                                            \
+                opt |= 1;                                                   \
+        if (sp->nsplit &&                                                   \
+            m >= sp->kmax + 2 + 2 * (nr ? rp[nr - 1] : 0) &&                \
+            ((sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen) ||       \
+             !flat_build(sp))) {                                            \
+            /* every rare pairs with every digit: one list */               \
+            const size_t *to = sp->toff;                                    \
+            const sg_value *tv = sp->tval;                                  \
+            const size_t nt = sp->nterm;                                    \
+            uint64_t o2 = 0;                                                \
+            for (i = 0; i + 1 < nt; i += 2) {                               \
+                opt |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);               \
+                o2 |= (uint64_t)1 << (tv[i + 1] ^ g[m - to[i + 1]]);        \
+            }                                                               \
+            if (i < nt)                                                     \
+                opt |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);               \
+            opt |= o2;                                                      \
+            nr = 0;     /* the loop below only sets rem and top */          \
+        }                                                                   \
+        for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= m; j++) {         \
+            size_t rem = m - sp->split[j];                                  \
+            int uneq = sp->split_uneq[j] && rem % 2 == 0;                   \
+            while (nr > 0 && rp[nr - 1] >= rem)                             \
+                nr--;                                                       \
+            if (uneq) {                                                     \
+                for (i = 0; i < nr; i++)                                    \
+                    if (2 * rp[i] != rem)                                   \
+                        opt |= (uint64_t)1 << (rv[i] ^ g[rem - rp[i]]);     \
+            } else {                                                        \
+                for (i = 0; i < nr; i++)                                    \
+                    opt |= (uint64_t)1 << (rv[i] ^ g[rem - rp[i]]);         \
+            }                                                               \
+            sp->rem[j] = rem;                                               \
+            sp->top[j] = rem / 2 - (size_t)uneq;                            \
+            if (sp->top[j] > maxtop)                                        \
+                maxtop = sp->top[j];                                        \
+            ntop = j + 1;                                                   \
+        }                                                                   \
+        /* 2: every option is below half; c = the least common missing */   \
+        miss = all & ~opt;                                                  \
+        if (!miss)                                                          \
+            return (sg_value)half;                                          \
+        c = (miss & sp->cbits) ? (sg_value)__builtin_ctzll(miss & sp->cbits)\
+                               : (sg_value)half;                            \
+        /* 3: the rare values below c still to be found */                  \
+        want = miss & sp->rbits &                                           \
+               (c >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << c) - 1);           \
+        if (!want)                                                          \
+            return c;                                                       \
+        for (a0 = 1, blk = 32; a0 <= maxtop; a0 += blk) {                   \
+            if (a0 > 1 && blk < SPARSE_BLOCK)                               \
+                blk *= 2;                                                   \
+            for (j = 0; j < ntop; j++) {                                    \
+                size_t a = a0, end = a0 + blk, rem = sp->rem[j];            \
+                if (end > sp->top[j] + 1)                                   \
+                    end = sp->top[j] + 1;                                   \
+                if (sizeof(T) == 1 && sp->simd && a < end)                  \
+                    want = avx2_small1((const uint8_t *)(const void *)g,    \
+                                       rem, &a, end, want);                 \
+                for (; want && a < end; a++) {                              \
+                    unsigned x = (unsigned)(g[a] ^ g[rem - a]);             \
+                    want &= ~((uint64_t)1 << x);                            \
+                }                                                           \
+                if (!want)                                                  \
+                    return c;                                               \
+            }                                                               \
+        }                                                                   \
+        sp->full_scans++;                                                   \
+        return (sg_value)__builtin_ctzll(want);                             \
     }                                                                       \
                                                                             \
     static sg_value NAME##_heap(sparse *sp, const T *g, size_t m)           \
@@ -1051,7 +1248,8 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         if (rare_reserve(&sp, SUPER + 1))
             goto nomem;
         threaded = threads_allowed && h % SUPER == 0 && n - h >= 2 * SUPER &&
-                   sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE;
+                   sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE &&
+                   sp.size > SMALL_SIZE;
         if (threaded)
             threaded = trials_next(&tr, premarked);
         else
@@ -1082,41 +1280,59 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         for (m = h; m < e; m++) {
             sg_value v;
 
-            if (m == h || m % LANES == 0) {
-                if (premarked)
-                    ; /* the helper marked this group */
-                else if (m % LANES == 0 && m >= 16)
-                    switch (s->width) {
-                    case 1:
-                        sparse1_block(&sp, s->data, m, m, sp.nrare,
-                                      slot_of(&sp, m));
-                        break;
-                    case 2:
-                        sparse2_block(&sp,
-                                      (const uint16_t *)(const void *)s->data,
-                                      m, m, sp.nrare, slot_of(&sp, m));
-                        break;
-                    default:
-                        sparse4_block(&sp,
-                                      (const uint32_t *)(const void *)s->data,
-                                      m, m, sp.nrare, slot_of(&sp, m));
-                        break;
-                    }
-                else
-                    no_block(&sp, slot_of(&sp, m));
-            }
-            switch (s->width) {
-            case 1:
-                v = sparse1_heap(&sp, s->data, m);
-                break;
-            case 2:
-                v = sparse2_heap(&sp, (const uint16_t *)(const void *)s->data,
-                                 m);
-                break;
-            default:
-                v = sparse4_heap(&sp, (const uint32_t *)(const void *)s->data,
-                                 m);
-                break;
+            if (sp.size <= SMALL_SIZE) {
+                /* No stamps: growing out of this path resets the group's
+                 * block marks (see below). */
+                switch (s->width) {
+                case 1:
+                    v = sparse1_small(&sp, s->data, m);
+                    break;
+                case 2:
+                    v = sparse2_small(
+                        &sp, (const uint16_t *)(const void *)s->data, m);
+                    break;
+                default:
+                    v = sparse4_small(
+                        &sp, (const uint32_t *)(const void *)s->data, m);
+                    break;
+                }
+            } else {
+                if (m == h || m % LANES == 0) {
+                    if (premarked)
+                        ; /* the helper marked this group */
+                    else if (m % LANES == 0 && m >= 16)
+                        switch (s->width) {
+                        case 1:
+                            sparse1_block(&sp, s->data, m, m, sp.nrare,
+                                          slot_of(&sp, m));
+                            break;
+                        case 2:
+                            sparse2_block(
+                                &sp, (const uint16_t *)(const void *)s->data,
+                                m, m, sp.nrare, slot_of(&sp, m));
+                            break;
+                        default:
+                            sparse4_block(
+                                &sp, (const uint32_t *)(const void *)s->data,
+                                m, m, sp.nrare, slot_of(&sp, m));
+                            break;
+                        }
+                    else
+                        no_block(&sp, slot_of(&sp, m));
+                }
+                switch (s->width) {
+                case 1:
+                    v = sparse1_heap(&sp, s->data, m);
+                    break;
+                case 2:
+                    v = sparse2_heap(
+                        &sp, (const uint16_t *)(const void *)s->data, m);
+                    break;
+                default:
+                    v = sparse4_heap(
+                        &sp, (const uint32_t *)(const void *)s->data, m);
+                    break;
+                }
             }
             if (width_needed(v) > s->width)
                 helper_wait(&sp, &out); /* the values are about to move */

@@ -450,6 +450,40 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
 
 #undef G
 
+/* The size of sg_analyse's next round after an unproven one: 2N, or less
+ * for the splitting theorems when some candidate p already agrees
+ * (G(n+p) = G(n)) on a stretch of at least p/2 values ending at N - 1 and
+ * the theorem would certify it at N' <= 2N - N/8 values, should the
+ * agreement go on: then the least such N'.  Only scheduling: a wrong guess
+ * costs one more round, never a wrong answer, as the proof is searched
+ * afresh at every round.  (Short stretches, e.g. runs of equal values,
+ * would only shave a little off 2N, so they are ignored.) */
+static size_t next_round(const sg_rule *r, const sg_seq *s)
+{
+    proof_kind kind = rule_kind(r, NULL);
+    uint64_t N = s->n, best = 2 * N, t, p;
+
+    if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_WINDOW ||
+        N < 16)
+        return (size_t)best;
+    t = kind_length(kind, r);
+    for (p = 1; p < N; p++) {
+        uint64_t i = N - p, a, need;
+        while (i > 0 && sg_seq_get(s, (size_t)(i - 1 + p)) ==
+                            sg_seq_get(s, (size_t)(i - 1)))
+            i--;
+        if (2 * (N - p - i) < p)
+            continue;
+        a = i ? i : 1;
+        need = agreement_end(kind, a, p, t) + p;
+        if (need > N && need < best)
+            best = need;
+        if (agreement_end(kind, 1, p + 1, t) + p + 1 >= best)
+            break;      /* no later p can need fewer values */
+    }
+    return (size_t)(best > 2 * N - N / 8 ? 2 * N : best);
+}
+
 sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
                      volatile sig_atomic_t *cancel, sg_error *err)
 {
@@ -467,6 +501,6 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
             return st;
         if (res->status != SG_UNRESOLVED || s->n >= max)
             return SG_OK;
-        n = s->n * 2;
+        n = next_round(r, s);
     }
 }
