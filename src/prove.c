@@ -481,7 +481,11 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
         if (agreement_end(kind, 1, p + 1, t) + p + 1 >= best)
             break;      /* no later p can need fewer values */
     }
-    return (size_t)(best > 2 * N - N / 8 ? 2 * N : best);
+    if (best > 2 * N - N / 8)
+        return (size_t)(2 * N);
+    /* Grow by at least an eighth, so that candidates that keep breaking
+     * just past the computed range cannot cause many tiny rounds. */
+    return (size_t)(best < N + N / 8 ? N + N / 8 : best);
 }
 
 sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
