@@ -1,7 +1,7 @@
 /*
- * enum_impl.h - what the enumerator's methods (enum.c, enum_sparse.c)
- * share and nobody else needs: a fast append for inner loops and the
- * progress hook.
+ * enum_impl.h - internal to libsg: what the enumerator's methods (enum.c,
+ * enum_sparse.c) share, and the fast append that the cache (store.c) also
+ * uses to rebuild sequences.
  */
 #ifndef SG_ENUM_IMPL_H
 #define SG_ENUM_IMPL_H

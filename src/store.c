@@ -9,6 +9,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "enum_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -828,20 +829,8 @@ static void decode_chunk(sg_seq *s, const uint8_t *p, size_t count,
             v |= (sg_value)p[1] << 8;
         if (width == 4)
             v |= (sg_value)p[2] << 16 | (sg_value)p[3] << 24;
-        switch (s->width) {
-        case 1:
-            s->data[s->n] = (uint8_t)v;
-            break;
-        case 2:
-            ((uint16_t *)(void *)s->data)[s->n] = (uint16_t)v;
-            break;
-        default:
-            ((uint32_t *)(void *)s->data)[s->n] = v;
-            break;
-        }
-        s->n++;
-        if (v > s->max)
-            s->max = v;
+        /* Room and width were made by the caller: a single store. */
+        (void)sg_seq_push(s, v, NULL);
     }
 }
 
