@@ -8,11 +8,7 @@ SG=${SGEXPLORE:-sgexplore}
 T=$(mktemp -d "${TMPDIR:-/tmp}/analyse.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
-has() { grep -qx -- "$2" <<<"$1"; }
+. "$(dirname "$0")/tap.sh"
 sg() { "$SG" --no-cache "$@"; }
 # A JSON field, read with python3 (the output must be valid JSON for this).
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }

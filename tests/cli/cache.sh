@@ -11,17 +11,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/cache.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 export SGEXPLORE_DB="$T/db/cache.db"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
-    local d=$1
-    shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
-has() { grep -qx -- "$2" <<<"$1"; }          # exact line in text
-contains() { grep -q -- "$2" <<<"$1"; }     # substring/regex in text
+. "$(dirname "$0")/tap.sh"
 
 # --- a proven rule: computed once, then answered from the cache ----------
 out=$("$SG" --subtract 2,3,5,7,11,13 2>"$T/err"); rc=$?

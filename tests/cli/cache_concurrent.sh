@@ -10,15 +10,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/concurrent.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 export SGEXPLORE_DB="$T/new/dir/cache.db"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-check() {
-    local d=$1
-    shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 rules=(0.07 0.77 0.137 0.16 0.26 0.35 0.52 0.72)
 

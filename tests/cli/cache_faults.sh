@@ -12,16 +12,8 @@ chmod 755 "$T"
 trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
 unset SGEXPLORE_DB
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() {
-    local d=$1
-    shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
 
 # refused NAME FILE WORDS: the analysis and `cache list` refuse FILE with
 # exit 1 and one stderr line naming it and saying WORDS; FILE unchanged.

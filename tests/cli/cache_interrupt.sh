@@ -9,15 +9,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/interrupt.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 export SGEXPLORE_DB="$T/cache.db"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-check() {
-    local d=$1
-    shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # Start a run of Grundy's game and send SIG after 1 s.  Makes --max larger
 # until the run is still going when the signal comes (faster enumerators

@@ -11,10 +11,7 @@ SRC=${top_srcdir:-.}
 T=$(mktemp -d "${TMPDIR:-/tmp}/known.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+. "$(dirname "$0")/tap.sh"
 field() { sed -n "s/^$1: //p" "$2"; }
 
 LIMIT=${SG_KNOWN_LIMIT:-20000}   # largest certify_values tested here

@@ -12,15 +12,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/plot.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 export SGEXPLORE_DB="$T/my_test_cache.db"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+. "$(dirname "$0")/tap.sh"
 skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { # check DESCRIPTION COMMAND...: ok when the command succeeds
-    local d=$1
-    shift
-    if "$@"; then ok "$d"; else not_ok "$d"; fi
-}
 lines() { wc -l <"$1" | tr -d ' '; }
 
 if [ -n "$SGEXPLORE_GNUPLOT" ]; then
