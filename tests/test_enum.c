@@ -13,18 +13,6 @@
 
 #include "sgexplore.h"
 
-/* Parse text (syntax) or fail the test. */
-static void parse_or_fail(sg_rule *r, sg_rule_syntax syntax, const char *text)
-{
-    sg_error err;
-
-    sg_rule_init(r);
-    memset(&err, 0, sizeof err);
-    if (sg_rule_parse(r, syntax, text, &err) != SG_OK) {
-        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg, TU_SEED);
-    }
-}
-
 /* s must hold at least n values equal to want[0..n-1], and s->max must be
  * the largest of all values held. */
 static void check_prefix(const sg_seq *s, const uint32_t *want, size_t n,

@@ -16,17 +16,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-static void parse_or_fail(sg_rule *r, sg_rule_syntax syntax, const char *text)
-{
-    sg_error err;
-
-    sg_rule_init(r);
-    memset(&err, 0, sizeof err);
-    if (sg_rule_parse(r, syntax, text, &err) != SG_OK) {
-        fail_msg("cannot parse \"%s\": %s", text, err.msg);
-    }
-}
-
 /* Elements of a list "2,3,5" or "1-3,7" into set[]. */
 static size_t list_elements(uint64_t *set, size_t cap, const char *p)
 {

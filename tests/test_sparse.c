@@ -17,18 +17,6 @@
 #include "enum_impl.h"
 #include "sgexplore.h"
 
-static void parse_or_fail(sg_rule *r, sg_rule_syntax syntax, const char *text)
-{
-    sg_error err;
-
-    sg_rule_init(r);
-    memset(&err, 0, sizeof err);
-    if (sg_rule_parse(r, syntax, text, &err) != SG_OK) {
-        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg,
-                 TU_SEED);
-    }
-}
-
 /* s must hold exactly n values equal to want[0..n-1], with s->max right. */
 static void check_values(const sg_seq *s, const uint32_t *want, size_t n,
                          const char *what, long long mask)

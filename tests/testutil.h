@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <time.h>
 #include <cmocka.h>
+#include <string.h>
+
+#include "sgexplore.h"
 
 #include "reference.h"
 
@@ -209,6 +212,20 @@ static inline void tu_set_text(char *buf, tu_rng *g, const uint64_t *set,
             i++;
         }
     }
+}
+
+/* Parse text written in syntax into r (initialised here), or fail the
+ * test with the parser's message and the seed. */
+static inline void parse_or_fail(sg_rule *r, sg_rule_syntax syntax,
+                                 const char *text)
+{
+    sg_error err;
+
+    sg_rule_init(r);
+    memset(&err, 0, sizeof err);
+    if (sg_rule_parse(r, syntax, text, &err) != SG_OK)
+        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg,
+                 TU_SEED);
 }
 
 #endif /* SG_TEST_TESTUTIL_H */
