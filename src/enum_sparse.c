@@ -97,7 +97,8 @@
  * cache), counted from sp->base, which moves on (clearing them all) every
  * TAG_LIMIT heaps. */
 typedef uint32_t stamp_t;
-#define TAG(sp, m) ((stamp_t)(2 * ((m) - (sp)->base) + 2))
+#define TAG(sp, m) \
+    ((stamp_t)(2 * ((m) / LANES - (sp)->base / LANES) + 2))
 #ifndef TAG_LIMIT
 #define TAG_LIMIT ((size_t)1 << 30)   /* -DTAG_LIMIT=40 tests the renumbering */
 #endif
@@ -157,6 +158,7 @@ typedef struct sparse {
     size_t *toff;
     sg_value *tval;
     size_t nterm, talloc, tnrare, kmax;
+    size_t kone;           /* the largest k of a one-heap or whole-heap move */
     unsigned rgen, tgen;
     int tok;
 
@@ -247,6 +249,8 @@ static int sparse_moves(sparse *sp, const sg_rule *r)
             sp->one[sp->none++] = k;
         if (d & SG_BIT_ALL)
             sp->all[sp->nall++] = k;
+        if ((d & (SG_BIT_ONE | SG_BIT_ALL)) && k > sp->kone)
+            sp->kone = k;
     }
     return 0;
 }
@@ -330,7 +334,7 @@ static int rare_push(sparse *sp, size_t pos, sg_value v)
  * memory (the caller then goes digit by digit). */
 static int flat_build(sparse *sp)
 {
-    size_t j, i, n = sp->nsplit * sp->nrare;
+    size_t j, i, n = sp->nsplit * sp->nrare + sp->none;
 
     sp->tok = 0;
     if (n > sp->talloc) {
@@ -352,6 +356,11 @@ static int flat_build(sparse *sp)
             sp->toff[sp->nterm] = sp->split[j] + sp->rpos[i];
             sp->tval[sp->nterm++] = sp->rval[i];
         }
+    /* small_run's one-heap moves: G(m - k) ^ 0 */
+    for (i = 0; i < sp->none; i++) {
+        sp->toff[sp->nterm + i] = sp->one[i];
+        sp->tval[sp->nterm + i] = 0;
+    }
     sp->tnrare = sp->nrare;
     sp->tgen = sp->rgen;
     sp->tok = 1;
@@ -561,7 +570,7 @@ AVX2 static size_t avx2_find2(const sparse *sp, const uint16_t *g,
  * a from *pa in steps of 32 while below end, remove from `want` (a set of
  * values below 64) every value some pair's xor takes; stops early when
  * want is empty.  *pa is where it stopped; returns what is still wanted. */
-AVX2 static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
+AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
                                  size_t end, uint64_t want)
 {
     const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
@@ -577,11 +586,21 @@ AVX2 static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
         y = _mm256_shuffle_epi8(y, rev);
         y = _mm256_permute2x128_si256(y, y, 0x01);
         x = _mm256_xor_si256(x, y);
-        for (w = want; w; w &= w - 1) {
-            unsigned v = (unsigned)__builtin_ctzll(w);
-            __m256i e = _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)v));
-            if (_mm256_movemask_epi8(e))
-                want &= ~((uint64_t)1 << v);
+        if (__builtin_popcountll(want) <= 2) {
+            /* one or two values (Kayles): usually found at once */
+            for (w = want; w; w &= w - 1) {
+                unsigned v = (unsigned)__builtin_ctzll(w);
+                __m256i e = _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)v));
+                if (_mm256_movemask_epi8(e))
+                    want &= ~((uint64_t)1 << v);
+            }
+        } else {
+            /* more: whether each is found is a coin toss, so no branch */
+            for (w = want; w; w &= w - 1) {
+                unsigned v = (unsigned)__builtin_ctzll(w);
+                __m256i e = _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)v));
+                want &= ~((uint64_t)(_mm256_movemask_epi8(e) != 0) << v);
+            }
         }
         if (!want)
             break;
@@ -603,7 +622,10 @@ static int have_avx2(void)
 
     if (known < 0) {
         __builtin_cpu_init();
-        known = __builtin_cpu_supports("avx2") != 0;
+        /* BMI2 comes with AVX2 on every x86 CPU so far; small_run1
+         * uses both */
+        known = __builtin_cpu_supports("avx2") &&
+                __builtin_cpu_supports("bmi2");
     }
     return known && simd_allowed;
 }
@@ -749,13 +771,13 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                 p = g + (b - k - rp[i]);                                    \
                 v = rv[i];                                                  \
                 s0[AT(v ^ p[0])] = t0;                                      \
-                s0[AT(v ^ p[1]) + 1] = t0 + 2;                              \
-                s0[AT(v ^ p[2]) + 2] = t0 + 4;                              \
-                s0[AT(v ^ p[3]) + 3] = t0 + 6;                              \
-                s0[AT(v ^ p[4]) + 4] = t0 + 8;                              \
-                s0[AT(v ^ p[5]) + 5] = t0 + 10;                             \
-                s0[AT(v ^ p[6]) + 6] = t0 + 12;                             \
-                s0[AT(v ^ p[7]) + 7] = t0 + 14;                             \
+                s0[AT(v ^ p[1]) + 1] = t0;                                  \
+                s0[AT(v ^ p[2]) + 2] = t0;                                  \
+                s0[AT(v ^ p[3]) + 3] = t0;                                  \
+                s0[AT(v ^ p[4]) + 4] = t0;                                  \
+                s0[AT(v ^ p[5]) + 5] = t0;                                  \
+                s0[AT(v ^ p[6]) + 6] = t0;                                  \
+                s0[AT(v ^ p[7]) + 7] = t0;                                  \
             }                                                               \
         }                                                                   \
     }                                                                       \
@@ -946,6 +968,123 @@ SPARSE_METHODS(sparse1, uint8_t, NO_FIND, 0)
 SPARSE_METHODS(sparse2, uint16_t, NO_FIND, 0)
 #endif
 SPARSE_METHODS(sparse4, uint32_t, NO_FIND, 0)
+
+/*
+ * The small path's common case with one-byte values (Kayles, 0.1777):
+ * heaps far enough past the last rare heap that the flat list covers
+ * step 1 (see NAME_small) and that no one-heap or whole-heap move is cut
+ * short.  Most such heaps get a common value below size / 2, which
+ * changes nothing but the sequence and the histogram, so they are taken
+ * one after another here without the general bookkeeping.
+ */
+static int small_fast(sparse *sp, const sg_seq *s, size_t m)
+{
+    size_t nr = sp->nrare;
+
+    if (s->width != 1 || sp->size > SMALL_SIZE || m <= sp->kone ||
+        m < sp->kmax + 2 + 2 * (nr ? sp->rpos[nr - 1] : 0))
+        return 0;
+    if (sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen)
+        return 1;
+    return flat_build(sp) == 0;
+}
+
+/* The same three steps as sparse1_small for heaps s->n, s->n + 1, ...
+ * up to e - 1 (small_fast holding for the first): 0 when all got plain
+ * values, now stored; 1 when heap s->n got a rare value or one of size /
+ * 2, which is left in *out for the caller to store.  Compiled twice (see
+ * small_run1), so that with AVX2 the block scan is inlined. */
+static inline __attribute__((always_inline)) int
+small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
+{
+    uint8_t *g = s->data;
+    const unsigned half = (unsigned)(sp->size / 2);
+    const uint64_t all = half >= 64 ? ~(uint64_t)0
+                                    : ((uint64_t)1 << half) - 1;
+    const uint64_t cbits = sp->cbits, rbits = sp->rbits;
+    const size_t *to = sp->toff;
+    const sg_value *tv = sp->tval;
+    const size_t nt = sp->nterm + sp->none, ns = sp->nsplit;
+    size_t m, i, j;
+
+    for (m = s->n; m < e; m++) {
+        uint64_t o0 = 0, o1 = 0, miss, want;
+        sg_value v;
+
+        /* 1: every option but the pairs of two common parts */
+        for (i = 0; i + 1 < nt; i += 2) {
+            o0 |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);
+            o1 |= (uint64_t)1 << (tv[i + 1] ^ g[m - to[i + 1]]);
+        }
+        if (i < nt)
+            o0 |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);
+        miss = all & ~(o0 | o1);
+        if (!miss) {
+            *out = (sg_value)half;
+            return 1;
+        }
+        /* 2 */
+        v = (miss & cbits) ? (sg_value)__builtin_ctzll(miss & cbits)
+                           : (sg_value)half;
+        /* 3 */
+        want = miss & rbits & (v >= 64 ? ~(uint64_t)0
+                                        : ((uint64_t)1 << v) - 1);
+        if (want) {
+            size_t a0, blk, maxtop = 0;
+            for (j = 0; j < ns; j++) {
+                size_t rem = m - sp->split[j];
+                sp->rem[j] = rem;
+                sp->top[j] = rem / 2 - (sp->split_uneq[j] && rem % 2 == 0);
+                if (sp->top[j] > maxtop)
+                    maxtop = sp->top[j];
+            }
+            for (a0 = 1, blk = 32; want && a0 <= maxtop; a0 += blk) {
+                if (a0 > 1 && blk < SPARSE_BLOCK)
+                    blk *= 2;
+                for (j = 0; want && j < ns; j++) {
+                    size_t a = a0, end = a0 + blk, rem = sp->rem[j];
+                    if (end > sp->top[j] + 1)
+                        end = sp->top[j] + 1;
+                    if (simd && a < end)
+                        want = avx2_small1(g, rem, &a, end, want);
+                    for (; want && a < end; a++)
+                        want &= ~((uint64_t)1 << (g[a] ^ g[rem - a]));
+                }
+            }
+            if (want) {
+                sp->full_scans++;
+                v = (sg_value)__builtin_ctzll(want);
+            }
+        }
+        if (v >= half || is_rare(sp->mask, v)) {
+            *out = v;
+            return 1;
+        }
+        g[m] = (uint8_t)v;
+        s->n = m + 1;
+        if (v > s->max)
+            s->max = v;
+        sp->hist[v]++;
+    }
+    return 0;
+}
+
+#ifdef SPARSE_AVX2
+__attribute__((target("avx2,bmi2"))) static int small_run1_avx2(sparse *sp, sg_seq *s, size_t e,
+                                sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 1);
+}
+#endif
+
+static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+#ifdef SPARSE_AVX2
+    if (sp->simd)
+        return small_run1_avx2(sp, s, e, out);
+#endif
+    return small_run_body(sp, s, e, out, 0);
+}
 
 /* ------------------------------------------------------------------ */
 /* The helper thread                                                    */
@@ -1280,7 +1419,11 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         for (m = h; m < e; m++) {
             sg_value v;
 
-            if (sp.size <= SMALL_SIZE) {
+            if (small_fast(&sp, s, m)) {
+                if (!small_run1(&sp, s, e, &v))
+                    break;      /* all of [m, e) done */
+                m = s->n;       /* v = G(m), stored below */
+            } else if (sp.size <= SMALL_SIZE) {
                 /* No stamps: growing out of this path resets the group's
                  * block marks (see below). */
                 switch (s->width) {
