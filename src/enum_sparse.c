@@ -374,11 +374,46 @@ static int sparse_rebuild(sparse *sp, const sg_seq *s)
 
     sp->nrare = 0;
     sp->rgen++;
+    if (s->width == 1) {
+        /* a resumed run reads the whole prefix: a table per byte */
+        uint8_t rare[256];
+        unsigned v;
+        for (v = 0; v < 256; v++)
+            rare[v] = (uint8_t)is_rare(sp->mask, v);
+        for (h = 1; h < s->n; h++)
+            if (rare[s->data[h]] && rare_push(sp, h, s->data[h]))
+                return -1;
+        return 0;
+    }
     for (h = 1; h < s->n; h++) {
         sg_value v = sg_seq_get(s, h);
         if (is_rare(sp->mask, v) && rare_push(sp, h, v))
             return -1;
     }
+    return 0;
+}
+
+/* hist[v] += the heaps 1 <= h < s->n of value v (v < sp->size).  Four
+ * partial counts, so that runs of one value do not wait on each other's
+ * increments.  -1 when out of memory. */
+static int sparse_count(sparse *sp, const sg_seq *s)
+{
+    size_t h, v, z = sp->size;
+    uint64_t *c = calloc(4 * z, sizeof *c);
+
+    if (!c)
+        return -1;
+    for (h = 1; h + 4 <= s->n; h += 4) {
+        c[sg_seq_get(s, h)]++;
+        c[z + sg_seq_get(s, h + 1)]++;
+        c[2 * z + sg_seq_get(s, h + 2)]++;
+        c[3 * z + sg_seq_get(s, h + 3)]++;
+    }
+    for (; h < s->n; h++)
+        c[sg_seq_get(s, h)]++;
+    for (v = 0; v < z; v++)
+        sp->hist[v] += c[v] + c[z + v] + c[2 * z + v] + c[3 * z + v];
+    free(c);
     return 0;
 }
 
@@ -1332,14 +1367,14 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         return st;
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
         goto nomem;
-    for (h = 1; h < s->n; h++)
-        sp.hist[sg_seq_get(s, h)]++;
+    if (sparse_count(&sp, s))
+        goto nomem;
     if (mask == SG_SPARSE_AUTO) {
-        sp.mask = 1;
-        sparse_lists(&sp);
-        if (sparse_repick(&sp, s))
+        int64_t best = sparse_best_mask(&sp);
+        if (best < 0)
             goto nomem;
-        sp.repicks = 0;
+        sp.mask = (uint32_t)best;
+        sparse_lists(&sp);
     } else {
         sp.forced = 1;
         sp.mask = (uint32_t)mask;

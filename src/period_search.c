@@ -11,6 +11,7 @@
  */
 #include "period_search.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* R(i), the values read from the end. */
@@ -57,6 +58,26 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
 
     if (!ps->fail)
         return 0;
+    if (s->width == 1) {
+        /* The same loop reading bytes directly (the prover scans hundreds
+         * of millions of values per round). */
+        const uint8_t *e = s->data + n - 1;
+        for (i = ps->next + q; i < n; i++) {
+            uint8_t c = e[-(ptrdiff_t)i];
+            while (q > 0 && e[-(ptrdiff_t)q] != c)
+                q = ps->fail[q];
+            if (e[-(ptrdiff_t)q] == c)
+                q++;
+            if (q == len) {
+                uint64_t d = i + 1 - len;
+                q = ps->fail[q];
+                ps->next = i + 1 - q;
+                ps->q = q;
+                return d;
+            }
+        }
+        goto done;
+    }
     /* Text positions i (of R) from ps->next + q on: q values of the
      * pattern are matched ending just before i. */
     for (i = ps->next + q; i < n; i++) {
@@ -74,6 +95,7 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
             return d;
         }
     }
+done:
     ps->next = n;
     ps->q = 0;
     free(ps->fail);

@@ -91,11 +91,55 @@ const char *sg_theorem_lookup(const char *id, const char **name)
     return NULL;
 }
 
+/* The decimal digits of every value below this come from a table. */
+#define DIGITS_TABLE 1000
+
 uint64_t sg_checksum(const sg_seq *s, size_t n)
 {
     uint64_t h = 14695981039346656037ULL;
     size_t i;
 
+    if (n > 4 * DIGITS_TABLE) {
+        /* Certificates cover hundreds of millions of values: the hash is a
+         * chain of multiplications, so at least keep the digits out of it. */
+        unsigned char txt[DIGITS_TABLE][4];
+        unsigned v;
+        for (v = 0; v < DIGITS_TABLE; v++) {
+            txt[v][0] = (unsigned char)(v < 10 ? 1 : v < 100 ? 2 : 3);
+            txt[v][txt[v][0]] = (unsigned char)('0' + v % 10);
+            if (v >= 10)
+                txt[v][txt[v][0] - 1] = (unsigned char)('0' + v / 10 % 10);
+            if (v >= 100)
+                txt[v][1] = (unsigned char)('0' + v / 100);
+        }
+        for (i = 0; i < n; i++) {
+            sg_value x = sg_seq_get(s, i);
+            if (i) {
+                h ^= (unsigned char)',';
+                h *= 1099511628211ULL;
+            }
+            if (x < DIGITS_TABLE) {
+                const unsigned char *t = txt[x];
+                h = (h ^ t[1]) * 1099511628211ULL;
+                if (t[0] > 1)
+                    h = (h ^ t[2]) * 1099511628211ULL;
+                if (t[0] > 2)
+                    h = (h ^ t[3]) * 1099511628211ULL;
+            } else {
+                char buf[16];
+                int len = 0, j;
+                do {
+                    buf[len++] = (char)('0' + x % 10);
+                    x /= 10;
+                } while (x);
+                for (j = len - 1; j >= 0; j--) {
+                    h ^= (unsigned char)buf[j];
+                    h *= 1099511628211ULL;
+                }
+            }
+        }
+        return h;
+    }
     for (i = 0; i < n; i++) {
         char buf[16];
         int len = 0, j;
@@ -303,22 +347,40 @@ static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
     return 1;
 }
 
-/* Search a proof among the candidate periods p = 1, 2, ...  For the window
- * theorem, a provable p must repeat the last t values (N - p - a >= t), so
- * only the shifts at which they recur are tried, listed in one O(N) pass
- * (period_search.c); this keeps periods of millions cheap.  The other
- * theorems try every p: a wrong one fails within a few comparisons. */
+/* Candidate periods below this are tried one by one; from it on, the
+ * splitting theorems list them with a period scan (see search). */
+#define SCAN_FROM 1024
+
+/* Search a proof among the candidate periods p = 1, 2, ...  A provable p
+ * has its last values recurring at shift p: the window theorem needs an
+ * agreement stretch N - p - a >= t, the splitting theorems one of at least
+ * a + p + t > p + t.  So only the shifts at which the last t values (window
+ * theorem), or the last SCAN_FROM + t + 1 values (splitting theorems, for
+ * p >= SCAN_FROM), recur need a try, and one O(N) pass (period_search.c)
+ * lists them: this keeps periods of millions cheap.  Smaller p, and the
+ * tail theorem (whose agreement is up to a saltus), try every p: a wrong
+ * one fails within a few comparisons. */
 static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s)
 {
-    uint64_t N = s->n, t = kind_length(kind, r), p;
+    uint64_t N = s->n, t = kind_length(kind, r), p, from = 1, len = t;
 
     if (N < 2)
         return 0;
-    if (kind == KIND_WINDOW && t >= 1 && t < N) {
+    if (kind != KIND_WINDOW && kind != KIND_TAIL3) {
+        from = SCAN_FROM;
+        len = SCAN_FROM + t + 1;
+        for (p = 1; p < from && p < N && agreement_end(kind, 1, p, t) + p <= N;
+             p++)
+            if (try_period(res, kind, s, p, t))
+                return 1;
+        if (p < from)
+            return 0;
+    }
+    if (kind != KIND_TAIL3 && len >= 1 && len < N) {
         sg_period_scan ps;
         int found = 0;
-        if (sg_period_scan_init(&ps, s, t, 1, NULL) == SG_OK) {
+        if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
                    agreement_end(kind, 1, p, t) + p <= N)
                 if (try_period(res, kind, s, p, t)) {
@@ -330,7 +392,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         }
         /* Out of memory for the scan: fall back to trying every p. */
     }
-    for (p = 1; p < N && agreement_end(kind, 1, p, t) + p <= N; p++)
+    for (p = from; p < N && agreement_end(kind, 1, p, t) + p <= N; p++)
         if (try_period(res, kind, s, p, t))
             return 1;
     return 0;
@@ -462,25 +524,39 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
 {
     proof_kind kind = rule_kind(r, NULL);
     uint64_t N = s->n, best = 2 * N, t, p;
+    sg_period_scan ps;
+    int have_scan;
 
     if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_WINDOW ||
         N < 16)
         return (size_t)best;
     t = kind_length(kind, r);
-    for (p = 1; p < N; p++) {
+    /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values
+     * means the last SCAN_FROM/2 values recur at shift p: a period scan
+     * lists those p, in increasing order like the loop before it. */
+    have_scan = N > SCAN_FROM &&
+                sg_period_scan_init(&ps, s, SCAN_FROM / 2, SCAN_FROM, NULL) ==
+                    SG_OK;
+    for (p = 1; p < N;) {
         uint64_t i = N - p, a, need;
         while (i > 0 && sg_seq_get(s, (size_t)(i - 1 + p)) ==
                             sg_seq_get(s, (size_t)(i - 1)))
             i--;
-        if (2 * (N - p - i) < p)
-            continue;
-        a = i ? i : 1;
-        need = agreement_end(kind, a, p, t) + p;
-        if (need > N && need < best)
-            best = need;
+        if (2 * (N - p - i) >= p) {
+            a = i ? i : 1;
+            need = agreement_end(kind, a, p, t) + p;
+            if (need > N && need < best)
+                best = need;
+        }
         if (agreement_end(kind, 1, p + 1, t) + p + 1 >= best)
             break;      /* no later p can need fewer values */
+        if (p + 1 < SCAN_FROM || !have_scan)
+            p++;
+        else if ((p = sg_period_scan_next(&ps)) == 0)
+            break;
     }
+    if (have_scan)
+        sg_period_scan_clear(&ps);
     if (best > 2 * N - N / 8)
         return (size_t)(2 * N);
     /* Grow by at least an eighth, so that candidates that keep breaking
