@@ -54,12 +54,19 @@
  * the next superblock of SUPER heaps while this one computes the current
  * one: for heaps up to b + LANES - 1 it can use every rare r with
  * r >= b + LANES - done, done being the heaps computed when it started.
- * Its marks land in the other half of a double buffer of stamps.
+ * It marks on stamps of its own and hands over each heap's marks as a
+ * bit set of values (size bits), one half of a double buffer: 32 times
+ * less than the stamps, so both threads keep their data in their caches.
  */
 #define SUPER 64
 #define GROUPS (SUPER / LANES)
 #define THREAD_MIN_RARE 64      /* fewer rare values: not worth a thread */
-#define THREAD_MAX_SIZE 4096    /* the double buffer is 512 bytes per value */
+#define THREAD_MAX_SIZE 4096    /* larger: the helper's stamps leave L2 */
+/* far_lo etc. slots: 0 for this thread, 1 + (m / SUPER % 2) * GROUPS +
+ * m % SUPER / LANES for the helper's groups */
+#define FAR_SLOTS (1 + 2 * GROUPS)
+/* The helper's spin before it sleeps, and this thread's wait for it. */
+#define SPIN_LIMIT 20000
 
 /*
  * Whether the helper pays depends on whether a second core is really free,
@@ -69,9 +76,10 @@
 #define TRIAL 16
 #define TRIAL_CYCLE 1024
 
-#if defined(__unix__) || defined(__APPLE__)
+#if (defined(__unix__) || defined(__APPLE__)) && !defined(__STDC_NO_ATOMICS__)
 #define SPARSE_THREADS 1
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #endif
 #include <time.h>
@@ -170,12 +178,29 @@ typedef struct sparse {
 
     size_t full_scans, repicks;
 
+    /* bit sets of value, size bits each (bw words): the common and the
+     * rare values, and step 3's wanted values */
+    size_t bw;
+    uint64_t *cmask, *rmask, *wbits;
+
+    /* the helper's stamps, tag and output: the marks of heap m of a job
+     * as a bit set at obits + (m % (2 * SUPER)) * bw; hsize = the size
+     * they were allocated for */
+    stamp_t *hstamp;
+    uint64_t *obits;
+    stamp_t htag;
+    size_t hsize;
+
 #ifdef SPARSE_THREADS
-    /* the helper thread and its one job at a time */
+    /* the helper thread and its one job at a time: job_seq counts jobs
+     * posted, done_seq jobs finished; each side spins a while, then
+     * sleeps on cv saying so in h_sleep / m_sleep */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    int started, quit, posted, finished;
+    int started;
+    _Atomic int quit, h_sleep, m_sleep;
+    _Atomic unsigned long job_seq, done_seq;
     sparse_job job;
 #endif
 } sparse;
@@ -212,6 +237,11 @@ static void sparse_free(sparse *sp)
     free(sp->rarev);
     free(sp->toff);
     free(sp->tval);
+    free(sp->cmask);
+    free(sp->rmask);
+    free(sp->wbits);
+    free(sp->hstamp);
+    free(sp->obits);
     memset(sp, 0, sizeof *sp);
 }
 
@@ -224,10 +254,10 @@ static int sparse_moves(sparse *sp, const sg_rule *r)
     sp->split_uneq = malloc(m);
     sp->rem = malloc(m * sizeof *sp->rem);
     sp->top = malloc(m * sizeof *sp->top);
-    sp->far_lo = calloc(2 * GROUPS * m, sizeof *sp->far_lo);
-    sp->far_hi = calloc(2 * GROUPS * m, sizeof *sp->far_hi);
-    sp->skip_lo = calloc(2 * GROUPS * m, sizeof *sp->skip_lo);
-    sp->skip_hi = calloc(2 * GROUPS * m, sizeof *sp->skip_hi);
+    sp->far_lo = calloc(FAR_SLOTS * m, sizeof *sp->far_lo);
+    sp->far_hi = calloc(FAR_SLOTS * m, sizeof *sp->far_hi);
+    sp->skip_lo = calloc(FAR_SLOTS * m, sizeof *sp->skip_lo);
+    sp->skip_hi = calloc(FAR_SLOTS * m, sizeof *sp->skip_hi);
     sp->one = malloc(m * sizeof *sp->one);
     sp->all = malloc(m * sizeof *sp->all);
     if (!sp->split || !sp->split_uneq || !sp->rem || !sp->top ||
@@ -262,11 +292,16 @@ static void sparse_lists(sparse *sp)
 
     sp->ncommon = sp->nrarev = 0;
     sp->cbits = sp->rbits = 0;
+    memset(sp->cmask, 0, sp->bw * sizeof *sp->cmask);
+    memset(sp->rmask, 0, sp->bw * sizeof *sp->rmask);
     for (v = 0; v < sp->size; v++) {
-        if (is_rare(sp->mask, (sg_value)v))
+        if (is_rare(sp->mask, (sg_value)v)) {
             sp->rarev[sp->nrarev++] = (sg_value)v;
-        else
+            sp->rmask[v / 64] |= (uint64_t)1 << (v % 64);
+        } else {
             sp->common[sp->ncommon++] = (sg_value)v;
+            sp->cmask[v / 64] |= (uint64_t)1 << (v % 64);
+        }
         if (sp->size <= SMALL_SIZE && v < sp->size / 2) {
             if (is_rare(sp->mask, (sg_value)v))
                 sp->rbits |= (uint64_t)1 << v;
@@ -293,7 +328,16 @@ static int sparse_fit(sparse *sp, sg_value max)
     /* The stamps change layout; marks made so far are lost, so the caller
      * must not rely on them (see no_block). */
     free(sp->stamp);
-    if (!(sp->stamp = calloc(sp->slots * LANES * want, sizeof *sp->stamp)))
+    if (!(sp->stamp = calloc(LANES * want, sizeof *sp->stamp)))
+        return -1;
+    free(sp->cmask);
+    free(sp->rmask);
+    free(sp->wbits);
+    sp->bw = (want + 63) / 64;
+    sp->cmask = malloc(sp->bw * sizeof *sp->cmask);
+    sp->rmask = malloc(sp->bw * sizeof *sp->rmask);
+    sp->wbits = calloc(sp->bw, sizeof *sp->wbits);
+    if (!sp->cmask || !sp->rmask || !sp->wbits)
         return -1;
     if (!(t = realloc(sp->hist, want * sizeof *sp->hist)))
         return -1;
@@ -493,15 +537,16 @@ static inline void want_remove(sparse *sp, sg_value v)
             (uint8_t)~(1u << ((b >> 4) & 7));
 }
 
-/* Start the filter with the values below c still wanted (stamps st). */
-static void filter_build(sparse *sp, const stamp_t *st, sg_value c,
-                         stamp_t want)
+/* Start the filter with the values still wanted (all below c). */
+static void filter_build(sparse *sp, sg_value c)
 {
-    size_t i;
+    size_t w;
 
-    for (i = 0; i < sp->nrarev && sp->rarev[i] < c; i++)
-        if (st[AT(sp->rarev[i])] == want)
-            want_add(sp, sp->rarev[i]);
+    for (w = 0; w <= (size_t)c / 64 && w < sp->bw; w++) {
+        uint64_t b;
+        for (b = sp->wbits[w]; b; b &= b - 1)
+            want_add(sp, (sg_value)(w * 64 + (size_t)__builtin_ctzll(b)));
+    }
     sp->filter = 1;
 }
 
@@ -687,11 +732,10 @@ static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
 }
 #endif
 
-/* The stamp slot of heap m. */
-static size_t slot_of(const sparse *sp, size_t m)
+/* The far_lo etc. slot of the helper's group of heap m. */
+static size_t helper_slot(size_t m)
 {
-    return sp->slots == 1 ? 0
-                          : (m / SUPER % 2) * GROUPS + m % SUPER / LANES;
+    return 1 + (m / SUPER % 2) * GROUPS + m % SUPER / LANES;
 }
 
 /* Forget a group's marks: every rare is then marked heap by heap. */
@@ -721,21 +765,79 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 }
 
 /*
+ * Step 1 for heap m apart from the marks of its block (see NAME_block):
+ * the one-heap and whole-heap options, and the pairs with a rare part
+ * that the block left out (far slot arrays flo, fhi, slo, shi); sets
+ * sp->rem, sp->top, ntop and maxtop for step 3.  MARK(x) marks value x.
+ */
+#define STAMP_MARK(x) (st[AT(x)] = mark)
+#define BIT_MARK(x) (bits[(x) / 64] |= (uint64_t)1 << ((x) % 64))
+#define STEP1_REST(MARK)                                                    \
+    do {                                                                    \
+        for (i = 0; i < sp->none && sp->one[i] < m; i++)                    \
+            MARK(g[m - sp->one[i]]);                                        \
+        for (i = 0; i < sp->nall && sp->all[i] <= m; i++)                   \
+            if (sp->all[i] == m)                                            \
+                MARK(0);                                                    \
+        for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= m; j++) {         \
+            size_t rem = m - sp->split[j], lo = flo[j];                     \
+            int uneq = sp->split_uneq[j] && rem % 2 == 0;                   \
+            while (nr > 0 && rp[nr - 1] >= rem)                             \
+                nr--;                                                       \
+            for (i = 0; i < nr && i < lo; i++)                              \
+                if (!uneq || 2 * rp[i] != rem)                              \
+                    MARK(rv[i] ^ g[rem - rp[i]]);                           \
+            for (i = slo[j]; i < shi[j]; i++)                               \
+                if (!uneq || 2 * rp[i] != rem)                              \
+                    MARK(rv[i] ^ g[rem - rp[i]]);                           \
+            i = fhi[j] > lo ? fhi[j] : lo;                                  \
+            if (uneq) {                                                     \
+                for (; i < nr; i++)                                         \
+                    if (2 * rp[i] != rem)                                   \
+                        MARK(rv[i] ^ g[rem - rp[i]]);                       \
+            } else {                                                        \
+                for (; i < nr; i++)                                         \
+                    MARK(rv[i] ^ g[rem - rp[i]]);                           \
+            }                                                               \
+            sp->rem[j] = rem;                                               \
+            sp->top[j] = rem / 2 - (sp->split_uneq[j] && rem % 2 == 0);     \
+            if (sp->top[j] > maxtop)                                        \
+                maxtop = sp->top[j];                                        \
+            ntop = j + 1;                                                   \
+        }                                                                   \
+    } while (0)
+
+/* Whether x is in step 3's wanted set; if so it leaves it. */
+static inline int wanted_take(sparse *sp, sg_value x)
+{
+    uint64_t *w = sp->wbits + x / 64, bit = (uint64_t)1 << (x % 64);
+
+    if (!(*w & bit))
+        return 0;
+    *w &= ~bit;
+    return 1;
+}
+
+/*
  * Width-specialised code, T being the sequence's element type:
  *  - NAME_scan: step 3 over pairs (a, rem - a), lo <= a < end: every pair
- *    whose xor is wanted becomes marked; returns 1 once nothing is wanted;
- *  - NAME_block: the marks of a whole block (see LANES), b % LANES == 0;
+ *    whose xor is wanted (in sp->wbits) leaves the set; returns 1 once
+ *    nothing is wanted;
+ *  - NAME_step3: step 3 for a heap whose `need` wanted values (all below
+ *    c) are in sp->wbits, with sp->rem and sp->top set for its first ntop
+ *    split digits: G(m), leaving sp->wbits empty;
+ *  - NAME_block: the marks of a whole block (see LANES), b % LANES == 0,
+ *    on stamps s0 with tag t0, the rares used recorded in far slot fs;
  *  - NAME_heap: G(m) from G(0..m-1), the block's marks and the rest; the
- *    caller adds m to R when the value is rare.
+ *    caller adds m to R when the value is rare;
+ *  - NAME_heapb: the same with the helper's marks as a bit set.
  * FIND is the AVX2 block filter for T, used when USE is non-zero and the
  * CPU has AVX2.
  */
 #define SPARSE_METHODS(NAME, T, FIND, USE)                                  \
-    static int NAME##_scan(sparse *sp, stamp_t *st, const T *g,             \
-                           size_t rem, size_t a, size_t end, size_t m,      \
-                           size_t *need)                                    \
+    static int NAME##_scan(sparse *sp, const T *g, size_t rem, size_t a,    \
+                           size_t end, size_t *need)                        \
     {                                                                       \
-        const stamp_t mark = TAG(sp, m), want = mark + 1;                   \
         if ((USE) && sp->filter) {                                          \
             size_t full = a + (end - a) / 32 * 32;                          \
             unsigned hits;                                                  \
@@ -743,8 +845,7 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                 for (; hits; hits &= hits - 1) {                            \
                     size_t b = a + (size_t)__builtin_ctz(hits);             \
                     sg_value x = (sg_value)(g[b] ^ g[rem - b]);             \
-                    if (st[AT(x)] == want) {                                \
-                        st[AT(x)] = mark;                                   \
+                    if (wanted_take(sp, x)) {                               \
                         want_remove(sp, x);                                 \
                         if (--*need == 0)                                   \
                             return 1;                                       \
@@ -755,8 +856,7 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
         }                                                                   \
         for (; a < end; a++) {                                              \
             sg_value x = (sg_value)(g[a] ^ g[rem - a]);                     \
-            if (st[AT(x)] == want) {                                        \
-                st[AT(x)] = mark;                                           \
+            if (wanted_take(sp, x)) {                                       \
                 if (sp->filter)                                             \
                     want_remove(sp, x);                                     \
                 if (--*need == 0)                                           \
@@ -766,17 +866,52 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
         return 0;                                                           \
     }                                                                       \
                                                                             \
+    static sg_value NAME##_step3(sparse *sp, const T *g, sg_value c,        \
+                                 size_t need, size_t ntop, size_t maxtop)   \
+    {                                                                       \
+        size_t a0, blk, j, w;                                               \
+        sg_value v;                                                         \
+        /* every pair, in blocks of small parts first across all split      \
+         * digits, so that no digit's pairs wait for another's */           \
+        for (a0 = 1, blk = 32; a0 <= maxtop; a0 += blk) {                   \
+            if ((USE) && sp->simd && !sp->filter)                           \
+                filter_build(sp, c);                                        \
+            if (a0 > 1 && blk < SPARSE_BLOCK)                               \
+                blk *= 2;                                                   \
+            for (j = 0; j < ntop; j++) {                                    \
+                size_t end = a0 + blk;                                      \
+                if (end > sp->top[j] + 1)                                   \
+                    end = sp->top[j] + 1;                                   \
+                if (a0 < end &&                                             \
+                    NAME##_scan(sp, g, sp->rem[j], a0, end, &need)) {       \
+                    v = c;                                                  \
+                    goto done;                                              \
+                }                                                           \
+            }                                                               \
+        }                                                                   \
+        /* the pairs ran out: the least rare value still wanted */          \
+        sp->full_scans++;                                                   \
+        for (w = 0; !sp->wbits[w]; w++)                                     \
+            ;                                                               \
+        v = (sg_value)(w * 64 + (size_t)__builtin_ctzll(sp->wbits[w]));     \
+        memset(sp->wbits, 0, (c / 64 + 1 < sp->bw ? c / 64 + 1 : sp->bw) *  \
+                                 sizeof *sp->wbits);                        \
+    done:                                                                   \
+        if (sp->filter)                                                     \
+            filter_clear(sp, c);                                            \
+        return v;                                                           \
+    }                                                                       \
+                                                                            \
     static void NAME##_block(sparse *sp, const T *g, size_t b, size_t done, \
-                             size_t nsnap, size_t slot)                     \
+                             size_t nsnap, stamp_t *s0, size_t fs,          \
+                             stamp_t t0)                                    \
     {                                                                       \
         const size_t *rp = sp->rpos, rmin = b + LANES - done;               \
         const sg_value *rv = sp->rval;                                      \
-        stamp_t *s0 = sp->stamp + slot * LANES * sp->size;                  \
-        const stamp_t t0 = TAG(sp, b);                                      \
         size_t j, i;                                                        \
         for (j = 0; j < sp->nsplit; j++) {                                  \
             size_t k = sp->split[j], lo, hi, slo, shi;                      \
-            size_t x = slot * sp->nsplit + j;                               \
+            size_t x = fs * sp->nsplit + j;                                 \
             sp->far_lo[x] = sp->far_hi[x] = 0;                              \
             sp->skip_lo[x] = sp->skip_hi[x] = 0;                            \
             if (b < k + rmin + 1)                                           \
@@ -906,51 +1041,18 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                                                                             \
     static sg_value NAME##_heap(sparse *sp, const T *g, size_t m)           \
     {                                                                       \
-        const size_t slot = slot_of(sp, m);                                 \
-        stamp_t *st = sp->stamp + slot * LANES * sp->size + m % LANES;      \
-        const size_t *flo = sp->far_lo + slot * sp->nsplit;                 \
-        const size_t *fhi = sp->far_hi + slot * sp->nsplit;                 \
-        const size_t *slo = sp->skip_lo + slot * sp->nsplit;                \
-        const size_t *shi = sp->skip_hi + slot * sp->nsplit;                \
-        const stamp_t mark = TAG(sp, m), want = mark + 1;                   \
+        stamp_t *st = sp->stamp + m % LANES;                                \
+        const size_t *flo = sp->far_lo, *fhi = sp->far_hi;                  \
+        const size_t *slo = sp->skip_lo, *shi = sp->skip_hi;                \
+        const stamp_t mark = TAG(sp, m);                                    \
         const size_t *rp = sp->rpos;                                        \
         const sg_value *rv = sp->rval;                                      \
-        size_t i, j, need, nr = sp->nrare, ntop = 0, maxtop = 0, a0, blk;   \
-        sg_value c, v;                                                      \
+        size_t i, j, need, nr = sp->nrare, ntop = 0, maxtop = 0;            \
+        sg_value c;                                                         \
                                                                             \
         /* 1: one-heap options and pairs with a rare part (those of the     \
          * block marked already) */                                         \
-        for (i = 0; i < sp->none && sp->one[i] < m; i++)                    \
-            st[AT(g[m - sp->one[i]])] = mark;                               \
-        for (i = 0; i < sp->nall && sp->all[i] <= m; i++)                   \
-            if (sp->all[i] == m)                                            \
-                st[AT(0)] = mark;                                           \
-        for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= m; j++) {         \
-            size_t rem = m - sp->split[j], lo = flo[j];                     \
-            int uneq = sp->split_uneq[j] && rem % 2 == 0;                   \
-            while (nr > 0 && rp[nr - 1] >= rem)                             \
-                nr--;                                                       \
-            for (i = 0; i < nr && i < lo; i++)                              \
-                if (!uneq || 2 * rp[i] != rem)                              \
-                    st[AT(rv[i] ^ g[rem - rp[i]])] = mark;                  \
-            for (i = slo[j]; i < shi[j]; i++)                               \
-                if (!uneq || 2 * rp[i] != rem)                              \
-                    st[AT(rv[i] ^ g[rem - rp[i]])] = mark;                  \
-            i = fhi[j] > lo ? fhi[j] : lo;                                  \
-            if (uneq) {                                                     \
-                for (; i < nr; i++)                                         \
-                    if (2 * rp[i] != rem)                                   \
-                        st[AT(rv[i] ^ g[rem - rp[i]])] = mark;              \
-            } else {                                                        \
-                for (; i < nr; i++)                                         \
-                    st[AT(rv[i] ^ g[rem - rp[i]])] = mark;                  \
-            }                                                               \
-            sp->rem[j] = rem;                                               \
-            sp->top[j] = rem / 2 - (sp->split_uneq[j] && rem % 2 == 0);     \
-            if (sp->top[j] > maxtop)                                        \
-                maxtop = sp->top[j];                                        \
-            ntop = j + 1;                                                   \
-        }                                                                   \
+        STEP1_REST(STAMP_MARK);                                             \
         /* 2: the least common value missing */                             \
         for (i = 0; i < sp->ncommon && st[AT(sp->common[i])] == mark; i++)  \
             ;                                                               \
@@ -959,37 +1061,42 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
         need = 0;                                                           \
         for (i = 0; i < sp->nrarev && sp->rarev[i] < c; i++)                \
             if (st[AT(sp->rarev[i])] != mark) {                             \
-                st[AT(sp->rarev[i])] = want;                                \
+                sp->wbits[sp->rarev[i] / 64] |= (uint64_t)1                 \
+                                                << (sp->rarev[i] % 64);     \
                 need++;                                                     \
             }                                                               \
-        if (!need)                                                          \
-            return c;                                                       \
-        /* every pair, in blocks of small parts first across all split      \
-         * digits, so that no digit's pairs wait for another's */           \
-        for (a0 = 1, blk = 32; a0 <= maxtop; a0 += blk) {                   \
-            if ((USE) && sp->simd && !sp->filter)                           \
-                filter_build(sp, st, c, want);                              \
-            if (a0 > 1 && blk < SPARSE_BLOCK)                               \
-                blk *= 2;                                                   \
-            for (j = 0; j < ntop; j++) {                                    \
-                size_t end = a0 + blk;                                      \
-                if (end > sp->top[j] + 1)                                   \
-                    end = sp->top[j] + 1;                                   \
-                if (a0 < end && NAME##_scan(sp, st, g, sp->rem[j], a0, end, \
-                                            m, &need)) {                    \
-                    v = c;                                                  \
-                    goto done;                                              \
-                }                                                           \
+        return need ? NAME##_step3(sp, g, c, need, ntop, maxtop) : c;       \
+    }                                                                       \
+                                                                            \
+    static sg_value NAME##_heapb(sparse *sp, const T *g, size_t m)          \
+    {                                                                       \
+        const size_t fs = helper_slot(m);                                   \
+        uint64_t *bits = sp->obits + m % (2 * SUPER) * sp->bw;              \
+        const size_t *flo = sp->far_lo + fs * sp->nsplit;                   \
+        const size_t *fhi = sp->far_hi + fs * sp->nsplit;                   \
+        const size_t *slo = sp->skip_lo + fs * sp->nsplit;                  \
+        const size_t *shi = sp->skip_hi + fs * sp->nsplit;                  \
+        const size_t *rp = sp->rpos;                                        \
+        const sg_value *rv = sp->rval;                                      \
+        size_t i, j, w, need = 0, nr = sp->nrare, ntop = 0, maxtop = 0;     \
+        sg_value c = (sg_value)sp->size;                                    \
+                                                                            \
+        STEP1_REST(BIT_MARK);                                               \
+        for (w = 0; w < sp->bw; w++) {                                      \
+            uint64_t f = ~bits[w] & sp->cmask[w];                           \
+            if (f) {                                                        \
+                c = (sg_value)(w * 64 + (size_t)__builtin_ctzll(f));        \
+                break;                                                      \
             }                                                               \
         }                                                                   \
-        sp->full_scans++;                                                   \
-        for (i = 0; st[AT(sp->rarev[i])] != want; i++)                      \
-            ;                                                               \
-        v = sp->rarev[i];                                                   \
-    done:                                                                   \
-        if (sp->filter)                                                     \
-            filter_clear(sp, c);                                            \
-        return v;                                                           \
+        for (w = 0; w <= c / 64 && w < sp->bw; w++) {                       \
+            uint64_t f = ~bits[w] & sp->rmask[w];                           \
+            if (w == c / 64)                                                \
+                f &= ((uint64_t)1 << (c % 64)) - 1;                         \
+            sp->wbits[w] = f;                                               \
+            need += (size_t)__builtin_popcountll(f);                        \
+        }                                                                   \
+        return need ? NAME##_step3(sp, g, c, need, ntop, maxtop) : c;       \
     }
 
 /* Stand-in for a missing filter: never called (USE is 0). */
@@ -1132,51 +1239,149 @@ void sg_sparse_allow_threads(int allow)
     threads_allowed = allow;
 }
 
-/* Mark the GROUPS groups of the superblock a job names. */
+/* The marks with tag t on the helper's stamps, for the LANES heaps of a
+ * group, as bit sets out[l * bw ...]. */
+static void stamps_to_bits(const sparse *sp, stamp_t t, uint64_t *out)
+{
+    const stamp_t *hs = sp->hstamp;
+    const size_t bw = sp->bw, size = sp->size;
+    size_t x, l;
+
+    memset(out, 0, LANES * bw * sizeof *out);
+    for (x = 0; x < size; x++) {
+        const stamp_t *q = hs + AT(x);
+        for (l = 0; l < LANES; l++)
+            out[l * bw + x / 64] |= (uint64_t)(q[l] == t) << (x % 64);
+    }
+}
+
+#ifdef SPARSE_AVX2
+/* The same with AVX2: a byte per value of the lanes that have it, then a
+ * shift and a byte-sign mask per lane and 32 values.  (size is a power
+ * of two >= 256 here, LANES 8.) */
+AVX2 static void avx2_stamps_to_bits(const sparse *sp, stamp_t t,
+                                     uint64_t *out)
+{
+    const stamp_t *hs = sp->hstamp;
+    const size_t bw = sp->bw, size = sp->size;
+    const __m256i tv = _mm256_set1_epi32((int)t);
+    uint8_t lanes[THREAD_MAX_SIZE];
+    size_t x, l;
+
+    for (x = 0; x < size; x++) {
+        __m256i q = _mm256_loadu_si256((const __m256i *)(const void *)(hs + AT(x)));
+        lanes[x] = (uint8_t)_mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_cmpeq_epi32(q, tv)));
+    }
+    for (x = 0; x < size; x += 32) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(lanes + x));
+        for (l = 0; l < LANES; l++) {
+            /* bit l of each byte to its sign bit */
+            __m256i sh = _mm256_sll_epi16(b, _mm_cvtsi32_si128(7 - (int)l));
+            uint32_t m = (uint32_t)_mm256_movemask_epi8(sh);
+            uint32_t *o = (uint32_t *)(void *)(out + l * bw + x / 64);
+            o[x % 64 / 32] = m;
+        }
+    }
+}
+#endif
+
+/* The helper's part of a job: mark every group of the superblock on its
+ * stamps, with a fresh tag per group, and hand the marks over as bits. */
 static void mark_super(sparse *sp, const sparse_job *jb)
 {
     size_t gi;
 
     for (gi = 0; gi < GROUPS; gi++) {
-        size_t b = jb->b + gi * LANES;
+        size_t b = jb->b + gi * LANES, fs = helper_slot(b);
+        uint64_t *out = sp->obits + b % (2 * SUPER) * sp->bw;
+        stamp_t t;
+        if (sp->htag >= (stamp_t)1 << 31) {
+            memset(sp->hstamp, 0, LANES * sp->size * sizeof *sp->hstamp);
+            sp->htag = 0;
+        }
+        t = ++sp->htag;
         switch (jb->width) {
         case 1:
-            sparse1_block(sp, jb->data, b, jb->done, jb->nsnap,
-                          slot_of(sp, b));
+            sparse1_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
+                          fs, t);
             break;
         case 2:
-            sparse2_block(sp, jb->data, b, jb->done, jb->nsnap,
-                          slot_of(sp, b));
+            sparse2_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
+                          fs, t);
             break;
         default:
-            sparse4_block(sp, jb->data, b, jb->done, jb->nsnap,
-                          slot_of(sp, b));
+            sparse4_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
+                          fs, t);
             break;
         }
+#ifdef SPARSE_AVX2
+        if (sp->simd && sp->size >= 256) {
+            avx2_stamps_to_bits(sp, t, out);
+            continue;
+        }
+#endif
+        stamps_to_bits(sp, t, out);
     }
+}
+
+/* Room for the helper's stamps and output at the current size; the
+ * helper must be idle.  -1 when out of memory. */
+static int helper_buffers(sparse *sp)
+{
+    if (sp->hsize == sp->size)
+        return 0;
+    free(sp->hstamp);
+    free(sp->obits);
+    sp->hstamp = calloc(LANES * sp->size, sizeof *sp->hstamp);
+    sp->obits = malloc(2 * SUPER * sp->bw * sizeof *sp->obits);
+    sp->htag = 0;
+    sp->hsize = sp->hstamp && sp->obits ? sp->size : 0;
+    return sp->hsize ? 0 : -1;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_ia32_pause();
+#endif
 }
 
 #ifdef SPARSE_THREADS
 static void *helper_main(void *arg)
 {
     sparse *sp = arg;
+    unsigned long seen = 0;
 
-    pthread_mutex_lock(&sp->mu);
     for (;;) {
         sparse_job jb;
-        while (!sp->posted && !sp->quit)
-            pthread_cond_wait(&sp->cv, &sp->mu);
-        if (sp->quit)
+        unsigned spins = 0;
+        /* A job comes every few tens of microseconds while the helper
+         * pays: spin for it, sleep only when none comes for a while. */
+        while (atomic_load(&sp->job_seq) == seen && !atomic_load(&sp->quit) &&
+               spins++ < SPIN_LIMIT)
+            cpu_relax();
+        if (atomic_load(&sp->job_seq) == seen && !atomic_load(&sp->quit)) {
+            pthread_mutex_lock(&sp->mu);
+            atomic_store(&sp->h_sleep, 1);
+            while (atomic_load(&sp->job_seq) == seen &&
+                   !atomic_load(&sp->quit))
+                pthread_cond_wait(&sp->cv, &sp->mu);
+            atomic_store(&sp->h_sleep, 0);
+            pthread_mutex_unlock(&sp->mu);
+        }
+        if (atomic_load(&sp->quit))
             break;
+        seen = atomic_load(&sp->job_seq);
         jb = sp->job;
-        sp->posted = 0;
-        pthread_mutex_unlock(&sp->mu);
         mark_super(sp, &jb);
-        pthread_mutex_lock(&sp->mu);
-        sp->finished = 1;
-        pthread_cond_broadcast(&sp->cv);
+        atomic_store(&sp->done_seq, seen);
+        if (atomic_load(&sp->m_sleep)) {
+            pthread_mutex_lock(&sp->mu);
+            pthread_cond_broadcast(&sp->cv);
+            pthread_mutex_unlock(&sp->mu);
+        }
     }
-    pthread_mutex_unlock(&sp->mu);
     return NULL;
 }
 
@@ -1196,6 +1401,11 @@ static int helper_post(sparse *sp, const sparse_job *jb)
             pthread_mutex_destroy(&sp->mu);
             return 0;
         }
+        atomic_init(&sp->quit, 0);
+        atomic_init(&sp->h_sleep, 0);
+        atomic_init(&sp->m_sleep, 0);
+        atomic_init(&sp->job_seq, 0);
+        atomic_init(&sp->done_seq, 0);
         if (pthread_create(&sp->thread, NULL, helper_main, sp)) {
             pthread_cond_destroy(&sp->cv);
             pthread_mutex_destroy(&sp->mu);
@@ -1204,24 +1414,35 @@ static int helper_post(sparse *sp, const sparse_job *jb)
         }
         sp->started = 1;
     }
-    pthread_mutex_lock(&sp->mu);
     sp->job = *jb;
-    sp->posted = 1;
-    sp->finished = 0;
-    pthread_cond_broadcast(&sp->cv);
-    pthread_mutex_unlock(&sp->mu);
+    atomic_fetch_add(&sp->job_seq, 1);
+    if (atomic_load(&sp->h_sleep)) {
+        pthread_mutex_lock(&sp->mu);
+        pthread_cond_broadcast(&sp->cv);
+        pthread_mutex_unlock(&sp->mu);
+    }
     return 1;
 }
 
 /* Wait until the job handed out (if any) is done. */
 static void helper_wait(sparse *sp, int *out)
 {
+    unsigned long want;
+    unsigned spins = 0;
+
     if (!*out)
         return;
-    pthread_mutex_lock(&sp->mu);
-    while (!sp->finished)
-        pthread_cond_wait(&sp->cv, &sp->mu);
-    pthread_mutex_unlock(&sp->mu);
+    want = atomic_load(&sp->job_seq);
+    while (atomic_load(&sp->done_seq) != want && spins++ < SPIN_LIMIT)
+        cpu_relax();
+    if (atomic_load(&sp->done_seq) != want) {
+        pthread_mutex_lock(&sp->mu);
+        atomic_store(&sp->m_sleep, 1);
+        while (atomic_load(&sp->done_seq) != want)
+            pthread_cond_wait(&sp->cv, &sp->mu);
+        atomic_store(&sp->m_sleep, 0);
+        pthread_mutex_unlock(&sp->mu);
+    }
     *out = 0;
 }
 
@@ -1231,7 +1452,7 @@ static void helper_stop(sparse *sp, int *out)
     if (!sp->started)
         return;
     pthread_mutex_lock(&sp->mu);
-    sp->quit = 1;
+    atomic_store(&sp->quit, 1);
     pthread_cond_broadcast(&sp->cv);
     pthread_mutex_unlock(&sp->mu);
     pthread_join(sp->thread, NULL);
@@ -1279,19 +1500,6 @@ static int rare_reserve(sparse *sp, size_t more)
         return -1;
     sp->rval = nv;
     sp->ralloc = na;
-    return 0;
-}
-
-/* Switch the stamps between one slot and the helper's double buffer. */
-static int stamps_resize(sparse *sp, size_t slots)
-{
-    stamp_t *ns = calloc(slots * LANES * sp->size, sizeof *ns);
-
-    if (!ns)
-        return -1;
-    free(sp->stamp);
-    sp->stamp = ns;
-    sp->slots = slots;
     return 0;
 }
 
@@ -1362,7 +1570,6 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     tr.mode = -1;
     tr.best = 1;
     sp.simd = have_avx2();
-    sp.slots = 1;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
@@ -1394,7 +1601,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             e = n;
         /* The helper is idle from here to the next job. */
         helper_wait(&sp, &out);
-        premarked = job_ok && job_b == h && sp.slots > 1;
+        premarked = job_ok && job_b == h && sp.hsize == sp.size;
         job_ok = 0;
         if (h >= next_poll) {
             if (cancel && *cancel) {
@@ -1415,7 +1622,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         }
         if (h + 2 * SUPER - sp.base >= TAG_LIMIT) {
             /* Renumber the tags before they wrap. */
-            memset(sp.stamp, 0, sp.slots * LANES * sp.size * sizeof *sp.stamp);
+            memset(sp.stamp, 0, LANES * sp.size * sizeof *sp.stamp);
             sp.base = h;
             premarked = 0;
         }
@@ -1428,14 +1635,10 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             threaded = trials_next(&tr, premarked);
         else
             tr.last = 0;
-        if (threaded && sp.slots == 1) {
-            if (stamps_resize(&sp, 2 * GROUPS))
+        if (threaded && sp.hsize != sp.size) {
+            if (helper_buffers(&sp))
                 goto nomem;
             premarked = 0;
-        } else if (!threaded && sp.slots > 1 && !premarked) {
-            /* One slot is kinder to the cache when alone. */
-            if (stamps_resize(&sp, 1))
-                goto nomem;
         }
         if (threaded) {
             sparse_job jb;
@@ -1482,29 +1685,40 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                         switch (s->width) {
                         case 1:
                             sparse1_block(&sp, s->data, m, m, sp.nrare,
-                                          slot_of(&sp, m));
+                                          sp.stamp, 0, TAG(&sp, m));
                             break;
                         case 2:
                             sparse2_block(
                                 &sp, (const uint16_t *)(const void *)s->data,
-                                m, m, sp.nrare, slot_of(&sp, m));
+                                m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m));
                             break;
                         default:
                             sparse4_block(
                                 &sp, (const uint32_t *)(const void *)s->data,
-                                m, m, sp.nrare, slot_of(&sp, m));
+                                m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m));
                             break;
                         }
                     else
-                        no_block(&sp, slot_of(&sp, m));
+                        no_block(&sp, 0);
                 }
-                switch (s->width) {
-                case 1:
+                switch (s->width * 2 + (premarked != 0)) {
+                case 2:
                     v = sparse1_heap(&sp, s->data, m);
                     break;
-                case 2:
+                case 3:
+                    v = sparse1_heapb(&sp, s->data, m);
+                    break;
+                case 4:
                     v = sparse2_heap(
                         &sp, (const uint16_t *)(const void *)s->data, m);
+                    break;
+                case 5:
+                    v = sparse2_heapb(
+                        &sp, (const uint16_t *)(const void *)s->data, m);
+                    break;
+                case 9:
+                    v = sparse4_heapb(
+                        &sp, (const uint32_t *)(const void *)s->data, m);
                     break;
                 default:
                     v = sparse4_heap(
@@ -1530,7 +1744,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 if (sparse_fit(&sp, v))
                     goto nomem;
                 premarked = 0;
-                no_block(&sp, slot_of(&sp, m));
+                no_block(&sp, 0);
                 grew = 1;
             }
         }
