@@ -114,10 +114,20 @@ typedef uint32_t stamp_t;
 
 /* A job for the helper thread: mark the superblock starting at b. */
 typedef struct sparse_job {
-    size_t b, done, nsnap;
+    size_t b, done, nsnap, dense;
     unsigned width;
     const void *data;
 } sparse_job;
+
+/*
+ * Besides the pairs with a rare part, the helper marks `dense` pairs
+ * (a, m - k - a) per heap with a from b + LANES - done on: real options,
+ * which step 3 then need not look for.  It trades the helper's time for
+ * this thread's, so it follows the balance: down when this thread waited
+ * for the helper's marks, up when it did not.
+ */
+#define DENSE_STEP 32
+#define DENSE_MAX 2048
 
 typedef struct sparse {
     /* the moves, by kind; positions ascending */
@@ -190,6 +200,7 @@ typedef struct sparse {
     uint64_t *obits;
     stamp_t htag;
     size_t hsize;
+    size_t dense;          /* extra pairs per heap the helper marks */
 
 #ifdef SPARSE_THREADS
     /* the helper thread and its one job at a time: job_seq counts jobs
@@ -584,68 +595,6 @@ AVX2 static inline unsigned avx2_member(__m256i x, __m256i ta, __m256i tb)
     return ~(unsigned)_mm256_movemask_epi8(none);
 }
 
-/* The first a in [a, end) (end - a a multiple of 32), in steps of 32,
- * whose block of pairs (a + i, rem - a - i), i < 32, has a byte xor in
- * the want_tab set, with *hits the mask of those i; end when none. */
-AVX2 static size_t avx2_find1(const sparse *sp, const uint8_t *g, size_t rem,
-                              size_t a, size_t end, unsigned *hits)
-{
-    const __m256i ta = _mm256_broadcastsi128_si256(
-        _mm_loadu_si128((const __m128i *)(const void *)sp->want_tab));
-    const __m256i tb = _mm256_broadcastsi128_si256(
-        _mm_loadu_si128((const __m128i *)(const void *)(sp->want_tab + 16)));
-    const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
-                                         5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
-                                         10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-
-    for (; a < end; a += 32) {
-        __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
-        __m256i y = _mm256_loadu_si256(
-            (const __m256i *)(const void *)(g + rem - a - 31));
-        y = _mm256_shuffle_epi8(y, rev);
-        y = _mm256_permute2x128_si256(y, y, 0x01);
-        if ((*hits = avx2_member(_mm256_xor_si256(x, y), ta, tb)) != 0)
-            return a;
-    }
-    return end;
-}
-
-/* The same for two-byte values, filtering on the low byte of the xor. */
-AVX2 static size_t avx2_find2(const sparse *sp, const uint16_t *g,
-                              size_t rem, size_t a, size_t end,
-                              unsigned *hits)
-{
-    const __m256i ta = _mm256_broadcastsi128_si256(
-        _mm_loadu_si128((const __m128i *)(const void *)sp->want_tab));
-    const __m256i tb = _mm256_broadcastsi128_si256(
-        _mm_loadu_si128((const __m128i *)(const void *)(sp->want_tab + 16)));
-    const __m256i rev = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
-                                         4, 5, 2, 3, 0, 1, 14, 15, 12, 13, 10,
-                                         11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
-    const __m256i low = _mm256_set1_epi16(0xFF);
-
-    for (; a < end; a += 32) {
-        __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
-        __m256i x1 =
-            _mm256_loadu_si256((const __m256i *)(const void *)(g + a + 16));
-        __m256i y0 = _mm256_loadu_si256(
-            (const __m256i *)(const void *)(g + rem - a - 15));
-        __m256i y1 = _mm256_loadu_si256(
-            (const __m256i *)(const void *)(g + rem - a - 31));
-        __m256i b;
-        y0 = _mm256_shuffle_epi8(y0, rev);
-        y0 = _mm256_permute2x128_si256(y0, y0, 0x01);
-        y1 = _mm256_shuffle_epi8(y1, rev);
-        y1 = _mm256_permute2x128_si256(y1, y1, 0x01);
-        x0 = _mm256_and_si256(_mm256_xor_si256(x0, y0), low);
-        x1 = _mm256_and_si256(_mm256_xor_si256(x1, y1), low);
-        b = _mm256_permute4x64_epi64(_mm256_packus_epi16(x0, x1), 0xD8);
-        if ((*hits = avx2_member(b, ta, tb)) != 0)
-            return a;
-    }
-    return end;
-}
-
 /* Step 3 of the small path (one-byte values): the pairs (a, rem - a),
  * a from *pa in steps of 32 while below end, remove from `want` (a set of
  * values below 64) every value some pair's xor takes; stops early when
@@ -834,26 +783,10 @@ static inline int wanted_take(sparse *sp, sg_value x)
  * FIND is the AVX2 block filter for T, used when USE is non-zero and the
  * CPU has AVX2.
  */
-#define SPARSE_METHODS(NAME, T, FIND, USE)                                  \
-    static int NAME##_scan(sparse *sp, const T *g, size_t rem, size_t a,    \
-                           size_t end, size_t *need)                        \
+#define SPARSE_SCAN(NAME, T)                                                \
+    static inline int NAME##_scan(sparse *sp, const T *g, size_t rem,       \
+                                  size_t a, size_t end, size_t *need)       \
     {                                                                       \
-        if ((USE) && sp->filter) {                                          \
-            size_t full = a + (end - a) / 32 * 32;                          \
-            unsigned hits;                                                  \
-            while ((a = FIND(sp, g, rem, a, full, &hits)) < full) {         \
-                for (; hits; hits &= hits - 1) {                            \
-                    size_t b = a + (size_t)__builtin_ctz(hits);             \
-                    sg_value x = (sg_value)(g[b] ^ g[rem - b]);             \
-                    if (wanted_take(sp, x)) {                               \
-                        want_remove(sp, x);                                 \
-                        if (--*need == 0)                                   \
-                            return 1;                                       \
-                    }                                                       \
-                }                                                           \
-                a += 32;                                                    \
-            }                                                               \
-        }                                                                   \
         for (; a < end; a++) {                                              \
             sg_value x = (sg_value)(g[a] ^ g[rem - a]);                     \
             if (wanted_take(sp, x)) {                                       \
@@ -865,8 +798,9 @@ static inline int wanted_take(sparse *sp, sg_value x)
         }                                                                   \
         return 0;                                                           \
     }                                                                       \
-                                                                            \
-    static sg_value NAME##_step3(sparse *sp, const T *g, sg_value c,        \
+
+#define SPARSE_STEP3(NAME, T, SCAN, USE, ATTR)                              \
+    ATTR static sg_value NAME##_step3(sparse *sp, const T *g, sg_value c,   \
                                  size_t need, size_t ntop, size_t maxtop)   \
     {                                                                       \
         size_t a0, blk, j, w;                                               \
@@ -882,8 +816,7 @@ static inline int wanted_take(sparse *sp, sg_value x)
                 size_t end = a0 + blk;                                      \
                 if (end > sp->top[j] + 1)                                   \
                     end = sp->top[j] + 1;                                   \
-                if (a0 < end &&                                             \
-                    NAME##_scan(sp, g, sp->rem[j], a0, end, &need)) {       \
+                if (a0 < end && SCAN(sp, g, sp->rem[j], a0, end, &need)) {  \
                     v = c;                                                  \
                     goto done;                                              \
                 }                                                           \
@@ -901,10 +834,11 @@ static inline int wanted_take(sparse *sp, sg_value x)
             filter_clear(sp, c);                                            \
         return v;                                                           \
     }                                                                       \
-                                                                            \
+
+#define SPARSE_METHODS(NAME, T, STEP3)                                      \
     static void NAME##_block(sparse *sp, const T *g, size_t b, size_t done, \
                              size_t nsnap, stamp_t *s0, size_t fs,          \
-                             stamp_t t0)                                    \
+                             stamp_t t0, size_t dense)                      \
     {                                                                       \
         const size_t *rp = sp->rpos, rmin = b + LANES - done;               \
         const sg_value *rv = sp->rval;                                      \
@@ -940,6 +874,28 @@ static inline int wanted_take(sparse *sp, sg_value x)
                     break;                                                  \
                 p = g + (b - k - rp[i]);                                    \
                 v = rv[i];                                                  \
+                s0[AT(v ^ p[0])] = t0;                                      \
+                s0[AT(v ^ p[1]) + 1] = t0;                                  \
+                s0[AT(v ^ p[2]) + 2] = t0;                                  \
+                s0[AT(v ^ p[3]) + 3] = t0;                                  \
+                s0[AT(v ^ p[4]) + 4] = t0;                                  \
+                s0[AT(v ^ p[5]) + 5] = t0;                                  \
+                s0[AT(v ^ p[6]) + 6] = t0;                                  \
+                s0[AT(v ^ p[7]) + 7] = t0;                                  \
+            }                                                               \
+        }                                                                   \
+        /* the extra pairs (a, m - k - a), rmin <= a < rmin + dense: real   \
+         * options, marked in passing so that step 3 has less to look for;  \
+         * a < (b - k) / 2 keeps a below the other part, unequal to it */   \
+        for (j = 0; dense && j < sp->nsplit; j++) {                         \
+            size_t k = sp->split[j], a = rmin, aend = rmin + dense;         \
+            if (b < k + 2 * rmin + 2)                                       \
+                continue;                                                   \
+            if (aend > (b - k) / 2)                                         \
+                aend = (b - k) / 2;                                         \
+            for (; a < aend; a++) {                                         \
+                const T *p = g + (b - k - a);                               \
+                sg_value v = g[a];                                          \
                 s0[AT(v ^ p[0])] = t0;                                      \
                 s0[AT(v ^ p[1]) + 1] = t0;                                  \
                 s0[AT(v ^ p[2]) + 2] = t0;                                  \
@@ -1065,7 +1021,7 @@ static inline int wanted_take(sparse *sp, sg_value x)
                                                 << (sp->rarev[i] % 64);     \
                 need++;                                                     \
             }                                                               \
-        return need ? NAME##_step3(sp, g, c, need, ntop, maxtop) : c;       \
+        return need ? STEP3(sp, g, c, need, ntop, maxtop) : c;              \
     }                                                                       \
                                                                             \
     static sg_value NAME##_heapb(sparse *sp, const T *g, size_t m)          \
@@ -1096,20 +1052,162 @@ static inline int wanted_take(sparse *sp, sg_value x)
             sp->wbits[w] = f;                                               \
             need += (size_t)__builtin_popcountll(f);                        \
         }                                                                   \
-        return need ? NAME##_step3(sp, g, c, need, ntop, maxtop) : c;       \
+        return need ? STEP3(sp, g, c, need, ntop, maxtop) : c;              \
     }
 
-/* Stand-in for a missing filter: never called (USE is 0). */
-#define NO_FIND(sp, g, rem, a, end, hits) (end)
-
 #ifdef SPARSE_AVX2
-SPARSE_METHODS(sparse1, uint8_t, avx2_find1, 1)
-SPARSE_METHODS(sparse2, uint16_t, avx2_find2, 1)
-#else
-SPARSE_METHODS(sparse1, uint8_t, NO_FIND, 0)
-SPARSE_METHODS(sparse2, uint16_t, NO_FIND, 0)
+/* kmask[k]: 0xFF at bytes k and k + 16, for clearing one entry of the
+ * filter while it is held in registers. */
+static const uint8_t kmask[16][32] = {
+#define K(k) {[k] = 0xFF, [(k) + 16] = 0xFF}
+    K(0), K(1), K(2), K(3), K(4), K(5), K(6), K(7),
+    K(8), K(9), K(10), K(11), K(12), K(13), K(14), K(15)
+#undef K
+};
+
+/* Found x: take it from the wanted set, and from the filter (the copy in
+ * registers ta, tb too: reloading it right after a byte store would wait
+ * for the store).  1 when nothing is wanted any more. */
+AVX2 static inline int avx2_found(sparse *sp, sg_value x, size_t *need,
+                                  __m256i *ta, __m256i *tb)
+{
+    unsigned b = x & 0xFF;
+
+    if (!wanted_take(sp, x))
+        return 0;
+    if (--sp->want_low[b] == 0) {
+        uint8_t bit = (uint8_t)(1u << ((b >> 4) & 7));
+        __m256i sel = _mm256_and_si256(
+            _mm256_loadu_si256((const __m256i *)(const void *)kmask[b & 15]),
+            _mm256_set1_epi8((char)bit));
+        sp->want_tab[(b >> 7) * 16 + (b & 15)] &= (uint8_t)~bit;
+        if (b >> 7)
+            *tb = _mm256_andnot_si256(sel, *tb);
+        else
+            *ta = _mm256_andnot_si256(sel, *ta);
+    }
+    return --*need == 0;
+}
+
+/* Step 3's scan over pairs (a, rem - a), a < end, for one-byte values:
+ * 32 pairs at a time through the filter, hits confirmed one by one. */
+AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
+                                  size_t a, size_t end, size_t *need)
+{
+    if (sp->filter) {
+        const size_t full = a + (end - a) / 32 * 32;
+        __m256i ta = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128((const __m128i *)(const void *)sp->want_tab));
+        __m256i tb = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+            (const __m128i *)(const void *)(sp->want_tab + 16)));
+        const __m256i rev = _mm256_setr_epi8(
+            15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13,
+            12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+        for (; a < full; a += 32) {
+            __m256i x =
+                _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
+            __m256i y = _mm256_loadu_si256(
+                (const __m256i *)(const void *)(g + rem - a - 31));
+            unsigned hits;
+            y = _mm256_shuffle_epi8(y, rev);
+            y = _mm256_permute2x128_si256(y, y, 0x01);
+            hits = avx2_member(_mm256_xor_si256(x, y), ta, tb);
+            for (; hits; hits &= hits - 1) {
+                size_t b = a + (size_t)__builtin_ctz(hits);
+                if (avx2_found(sp, (sg_value)(g[b] ^ g[rem - b]), need, &ta,
+                               &tb))
+                    return 1;
+            }
+        }
+    }
+    for (; a < end; a++) {
+        sg_value x = (sg_value)(g[a] ^ g[rem - a]);
+        if (wanted_take(sp, x)) {
+            if (sp->filter)
+                want_remove(sp, x);
+            if (--*need == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The same for two-byte values, filtering on the low byte of the xor. */
+AVX2 static inline int avx2_scan2(sparse *sp, const uint16_t *g, size_t rem,
+                                  size_t a, size_t end, size_t *need)
+{
+    if (sp->filter) {
+        const size_t full = a + (end - a) / 32 * 32;
+        __m256i ta = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128((const __m128i *)(const void *)sp->want_tab));
+        __m256i tb = _mm256_broadcastsi128_si256(_mm_loadu_si128(
+            (const __m128i *)(const void *)(sp->want_tab + 16)));
+        const __m256i rev = _mm256_setr_epi8(
+            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12,
+            13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+        const __m256i low = _mm256_set1_epi16(0xFF);
+        for (; a < full; a += 32) {
+            __m256i x0 =
+                _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
+            __m256i x1 = _mm256_loadu_si256(
+                (const __m256i *)(const void *)(g + a + 16));
+            __m256i y0 = _mm256_loadu_si256(
+                (const __m256i *)(const void *)(g + rem - a - 15));
+            __m256i y1 = _mm256_loadu_si256(
+                (const __m256i *)(const void *)(g + rem - a - 31));
+            unsigned hits;
+            y0 = _mm256_shuffle_epi8(y0, rev);
+            y0 = _mm256_permute2x128_si256(y0, y0, 0x01);
+            y1 = _mm256_shuffle_epi8(y1, rev);
+            y1 = _mm256_permute2x128_si256(y1, y1, 0x01);
+            x0 = _mm256_and_si256(_mm256_xor_si256(x0, y0), low);
+            x1 = _mm256_and_si256(_mm256_xor_si256(x1, y1), low);
+            hits = avx2_member(
+                _mm256_permute4x64_epi64(_mm256_packus_epi16(x0, x1), 0xD8),
+                ta, tb);
+            for (; hits; hits &= hits - 1) {
+                size_t b = a + (size_t)__builtin_ctz(hits);
+                if (avx2_found(sp, (sg_value)(g[b] ^ g[rem - b]), need, &ta,
+                               &tb))
+                    return 1;
+            }
+        }
+    }
+    for (; a < end; a++) {
+        sg_value x = (sg_value)(g[a] ^ g[rem - a]);
+        if (wanted_take(sp, x)) {
+            if (sp->filter)
+                want_remove(sp, x);
+            if (--*need == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
 #endif
-SPARSE_METHODS(sparse4, uint32_t, NO_FIND, 0)
+
+SPARSE_SCAN(sparse1, uint8_t)
+SPARSE_SCAN(sparse2, uint16_t)
+SPARSE_SCAN(sparse4, uint32_t)
+SPARSE_STEP3(sparse1, uint8_t, sparse1_scan, 0, )
+SPARSE_STEP3(sparse2, uint16_t, sparse2_scan, 0, )
+SPARSE_STEP3(sparse4, uint32_t, sparse4_scan, 0, )
+#ifdef SPARSE_AVX2
+/* With AVX2 step 3 is compiled for it as a whole, so that the filter
+ * loop is inlined into the scan. */
+SPARSE_STEP3(sparse1v, uint8_t, avx2_scan1, 1, AVX2)
+SPARSE_STEP3(sparse2v, uint16_t, avx2_scan2, 1, AVX2)
+#define STEP3_1(sp, ...) \
+    ((sp)->simd ? sparse1v_step3(sp, __VA_ARGS__) : sparse1_step3(sp, __VA_ARGS__))
+#define STEP3_2(sp, ...) \
+    ((sp)->simd ? sparse2v_step3(sp, __VA_ARGS__) : sparse2_step3(sp, __VA_ARGS__))
+#else
+#define STEP3_1 sparse1_step3
+#define STEP3_2 sparse2_step3
+#endif
+SPARSE_METHODS(sparse1, uint8_t, STEP3_1)
+SPARSE_METHODS(sparse2, uint16_t, STEP3_2)
+SPARSE_METHODS(sparse4, uint32_t, sparse4_step3)
 
 /*
  * The small path's common case with one-byte values (Kayles, 0.1777):
@@ -1304,15 +1402,15 @@ static void mark_super(sparse *sp, const sparse_job *jb)
         switch (jb->width) {
         case 1:
             sparse1_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                          fs, t);
+                          fs, t, jb->dense);
             break;
         case 2:
             sparse2_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                          fs, t);
+                          fs, t, jb->dense);
             break;
         default:
             sparse4_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                          fs, t);
+                          fs, t, jb->dense);
             break;
         }
 #ifdef SPARSE_AVX2
@@ -1424,7 +1522,7 @@ static int helper_post(sparse *sp, const sparse_job *jb)
     return 1;
 }
 
-/* Wait until the job handed out (if any) is done. */
+/* Wait until the job handed out (if any) is done; adjusts sp->dense. */
 static void helper_wait(sparse *sp, int *out)
 {
     unsigned long want;
@@ -1433,6 +1531,10 @@ static void helper_wait(sparse *sp, int *out)
     if (!*out)
         return;
     want = atomic_load(&sp->job_seq);
+    if (atomic_load(&sp->done_seq) != want)
+        sp->dense = sp->dense > DENSE_STEP ? sp->dense - DENSE_STEP : 0;
+    else if (sp->dense < DENSE_MAX)
+        sp->dense += DENSE_STEP;
     while (atomic_load(&sp->done_seq) != want && spins++ < SPIN_LIMIT)
         cpu_relax();
     if (atomic_load(&sp->done_seq) != want) {
@@ -1570,6 +1672,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     tr.mode = -1;
     tr.best = 1;
     sp.simd = have_avx2();
+    sp.dense = 256;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
@@ -1647,6 +1750,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             jb.nsnap = sp.nrare;
             jb.width = s->width;
             jb.data = s->data;
+            jb.dense = sp.dense;
             if (helper_post(&sp, &jb)) {
                 out = 1;
                 job_ok = 1;
@@ -1685,17 +1789,19 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                         switch (s->width) {
                         case 1:
                             sparse1_block(&sp, s->data, m, m, sp.nrare,
-                                          sp.stamp, 0, TAG(&sp, m));
+                                          sp.stamp, 0, TAG(&sp, m), 0);
                             break;
                         case 2:
                             sparse2_block(
                                 &sp, (const uint16_t *)(const void *)s->data,
-                                m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m));
+                                m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m),
+                                0);
                             break;
                         default:
                             sparse4_block(
                                 &sp, (const uint32_t *)(const void *)s->data,
-                                m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m));
+                                m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m),
+                                0);
                             break;
                         }
                     else
