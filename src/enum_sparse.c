@@ -112,6 +112,11 @@ typedef uint32_t stamp_t;
 #endif
 #define AT(x) ((size_t)(x) * LANES)
 
+/* The helper's stamps: HLANES per value (see GEN_BLOCK); 16-bit ones
+ * measured a third slower to store. */
+#define HLANES 16
+typedef uint32_t hstamp_t;
+
 /* A job for the helper thread: mark the superblock starting at b. */
 typedef struct sparse_job {
     size_t b, done, nsnap, dense;
@@ -196,9 +201,9 @@ typedef struct sparse {
     /* the helper's stamps, tag and output: the marks of heap m of a job
      * as a bit set at obits + (m % (2 * SUPER)) * bw; hsize = the size
      * they were allocated for */
-    stamp_t *hstamp;
+    hstamp_t *hstamp;
     uint64_t *obits;
-    stamp_t htag;
+    hstamp_t htag;
     size_t hsize;
     size_t dense;          /* extra pairs per heap the helper marks */
 
@@ -684,7 +689,7 @@ static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
 /* The far_lo etc. slot of the helper's group of heap m. */
 static size_t helper_slot(size_t m)
 {
-    return 1 + (m / SUPER % 2) * GROUPS + m % SUPER / LANES;
+    return 1 + (m / SUPER % 2) * GROUPS + m % SUPER / HLANES;
 }
 
 /* Forget a group's marks: every rare is then marked heap by heap. */
@@ -755,6 +760,92 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
             ntop = j + 1;                                                   \
         }                                                                   \
     } while (0)
+
+/*
+ * The marks of a whole group of L heaps b..b + L - 1 (b % L == 0) on
+ * stamps s0 (L per value, interleaved: value x of heap b + l at
+ * s0[x * L + l]) with tag t0: every pair with a rare part r that is
+ * known for all L heaps (r >= b + L - done, done being the heaps computed
+ * when the marking starts; nsnap rares known then), except near the
+ * halves for `!` digits, recorded in far slot fs; and `dense` more pairs
+ * (see DENSE_STEP).  Each rare costs two loads for L marks.  The main
+ * thread uses L = LANES, the helper HLANES = 2 LANES (each rare's values
+ * fetched half as often, for a stamp table twice the size).
+ */
+#if defined(__clang__)
+#define UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define UNROLL _Pragma("GCC unroll 16")
+#else
+#define UNROLL
+#endif
+#define GEN_BLOCK(FN, T, ST, L)                                             \
+    __attribute__((noinline)) static void FN(                               \
+        sparse *sp, const T *g, size_t b, size_t done,                      \
+                   size_t nsnap, ST *s0, size_t fs, ST t0, size_t dense)    \
+    {                                                                       \
+        const size_t *rp = sp->rpos, rmin = b + (L) - done;                 \
+        const sg_value *rv = sp->rval;                                      \
+        size_t j, i, l;                                                     \
+        for (j = 0; j < sp->nsplit; j++) {                                  \
+            size_t k = sp->split[j], lo, hi, slo, shi;                      \
+            size_t x = fs * sp->nsplit + j;                                 \
+            sp->far_lo[x] = sp->far_hi[x] = 0;                              \
+            sp->skip_lo[x] = sp->skip_hi[x] = 0;                            \
+            if (b < k + rmin + 1)                                           \
+                continue;                                                   \
+            lo = rare_index(rp, nsnap, rmin);                               \
+            hi = rare_index(rp, nsnap, b - k);                              \
+            if (hi <= lo)                                                   \
+                continue;                                                   \
+            slo = shi = lo;                                                 \
+            if (sp->split_uneq[j]) {                                        \
+                slo = rare_index(rp, nsnap, (b - k + 1) / 2);               \
+                shi = rare_index(rp, nsnap, (b - k + (L) - 1) / 2 + 1);     \
+                slo = slo < lo ? lo : slo > hi ? hi : slo;                  \
+                shi = shi < slo ? slo : shi > hi ? hi : shi;                \
+            }                                                               \
+            sp->far_lo[x] = lo;                                             \
+            sp->far_hi[x] = hi;                                             \
+            sp->skip_lo[x] = slo;                                           \
+            sp->skip_hi[x] = shi;                                           \
+            for (i = lo; i < hi; i++) {                                     \
+                const T *p;                                                 \
+                size_t v;                                                   \
+                if (i == slo)                                               \
+                    i = shi;                                                \
+                if (i >= hi)                                                \
+                    break;                                                  \
+                p = g + (b - k - rp[i]);                                    \
+                v = rv[i];                                                  \
+                UNROLL for (l = 0; l < (L); l++)                            \
+                    s0[(v ^ p[l]) * (L) + l] = t0;                          \
+            }                                                               \
+        }                                                                   \
+        /* the extra pairs (a, m - k - a), rmin <= a < rmin + dense: real   \
+         * options, marked in passing so that step 3 has less to look for;  \
+         * a < (b - k) / 2 keeps a below the other part, unequal to it */   \
+        for (j = 0; dense && j < sp->nsplit; j++) {                         \
+            size_t k = sp->split[j], a = rmin, aend = rmin + dense;         \
+            if (b < k + 2 * rmin + 2)                                       \
+                continue;                                                   \
+            if (aend > (b - k) / 2)                                         \
+                aend = (b - k) / 2;                                         \
+            for (; a < aend; a++) {                                         \
+                const T *p = g + (b - k - a);                               \
+                size_t v = g[a];                                            \
+                UNROLL for (l = 0; l < (L); l++)                            \
+                    s0[(v ^ p[l]) * (L) + l] = t0;                          \
+            }                                                               \
+        }                                                                   \
+    }
+
+GEN_BLOCK(sparse1_block, uint8_t, stamp_t, LANES)
+GEN_BLOCK(sparse2_block, uint16_t, stamp_t, LANES)
+GEN_BLOCK(sparse4_block, uint32_t, stamp_t, LANES)
+GEN_BLOCK(sparse1_hblock, uint8_t, hstamp_t, HLANES)
+GEN_BLOCK(sparse2_hblock, uint16_t, hstamp_t, HLANES)
+GEN_BLOCK(sparse4_hblock, uint32_t, hstamp_t, HLANES)
 
 /* Whether x is in step 3's wanted set; if so it leaves it. */
 static inline int wanted_take(sparse *sp, sg_value x)
@@ -836,78 +927,6 @@ static inline int wanted_take(sparse *sp, sg_value x)
     }                                                                       \
 
 #define SPARSE_METHODS(NAME, T, STEP3)                                      \
-    static void NAME##_block(sparse *sp, const T *g, size_t b, size_t done, \
-                             size_t nsnap, stamp_t *s0, size_t fs,          \
-                             stamp_t t0, size_t dense)                      \
-    {                                                                       \
-        const size_t *rp = sp->rpos, rmin = b + LANES - done;               \
-        const sg_value *rv = sp->rval;                                      \
-        size_t j, i;                                                        \
-        for (j = 0; j < sp->nsplit; j++) {                                  \
-            size_t k = sp->split[j], lo, hi, slo, shi;                      \
-            size_t x = fs * sp->nsplit + j;                                 \
-            sp->far_lo[x] = sp->far_hi[x] = 0;                              \
-            sp->skip_lo[x] = sp->skip_hi[x] = 0;                            \
-            if (b < k + rmin + 1)                                           \
-                continue;                                                   \
-            lo = rare_index(rp, nsnap, rmin);                               \
-            hi = rare_index(rp, nsnap, b - k);                              \
-            if (hi <= lo)                                                   \
-                continue;                                                   \
-            slo = shi = lo;                                                 \
-            if (sp->split_uneq[j]) {                                        \
-                slo = rare_index(rp, nsnap, (b - k + 1) / 2);               \
-                shi = rare_index(rp, nsnap, (b - k + LANES - 1) / 2 + 1);   \
-                slo = slo < lo ? lo : slo > hi ? hi : slo;                  \
-                shi = shi < slo ? slo : shi > hi ? hi : shi;                \
-            }                                                               \
-            sp->far_lo[x] = lo;                                             \
-            sp->far_hi[x] = hi;                                             \
-            sp->skip_lo[x] = slo;                                           \
-            sp->skip_hi[x] = shi;                                           \
-            for (i = lo; i < hi; i++) {                                     \
-                const T *p;                                                 \
-                sg_value v;                                                 \
-                if (i == slo)                                               \
-                    i = shi;                                                \
-                if (i >= hi)                                                \
-                    break;                                                  \
-                p = g + (b - k - rp[i]);                                    \
-                v = rv[i];                                                  \
-                s0[AT(v ^ p[0])] = t0;                                      \
-                s0[AT(v ^ p[1]) + 1] = t0;                                  \
-                s0[AT(v ^ p[2]) + 2] = t0;                                  \
-                s0[AT(v ^ p[3]) + 3] = t0;                                  \
-                s0[AT(v ^ p[4]) + 4] = t0;                                  \
-                s0[AT(v ^ p[5]) + 5] = t0;                                  \
-                s0[AT(v ^ p[6]) + 6] = t0;                                  \
-                s0[AT(v ^ p[7]) + 7] = t0;                                  \
-            }                                                               \
-        }                                                                   \
-        /* the extra pairs (a, m - k - a), rmin <= a < rmin + dense: real   \
-         * options, marked in passing so that step 3 has less to look for;  \
-         * a < (b - k) / 2 keeps a below the other part, unequal to it */   \
-        for (j = 0; dense && j < sp->nsplit; j++) {                         \
-            size_t k = sp->split[j], a = rmin, aend = rmin + dense;         \
-            if (b < k + 2 * rmin + 2)                                       \
-                continue;                                                   \
-            if (aend > (b - k) / 2)                                         \
-                aend = (b - k) / 2;                                         \
-            for (; a < aend; a++) {                                         \
-                const T *p = g + (b - k - a);                               \
-                sg_value v = g[a];                                          \
-                s0[AT(v ^ p[0])] = t0;                                      \
-                s0[AT(v ^ p[1]) + 1] = t0;                                  \
-                s0[AT(v ^ p[2]) + 2] = t0;                                  \
-                s0[AT(v ^ p[3]) + 3] = t0;                                  \
-                s0[AT(v ^ p[4]) + 4] = t0;                                  \
-                s0[AT(v ^ p[5]) + 5] = t0;                                  \
-                s0[AT(v ^ p[6]) + 6] = t0;                                  \
-                s0[AT(v ^ p[7]) + 7] = t0;                                  \
-            }                                                               \
-        }                                                                   \
-    }                                                                       \
-                                                                            \
     static sg_value NAME##_small(sparse *sp, const T *g, size_t m)          \
     {                                                                       \
         const size_t *rp = sp->rpos;                                        \
@@ -1337,48 +1356,51 @@ void sg_sparse_allow_threads(int allow)
     threads_allowed = allow;
 }
 
-/* The marks with tag t on the helper's stamps, for the LANES heaps of a
+/* The marks with tag t on the helper's stamps, for the HLANES heaps of a
  * group, as bit sets out[l * bw ...]. */
-static void stamps_to_bits(const sparse *sp, stamp_t t, uint64_t *out)
+static void stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
 {
-    const stamp_t *hs = sp->hstamp;
+    const hstamp_t *hs = sp->hstamp;
     const size_t bw = sp->bw, size = sp->size;
     size_t x, l;
 
-    memset(out, 0, LANES * bw * sizeof *out);
+    memset(out, 0, HLANES * bw * sizeof *out);
     for (x = 0; x < size; x++) {
-        const stamp_t *q = hs + AT(x);
-        for (l = 0; l < LANES; l++)
+        const hstamp_t *q = hs + x * HLANES;
+        for (l = 0; l < HLANES; l++)
             out[l * bw + x / 64] |= (uint64_t)(q[l] == t) << (x % 64);
     }
 }
 
 #ifdef SPARSE_AVX2
-/* The same with AVX2: a byte per value of the lanes that have it, then a
- * shift and a byte-sign mask per lane and 32 values.  (size is a power
- * of two >= 256 here, LANES 8.) */
-AVX2 static void avx2_stamps_to_bits(const sparse *sp, stamp_t t,
-                                     uint64_t *out)
+/* The same with AVX2 and BMI2: first the 16 lanes that have each value
+ * as a 16-bit word (two compares of 8 stamps), then per lane and 16
+ * values a shift moving that lane's bit to the top of each word, a byte
+ * sign mask and a bit extraction.  (size is a power of two >= 256.) */
+__attribute__((target("avx2,bmi2"))) static void
+avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
 {
-    const stamp_t *hs = sp->hstamp;
+    const hstamp_t *hs = sp->hstamp;
     const size_t bw = sp->bw, size = sp->size;
     const __m256i tv = _mm256_set1_epi32((int)t);
-    uint8_t lanes[THREAD_MAX_SIZE];
+    uint16_t lanes[THREAD_MAX_SIZE];
     size_t x, l;
 
     for (x = 0; x < size; x++) {
-        __m256i q = _mm256_loadu_si256((const __m256i *)(const void *)(hs + AT(x)));
-        lanes[x] = (uint8_t)_mm256_movemask_ps(
-            _mm256_castsi256_ps(_mm256_cmpeq_epi32(q, tv)));
+        const __m256i *q = (const __m256i *)(const void *)(hs + x * HLANES);
+        unsigned lo = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+            _mm256_cmpeq_epi32(_mm256_loadu_si256(q), tv)));
+        unsigned hi = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
+            _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), tv)));
+        lanes[x] = (uint16_t)(lo | hi << 8);
     }
-    for (x = 0; x < size; x += 32) {
-        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(lanes + x));
-        for (l = 0; l < LANES; l++) {
-            /* bit l of each byte to its sign bit */
-            __m256i sh = _mm256_sll_epi16(b, _mm_cvtsi32_si128(7 - (int)l));
+    for (x = 0; x < size; x += 16) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(lanes + x));
+        for (l = 0; l < HLANES; l++) {
+            __m256i sh = _mm256_sll_epi16(v, _mm_cvtsi32_si128(15 - (int)l));
             uint32_t m = (uint32_t)_mm256_movemask_epi8(sh);
-            uint32_t *o = (uint32_t *)(void *)(out + l * bw + x / 64);
-            o[x % 64 / 32] = m;
+            uint16_t *o = (uint16_t *)(void *)(out + l * bw);
+            o[x / 16] = (uint16_t)_pext_u32(m, 0xAAAAAAAAu);
         }
     }
 }
@@ -1390,27 +1412,27 @@ static void mark_super(sparse *sp, const sparse_job *jb)
 {
     size_t gi;
 
-    for (gi = 0; gi < GROUPS; gi++) {
-        size_t b = jb->b + gi * LANES, fs = helper_slot(b);
+    for (gi = 0; gi < SUPER / HLANES; gi++) {
+        size_t b = jb->b + gi * HLANES, fs = helper_slot(b);
         uint64_t *out = sp->obits + b % (2 * SUPER) * sp->bw;
-        stamp_t t;
-        if (sp->htag >= (stamp_t)1 << 31) {
-            memset(sp->hstamp, 0, LANES * sp->size * sizeof *sp->hstamp);
+        hstamp_t t;
+        if (sp->htag >= (hstamp_t)1 << 30) {
+            memset(sp->hstamp, 0, HLANES * sp->size * sizeof *sp->hstamp);
             sp->htag = 0;
         }
         t = ++sp->htag;
         switch (jb->width) {
         case 1:
-            sparse1_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                          fs, t, jb->dense);
+            sparse1_hblock(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
+                           fs, t, jb->dense);
             break;
         case 2:
-            sparse2_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                          fs, t, jb->dense);
+            sparse2_hblock(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
+                           fs, t, jb->dense);
             break;
         default:
-            sparse4_block(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                          fs, t, jb->dense);
+            sparse4_hblock(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
+                           fs, t, jb->dense);
             break;
         }
 #ifdef SPARSE_AVX2
@@ -1431,7 +1453,7 @@ static int helper_buffers(sparse *sp)
         return 0;
     free(sp->hstamp);
     free(sp->obits);
-    sp->hstamp = calloc(LANES * sp->size, sizeof *sp->hstamp);
+    sp->hstamp = calloc(HLANES * sp->size, sizeof *sp->hstamp);
     sp->obits = malloc(2 * SUPER * sp->bw * sizeof *sp->obits);
     sp->htag = 0;
     sp->hsize = sp->hstamp && sp->obits ? sp->size : 0;
