@@ -119,20 +119,22 @@ typedef uint32_t hstamp_t;
 
 /* A job for the helper thread: mark the superblock starting at b. */
 typedef struct sparse_job {
-    size_t b, done, nsnap, dense;
+    size_t b, done, nsnap, dense, keep;
     unsigned width;
     const void *data;
 } sparse_job;
 
 /*
- * Besides the pairs with a rare part, the helper marks `dense` pairs
- * (a, m - k - a) per heap with a from b + LANES - done on: real options,
- * which step 3 then need not look for.  It trades the helper's time for
- * this thread's, so it follows the balance: down when this thread waited
- * for the helper's marks, up when it did not.
+ * The two threads' shares of the work follow a balance: when this thread
+ * waited for the helper's marks, it goes down, else up.  A positive
+ * balance is the number of extra pairs (a, m - k - a) per heap that the
+ * helper marks, with a from b + HLANES - done on: real options, which
+ * step 3 then need not look for.  A negative one is the number of far
+ * rare heaps the helper leaves to this thread (which marks every rare
+ * the helper did not).
  */
-#define DENSE_STEP 32
-#define DENSE_MAX 2048
+#define BALANCE_STEP 32
+#define BALANCE_MAX 2048
 
 typedef struct sparse {
     /* the moves, by kind; positions ascending */
@@ -205,19 +207,22 @@ typedef struct sparse {
     uint64_t *obits;
     hstamp_t htag;
     size_t hsize;
-    size_t dense;          /* extra pairs per heap the helper marks */
+    long balance;          /* see BALANCE_STEP */
 
 #ifdef SPARSE_THREADS
-    /* the helper thread and its one job at a time: job_seq counts jobs
-     * posted, done_seq jobs finished; each side spins a while, then
+    /* the helper thread and its queue of at most two jobs: job_seq counts
+     * jobs posted (job i in jobs[i % 2]), done_seq jobs finished,
+     * groups_done groups of HLANES heaps finished (SUPER / HLANES per
+     * job), so that this thread can start on a superblock while the
+     * helper still marks its last groups; each side spins a while, then
      * sleeps on cv saying so in h_sleep / m_sleep */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int started;
     _Atomic int quit, h_sleep, m_sleep;
-    _Atomic unsigned long job_seq, done_seq;
-    sparse_job job;
+    _Atomic unsigned long job_seq, done_seq, groups_done;
+    sparse_job jobs[2];
 #endif
 } sparse;
 
@@ -767,8 +772,9 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
  * s0[x * L + l]) with tag t0: every pair with a rare part r that is
  * known for all L heaps (r >= b + L - done, done being the heaps computed
  * when the marking starts; nsnap rares known then), except near the
- * halves for `!` digits, recorded in far slot fs; and `dense` more pairs
- * (see DENSE_STEP).  Each rare costs two loads for L marks.  The main
+ * halves for `!` digits, and the last `keep` of them, recorded in far
+ * slot fs; and `dense` more pairs (see BALANCE_STEP).  Each rare costs
+ * two loads for L marks.  The main
  * thread uses L = LANES, the helper HLANES = 2 LANES (each rare's values
  * fetched half as often, for a stamp table twice the size).
  */
@@ -781,8 +787,8 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 #endif
 #define GEN_BLOCK(FN, T, ST, L)                                             \
     __attribute__((noinline)) static void FN(                               \
-        sparse *sp, const T *g, size_t b, size_t done,                      \
-                   size_t nsnap, ST *s0, size_t fs, ST t0, size_t dense)    \
+        sparse *sp, const T *g, size_t b, size_t done, size_t nsnap,        \
+        ST *s0, size_t fs, ST t0, size_t dense, size_t keep)                \
     {                                                                       \
         const size_t *rp = sp->rpos, rmin = b + (L) - done;                 \
         const sg_value *rv = sp->rval;                                      \
@@ -796,6 +802,7 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                 continue;                                                   \
             lo = rare_index(rp, nsnap, rmin);                               \
             hi = rare_index(rp, nsnap, b - k);                              \
+            hi = hi > lo + keep ? hi - keep : lo;                           \
             if (hi <= lo)                                                   \
                 continue;                                                   \
             slo = shi = lo;                                                 \
@@ -1122,17 +1129,31 @@ AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
         const __m256i rev = _mm256_setr_epi8(
             15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13,
             12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-        for (; a < full; a += 32) {
-            __m256i x =
+        /* two blocks of 32 per round: half the branches where hits are
+         * rare (the long tail of a scan) */
+        for (; a < full; a += a + 32 < full ? 64 : 32) {
+            __m256i x0 =
                 _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
-            __m256i y = _mm256_loadu_si256(
+            __m256i y0 = _mm256_loadu_si256(
                 (const __m256i *)(const void *)(g + rem - a - 31));
-            unsigned hits;
-            y = _mm256_shuffle_epi8(y, rev);
-            y = _mm256_permute2x128_si256(y, y, 0x01);
-            hits = avx2_member(_mm256_xor_si256(x, y), ta, tb);
+            __m256i x1, y1;
+            uint64_t hits;
+            y0 = _mm256_shuffle_epi8(y0, rev);
+            y0 = _mm256_permute2x128_si256(y0, y0, 0x01);
+            hits = avx2_member(_mm256_xor_si256(x0, y0), ta, tb);
+            if (a + 32 < full) {
+                x1 = _mm256_loadu_si256(
+                    (const __m256i *)(const void *)(g + a + 32));
+                y1 = _mm256_loadu_si256(
+                    (const __m256i *)(const void *)(g + rem - a - 63));
+                y1 = _mm256_shuffle_epi8(y1, rev);
+                y1 = _mm256_permute2x128_si256(y1, y1, 0x01);
+                hits |= (uint64_t)avx2_member(_mm256_xor_si256(x1, y1), ta,
+                                              tb)
+                        << 32;
+            }
             for (; hits; hits &= hits - 1) {
-                size_t b = a + (size_t)__builtin_ctz(hits);
+                size_t b = a + (size_t)__builtin_ctzll(hits);
                 if (avx2_found(sp, (sg_value)(g[b] ^ g[rem - b]), need, &ta,
                                &tb))
                     return 1;
@@ -1406,6 +1427,8 @@ avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
 }
 #endif
 
+static void group_done(sparse *sp);
+
 /* The helper's part of a job: mark every group of the superblock on its
  * stamps, with a fresh tag per group, and hand the marks over as bits. */
 static void mark_super(sparse *sp, const sparse_job *jb)
@@ -1424,24 +1447,24 @@ static void mark_super(sparse *sp, const sparse_job *jb)
         switch (jb->width) {
         case 1:
             sparse1_hblock(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                           fs, t, jb->dense);
+                           fs, t, jb->dense, jb->keep);
             break;
         case 2:
             sparse2_hblock(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                           fs, t, jb->dense);
+                           fs, t, jb->dense, jb->keep);
             break;
         default:
             sparse4_hblock(sp, jb->data, b, jb->done, jb->nsnap, sp->hstamp,
-                           fs, t, jb->dense);
+                           fs, t, jb->dense, jb->keep);
             break;
         }
 #ifdef SPARSE_AVX2
-        if (sp->simd && sp->size >= 256) {
+        if (sp->simd && sp->size >= 256)
             avx2_stamps_to_bits(sp, t, out);
-            continue;
-        }
+        else
 #endif
-        stamps_to_bits(sp, t, out);
+            stamps_to_bits(sp, t, out);
+        group_done(sp);
     }
 }
 
@@ -1468,48 +1491,60 @@ static inline void cpu_relax(void)
 }
 
 #ifdef SPARSE_THREADS
+/* Wake this thread if it sleeps waiting for the helper. */
+static void wake_main(sparse *sp)
+{
+    if (atomic_load(&sp->m_sleep)) {
+        pthread_mutex_lock(&sp->mu);
+        pthread_cond_broadcast(&sp->cv);
+        pthread_mutex_unlock(&sp->mu);
+    }
+}
+
+static void group_done(sparse *sp)
+{
+    atomic_fetch_add(&sp->groups_done, 1);
+    wake_main(sp);
+}
+
 static void *helper_main(void *arg)
 {
     sparse *sp = arg;
-    unsigned long seen = 0;
 
     for (;;) {
-        sparse_job jb;
+        unsigned long j = atomic_load(&sp->done_seq);
         unsigned spins = 0;
+        sparse_job jb;
         /* A job comes every few tens of microseconds while the helper
          * pays: spin for it, sleep only when none comes for a while. */
-        while (atomic_load(&sp->job_seq) == seen && !atomic_load(&sp->quit) &&
+        while (atomic_load(&sp->job_seq) == j && !atomic_load(&sp->quit) &&
                spins++ < SPIN_LIMIT)
             cpu_relax();
-        if (atomic_load(&sp->job_seq) == seen && !atomic_load(&sp->quit)) {
+        if (atomic_load(&sp->job_seq) == j && !atomic_load(&sp->quit)) {
             pthread_mutex_lock(&sp->mu);
             atomic_store(&sp->h_sleep, 1);
-            while (atomic_load(&sp->job_seq) == seen &&
-                   !atomic_load(&sp->quit))
+            while (atomic_load(&sp->job_seq) == j && !atomic_load(&sp->quit))
                 pthread_cond_wait(&sp->cv, &sp->mu);
             atomic_store(&sp->h_sleep, 0);
             pthread_mutex_unlock(&sp->mu);
         }
         if (atomic_load(&sp->quit))
             break;
-        seen = atomic_load(&sp->job_seq);
-        jb = sp->job;
+        jb = sp->jobs[j % 2];
         mark_super(sp, &jb);
-        atomic_store(&sp->done_seq, seen);
-        if (atomic_load(&sp->m_sleep)) {
-            pthread_mutex_lock(&sp->mu);
-            pthread_cond_broadcast(&sp->cv);
-            pthread_mutex_unlock(&sp->mu);
-        }
+        atomic_store(&sp->done_seq, j + 1);
+        wake_main(sp);
     }
     return NULL;
 }
 
-/* Hand a job to the helper, starting it the first time.  0 when it could
- * not be started, or there is one processor only (the caller then marks
- * everything itself). */
+/* Queue a job for the helper (at most one other may be pending),
+ * starting it the first time.  0 when it could not be started, or there
+ * is one processor only (the caller then marks everything itself). */
 static int helper_post(sparse *sp, const sparse_job *jb)
 {
+    unsigned long j;
+
     if (!sp->started) {
         if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
             threads_allowed = 0;
@@ -1526,6 +1561,7 @@ static int helper_post(sparse *sp, const sparse_job *jb)
         atomic_init(&sp->m_sleep, 0);
         atomic_init(&sp->job_seq, 0);
         atomic_init(&sp->done_seq, 0);
+        atomic_init(&sp->groups_done, 0);
         if (pthread_create(&sp->thread, NULL, helper_main, sp)) {
             pthread_cond_destroy(&sp->cv);
             pthread_mutex_destroy(&sp->mu);
@@ -1534,8 +1570,9 @@ static int helper_post(sparse *sp, const sparse_job *jb)
         }
         sp->started = 1;
     }
-    sp->job = *jb;
-    atomic_fetch_add(&sp->job_seq, 1);
+    j = atomic_load(&sp->job_seq);
+    sp->jobs[j % 2] = *jb;
+    atomic_store(&sp->job_seq, j + 1);
     if (atomic_load(&sp->h_sleep)) {
         pthread_mutex_lock(&sp->mu);
         pthread_cond_broadcast(&sp->cv);
@@ -1544,29 +1581,43 @@ static int helper_post(sparse *sp, const sparse_job *jb)
     return 1;
 }
 
-/* Wait until the job handed out (if any) is done; adjusts sp->dense. */
-static void helper_wait(sparse *sp, int *out)
+/* Wait until `counter` reaches `target`: spin a while, then sleep.
+ * Returns whether it had to wait at all. */
+static int helper_until(sparse *sp, _Atomic unsigned long *counter,
+                        unsigned long target)
 {
-    unsigned long want;
     unsigned spins = 0;
 
-    if (!*out)
-        return;
-    want = atomic_load(&sp->job_seq);
-    if (atomic_load(&sp->done_seq) != want)
-        sp->dense = sp->dense > DENSE_STEP ? sp->dense - DENSE_STEP : 0;
-    else if (sp->dense < DENSE_MAX)
-        sp->dense += DENSE_STEP;
-    while (atomic_load(&sp->done_seq) != want && spins++ < SPIN_LIMIT)
+    if (atomic_load(counter) >= target)
+        return 0;
+    while (atomic_load(counter) < target && spins++ < SPIN_LIMIT)
         cpu_relax();
-    if (atomic_load(&sp->done_seq) != want) {
+    if (atomic_load(counter) < target) {
         pthread_mutex_lock(&sp->mu);
         atomic_store(&sp->m_sleep, 1);
-        while (atomic_load(&sp->done_seq) != want)
+        while (atomic_load(counter) < target)
             pthread_cond_wait(&sp->cv, &sp->mu);
         atomic_store(&sp->m_sleep, 0);
         pthread_mutex_unlock(&sp->mu);
     }
+    return 1;
+}
+
+/* Wait until the helper has marked the first `groups` groups of job
+ * number `job` (counting from 0); 1 when it had to wait. */
+static int helper_group_wait(sparse *sp, unsigned long job, size_t groups)
+{
+    return helper_until(sp, &sp->groups_done,
+                        job * (SUPER / HLANES) + groups);
+}
+
+/* Wait until every job handed out is done (*out: whether any may be
+ * pending), before changing what the helper reads. */
+static void helper_wait(sparse *sp, int *out)
+{
+    if (!*out)
+        return;
+    helper_until(sp, &sp->done_seq, atomic_load(&sp->job_seq));
     *out = 0;
 }
 
@@ -1585,10 +1636,23 @@ static void helper_stop(sparse *sp, int *out)
     sp->started = 0;
 }
 #else
+static void group_done(sparse *sp)
+{
+    (void)sp;
+}
+
 static int helper_post(sparse *sp, const sparse_job *jb)
 {
     (void)sp;
     (void)jb;
+    return 0;
+}
+
+static int helper_group_wait(sparse *sp, unsigned long job, size_t groups)
+{
+    (void)sp;
+    (void)job;
+    (void)groups;
     return 0;
 }
 
@@ -1681,6 +1745,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     sparse sp;
     sg_status st = SG_OK;
     size_t h, next_pick, next_poll = 0, job_b = 0;
+    unsigned long job_no = 0, posted = 0;
     int grew = 0, out = 0, job_ok = 0;
     trials tr;
 
@@ -1694,7 +1759,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     tr.mode = -1;
     tr.best = 1;
     sp.simd = have_avx2();
-    sp.dense = 256;
+    sp.balance = 256;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
@@ -1722,10 +1787,13 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         size_t e = (h / SUPER + 1) * SUPER, m;
         int premarked, threaded;
 
+        unsigned long cur_no = job_no;
+        int waited = 0;
+
         if (e > n)
             e = n;
-        /* The helper is idle from here to the next job. */
-        helper_wait(&sp, &out);
+        /* The helper may still be marking this superblock's last groups
+         * (job cur_no); it must be idle before anything it reads moves. */
         premarked = job_ok && job_b == h && sp.hsize == sp.size;
         job_ok = 0;
         if (h >= next_poll) {
@@ -1739,6 +1807,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         }
         if (h >= next_pick) {
             uint32_t old = sp.mask;
+            helper_wait(&sp, &out);
             if (sparse_repick(&sp, s))
                 goto nomem;
             if (sp.mask != old)
@@ -1751,8 +1820,11 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             sp.base = h;
             premarked = 0;
         }
-        if (rare_reserve(&sp, SUPER + 1))
-            goto nomem;
+        if (sp.ralloc < sp.nrare + 2 * SUPER + 2) {
+            helper_wait(&sp, &out);
+            if (rare_reserve(&sp, 4 * SUPER))
+                goto nomem;
+        }
         threaded = threads_allowed && h % SUPER == 0 && n - h >= 2 * SUPER &&
                    sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE &&
                    sp.size > SMALL_SIZE;
@@ -1761,6 +1833,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         else
             tr.last = 0;
         if (threaded && sp.hsize != sp.size) {
+            helper_wait(&sp, &out);
             if (helper_buffers(&sp))
                 goto nomem;
             premarked = 0;
@@ -1772,11 +1845,13 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             jb.nsnap = sp.nrare;
             jb.width = s->width;
             jb.data = s->data;
-            jb.dense = sp.dense;
+            jb.dense = sp.balance > 0 ? (size_t)sp.balance : 0;
+            jb.keep = sp.balance < 0 ? (size_t)-sp.balance : 0;
             if (helper_post(&sp, &jb)) {
                 out = 1;
                 job_ok = 1;
                 job_b = e;
+                job_no = posted++;
             }
         }
 
@@ -1804,6 +1879,9 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                     break;
                 }
             } else {
+                if (premarked && (m == h || m % HLANES == 0))
+                    waited |= helper_group_wait(&sp, cur_no,
+                                                (m - h) / HLANES + 1);
                 if (m == h || m % LANES == 0) {
                     if (premarked)
                         ; /* the helper marked this group */
@@ -1811,19 +1889,19 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                         switch (s->width) {
                         case 1:
                             sparse1_block(&sp, s->data, m, m, sp.nrare,
-                                          sp.stamp, 0, TAG(&sp, m), 0);
+                                          sp.stamp, 0, TAG(&sp, m), 0, 0);
                             break;
                         case 2:
                             sparse2_block(
                                 &sp, (const uint16_t *)(const void *)s->data,
                                 m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m),
-                                0);
+                                0, 0);
                             break;
                         default:
                             sparse4_block(
                                 &sp, (const uint32_t *)(const void *)s->data,
                                 m, m, sp.nrare, sp.stamp, 0, TAG(&sp, m),
-                                0);
+                                0, 0);
                             break;
                         }
                     else
@@ -1875,6 +1953,13 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 no_block(&sp, 0);
                 grew = 1;
             }
+        }
+        if (premarked) {
+            /* the threads' shares (see BALANCE_STEP) */
+            if (waited && sp.balance > -(long)sp.nrare)
+                sp.balance -= BALANCE_STEP;
+            else if (!waited && sp.balance < BALANCE_MAX)
+                sp.balance += BALANCE_STEP;
         }
         if (grew) {
             helper_wait(&sp, &out);
