@@ -50,6 +50,13 @@ void sg_sparse_allow_simd(int allow);
 /* Let the sparse method use a second thread (the default) or not. */
 void sg_sparse_allow_threads(int allow);
 
+/* For tests: with pinned non-zero the sparse method gives every eligible
+ * superblock to its helper thread (no timing trials) with the work
+ * balance fixed at `balance` (see BALANCE_STEP in enum_sparse.c: extra
+ * pairs when positive, far rares left to the main thread when negative);
+ * pinned 0 restores the default. */
+void sg_sparse_pin_helper(int pinned, long balance);
+
 /* Report progress to the installed hook, if any. */
 void sg_enum_progress(size_t done, size_t target, size_t rare);
 

@@ -126,7 +126,8 @@ typedef struct sparse_job {
 
 /*
  * The two threads' shares of the work follow a balance: when this thread
- * waited for the helper's marks, it goes down, else up.  A positive
+ * waited for the helper's marks, it goes down, else up by an eighth as
+ * much (so that this thread, whose waits cost time, waits rarely).  A positive
  * balance is the number of extra pairs (a, m - k - a) per heap that the
  * helper marks, with a from b + HLANES - done on: real options, which
  * step 3 then need not look for.  A negative one is the number of far
@@ -1371,10 +1372,18 @@ static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 /* ------------------------------------------------------------------ */
 
 static int threads_allowed = 1;
+static int pin_helper;
+static long pin_balance;
 
 void sg_sparse_allow_threads(int allow)
 {
     threads_allowed = allow;
+}
+
+void sg_sparse_pin_helper(int pinned, long balance)
+{
+    pin_helper = pinned;
+    pin_balance = balance;
 }
 
 /* The marks with tag t on the helper's stamps, for the HLANES heaps of a
@@ -1828,7 +1837,9 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         threaded = threads_allowed && h % SUPER == 0 && n - h >= 2 * SUPER &&
                    sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE &&
                    sp.size > SMALL_SIZE;
-        if (threaded)
+        if (threaded && pin_helper)
+            sp.balance = pin_balance;
+        else if (threaded)
             threaded = trials_next(&tr, premarked);
         else
             tr.last = 0;
@@ -1954,12 +1965,12 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 grew = 1;
             }
         }
-        if (premarked) {
+        if (premarked && !pin_helper) {
             /* the threads' shares (see BALANCE_STEP) */
             if (waited && sp.balance > -(long)sp.nrare)
                 sp.balance -= BALANCE_STEP;
             else if (!waited && sp.balance < BALANCE_MAX)
-                sp.balance += BALANCE_STEP;
+                sp.balance += BALANCE_STEP / 8;
         }
         if (grew) {
             helper_wait(&sp, &out);

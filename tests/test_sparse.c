@@ -232,6 +232,41 @@ static void test_fixed_rules(void **state)
     }
 }
 
+/* The helper thread on every superblock, with each way of sharing the
+ * work between the threads: all far rares left to the main thread, some,
+ * none, and many extra pairs marked by the helper; one- and two-byte
+ * values, with and without AVX2.  Long enough for hundreds of
+ * superblocks past the point where the helper starts. */
+static void test_helper_shares(void **state)
+{
+    /* many rare values and values past 127; 0.74 and 0.64 also widen
+     * to two bytes on the way */
+    static const char *codes[] = {"4!.0", "0.6", "4.7!", "0.74", "0.64",
+                                  "0.6!", "0.36"};
+    static const long balances[] = {-1000000, -40, 0, 700};
+    const size_t n = tu_scaled(12000);
+
+    (void)state;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        sg_rule r;
+        uint32_t *want;
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        want = naive_values(&r, n);
+        for (size_t b = 0; b < sizeof balances / sizeof balances[0]; b++) {
+            sg_sparse_pin_helper(1, balances[b]);
+            sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+            sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
+            sg_sparse_allow_simd(0);
+            sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+            sg_sparse_allow_simd(1);
+        }
+        sg_sparse_pin_helper(0, 0);
+        free(want);
+        sg_rule_clear(&r);
+    }
+}
+
 /* A rule whose values pass 255, so that the sequence widens while the
  * sparse method runs (and the two-byte filter sees real values). */
 static void test_widening(void **state)
@@ -585,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_random_hex),
         cmocka_unit_test(test_random_scalar),
         cmocka_unit_test(test_fixed_rules),
+        cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_widening),
         cmocka_unit_test(test_extension),
         cmocka_unit_test(test_known_table),
