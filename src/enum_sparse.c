@@ -50,20 +50,22 @@
 #define LANES 8
 
 /*
- * With many rare values (Grundy's game, Officers) a second thread marks
- * the next superblock of SUPER heaps while this one computes the current
- * one: for heaps up to b + LANES - 1 it can use every rare r with
- * r >= b + LANES - done, done being the heaps computed when it started.
- * It marks on stamps of its own and hands over each heap's marks as a
- * bit set of values (size bits), one half of a double buffer: 32 times
- * less than the stamps, so both threads keep their data in their caches.
+ * With many rare values (Grundy's game, Officers) a second thread, the
+ * helper, marks the next superblock of SUPER heaps while this one computes
+ * the current one: for a group of heaps b..b + HLANES - 1 it can use every
+ * rare r >= b + HLANES - done, done being the heaps computed when the job
+ * was posted.  It marks in groups of HLANES heaps on stamps of its own and
+ * hands over each heap's marks as a bit set of values (size bits), in one
+ * half of a double buffer: 32 times less than the stamps, so that both
+ * threads keep their data in their own caches.  This thread takes each
+ * group as soon as it is marked.
  */
 #define SUPER 64
 #define GROUPS (SUPER / LANES)
 #define THREAD_MIN_RARE 64      /* fewer rare values: not worth a thread */
 #define THREAD_MAX_SIZE 4096    /* larger: the helper's stamps leave L2 */
-/* far_lo etc. slots: 0 for this thread, 1 + (m / SUPER % 2) * GROUPS +
- * m % SUPER / LANES for the helper's groups */
+/* far_lo etc. slots: 0 for this thread's group, 1 + (m / SUPER % 2) *
+ * GROUPS + m % SUPER / HLANES for the helper's (see helper_slot) */
 #define FAR_SLOTS (1 + 2 * GROUPS)
 /* The helper's spin before it sleeps, and this thread's wait for it. */
 #define SPIN_LIMIT 20000
@@ -102,8 +104,9 @@
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
 
 /* Stamps are 32 bits (narrower ones measured slower, wider ones crowd the
- * cache), counted from sp->base, which moves on (clearing them all) every
- * TAG_LIMIT heaps. */
+ * cache).  A tag belongs to a group of LANES heaps (each heap has its own
+ * lane of stamps), counted from sp->base, which moves on (clearing them
+ * all) every TAG_LIMIT heaps. */
 typedef uint32_t stamp_t;
 #define TAG(sp, m) \
     ((stamp_t)(2 * ((m) / LANES - (sp)->base / LANES) + 2))
@@ -127,11 +130,11 @@ typedef struct sparse_job {
 /*
  * The two threads' shares of the work follow a balance: when this thread
  * waited for the helper's marks, it goes down, else up by an eighth as
- * much (so that this thread, whose waits cost time, waits rarely).  A positive
- * balance is the number of extra pairs (a, m - k - a) per heap that the
- * helper marks, with a from b + HLANES - done on: real options, which
- * step 3 then need not look for.  A negative one is the number of far
- * rare heaps the helper leaves to this thread (which marks every rare
+ * much (so that this thread, whose waits cost time, waits rarely).  A
+ * positive balance is the number of extra pairs (a, m - k - a) per heap
+ * that the helper marks, with a from b + HLANES - done on: real options,
+ * which step 3 then need not look for.  A negative one is the number of
+ * far rare heaps the helper leaves to this thread (which marks every rare
  * the helper did not).
  */
 #define BALANCE_STEP 32
@@ -143,10 +146,10 @@ typedef struct sparse {
     size_t *split;         /* k with bit 4: leave a, b >= 1, a + b = n - k */
     uint8_t *split_uneq;   /* `!` on that digit: a != b */
     size_t *rem, *top;     /* per split digit, scratch: n - k, largest a */
-    /* per stamp slot (a group of LANES heaps) and split digit, index
-     * slot * nsplit + j: the rares [far_lo, far_hi) were marked for the
-     * whole group at once, except [skip_lo, skip_hi) (`!` digits: pairs
-     * that may be equal halves) */
+    /* per far slot (see FAR_SLOTS) and split digit, index slot * nsplit
+     * + j: the rares [far_lo, far_hi) were marked for the whole group at
+     * once, except [skip_lo, skip_hi) (`!` digits: pairs that may be
+     * equal halves) */
     size_t *far_lo, *far_hi, *skip_lo, *skip_hi;
     size_t *one;           /* k >= 1 with bit 2: leave n - k >= 1 */
     size_t *all;           /* k >= 1 with bit 1: n == k leaves nothing */
@@ -164,11 +167,8 @@ typedef struct sparse {
      * mex is below size) */
     size_t size;
     /* LANES stamps per value, interleaved: value x of heap m is at
-     * stamp[AT(x) + m % LANES], where TAG(m) means "an option of m" and
-     * TAG(m) + 1 "wanted by step 3" */
+     * stamp[AT(x) + m % LANES], where TAG(m) means "an option of m" */
     stamp_t *stamp;
-    size_t slots;          /* groups of LANES heaps with stamps: 1, or
-                            * 2 * GROUPS with the helper thread */
     size_t base;           /* heap whose tag is 2; moved on before wrapping */
     uint64_t *hist;        /* heaps >= 1 per value */
     sg_value *common;      /* common values below size, ascending */
@@ -1794,10 +1794,8 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     /* Superblocks [h, e) of SUPER heaps (the first may be shorter). */
     for (h = s->n; h < n;) {
         size_t e = (h / SUPER + 1) * SUPER, m;
-        int premarked, threaded;
-
         unsigned long cur_no = job_no;
-        int waited = 0;
+        int premarked, threaded, waited = 0;
 
         if (e > n)
             e = n;
@@ -1824,10 +1822,10 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             next_pick = 2 * h;
         }
         if (h + 2 * SUPER - sp.base >= TAG_LIMIT) {
-            /* Renumber the tags before they wrap. */
+            /* Renumber the tags before they wrap (the helper's marks do
+             * not use them). */
             memset(sp.stamp, 0, LANES * sp.size * sizeof *sp.stamp);
             sp.base = h;
-            premarked = 0;
         }
         if (sp.ralloc < sp.nrare + 2 * SUPER + 2) {
             helper_wait(&sp, &out);
