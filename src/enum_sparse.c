@@ -35,6 +35,7 @@
 #include "sgexplore.h"
 #include "enum_impl.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1293,12 +1294,19 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
         sg_value v;
 
         /* 1: every option but the pairs of two common parts */
-        for (i = 0; i + 1 < nt; i += 2) {
-            o0 |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);
-            o1 |= (uint64_t)1 << (tv[i + 1] ^ g[m - to[i + 1]]);
+        {
+            const uint8_t *gm = g + m;
+            uint64_t o2 = 0, o3 = 0;
+            for (i = 0; i + 3 < nt; i += 4) {
+                o0 |= (uint64_t)1 << (tv[i] ^ gm[-(ptrdiff_t)to[i]]);
+                o1 |= (uint64_t)1 << (tv[i + 1] ^ gm[-(ptrdiff_t)to[i + 1]]);
+                o2 |= (uint64_t)1 << (tv[i + 2] ^ gm[-(ptrdiff_t)to[i + 2]]);
+                o3 |= (uint64_t)1 << (tv[i + 3] ^ gm[-(ptrdiff_t)to[i + 3]]);
+            }
+            for (; i < nt; i++)
+                o0 |= (uint64_t)1 << (tv[i] ^ gm[-(ptrdiff_t)to[i]]);
+            o0 |= o2 | o3;
         }
-        if (i < nt)
-            o0 |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);
         miss = all & ~(o0 | o1);
         if (!miss) {
             *out = (sg_value)half;
@@ -1310,6 +1318,12 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
         /* 3 */
         want = miss & rbits & (v >= 64 ? ~(uint64_t)0
                                         : ((uint64_t)1 << v) - 1);
+        if (want && simd) {
+            /* usually the first 32 pairs of the first digit suffice */
+            size_t rem = m - sp->split[0], a = 1;
+            if (rem / 2 > 33)
+                want = avx2_small1(g, rem, &a, 33, want);
+        }
         if (want) {
             size_t a0, blk, maxtop = 0;
             for (j = 0; j < ns; j++) {
