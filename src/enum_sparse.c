@@ -573,13 +573,18 @@ static void filter_build(sparse *sp, sg_value c)
     sp->filter = 1;
 }
 
-/* Empty the filter again (every value it may hold is a rare value < c). */
+/* Empty the filter again, when step 3 ends with values still wanted
+ * (all below c); when it ends with none, it is empty already. */
 static void filter_clear(sparse *sp, sg_value c)
 {
-    size_t i;
+    size_t w;
 
-    for (i = 0; i < sp->nrarev && sp->rarev[i] < c; i++)
-        sp->want_low[sp->rarev[i] & 0xFF] = 0;
+    /* Found values left it already: only those still in wbits remain. */
+    for (w = 0; w <= (size_t)c / 64 && w < sp->bw; w++) {
+        uint64_t b;
+        for (b = sp->wbits[w]; b; b &= b - 1)
+            sp->want_low[(w * 64 + (size_t)__builtin_ctzll(b)) & 0xFF] = 0;
+    }
     memset(sp->want_tab, 0, sizeof sp->want_tab);
     sp->filter = 0;
 }
@@ -856,6 +861,16 @@ GEN_BLOCK(sparse1_hblock, uint8_t, hstamp_t, HLANES)
 GEN_BLOCK(sparse2_hblock, uint16_t, hstamp_t, HLANES)
 GEN_BLOCK(sparse4_hblock, uint32_t, hstamp_t, HLANES)
 
+/* The one bits of x, without a library call on CPUs that may lack the
+ * instruction (the compiler targets any x86-64). */
+static inline size_t popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (size_t)((x * 0x0101010101010101ULL) >> 56);
+}
+
 /* Whether x is in step 3's wanted set; if so it leaves it. */
 static inline int wanted_take(sparse *sp, sg_value x)
 {
@@ -927,11 +942,13 @@ static inline int wanted_take(sparse *sp, sg_value x)
         for (w = 0; !sp->wbits[w]; w++)                                     \
             ;                                                               \
         v = (sg_value)(w * 64 + (size_t)__builtin_ctzll(sp->wbits[w]));     \
-        memset(sp->wbits, 0, (c / 64 + 1 < sp->bw ? c / 64 + 1 : sp->bw) *  \
-                                 sizeof *sp->wbits);                        \
-    done:                                                                   \
         if (sp->filter)                                                     \
             filter_clear(sp, c);                                            \
+        memset(sp->wbits, 0, (c / 64 + 1 < sp->bw ? c / 64 + 1 : sp->bw) *  \
+                                 sizeof *sp->wbits);                        \
+        return v;                                                           \
+    done:                                                                   \
+        sp->filter = 0; /* every wanted value left it: it is empty */       \
         return v;                                                           \
     }                                                                       \
 
@@ -1078,7 +1095,7 @@ static inline int wanted_take(sparse *sp, sg_value x)
             if (w == c / 64)                                                \
                 f &= ((uint64_t)1 << (c % 64)) - 1;                         \
             sp->wbits[w] = f;                                               \
-            need += (size_t)__builtin_popcountll(f);                        \
+            need += popcount64(f);                                          \
         }                                                                   \
         return need ? STEP3(sp, g, c, need, ntop, maxtop) : c;              \
     }
