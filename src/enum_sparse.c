@@ -1125,11 +1125,11 @@ AVX2 static inline int avx2_found(sparse *sp, sg_value x, size_t *need,
         __m256i sel = _mm256_and_si256(
             _mm256_loadu_si256((const __m256i *)(const void *)kmask[b & 15]),
             _mm256_set1_epi8((char)bit));
+        /* which half holds b is a coin toss: no branch */
+        __m256i hi = _mm256_set1_epi8((char)-(int)(b >> 7));
         sp->want_tab[(b >> 7) * 16 + (b & 15)] &= (uint8_t)~bit;
-        if (b >> 7)
-            *tb = _mm256_andnot_si256(sel, *tb);
-        else
-            *ta = _mm256_andnot_si256(sel, *ta);
+        *ta = _mm256_andnot_si256(_mm256_andnot_si256(hi, sel), *ta);
+        *tb = _mm256_andnot_si256(_mm256_and_si256(hi, sel), *tb);
     }
     return --*need == 0;
 }
