@@ -130,8 +130,9 @@ typedef struct sparse_job {
 
 /*
  * The two threads' shares of the work follow a balance: when this thread
- * waited for the helper's marks, it goes down, else up by an eighth as
- * much (so that this thread, whose waits cost time, waits rarely).  A
+ * waited for the helper's marks, it goes down, else up by a quarter as
+ * much (so that this thread, whose waits cost time, waits seldom; an
+ * eighth and a half measured slower).  A
  * positive balance is the number of extra pairs (a, m - k - a) per heap
  * that the helper marks, with a from b + HLANES - done on: real options,
  * which step 3 then need not look for.  A negative one is the number of
@@ -1999,7 +2000,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             if (waited && sp.balance > -(long)sp.nrare)
                 sp.balance -= BALANCE_STEP;
             else if (!waited && sp.balance < BALANCE_MAX)
-                sp.balance += BALANCE_STEP / 8;
+                sp.balance += BALANCE_STEP / 4;
         }
         if (grew) {
             helper_wait(&sp, &out);
