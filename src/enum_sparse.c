@@ -1419,15 +1419,17 @@ void sg_sparse_pin_helper(int pinned, long balance)
 }
 
 /* The marks with tag t on the helper's stamps, for the HLANES heaps of a
- * group, as bit sets out[l * bw ...]. */
+ * group, as bit sets out[l * bw ...].  Every option value is below size /
+ * 2 (every value is, and so is every xor of two), so only those stamps
+ * can hold marks. */
 static void stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
 {
     const hstamp_t *hs = sp->hstamp;
-    const size_t bw = sp->bw, size = sp->size;
+    const size_t bw = sp->bw, half = sp->size / 2;
     size_t x, l;
 
     memset(out, 0, HLANES * bw * sizeof *out);
-    for (x = 0; x < size; x++) {
+    for (x = 0; x < half; x++) {
         const hstamp_t *q = hs + x * HLANES;
         for (l = 0; l < HLANES; l++)
             out[l * bw + x / 64] |= (uint64_t)(q[l] == t) << (x % 64);
@@ -1438,17 +1440,20 @@ static void stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
 /* The same with AVX2 and BMI2: first the 16 lanes that have each value
  * as a 16-bit word (two compares of 8 stamps), then per lane and 16
  * values a shift moving that lane's bit to the top of each word, a byte
- * sign mask and a bit extraction.  (size is a power of two >= 256.) */
+ * sign mask and a bit extraction.  (size is a power of two >= 256, so
+ * size / 2 is a multiple of 64.) */
 __attribute__((target("avx2,bmi2"))) static void
 avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
 {
     const hstamp_t *hs = sp->hstamp;
-    const size_t bw = sp->bw, size = sp->size;
+    const size_t bw = sp->bw, half = sp->size / 2;
     const __m256i tv = _mm256_set1_epi32((int)t);
-    uint16_t lanes[THREAD_MAX_SIZE];
+    uint16_t lanes[THREAD_MAX_SIZE / 2];
     size_t x, l;
 
-    for (x = 0; x < size; x++) {
+    for (l = 0; l < HLANES; l++)
+        memset(out + l * bw + half / 64, 0, (bw - half / 64) * sizeof *out);
+    for (x = 0; x < half; x++) {
         const __m256i *q = (const __m256i *)(const void *)(hs + x * HLANES);
         unsigned lo = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
             _mm256_cmpeq_epi32(_mm256_loadu_si256(q), tv)));
@@ -1456,7 +1461,7 @@ avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
             _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), tv)));
         lanes[x] = (uint16_t)(lo | hi << 8);
     }
-    for (x = 0; x < size; x += 16) {
+    for (x = 0; x < half; x += 16) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(lanes + x));
         for (l = 0; l < HLANES; l++) {
             __m256i sh = _mm256_sll_epi16(v, _mm_cvtsi32_si128(15 - (int)l));
