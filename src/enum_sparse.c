@@ -1101,6 +1101,10 @@ static inline int wanted_take(sparse *sp, sg_value x)
         return need ? STEP3(sp, g, c, need, ntop, maxtop) : c;              \
     }
 
+SPARSE_SCAN(sparse1, uint8_t)
+SPARSE_SCAN(sparse2, uint16_t)
+SPARSE_SCAN(sparse4, uint32_t)
+
 #ifdef SPARSE_AVX2
 /* kmask[k]: 0xFF at bytes k and k + 16, for clearing one entry of the
  * filter while it is held in registers. */
@@ -1135,6 +1139,14 @@ AVX2 static inline int avx2_found(sparse *sp, sg_value x, size_t *need,
     return --*need == 0;
 }
 
+/* Half h of the filter table (values with low byte below 128, or not)
+ * in both lanes of a register, as avx2_member wants it. */
+AVX2 static inline __m256i avx2_filter_half(const sparse *sp, int h)
+{
+    return _mm256_broadcastsi128_si256(
+        _mm_loadu_si128((const __m128i *)(const void *)(sp->want_tab + 16 * h)));
+}
+
 /* Step 3's scan over pairs (a, rem - a), a < end, for one-byte values:
  * 32 pairs at a time through the filter, hits confirmed one by one. */
 AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
@@ -1142,10 +1154,7 @@ AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
 {
     if (sp->filter) {
         const size_t full = a + (end - a) / 32 * 32;
-        __m256i ta = _mm256_broadcastsi128_si256(
-            _mm_loadu_si128((const __m128i *)(const void *)sp->want_tab));
-        __m256i tb = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-            (const __m128i *)(const void *)(sp->want_tab + 16)));
+        __m256i ta = avx2_filter_half(sp, 0), tb = avx2_filter_half(sp, 1);
         const __m256i rev = _mm256_setr_epi8(
             15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13,
             12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
@@ -1180,16 +1189,7 @@ AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
             }
         }
     }
-    for (; a < end; a++) {
-        sg_value x = (sg_value)(g[a] ^ g[rem - a]);
-        if (wanted_take(sp, x)) {
-            if (sp->filter)
-                want_remove(sp, x);
-            if (--*need == 0)
-                return 1;
-        }
-    }
-    return 0;
+    return sparse1_scan(sp, g, rem, a, end, need);
 }
 
 /* The same for two-byte values, filtering on the low byte of the xor. */
@@ -1198,10 +1198,7 @@ AVX2 static inline int avx2_scan2(sparse *sp, const uint16_t *g, size_t rem,
 {
     if (sp->filter) {
         const size_t full = a + (end - a) / 32 * 32;
-        __m256i ta = _mm256_broadcastsi128_si256(
-            _mm_loadu_si128((const __m128i *)(const void *)sp->want_tab));
-        __m256i tb = _mm256_broadcastsi128_si256(_mm_loadu_si128(
-            (const __m128i *)(const void *)(sp->want_tab + 16)));
+        __m256i ta = avx2_filter_half(sp, 0), tb = avx2_filter_half(sp, 1);
         const __m256i rev = _mm256_setr_epi8(
             14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12,
             13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
@@ -1233,22 +1230,10 @@ AVX2 static inline int avx2_scan2(sparse *sp, const uint16_t *g, size_t rem,
             }
         }
     }
-    for (; a < end; a++) {
-        sg_value x = (sg_value)(g[a] ^ g[rem - a]);
-        if (wanted_take(sp, x)) {
-            if (sp->filter)
-                want_remove(sp, x);
-            if (--*need == 0)
-                return 1;
-        }
-    }
-    return 0;
+    return sparse2_scan(sp, g, rem, a, end, need);
 }
 #endif
 
-SPARSE_SCAN(sparse1, uint8_t)
-SPARSE_SCAN(sparse2, uint16_t)
-SPARSE_SCAN(sparse4, uint32_t)
 SPARSE_STEP3(sparse1, uint8_t, sparse1_scan, 0, )
 SPARSE_STEP3(sparse2, uint16_t, sparse2_scan, 0, )
 SPARSE_STEP3(sparse4, uint32_t, sparse4_scan, 0, )

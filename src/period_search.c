@@ -58,44 +58,37 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
 
     if (!ps->fail)
         return 0;
-    if (s->width == 1) {
-        /* The same loop reading bytes directly (the prover scans hundreds
-         * of millions of values per round). */
-        const uint8_t *e = s->data + n - 1;
-        for (i = ps->next + q; i < n; i++) {
-            uint8_t c = e[-(ptrdiff_t)i];
-            while (q > 0 && e[-(ptrdiff_t)q] != c)
-                q = ps->fail[q];
-            if (e[-(ptrdiff_t)q] == c)
-                q++;
-            if (q == len) {
-                uint64_t d = i + 1 - len;
-                q = ps->fail[q];
-                ps->next = i + 1 - q;
-                ps->q = q;
-                return d;
-            }
-        }
-        goto done;
-    }
     /* Text positions i (of R) from ps->next + q on: q values of the
-     * pattern are matched ending just before i. */
-    for (i = ps->next + q; i < n; i++) {
-        sg_value c = rev(s, i);
-        while (q > 0 && rev(s, q) != c)
-            q = ps->fail[q];
-        if (rev(s, q) == c)
-            q++;
-        if (q == len) {
-            uint64_t d = i + 1 - len;
-            /* Continue after this occurrence next time. */
-            q = ps->fail[q];
-            ps->next = i + 1 - q;
-            ps->q = q;
-            return d;
-        }
+     * pattern are matched ending just before i.  R(x) reads bytes directly
+     * for one-byte values (the prover scans hundreds of millions of values
+     * per round). */
+#define KMP_SCAN(R)                                                         \
+    for (i = ps->next + q; i < n; i++) {                                    \
+        sg_value c = R(i);                                                  \
+        while (q > 0 && R(q) != c)                                          \
+            q = ps->fail[q];                                                \
+        if (R(q) == c)                                                      \
+            q++;                                                            \
+        if (q == len) {                                                     \
+            uint64_t d = i + 1 - len;                                       \
+            /* Continue after this occurrence next time. */                 \
+            q = ps->fail[q];                                                \
+            ps->next = i + 1 - q;                                           \
+            ps->q = q;                                                      \
+            return d;                                                       \
+        }                                                                   \
     }
-done:
+    if (s->width == 1) {
+        const uint8_t *e = s->data + n - 1;
+#define BYTE_REV(x) e[-(ptrdiff_t)(x)]
+        KMP_SCAN(BYTE_REV)
+#undef BYTE_REV
+    } else {
+#define SEQ_REV(x) rev(s, (x))
+        KMP_SCAN(SEQ_REV)
+#undef SEQ_REV
+    }
+#undef KMP_SCAN
     ps->next = n;
     ps->q = 0;
     free(ps->fail);

@@ -93,68 +93,54 @@ const char *sg_theorem_lookup(const char *id, const char **name)
 
 /* The decimal digits of every value below this come from a table. */
 #define DIGITS_TABLE 1000
+#define FNV_PRIME 1099511628211ULL
+
+/* h extended by the decimal digits of x (FNV-1a). */
+static uint64_t fnv_number(uint64_t h, sg_value x)
+{
+    char buf[16];
+    int len = 0;
+
+    do {
+        buf[len++] = (char)('0' + x % 10);
+        x /= 10;
+    } while (x);
+    while (len > 0)
+        h = (h ^ (unsigned char)buf[--len]) * FNV_PRIME;
+    return h;
+}
 
 uint64_t sg_checksum(const sg_seq *s, size_t n)
 {
     uint64_t h = 14695981039346656037ULL;
+    /* Certificates cover hundreds of millions of values and the hash is a
+     * chain of multiplications: at least keep the digits out of it. */
+    unsigned char txt[DIGITS_TABLE][4];
     size_t i;
+    unsigned v;
+    int table = n > 4 * DIGITS_TABLE;
 
-    if (n > 4 * DIGITS_TABLE) {
-        /* Certificates cover hundreds of millions of values: the hash is a
-         * chain of multiplications, so at least keep the digits out of it. */
-        unsigned char txt[DIGITS_TABLE][4];
-        unsigned v;
-        for (v = 0; v < DIGITS_TABLE; v++) {
-            txt[v][0] = (unsigned char)(v < 10 ? 1 : v < 100 ? 2 : 3);
-            txt[v][txt[v][0]] = (unsigned char)('0' + v % 10);
-            if (v >= 10)
-                txt[v][txt[v][0] - 1] = (unsigned char)('0' + v / 10 % 10);
-            if (v >= 100)
-                txt[v][1] = (unsigned char)('0' + v / 100);
-        }
-        for (i = 0; i < n; i++) {
-            sg_value x = sg_seq_get(s, i);
-            if (i) {
-                h ^= (unsigned char)',';
-                h *= 1099511628211ULL;
-            }
-            if (x < DIGITS_TABLE) {
-                const unsigned char *t = txt[x];
-                h = (h ^ t[1]) * 1099511628211ULL;
-                if (t[0] > 1)
-                    h = (h ^ t[2]) * 1099511628211ULL;
-                if (t[0] > 2)
-                    h = (h ^ t[3]) * 1099511628211ULL;
-            } else {
-                char buf[16];
-                int len = 0, j;
-                do {
-                    buf[len++] = (char)('0' + x % 10);
-                    x /= 10;
-                } while (x);
-                for (j = len - 1; j >= 0; j--) {
-                    h ^= (unsigned char)buf[j];
-                    h *= 1099511628211ULL;
-                }
-            }
-        }
-        return h;
+    for (v = 0; table && v < DIGITS_TABLE; v++) {
+        txt[v][0] = (unsigned char)(v < 10 ? 1 : v < 100 ? 2 : 3);
+        txt[v][txt[v][0]] = (unsigned char)('0' + v % 10);
+        if (v >= 10)
+            txt[v][txt[v][0] - 1] = (unsigned char)('0' + v / 10 % 10);
+        if (v >= 100)
+            txt[v][1] = (unsigned char)('0' + v / 100);
     }
     for (i = 0; i < n; i++) {
-        char buf[16];
-        int len = 0, j;
         sg_value x = sg_seq_get(s, i);
-        if (i) {
-            h ^= (unsigned char)',';
-            h *= 1099511628211ULL;
-        }
-        do {
-            buf[len++] = (char)('0' + x % 10);
-            x /= 10;
-        } while (x);
-        for (j = len - 1; j >= 0; j--) {
-            h ^= (unsigned char)buf[j];
-            h *= 1099511628211ULL;
+        if (i)
+            h = (h ^ (unsigned char)',') * FNV_PRIME;
+        if (table && x < DIGITS_TABLE) {
+            const unsigned char *t = txt[x];
+            h = (h ^ t[1]) * FNV_PRIME;
+            if (t[0] > 1)
+                h = (h ^ t[2]) * FNV_PRIME;
+            if (t[0] > 2)
+                h = (h ^ t[3]) * FNV_PRIME;
+        } else {
+            h = fnv_number(h, x);
         }
     }
     return h;
