@@ -1192,38 +1192,47 @@ AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
     return sparse1_scan(sp, g, rem, a, end, need);
 }
 
-/* The same for two-byte values, filtering on the low byte of the xor. */
+/* For two-byte values: the lanes i < 32 of the pairs (a + i, rem - a - i)
+ * whose xor has its low byte in the filter (ta, tb). */
+AVX2 static inline unsigned avx2_hits2(const uint16_t *g, size_t rem,
+                                       size_t a, __m256i ta, __m256i tb)
+{
+    const __m256i rev = _mm256_setr_epi8(14, 15, 12, 13, 10, 11, 8, 9, 6, 7,
+                                         4, 5, 2, 3, 0, 1, 14, 15, 12, 13,
+                                         10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
+    const __m256i low = _mm256_set1_epi16(0xFF);
+    __m256i x0 = _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
+    __m256i x1 =
+        _mm256_loadu_si256((const __m256i *)(const void *)(g + a + 16));
+    __m256i y0 = _mm256_loadu_si256(
+        (const __m256i *)(const void *)(g + rem - a - 15));
+    __m256i y1 = _mm256_loadu_si256(
+        (const __m256i *)(const void *)(g + rem - a - 31));
+
+    y0 = _mm256_shuffle_epi8(y0, rev);
+    y0 = _mm256_permute2x128_si256(y0, y0, 0x01);
+    y1 = _mm256_shuffle_epi8(y1, rev);
+    y1 = _mm256_permute2x128_si256(y1, y1, 0x01);
+    x0 = _mm256_and_si256(_mm256_xor_si256(x0, y0), low);
+    x1 = _mm256_and_si256(_mm256_xor_si256(x1, y1), low);
+    return avx2_member(
+        _mm256_permute4x64_epi64(_mm256_packus_epi16(x0, x1), 0xD8), ta, tb);
+}
+
+/* The same as avx2_scan1 for two-byte values, filtering on the low byte
+ * of the xor (hits are confirmed on the wanted set). */
 AVX2 static inline int avx2_scan2(sparse *sp, const uint16_t *g, size_t rem,
                                   size_t a, size_t end, size_t *need)
 {
     if (sp->filter) {
         const size_t full = a + (end - a) / 32 * 32;
         __m256i ta = avx2_filter_half(sp, 0), tb = avx2_filter_half(sp, 1);
-        const __m256i rev = _mm256_setr_epi8(
-            14, 15, 12, 13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1, 14, 15, 12,
-            13, 10, 11, 8, 9, 6, 7, 4, 5, 2, 3, 0, 1);
-        const __m256i low = _mm256_set1_epi16(0xFF);
-        for (; a < full; a += 32) {
-            __m256i x0 =
-                _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
-            __m256i x1 = _mm256_loadu_si256(
-                (const __m256i *)(const void *)(g + a + 16));
-            __m256i y0 = _mm256_loadu_si256(
-                (const __m256i *)(const void *)(g + rem - a - 15));
-            __m256i y1 = _mm256_loadu_si256(
-                (const __m256i *)(const void *)(g + rem - a - 31));
-            unsigned hits;
-            y0 = _mm256_shuffle_epi8(y0, rev);
-            y0 = _mm256_permute2x128_si256(y0, y0, 0x01);
-            y1 = _mm256_shuffle_epi8(y1, rev);
-            y1 = _mm256_permute2x128_si256(y1, y1, 0x01);
-            x0 = _mm256_and_si256(_mm256_xor_si256(x0, y0), low);
-            x1 = _mm256_and_si256(_mm256_xor_si256(x1, y1), low);
-            hits = avx2_member(
-                _mm256_permute4x64_epi64(_mm256_packus_epi16(x0, x1), 0xD8),
-                ta, tb);
+        for (; a < full; a += a + 32 < full ? 64 : 32) {
+            uint64_t hits = avx2_hits2(g, rem, a, ta, tb);
+            if (a + 32 < full)
+                hits |= (uint64_t)avx2_hits2(g, rem, a + 32, ta, tb) << 32;
             for (; hits; hits &= hits - 1) {
-                size_t b = a + (size_t)__builtin_ctz(hits);
+                size_t b = a + (size_t)__builtin_ctzll(hits);
                 if (avx2_found(sp, (sg_value)(g[b] ^ g[rem - b]), need, &ta,
                                &tb))
                     return 1;
