@@ -617,7 +617,8 @@ AVX2 static inline unsigned avx2_member(__m256i x, __m256i ta, __m256i tb)
  * a from *pa in steps of 32 while below end, remove from `want` (a set of
  * values below 64) every value some pair's xor takes; stops early when
  * want is empty.  *pa is where it stopped; returns what is still wanted. */
-AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
+AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
+                                        size_t *pa,
                                  size_t end, uint64_t want)
 {
     const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
@@ -784,7 +785,8 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
  * slot fs; and `dense` more pairs (see BALANCE_STEP).  Each rare costs
  * two loads for L marks.  The main
  * thread uses L = LANES, the helper HLANES = 2 LANES (each rare's values
- * fetched half as often, for a stamp table twice the size).
+ * fetched half as often, for a stamp table twice the size).  Kept out of
+ * line: it is large, and profiles then name it.
  */
 #if defined(__clang__)
 #define UNROLL _Pragma("unroll")
@@ -1144,7 +1146,8 @@ AVX2 static inline int avx2_found(sparse *sp, sg_value x, size_t *need,
 AVX2 static inline __m256i avx2_filter_half(const sparse *sp, int h)
 {
     return _mm256_broadcastsi128_si256(
-        _mm_loadu_si128((const __m128i *)(const void *)(sp->want_tab + 16 * h)));
+        _mm_loadu_si128((const __m128i *)(const void *)(sp->want_tab +
+                                                         16 * h)));
 }
 
 /* Step 3's scan over pairs (a, rem - a), a < end, for one-byte values:
@@ -1251,10 +1254,12 @@ SPARSE_STEP3(sparse4, uint32_t, sparse4_scan, 0, )
  * loop is inlined into the scan. */
 SPARSE_STEP3(sparse1v, uint8_t, avx2_scan1, 1, AVX2)
 SPARSE_STEP3(sparse2v, uint16_t, avx2_scan2, 1, AVX2)
-#define STEP3_1(sp, ...) \
-    ((sp)->simd ? sparse1v_step3(sp, __VA_ARGS__) : sparse1_step3(sp, __VA_ARGS__))
-#define STEP3_2(sp, ...) \
-    ((sp)->simd ? sparse2v_step3(sp, __VA_ARGS__) : sparse2_step3(sp, __VA_ARGS__))
+#define STEP3_1(sp, ...)                                                    \
+    ((sp)->simd ? sparse1v_step3(sp, __VA_ARGS__)                           \
+                : sparse1_step3(sp, __VA_ARGS__))
+#define STEP3_2(sp, ...)                                                    \
+    ((sp)->simd ? sparse2v_step3(sp, __VA_ARGS__)                           \
+                : sparse2_step3(sp, __VA_ARGS__))
 #else
 #define STEP3_1 sparse1_step3
 #define STEP3_2 sparse2_step3
@@ -1377,8 +1382,8 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
 }
 
 #ifdef SPARSE_AVX2
-__attribute__((target("avx2,bmi2"))) static int small_run1_avx2(sparse *sp, sg_seq *s, size_t e,
-                                sg_value *out)
+__attribute__((target("avx2,bmi2"))) static int
+small_run1_avx2(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
     return small_run_body(sp, s, e, out, 1);
 }
@@ -1456,7 +1461,8 @@ avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
         lanes[x] = (uint16_t)(lo | hi << 8);
     }
     for (x = 0; x < half; x += 16) {
-        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(lanes + x));
+        __m256i v =
+            _mm256_loadu_si256((const __m256i *)(const void *)(lanes + x));
         for (l = 0; l < HLANES; l++) {
             __m256i sh = _mm256_sll_epi16(v, _mm_cvtsi32_si128(15 - (int)l));
             uint32_t m = (uint32_t)_mm256_movemask_epi8(sh);
