@@ -87,6 +87,12 @@ int cli_rule_option(cli_rule_choice *c, const char *name, const char *val);
 /* Exactly one rule must be given: EXIT_DONE, or EXIT_USAGE after a line. */
 int cli_rule_choice_check(const cli_rule_choice *c);
 
+/* Parse text (given with option opt, for the message) into r, which must
+ * be initialised, and set *canon to its canonical text (caller frees):
+ * EXIT_DONE, or the exit status after one line on stderr. */
+int cli_rule_load(sg_rule *r, char **canon, sg_rule_syntax syntax,
+                  const char *opt, const char *text);
+
 /* A positive 63-bit count such as --max. */
 int cli_parse_max(uint64_t *out, const char *opt, const char *val);
 

@@ -356,16 +356,9 @@ int cli_analyse_main(int argc, char **argv)
         rc = cli_plot_check_path("--plot", o.plot);
     if (rc)
         goto out;
-    if (sg_rule_parse(&rule, o.rule.syntax, o.rule.text, &err)) {
-        rc = cli_report(o.rule.opt, o.rule.text, &err);
+    if ((rc = cli_rule_load(&rule, &canon, o.rule.syntax, o.rule.opt,
+                            o.rule.text)))
         goto out;
-    }
-    canon = sg_rule_canonical(&rule);
-    if (!canon) {
-        cli_error("out of memory");
-        rc = EXIT_RUNTIME;
-        goto out;
-    }
     if (o.position && (rc = parse_position(&pos_heaps, &npos, o.position)))
         goto out;
     if (o.values &&

@@ -97,6 +97,21 @@ int cli_rule_choice_check(const cli_rule_choice *c)
     return EXIT_USAGE;
 }
 
+int cli_rule_load(sg_rule *r, char **canon, sg_rule_syntax syntax,
+                  const char *opt, const char *text)
+{
+    sg_error err;
+
+    *canon = NULL;
+    if (sg_rule_parse(r, syntax, text, &err))
+        return cli_report(opt, text, &err);
+    if (!(*canon = sg_rule_canonical(r))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    return EXIT_DONE;
+}
+
 int cli_parse_max(uint64_t *out, const char *opt, const char *val)
 {
     sg_error err;

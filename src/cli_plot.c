@@ -281,16 +281,9 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
     sg_seq_init(&seq);
     cli_cache_init(&cache);
     memset(&res, 0, sizeof res);
-    if (sg_rule_parse(&rule, o->rule.syntax, o->rule.text, &err)) {
-        rc = cli_report(o->rule.opt, o->rule.text, &err);
+    if ((rc = cli_rule_load(&rule, &canon, o->rule.syntax, o->rule.opt,
+                            o->rule.text)))
         goto out;
-    }
-    canon = sg_rule_canonical(&rule);
-    if (!canon) {
-        cli_error("out of memory");
-        rc = EXIT_RUNTIME;
-        goto out;
-    }
     if (o->range &&
         (rc = cli_parse_range(&a, &b, "--range", o->range, MAX_RANGE)))
         goto out;

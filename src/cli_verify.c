@@ -151,16 +151,9 @@ int cli_verify_main(int argc, char **argv)
         /* No certificate given: take the cached claim, or analyse the rule
          * (and cache the result); either way it is checked independently
          * below. */
-        if (sg_rule_parse(&rule, SG_SYNTAX_RULE, rule_text, &err)) {
-            rc = cli_report("rule", rule_text, &err);
+        if ((rc = cli_rule_load(&rule, &canon, SG_SYNTAX_RULE, "rule",
+                                rule_text)))
             goto out;
-        }
-        canon = sg_rule_canonical(&rule);
-        if (!canon) {
-            cli_error("out of memory");
-            rc = EXIT_RUNTIME;
-            goto out;
-        }
         rc = cli_cache_begin(&cache, db, no_cache, canon, &claim, &seq);
         if (rc)
             goto out;

@@ -62,12 +62,12 @@
  * group as soon as it is marked.
  */
 #define SUPER 64
-#define GROUPS (SUPER / LANES)
+#define HGROUPS (SUPER / HLANES)        /* the helper's groups per job */
 #define THREAD_MIN_RARE 64      /* fewer rare values: not worth a thread */
 #define THREAD_MAX_SIZE 4096    /* larger: the helper's stamps leave L2 */
 /* far_lo etc. slots: 0 for this thread's group, 1 + (m / SUPER % 2) *
- * GROUPS + m % SUPER / HLANES for the helper's (see helper_slot) */
-#define FAR_SLOTS (1 + 2 * GROUPS)
+ * HGROUPS + m % SUPER / HLANES for the helper's (see helper_slot) */
+#define FAR_SLOTS (1 + 2 * HGROUPS)
 /* The helper's spin before it sleeps, and this thread's wait for it. */
 #define SPIN_LIMIT 20000
 
@@ -109,8 +109,7 @@
  * lane of stamps), counted from sp->base, which moves on (clearing them
  * all) every TAG_LIMIT heaps. */
 typedef uint32_t stamp_t;
-#define TAG(sp, m) \
-    ((stamp_t)(2 * ((m) / LANES - (sp)->base / LANES) + 2))
+#define TAG(sp, m) ((stamp_t)((m) / LANES - (sp)->base / LANES + 1))
 #ifndef TAG_LIMIT
 #define TAG_LIMIT ((size_t)1 << 30)   /* -DTAG_LIMIT=40 tests the renumbering */
 #endif
@@ -215,8 +214,8 @@ typedef struct sparse {
 #ifdef SPARSE_THREADS
     /* the helper thread and its queue of at most two jobs: job_seq counts
      * jobs posted (job i in jobs[i % 2]), done_seq jobs finished,
-     * groups_done groups of HLANES heaps finished (SUPER / HLANES per
-     * job), so that this thread can start on a superblock while the
+     * groups_done groups of HLANES heaps finished (HGROUPS per job), so
+     * that this thread can start on a superblock while the
      * helper still marks its last groups; each side spins a while, then
      * sleeps on cv saying so in h_sleep / m_sleep */
     pthread_t thread;
@@ -703,18 +702,17 @@ static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
 /* The far_lo etc. slot of the helper's group of heap m. */
 static size_t helper_slot(size_t m)
 {
-    return 1 + (m / SUPER % 2) * GROUPS + m % SUPER / HLANES;
+    return 1 + (m / SUPER % 2) * HGROUPS + m % SUPER / HLANES;
 }
 
-/* Forget a group's marks: every rare is then marked heap by heap. */
-static void no_block(sparse *sp, size_t slot)
+/* Forget this thread's group marks (far slot 0): every rare is then
+ * marked heap by heap. */
+static void no_block(sparse *sp)
 {
-    size_t j, i;
+    size_t j;
 
-    for (j = 0; j < sp->nsplit; j++) {
-        i = slot * sp->nsplit + j;
-        sp->far_lo[i] = sp->far_hi[i] = sp->skip_lo[i] = sp->skip_hi[i] = 0;
-    }
+    for (j = 0; j < sp->nsplit; j++)
+        sp->far_lo[j] = sp->far_hi[j] = sp->skip_lo[j] = sp->skip_hi[j] = 0;
 }
 
 /* The first index i < nr with rp[i] >= pos (rp ascending). */
@@ -1481,7 +1479,7 @@ static void mark_super(sparse *sp, const sparse_job *jb)
 {
     size_t gi;
 
-    for (gi = 0; gi < SUPER / HLANES; gi++) {
+    for (gi = 0; gi < HGROUPS; gi++) {
         size_t b = jb->b + gi * HLANES, fs = helper_slot(b);
         uint64_t *out = sp->obits + b % (2 * SUPER) * sp->bw;
         hstamp_t t;
@@ -1654,7 +1652,7 @@ static int helper_until(sparse *sp, _Atomic unsigned long *counter,
 static int helper_group_wait(sparse *sp, unsigned long job, size_t groups)
 {
     return helper_until(sp, &sp->groups_done,
-                        job * (SUPER / HLANES) + groups);
+                        job * HGROUPS + groups);
 }
 
 /* Wait until every job handed out is done (*out: whether any may be
@@ -1951,7 +1949,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                             break;
                         }
                     else
-                        no_block(&sp, 0);
+                        no_block(&sp);
                 }
                 switch (s->width * 2 + (premarked != 0)) {
                 case 2:
@@ -1996,7 +1994,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 if (sparse_fit(&sp, v))
                     goto nomem;
                 premarked = 0;
-                no_block(&sp, 0);
+                no_block(&sp);
                 grew = 1;
             }
         }
