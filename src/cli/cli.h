@@ -1,7 +1,18 @@
 /*
- * cli.h - what the sgexplore program's source files share: exit codes, the
- * one error printer, and the per-command entry points.  Only the CLI prints
- * or exits; the library (sgexplore.h) never does.
+ * cli.h - what the sgexplore program's files share.  The program is a
+ * table of commands (main.c), one file each (cmd_*.c), in the manner of
+ * tmux's command table: an entry names the command, its synopsis, its
+ * options with their help lines, and the function that runs it, so that
+ * `--help` is generated from the entry and cannot drift.  Underneath, the
+ * commands share four services, each written once:
+ *
+ *   args.c    scanning argv against an entry's options, the help text,
+ *             the rule specification (positional, option or name), numbers
+ *   flow.c    the cached analysis: look up, analyse or extend, store
+ *   report.c  the one result printer, text and JSON
+ *   out.c     messages on stderr, checked writes to stdout, JSON strings
+ *
+ * Only the program prints or exits; the library (sgexplore.h) never does.
  */
 #ifndef SGEXPLORE_CLI_H
 #define SGEXPLORE_CLI_H
@@ -10,6 +21,7 @@
 #include <stdio.h>
 
 #include "sgexplore.h"
+#include "compat.h" /* TEMPORARY until branch lib lands */
 
 /* Exit statuses, as DESIGN.md promises them to scripts. */
 enum {
@@ -18,6 +30,10 @@ enum {
     EXIT_USAGE = 2,   /* usage or bad input */
     EXIT_UNKNOWN = 3  /* a --heap/--position question has no proven answer */
 };
+
+/* ------------------------------------------------------------------ */
+/* Messages and output (out.c)                                          */
+/* ------------------------------------------------------------------ */
 
 /* Raised by SIGINT/SIGTERM; polled by long computations. */
 extern volatile sig_atomic_t cli_cancel;
@@ -29,93 +45,248 @@ void cli_signals_install(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print a library error about `what` (the option or argument it came from)
- * with the position marker when there is one; returns the exit status that
- * matches err->code. */
+ * quoting `text` (the input, may be NULL) with the position marker when
+ * there is one; returns the exit status that matches err->code. */
 int cli_report(const char *what, const char *text, const sg_error *err);
 
 /* Exit status for a library status code. */
 int cli_status_exit(sg_status st);
 
-/* Write s as a JSON string literal. */
+/* `text` made safe to quote in a one-line message: valid UTF-8 is kept
+ * whole, anything else (invalid bytes, control characters) becomes \xNN,
+ * and very long text is cut with "...".  Returns a static buffer (one of
+ * a few in rotation, so two may appear in one message). */
+const char *cli_quote(const char *text);
+
+/* Write s as a JSON string literal (invalid UTF-8 bytes as U+FFFD). */
 void cli_json_string(FILE *f, const char *s);
 
+/* Flush stdout and report a failed write (a full disk, a closed pipe) as
+ * one line; returns rc, or EXIT_RUNTIME when the output was lost. */
+int cli_stdout_finish(int rc);
+
 /* ------------------------------------------------------------------ */
-/* Option scanning (cli_opts.c)                                         */
+/* The command table (args.c, main.c)                                   */
 /* ------------------------------------------------------------------ */
 
-/* One option a command accepts; tables end with {NULL, 0}. */
-typedef struct cli_option {
-    const char *name; /* "--max", or a short alias such as "-o" */
-    int takes_value;
-} cli_option;
+/* One option of a command. */
+typedef struct cli_opt {
+    const char *name;  /* "--max" */
+    const char *alias; /* "-o", or NULL */
+    const char *arg;   /* placeholder of the value ("N"), NULL for a flag */
+    const char *help;  /* one line for --help */
+} cli_opt;
 
-/* The rule options every command that takes a rule accepts. */
-#define CLI_RULE_OPTIONS                                                       \
-    {"--subtract", 1}, {"--all-but", 1}, {"--octal", 1}, {"--hex", 1},         \
-        {"--rule", 1},                                                         \
-    {                                                                          \
-        "--grundy", 0                                                          \
-    }
+/* Command flags. */
+enum {
+    CLI_CMD_RULE = 1,  /* takes one rule: a positional or a rule option */
+    CLI_CMD_CACHE = 2, /* reads the cache: --db PATH, --no-cache */
+    CLI_CMD_NOCACHE_OPT = 4 /* with CLI_CMD_CACHE: --no-cache is refused */
+};
 
-enum { CLI_ARG_END = -1, CLI_ARG_ERROR = -2, CLI_ARG_POSITIONAL = -3 };
+typedef struct cli_args cli_args;
 
-typedef struct cli_args {
-    int argc, i;
-    char **argv;
-    const char *cmd; /* command name for messages, NULL for analysis */
-} cli_args;
+/* One command: its table entry. */
+typedef struct cli_command {
+    const char *name;     /* "verify"; "" for the analysis */
+    const char *synopsis; /* lines after "Usage: sgexplore ", '\n'-separated */
+    const char *summary;  /* what it does, a few lines */
+    unsigned flags;       /* CLI_CMD_* */
+    const cli_opt *opts;  /* its own options, ending with {NULL} */
+    int (*run)(const struct cli_command *self, cli_args *a);
+} cli_command;
 
-void cli_args_init(cli_args *a, int argc, char **argv, int first,
-                   const char *cmd);
+/* Every command of the program (main.c), ending with NULL. */
+extern const cli_command *const cli_commands[];
 
-/* The next argument: the index in opts of an option (*val is its value
- * when it takes one), CLI_ARG_POSITIONAL (*val is the argument),
- * CLI_ARG_END, or CLI_ARG_ERROR after one line on stderr (exit 2). */
-int cli_args_next(cli_args *a, const cli_option *opts, const char **val);
+/* The command entries, one per cmd_*.c file. */
+extern const cli_command cli_cmd_analyse, cli_cmd_verify, cli_cmd_cache,
+    cli_cmd_plot;
 
-/* Which rule a command was given. */
-typedef struct cli_rule_choice {
-    sg_rule_syntax syntax;
-    const char *text; /* the rule text ("4!.0" for --grundy) */
-    const char *opt;  /* the option it came from, for messages */
-    int count;
-} cli_rule_choice;
+/* Print the --help text of a command, generated from its entry. */
+void cli_help(FILE *f, const cli_command *c);
 
-/* Record name/val when name is a rule option; returns 1 if it was. */
-int cli_rule_option(cli_rule_choice *c, const char *name, const char *val);
+/* Scan argv[first..argc-1] against c's options (its own, the rule
+ * options when CLI_CMD_RULE, --db/--no-cache with CLI_CMD_CACHE, and
+ * --json, --help everywhere).  Options and positional arguments may come
+ * in any order; `--opt=value` works; `--` ends the options.  Returns
+ * NULL after one line on stderr (*rc set to the exit status), or the
+ * scanned arguments (*rc 0), with --help already answered when
+ * cli_args_help() says so. */
+cli_args *cli_args_scan(const cli_command *c, int argc, char **argv,
+                        int first, int *rc);
+void cli_args_free(cli_args *a);
 
-/* Exactly one rule must be given: EXIT_DONE, or EXIT_USAGE after a line. */
-int cli_rule_choice_check(const cli_rule_choice *c);
+/* Whether --help was given (the help is then printed by main). */
+int cli_args_help(const cli_args *a);
 
-/* Parse text (given with option opt, for the message) into r, which must
- * be initialised, and set *canon to its canonical text (caller frees):
- * EXIT_DONE, or the exit status after one line on stderr. */
-int cli_rule_load(sg_rule *r, char **canon, sg_rule_syntax syntax,
-                  const char *opt, const char *text);
+/* The last value of an option (NULL when absent; "" for a flag given). */
+const char *cli_get(const cli_args *a, const char *name);
 
-/* A positive 63-bit count such as --max. */
-int cli_parse_max(uint64_t *out, const char *opt, const char *val);
+/* How many times an option was given, and all its values in order. */
+size_t cli_count(const cli_args *a, const char *name);
+const char *cli_get_nth(const cli_args *a, const char *name, size_t k);
 
-/* "A:B" with A <= B and B - A < span. */
-int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt, const char *text,
+/* The positional arguments. */
+size_t cli_npos(const cli_args *a);
+const char *cli_pos(const cli_args *a, size_t k);
+
+/* --json was given (or --format json where a command has --format). */
+int cli_json(const cli_args *a);
+
+/* The name of the command, for messages ("sgexplore" for the analysis). */
+const char *cli_args_cmd(const cli_args *a);
+
+/* ------------------------------------------------------------------ */
+/* Rules and numbers (args.c)                                           */
+/* ------------------------------------------------------------------ */
+
+/* A parsed rule with its canonical text and where it came from. */
+typedef struct cli_rule {
+    sg_rule rule;
+    char *canon;       /* canonical text (owned) */
+    const char *given; /* the text as given */
+    const char *from;  /* "--octal", "rule", ... for messages */
+} cli_rule;
+
+void cli_rule_init(cli_rule *r);
+void cli_rule_clear(cli_rule *r);
+
+/* The one rule specification every command takes: a rule option
+ * (--subtract, --all-but, --octal, --hex, --rule, --grundy) or the
+ * positional argument number `pos` (any code, canonical form or name).
+ * Exactly one must be given unless `optional` (then *present says
+ * whether one was).  Returns an exit status after one error line. */
+int cli_rule_get(cli_rule *out, const cli_args *a, size_t pos, int optional,
+                 int *present);
+
+/* Parse one rule text as --rule does (sweeps, rules files, certificates). */
+int cli_rule_parse_text(cli_rule *out, const char *from, const char *text);
+
+/* A natural number of any size: decimal digits, B^E, and sums or
+ * differences of those ("10^18+100").  Exit status after one line. */
+int cli_parse_bignum(mpz_t out, const char *opt, const char *text);
+
+/* "A:B" of such numbers with A <= B and B - A < span. */
+int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
                     uint64_t span);
 
-/* Default computing budget for a rule when --max is not given. */
-size_t cli_default_max(const sg_rule *r);
+/* A positive count that fits in 63 bits (--max); B^E allowed. */
+int cli_parse_count(uint64_t *out, const char *opt, const char *text);
 
-/* Entry points of the commands; argv[0] is the command name. */
-int cli_analyse_main(int argc, char **argv);
-int cli_verify_main(int argc, char **argv);
-int cli_cache_main(int argc, char **argv);
-int cli_plot_main(int argc, char **argv);
+/* A duration in seconds (--seconds): a positive decimal number. */
+int cli_parse_seconds(double *out, const char *opt, const char *text);
 
-/* --plot FILE on an analysis (cli_plot.c): check the file's extension
- * before computing (exit status 2 when it is not .png, .svg or .pdf;
- * `opt` names the option in the message), then draw the analysed rule
- * over its default range; both return an exit status after one error
- * line. */
-int cli_plot_check_path(const char *opt, const char *path);
-int cli_plot_analysis(const char *path, const sg_rule *r, const sg_result *res,
-                      const sg_seq *s);
+/* ------------------------------------------------------------------ */
+/* The cached analysis (flow.c)                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One analysis of one rule through the cache: what every command that
+ * needs a rule's values does (the analysis, plot, verify, sweep).  A
+ * proven cached rule needs no computing; an unresolved cached prefix is
+ * extended; whatever was computed, even when interrupted, is stored.
+ */
+typedef struct cli_flow {
+    cli_rule r;
+    sg_seq seq;
+    sg_result res;
+    int proven;
+    const char *source; /* "computed", "cache" or "extended" */
+    size_t max;         /* the computing budget used */
+    int budget_spent;   /* --seconds ran out */
+    /* cache state */
+    sg_store *db;
+    sg_store_entry entry;
+    int found;
+    size_t loaded;
+    sg_period_status loaded_status;
+    double t0;
+    int store_rc; /* exit status of the last store (0: stored) */
+} cli_flow;
+
+void cli_flow_init(cli_flow *f);
+void cli_flow_clear(cli_flow *f);
+
+/* The cache path the options and environment select (--db, then
+ * $SGEXPLORE_DB, $XDG_CACHE_HOME, $HOME).  malloc'd; NULL when none. */
+char *cli_cache_path(const char *db_opt);
+
+/* Open the cache a command's --db/--no-cache select: NULL (status 0)
+ * with --no-cache, without any location, or (readonly) when the file
+ * does not exist yet.  An explicit --db whose folder is missing is an
+ * error; the default folder is created. */
+int cli_cache_open(sg_store **db, char **path, const cli_args *a,
+                   int readonly);
+
+/* Run the flow for the rule of a (see cli_rule_get, positional `pos`):
+ * --max (else sg's default budget), --seconds, --db/--no-cache.  When
+ * `upto` > 0 and the rule stays unresolved, values are computed up to
+ * G(upto - 1) even past the budget (--values, --range).  On success the
+ * result is stored (a failure to store is reported and kept for
+ * cli_flow_finish); returns an exit status after one error line. */
+int cli_flow_run(cli_flow *f, const cli_args *a, size_t pos, uint64_t upto);
+
+/* Run the flow for an already parsed rule, with explicit settings. */
+int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
+                      double seconds, uint64_t upto);
+
+/* The exit status of a command that printed its answer with status rc:
+ * a failed store (already reported) turns success into failure. */
+int cli_flow_finish(const cli_flow *f, int rc);
+
+/* Store what is known now (called by cli_flow_run; again after more
+ * values were computed).  Exit status. */
+int cli_flow_store(cli_flow *f);
+
+/* Extend the values of an unresolved rule to G(0..n-1) (exit status). */
+int cli_flow_extend(cli_flow *f, uint64_t n, const char *what);
+
+/* --plot FILE on an analysis (cmd_plot.c): draw the analysed rule over
+ * its default range; exit status after one error line. */
+int cli_plot_flow(const char *path, const cli_flow *f);
+
+/* The enumeration progress shown on a terminal. */
+void cli_progress_enable(int on);
+
+/* ------------------------------------------------------------------ */
+/* The one result printer (report.c)                                    */
+/* ------------------------------------------------------------------ */
+
+/* Longest value list printed whole in the text report, and in JSON. */
+#define CLI_TEXT_VALUES 200
+#define CLI_JSON_VALUES 10000
+
+/* What to print about one rule. */
+typedef struct cli_view {
+    const char *rule, *family, *source; /* source NULL: not shown */
+    const sg_result *res;
+    const sg_seq *seq;        /* G(0..seq->n-1), or NULL (not loaded) */
+    uint64_t computed;        /* values computed */
+    const sg_store_entry *entry; /* cache metadata (cache show), or NULL */
+    const char *rerun;        /* how to name the rule in a hint command */
+} cli_view;
+
+/* A one-rule report: as text (the lines of `sgexplore RULE`) or as the
+ * keys of the JSON object without its braces, so that commands can add
+ * their own keys after it. */
+void cli_view_text(FILE *f, const cli_view *v);
+void cli_view_json(FILE *f, const cli_view *v, int with_values);
+
+/* G(n) for A <= n <= B (mpz), as text lines or as the JSON keys
+ * "values_start" and "values" (a leading comma included). */
+int cli_values_text(FILE *f, const sg_result *res, const sg_seq *s,
+                    const mpz_t a, const mpz_t b);
+void cli_values_json(FILE *f, const sg_result *res, const sg_seq *s,
+                     const mpz_t a, const mpz_t b);
+
+/* The JSON object of a multi-heap position's answer, or "null". */
+void cli_position_json(FILE *f, const sg_position *p);
+
+/* The text lines of a position's answer (nim-sum, winner, move). */
+void cli_position_text(FILE *f, const sg_position *p, const mpz_t *heaps);
+
+/* Decimal of an mpz as a JSON string. */
+void cli_json_mpz(FILE *f, const mpz_t x);
 
 #endif

@@ -1,12 +1,12 @@
 /*
- * main.c - the sgexplore program: dispatches to a command and holds the
- * few helpers every command shares (signals, error printing, JSON
- * strings).  The work itself happens in libsg.
+ * main.c - the sgexplore program: the command table and the dispatcher.
+ * `sgexplore COMMAND ...` runs a command; anything else (a rule such as
+ * 0.77 or kayles, or rule options) is the analysis of one rule.  Each
+ * command's --help is generated from its table entry (args.c).
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,180 +14,100 @@
 #define PACKAGE_VERSION "0.1.0"
 #endif
 
-volatile sig_atomic_t cli_cancel = 0;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    cli_cancel = 1;
-}
-
-void cli_signals_install(void)
-{
-    struct sigaction sa;
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-
-    fputs("sgexplore: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
-int cli_status_exit(sg_status st)
-{
-    switch (st) {
-    case SG_OK:
-        return EXIT_DONE;
-    case SG_E_INPUT:
-        return EXIT_USAGE;
-    case SG_E_UNKNOWN:
-        return EXIT_UNKNOWN;
-    case SG_E_NOMEM:
-    case SG_E_IO:
-    case SG_E_INTERRUPTED:
-    default:
-        return EXIT_RUNTIME;
-    }
-}
-
-int cli_report(const char *what, const char *text, const sg_error *err)
-{
-    if (err->code == SG_E_INPUT && err->pos >= 0 && text)
-        cli_error("%s '%s': %s (at position %ld)", what, text, err->msg,
-                  err->pos + 1);
-    else if (what)
-        cli_error("%s: %s", what, err->msg);
-    else
-        cli_error("%s", err->msg);
-    return cli_status_exit(err->code);
-}
-
-void cli_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c == '\n')
-            fputs("\\n", f);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static void usage(FILE *f)
-{
-    fputs(
-        "Usage: sgexplore RULE [OPTIONS]\n"
-        "       sgexplore COMMAND ...\n"
-        "Compute Sprague-Grundy values of a heap game, prove their period,\n"
-        "and answer questions about heaps of any size.\n"
-        "\n"
-        "Rules (exactly one):\n"
-        "  --subtract LIST     remove any s in S, e.g. 2,3,5,7,11,13 or 1-3,7\n"
-        "  --all-but LIST      remove any positive number but those listed\n"
-        "                      ('' is Nim)\n"
-        "  --octal CODE        octal take-and-break code, e.g. 0.77, 0.137, "
-        "4.07\n"
-        "  --hex CODE          hexadecimal code (moves may leave three heaps)\n"
-        "  --rule CODE         any code: digits, '!' (unequal heaps), '[..]'\n"
-        "                      (repeating tail), or a canonical form such as\n"
-        "                      subtract{1,3,4}\n"
-        "  --grundy            Grundy's game (4!.0)\n"
-        "\n"
-        "Options:\n"
-        "  --max N             compute at most N values\n"
-        "  --heap N            G(N) for any N (repeatable)\n"
-        "  --position A,B,...  nim-sum, winner and a winning move\n"
-        "  --values A:B        G(n) for A <= n <= B\n"
-        "  --json              one JSON object on stdout\n"
-        "  --quiet             print only the answers asked for\n"
-        "  --db PATH, --no-cache, --plot FILE  (cache and plots)\n"
-        "  --export-certificate FILE  write the proof's certificate\n"
-        "  --help, --version\n"
-        "\n"
-        "Commands (COMMAND --help for their options):\n"
-        "  verify RULE | --certificate FILE   re-check a proof independently\n"
-        "  cache list|show|drop|path           inspect the SQLite cache\n"
-        "  plot RULE -o FILE                   draw G(n) with gnuplot\n"
-        "\n"
-        "Exit status: 0 done, 1 runtime failure, 2 bad input, 3 no proven\n"
-        "answer to a --heap/--position question.\n"
-        "See sgexplore(1) and docs/THEORY.md.\n",
-        f);
-}
-
-/* The subcommands, one entry each (the analysis is the default). */
-static const struct command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *usage;
-} commands[] = {
-    {"verify", cli_verify_main,
-     "sgexplore verify RULE [--max N] [--db PATH | --no-cache]\n"
-     "       sgexplore verify --certificate FILE [RULE]"},
-    {"cache", cli_cache_main,
-     "sgexplore cache list [--status S] [--family F] [--format table|json]\n"
-     "       sgexplore cache show RULE | drop RULE | path   [--db PATH]"},
-    {"plot", cli_plot_main,
-     "sgexplore plot RULE -o FILE [--range A:B] [--max N]\n"
-     "       sgexplore plot --cache -o FILE [--family F] [--db PATH]"},
+/* Every command, the analysis first. */
+const cli_command *const cli_commands[] = {
+    &cli_cmd_analyse, &cli_cmd_verify, &cli_cmd_cache, &cli_cmd_plot, NULL,
 };
 
-static int wants_help(int argc, char **argv)
+/* The program's own --help: the analysis's options and the commands. */
+static void usage(FILE *f)
 {
-    int i;
-    for (i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            return 1;
-    return 0;
+    size_t k;
+
+    cli_help(f, &cli_cmd_analyse);
+    fputs("\nCommands (sgexplore COMMAND --help for their options):\n", f);
+    for (k = 1; cli_commands[k]; k++) {
+        const char *s = cli_commands[k]->summary, *dot = strchr(s, '.');
+        fprintf(f, "  %-10s  %.*s\n", cli_commands[k]->name,
+                (int)(dot ? dot - s : (long)strlen(s)), s);
+    }
+}
+
+/* A bare word that is no rule: a mistyped command, most likely. */
+static int looks_like_command(const char *w)
+{
+    sg_rule r;
+    sg_error err;
+    const char *p;
+    int is_rule;
+
+    for (p = w; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              *p == '-' || *p == '_'))
+            return 0;
+    if (p == w || w[0] == '-')
+        return 0;
+    sg_rule_init(&r);
+    is_rule = sg_rule_parse(&r, SG_SYNTAX_RULE, w, &err) == SG_OK;
+    sg_rule_clear(&r);
+    return !is_rule;
+}
+
+/* "verify, cache, plot" for messages. */
+static const char *command_names(void)
+{
+    static char buf[256];
+    size_t k, o = 0;
+
+    for (k = 1; cli_commands[k] && o < sizeof buf - 32; k++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", k > 1 ? ", " : "",
+                              cli_commands[k]->name);
+    return buf;
+}
+
+static int run(const cli_command *c, int argc, char **argv, int first)
+{
+    cli_args *a;
+    int rc;
+
+    a = cli_args_scan(c, argc, argv, first, &rc);
+    if (!a)
+        return rc;
+    if (cli_args_help(a)) {
+        if (c == &cli_cmd_analyse)
+            usage(stdout);
+        else
+            cli_help(stdout, c);
+        cli_args_free(a);
+        return EXIT_DONE;
+    }
+    cli_signals_install();
+    rc = c->run(c, a);
+    cli_args_free(a);
+    return rc;
 }
 
 int main(int argc, char **argv)
 {
-    size_t c;
+    size_t k;
 
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    for (c = 0; c < sizeof commands / sizeof *commands; c++) {
-        if (strcmp(argv[1], commands[c].name) != 0)
-            continue;
-        if (wants_help(argc - 1, argv + 1)) {
-            printf("Usage: %s\n", commands[c].usage);
-            return EXIT_DONE;
-        }
-        cli_signals_install();
-        return commands[c].run(argc - 1, argv + 1);
-    }
-    if (wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_DONE;
-    }
     if (strcmp(argv[1], "--version") == 0) {
         printf("sgexplore %s\n", PACKAGE_VERSION);
-        return EXIT_DONE;
+        return cli_stdout_finish(EXIT_DONE);
     }
-    if (argv[1][0] != '-') {
-        cli_error("unknown command '%s' (try --help)", argv[1]);
+    for (k = 1; cli_commands[k]; k++)
+        if (strcmp(argv[1], cli_commands[k]->name) == 0)
+            return cli_stdout_finish(run(cli_commands[k], argc, argv, 2));
+    if (looks_like_command(argv[1])) {
+        cli_error("unknown command or rule '%s' (commands: %s; rule names: "
+                  "kayles, dawson, officers, grundy, nim; try sgexplore "
+                  "--help)",
+                  cli_quote(argv[1]), command_names());
         return EXIT_USAGE;
     }
-    cli_signals_install();
-    return cli_analyse_main(argc, argv);
+    return cli_stdout_finish(run(&cli_cmd_analyse, argc, argv, 1));
 }

@@ -8,6 +8,7 @@
 #include "sgexplore.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,44 @@ typedef struct dense {
     uint8_t *tail, *tail_uneq;
     size_t tail_len;
 } dense;
+
+
+/* The character at p as text for a message: the whole UTF-8 sequence when
+ * it is valid, else the first byte as \xNN, so that a message never holds
+ * half a character (stderr stays valid UTF-8). */
+static const char *char_text(char buf[16], const char *p)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    size_t len = 0, i;
+
+    if (u[0] >= 0x20 && u[0] < 0x7F) {
+        buf[0] = (char)u[0];
+        buf[1] = '\0';
+        return buf;
+    }
+    if (u[0] >= 0xC2 && u[0] <= 0xDF)
+        len = 2;
+    else if (u[0] >= 0xE0 && u[0] <= 0xEF)
+        len = 3;
+    else if (u[0] >= 0xF0 && u[0] <= 0xF4)
+        len = 4;
+    for (i = 1; i < len; i++)
+        if ((u[i] & 0xC0) != 0x80)
+            len = 0;
+    /* Overlong forms, surrogates and code points past U+10FFFF. */
+    if ((len == 3 && u[0] == 0xE0 && u[1] < 0xA0) ||
+        (len == 3 && u[0] == 0xED && u[1] >= 0xA0) ||
+        (len == 4 && u[0] == 0xF0 && u[1] < 0x90) ||
+        (len == 4 && u[0] == 0xF4 && u[1] >= 0x90))
+        len = 0;
+    if (len) {
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+    } else {
+        snprintf(buf, 16, "\\x%02X", u[0]);
+    }
+    return buf;
+}
 
 static void dense_clear(dense *d)
 {
@@ -180,6 +219,7 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
     size_t n = 0, alloc = 0;
     uint64_t total = 0;
     sg_status st;
+    char cb[16];
 
     *out = NULL;
     *count = 0;
@@ -203,7 +243,8 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
                                   "empty element in list");
             else
                 st = sg_error_set(err, SG_E_INPUT, base + (p - text),
-                                  "unexpected character '%c' in list", *p);
+                                  "unexpected character '%s' in list",
+                                  char_text(cb, p));
             goto fail;
         }
         st = sg_parse_u63(&a, p, (size_t)(q - p), base + (p - text), err);
@@ -261,7 +302,8 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
             break;
         if (*q != ',') {
             st = sg_error_set(err, SG_E_INPUT, base + (q - text),
-                              "unexpected character '%c' in list", *q);
+                              "unexpected character '%s' in list",
+                              char_text(cb, q));
             goto fail;
         }
         p = q + 1;
@@ -389,6 +431,7 @@ static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
     const char *p = text;
     size_t pos = 0;
     int in_tail = 0, have_point = 0;
+    char cb[16];
     const char *bracket = NULL;
     sg_status st = SG_OK;
     const char *digits_name = base == 8 ? "octal" : "hexadecimal";
@@ -401,15 +444,15 @@ static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
     if (*p != '.') {
         int v = digit_value(*p, base);
         if (v == -2) {
-            st = sg_error_set(err, SG_E_INPUT, off, "digit '%c' is not %s", *p,
-                              digits_name);
+            st = sg_error_set(err, SG_E_INPUT, off, "digit '%s' is not %s",
+                              char_text(cb, p), digits_name);
             goto out;
         }
         if (v < 0) {
             st = sg_error_set(err, SG_E_INPUT, off,
                               *p == '!' ? "'!' must follow a digit"
-                                        : "unexpected character '%c' in code",
-                              *p);
+                                        : "unexpected character '%s' in code",
+                              char_text(cb, p));
             goto out;
         }
         if (v & (SG_BIT_ALL | SG_BIT_ONE)) {
@@ -445,7 +488,8 @@ static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
                               "only one digit may stand before the point");
         else
             st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "unexpected character '%c' in code", *p);
+                              "unexpected character '%s' in code",
+                              char_text(cb, p));
         goto out;
     }
     have_point = 1;
@@ -495,13 +539,14 @@ static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
         {
             int v = digit_value(*p, base);
             if (v == -2) {
-                st = sg_error_set(err, SG_E_INPUT, at, "digit '%c' is not %s",
-                                  *p, digits_name);
+                st = sg_error_set(err, SG_E_INPUT, at, "digit '%s' is not %s",
+                                  char_text(cb, p), digits_name);
                 goto out;
             }
             if (v < 0) {
                 st = sg_error_set(err, SG_E_INPUT, at,
-                                  "unexpected character '%c' in code", *p);
+                                  "unexpected character '%s' in code",
+                              char_text(cb, p));
                 goto out;
             }
             if (in_tail == 1) {
@@ -549,9 +594,28 @@ out:
     return st;
 }
 
+/* Well-known games by name, for SG_SYNTAX_RULE (listed in sgexplore.1). */
+static const struct rule_name {
+    const char *name, *code;
+} rule_names[] = {
+    {"kayles", "0.77"},  {"dawson", "0.07"}, {"officers", "0.6"},
+    {"grundy", "4!.0"}, {"nim", "0.[3]"},
+};
+
+static const char *rule_name_code(const char *text)
+{
+    size_t i;
+
+    for (i = 0; i < sizeof rule_names / sizeof *rule_names; i++)
+        if (strcmp(text, rule_names[i].name) == 0)
+            return rule_names[i].code;
+    return NULL;
+}
+
 sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                         sg_error *err)
 {
+    const char *code;
     sg_status st;
     size_t len = strlen(text);
 
@@ -593,8 +657,13 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
             st = sub ? parse_subtract(r, inner, (long)open, err)
                      : parse_allbut(r, inner, (long)open, err);
             free(inner);
-        } else if (strcmp(text, "grundy") == 0) {
-            st = parse_code(r, "4!.0", 8, 0, err);
+        } else if ((code = rule_name_code(text)) != NULL) {
+            st = parse_code(r, code, 16, 0, err);
+        } else if (isalpha((unsigned char)text[0]) && !strchr(text, '.')) {
+            st = sg_error_set(err, SG_E_INPUT, 0,
+                              "unknown rule name (known names: kayles, "
+                              "dawson, officers, grundy, nim; or a code "
+                              "such as 0.77 or subtract{1,3,4})");
         } else {
             st = parse_code(r, text, 16, 0, err);
         }

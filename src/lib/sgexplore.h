@@ -91,7 +91,8 @@ typedef enum sg_rule_syntax {
     SG_SYNTAX_ALLBUT,   /* "1,3" or "" (Nim) */
     SG_SYNTAX_OCTAL,    /* take-and-break code with digits 0-7 */
     SG_SYNTAX_HEX,      /* take-and-break code with digits 0-F */
-    SG_SYNTAX_RULE,     /* any code, or a canonical form, or "grundy" */
+    SG_SYNTAX_RULE,     /* any code, a canonical form, or a name: kayles,
+                           dawson, officers, grundy, nim */
     SG_SYNTAX_GRUNDY    /* text ignored: Grundy's game, 4!.0 */
 } sg_rule_syntax;
 

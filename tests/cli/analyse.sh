@@ -149,7 +149,7 @@ bad "--position malformed" "position" --subtract 1 --position 1,,2
 bad "--values reversed" "reversed" --subtract 1 --values 9:3
 "$SG" frobnicate >"$T/out" 2>"$T/err"; rc=$?
 check "unknown command: exit 2 and one line naming it" \
-    test $rc -eq 2 -a "$(wc -l <"$T/err")" -eq 1 -a -n "$(grep "unknown command 'frobnicate'" "$T/err")"
+    test $rc -eq 2 -a "$(wc -l <"$T/err")" -eq 1 -a -n "$(grep "unknown command or rule 'frobnicate'" "$T/err")"
 
 "$SG" --help >/dev/null; check "--help exits 0" test $? -eq 0
 check "--version prints the version" grep -q "^sgexplore [0-9]" <<<"$("$SG" --version)"

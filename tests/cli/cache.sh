@@ -126,9 +126,15 @@ check "the XDG default location is created" \
 env -u SGEXPLORE_DB -u XDG_CACHE_HOME HOME="$T/home" "$SG" --subtract 1,3,4 >/dev/null
 check "the HOME default location is created" \
     test -f "$T/home/.cache/sgexplore/cache.db"
+mkdir -p "$T/other"
 out=$("$SG" --subtract 1,3,4 --db "$T/other/o.db")
-check "--db PATH is used (and created)" \
+check "--db PATH is used (and created in its existing folder)" \
     bash -c 'grep -qx "source: computed" <<<"$1" && test -f "$2"' _ "$out" "$T/other/o.db"
+"$SG" --subtract 1,3,4 --db "$T/missing/dir/o.db" >"$T/out" 2>"$T/err"; rc=$?
+check "--db in a folder that does not exist: exit 2, one line naming it" \
+    bash -c '[ $1 = 2 ] && [ $(wc -l <"$2") = 1 ] && grep -q "does not exist" "$2" && [ ! -s "$3" ]' _ "$rc" "$T/err" "$T/out"
+check "--db in a folder that does not exist: no folder is created" \
+    test ! -e "$T/missing"
 out=$(SGEXPLORE_DB="$T/none/n.db" "$SG" --subtract 1,3,4 --no-cache)
 check "--no-cache computes and creates no file" \
     bash -c 'grep -qx "source: computed" <<<"$1" && test ! -e "$2"' _ "$out" "$T/none"

@@ -85,8 +85,8 @@ else
     check "read-only cache: a cached rule is still read from it" \
         bash -c '[ $2 = 0 ] && grep -qx "source: cache" <<<"$1" && [ ! -s "$3" ]' _ "$out" "$rc" "$T/err"
     check "read-only cache: the file is unchanged" cmp -s "$T/ro/c.db" "$T/before"
-    out=$("${run_ro[@]}" "$SG" --db "$T/ro/sub/c.db" --subtract 1,3,4 2>"$T/err"); rc=$?
-    check "cache directory cannot be created: answer plus one warning" \
+    out=$(SGEXPLORE_DB="$T/ro/sub/c.db" "${run_ro[@]}" "$SG" --subtract 1,3,4 2>"$T/err"); rc=$?
+    check "default cache directory cannot be created: answer plus one warning" \
         bash -c '[ $2 = 0 ] && grep -qx "period: 7" <<<"$1" && [ $(wc -l <"$3") = 1 ]' _ "$out" "$rc" "$T/err"
 fi
 chmod 755 "$T/ro"

@@ -1,0 +1,544 @@
+/*
+ * args.c - the one command-line scanner, driven by a command's table
+ * entry, so that `--opt value`, `--opt=value`, unknown options, missing
+ * values, --help, --json and the rule specification behave (and are
+ * reported) the same in every command; and the number syntax shared by
+ * --heap, --values, --range, --max and --position.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Options every command takes, and those of rule and cache commands. */
+static const cli_opt common_opts[] = {
+    {"--json", NULL, NULL, "print JSON instead of text"},
+    {"--help", "-h", NULL, "show this help"},
+    {NULL, NULL, NULL, NULL},
+};
+static const cli_opt rule_opts[] = {
+    {"--subtract", NULL, "LIST", "remove any s in LIST (2,3,5 or 1-3,7)"},
+    {"--all-but", NULL, "LIST",
+     "remove any number but those listed ('' is Nim)"},
+    {"--octal", NULL, "CODE", "octal take-and-break code (0.77, 4.07)"},
+    {"--hex", NULL, "CODE", "hexadecimal code (may leave three heaps)"},
+    {"--rule", NULL, "CODE",
+     "any code ('!', '[..]'), canonical form or name"},
+    {"--grundy", NULL, NULL, "Grundy's game (4!.0)"},
+    {NULL, NULL, NULL, NULL},
+};
+static const cli_opt cache_opts[] = {
+    {"--db", NULL, "PATH", "the cache file (default: see sgexplore(1))"},
+    {"--no-cache", NULL, NULL, "neither read nor write the cache"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* One option occurrence. */
+typedef struct found {
+    const char *name; /* the table's canonical name */
+    const char *val;  /* "" for a flag */
+} found;
+
+struct cli_args {
+    const cli_command *cmd;
+    found *opts;
+    size_t nopts;
+    const char **pos;
+    size_t npos;
+    int help;
+};
+
+/* Find an option of c by name (or alias); groups in the order above. */
+static const cli_opt *lookup(const cli_command *c, const char *arg,
+                             size_t len)
+{
+    const cli_opt *groups[4];
+    size_t g, ng = 0;
+
+    groups[ng++] = c->opts;
+    if (c->flags & CLI_CMD_RULE)
+        groups[ng++] = rule_opts;
+    if (c->flags & CLI_CMD_CACHE)
+        groups[ng++] = cache_opts;
+    groups[ng++] = common_opts;
+    for (g = 0; g < ng; g++) {
+        const cli_opt *o;
+        for (o = groups[g]; o && o->name; o++) {
+            if ((strlen(o->name) == len && strncmp(o->name, arg, len) == 0) ||
+                (o->alias && strlen(o->alias) == len &&
+                 strncmp(o->alias, arg, len) == 0)) {
+                if (g > 0 && groups[g] == cache_opts &&
+                    (c->flags & CLI_CMD_NOCACHE_OPT) &&
+                    strcmp(o->name, "--no-cache") == 0)
+                    return NULL;
+                return o;
+            }
+        }
+    }
+    return NULL;
+}
+
+const char *cli_args_cmd(const cli_args *a)
+{
+    return a->cmd->name[0] ? a->cmd->name : "sgexplore";
+}
+
+/* The help hint of usage errors: "sgexplore plot --help". */
+static const char *help_hint(const cli_command *c)
+{
+    static char buf[64];
+
+    snprintf(buf, sizeof buf, "sgexplore %s%s--help", c->name,
+             c->name[0] ? " " : "");
+    return buf;
+}
+
+static int add_opt(cli_args *a, const char *name, const char *val)
+{
+    found *n = realloc(a->opts, (a->nopts + 1) * sizeof *n);
+
+    if (!n)
+        return -1;
+    a->opts = n;
+    a->opts[a->nopts].name = name;
+    a->opts[a->nopts].val = val;
+    a->nopts++;
+    return 0;
+}
+
+cli_args *cli_args_scan(const cli_command *c, int argc, char **argv,
+                        int first, int *rc)
+{
+    cli_args *a = calloc(1, sizeof *a);
+    int i, dashdash = 0;
+
+    *rc = EXIT_DONE;
+    if (!a || !(a->pos = calloc((size_t)argc + 1, sizeof *a->pos))) {
+        free(a);
+        cli_error("out of memory");
+        *rc = EXIT_RUNTIME;
+        return NULL;
+    }
+    a->cmd = c;
+    for (i = first; i < argc; i++) {
+        const char *arg = argv[i], *eq, *val = NULL;
+        const cli_opt *o;
+        size_t len;
+
+        if (dashdash || arg[0] != '-' || strcmp(arg, "-") == 0 ||
+            (isdigit((unsigned char)arg[1]) && !lookup(c, arg, strlen(arg)))) {
+            a->pos[a->npos++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            dashdash = 1;
+            continue;
+        }
+        eq = strncmp(arg, "--", 2) == 0 ? strchr(arg, '=') : NULL;
+        len = eq ? (size_t)(eq - arg) : strlen(arg);
+        o = lookup(c, arg, len);
+        if (!o) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)(len < 60 ? len : 60),
+                     arg);
+            cli_error("%s%sunknown option '%s' (try %s)", c->name,
+                      c->name[0] ? ": " : "", cli_quote(name), help_hint(c));
+            goto usage;
+        }
+        if (!o->arg) {
+            if (eq) {
+                cli_error("%s takes no value", o->name);
+                goto usage;
+            }
+            if (strcmp(o->name, "--help") == 0)
+                a->help = 1;
+            val = "";
+        } else if (eq) {
+            val = eq + 1;
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+        } else {
+            cli_error("%s needs a value (%s)", o->name, o->arg);
+            goto usage;
+        }
+        if (add_opt(a, o->name, val)) {
+            cli_error("out of memory");
+            *rc = EXIT_RUNTIME;
+            cli_args_free(a);
+            return NULL;
+        }
+    }
+    if (!a->help && cli_get(a, "--db") && cli_get(a, "--no-cache")) {
+        cli_error("--db and --no-cache cannot be combined");
+        goto usage;
+    }
+    return a;
+usage:
+    *rc = EXIT_USAGE;
+    cli_args_free(a);
+    return NULL;
+}
+
+void cli_args_free(cli_args *a)
+{
+    if (!a)
+        return;
+    free(a->opts);
+    free(a->pos);
+    free(a);
+}
+
+int cli_args_help(const cli_args *a)
+{
+    return a->help;
+}
+
+const char *cli_get(const cli_args *a, const char *name)
+{
+    size_t k = a->nopts;
+
+    while (k--)
+        if (strcmp(a->opts[k].name, name) == 0)
+            return a->opts[k].val;
+    return NULL;
+}
+
+size_t cli_count(const cli_args *a, const char *name)
+{
+    size_t k, n = 0;
+
+    for (k = 0; k < a->nopts; k++)
+        n += strcmp(a->opts[k].name, name) == 0;
+    return n;
+}
+
+const char *cli_get_nth(const cli_args *a, const char *name, size_t nth)
+{
+    size_t k;
+
+    for (k = 0; k < a->nopts; k++)
+        if (strcmp(a->opts[k].name, name) == 0 && nth-- == 0)
+            return a->opts[k].val;
+    return NULL;
+}
+
+size_t cli_npos(const cli_args *a)
+{
+    return a->npos;
+}
+
+const char *cli_pos(const cli_args *a, size_t k)
+{
+    return k < a->npos ? a->pos[k] : NULL;
+}
+
+int cli_json(const cli_args *a)
+{
+    const char *fmt = cli_get(a, "--format");
+    size_t k = a->nopts;
+
+    /* The later of --json and --format decides. */
+    while (k--) {
+        if (strcmp(a->opts[k].name, "--json") == 0)
+            return 1;
+        if (strcmp(a->opts[k].name, "--format") == 0)
+            return strcmp(fmt, "json") == 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Help                                                                 */
+/* ------------------------------------------------------------------ */
+
+static void help_group(FILE *f, const char *title, const cli_opt *o)
+{
+    if (!o || !o->name)
+        return;
+    fprintf(f, "\n%s:\n", title);
+    for (; o->name; o++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%s%s%s%s", o->alias ? o->alias : "",
+                 o->alias ? ", " : "", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        if (strlen(left) > 22)
+            fprintf(f, "  %s\n  %-22s  %s\n", left, "", o->help);
+        else
+            fprintf(f, "  %-22s  %s\n", left, o->help);
+    }
+}
+
+void cli_help(FILE *f, const cli_command *c)
+{
+    const char *s = c->synopsis, *nl;
+    int first = 1;
+
+    /* The synopsis, one "sgexplore ..." line each. */
+    do {
+        nl = strchr(s, '\n');
+        fprintf(f, "%s sgexplore %.*s\n", first ? "Usage:" : "      ",
+                (int)(nl ? nl - s : (long)strlen(s)), s);
+        first = 0;
+        s = nl + 1;
+    } while (nl);
+    fprintf(f, "%s\n", c->summary);
+    help_group(f, "Options", c->opts);
+    if (c->flags & CLI_CMD_RULE) {
+        help_group(f, "Rule (exactly one; or as an argument: a code, a "
+                      "canonical form\nsuch as subtract{1,3,4}, or a name: "
+                      "kayles, dawson, officers, grundy, nim)",
+                   rule_opts);
+    }
+    if (c->flags & CLI_CMD_CACHE) {
+        fputs("\nCache:\n", f);
+        fprintf(f, "  %-22s  %s\n", "--db PATH", cache_opts[0].help);
+        if (!(c->flags & CLI_CMD_NOCACHE_OPT))
+            fprintf(f, "  %-22s  %s\n", "--no-cache", cache_opts[1].help);
+    }
+    help_group(f, "Common", common_opts);
+    fputs("\nExit status: 0 done, 1 runtime failure, 2 bad input, 3 no "
+          "proven\nanswer to a question.  See sgexplore(1).\n",
+          f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rules                                                                */
+/* ------------------------------------------------------------------ */
+
+void cli_rule_init(cli_rule *r)
+{
+    memset(r, 0, sizeof *r);
+    sg_rule_init(&r->rule);
+}
+
+void cli_rule_clear(cli_rule *r)
+{
+    sg_rule_clear(&r->rule);
+    free(r->canon);
+    memset(r, 0, sizeof *r);
+}
+
+static int rule_load(cli_rule *out, sg_rule_syntax syntax, const char *from,
+                     const char *text)
+{
+    sg_error err;
+
+    out->given = text;
+    out->from = from;
+    if (sg_rule_parse(&out->rule, syntax, text, &err))
+        return cli_report(from, text, &err);
+    if (!(out->canon = sg_rule_canonical(&out->rule))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    return EXIT_DONE;
+}
+
+int cli_rule_parse_text(cli_rule *out, const char *from, const char *text)
+{
+    return rule_load(out, SG_SYNTAX_RULE, from, text);
+}
+
+int cli_rule_get(cli_rule *out, const cli_args *a, size_t pos, int optional,
+                 int *present)
+{
+    static const struct {
+        const char *name;
+        sg_rule_syntax syntax;
+    } forms[] = {
+        {"--subtract", SG_SYNTAX_SUBTRACT}, {"--all-but", SG_SYNTAX_ALLBUT},
+        {"--octal", SG_SYNTAX_OCTAL},       {"--hex", SG_SYNTAX_HEX},
+        {"--rule", SG_SYNTAX_RULE},         {"--grundy", SG_SYNTAX_GRUNDY},
+    };
+    size_t k, n = 0, which = 0;
+    const char *positional = cli_pos(a, pos);
+
+    for (k = 0; k < sizeof forms / sizeof *forms; k++) {
+        size_t c = cli_count(a, forms[k].name);
+        if (c) {
+            n += c;
+            which = k;
+        }
+    }
+    if (positional)
+        n++;
+    if (present)
+        *present = n > 0;
+    if (n == 0 && optional)
+        return EXIT_DONE;
+    if (n != 1) {
+        cli_error(n ? "%s: give only one rule" :
+                      "%s: no rule given: give a code, canonical form or "
+                      "name (0.77, subtract{1,3,4}, kayles) or one of "
+                      "--subtract, --all-but, --octal, --hex, --rule, "
+                      "--grundy",
+                  cli_args_cmd(a));
+        return EXIT_USAGE;
+    }
+    if (positional)
+        return rule_load(out, SG_SYNTAX_RULE, "rule", positional);
+    return rule_load(out, forms[which].syntax, forms[which].name,
+                     forms[which].syntax == SG_SYNTAX_GRUNDY
+                         ? "4!.0"
+                         : cli_get(a, forms[which].name));
+}
+
+/* ------------------------------------------------------------------ */
+/* Numbers                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Longest number text accepted (digits and operators), and the largest
+ * exponent of B^E: both keep a typo from asking for gigabytes. */
+#define MAX_NUMBER_TEXT 4096
+#define MAX_EXPONENT 100000
+
+int cli_parse_bignum(mpz_t out, const char *opt, const char *text)
+{
+    const char *p = text;
+    mpz_t term, base;
+    int sign = 1, rc = EXIT_DONE;
+
+    if (strlen(text) > MAX_NUMBER_TEXT) {
+        cli_error("%s: the number is longer than %d characters", opt,
+                  MAX_NUMBER_TEXT);
+        return EXIT_USAGE;
+    }
+    mpz_set_ui(out, 0);
+    mpz_init(term);
+    mpz_init(base);
+    for (;;) {
+        const char *q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == p)
+            goto bad;
+        {
+            char *digits = strndup(p, (size_t)(q - p));
+            if (!digits) {
+                cli_error("out of memory");
+                rc = EXIT_RUNTIME;
+                goto done;
+            }
+            mpz_set_str(term, digits, 10);
+            free(digits);
+        }
+        p = q;
+        if (*p == '^') {
+            unsigned long e = 0;
+            q = ++p;
+            while (isdigit((unsigned char)*q)) {
+                e = e * 10 + (unsigned long)(*q - '0');
+                if (e > MAX_EXPONENT) {
+                    cli_error("%s '%s': exponents above %d are not "
+                              "supported",
+                              opt, cli_quote(text), MAX_EXPONENT);
+                    rc = EXIT_USAGE;
+                    goto done;
+                }
+                q++;
+            }
+            if (q == p)
+                goto bad;
+            mpz_set(base, term);
+            mpz_pow_ui(term, base, e);
+            p = q;
+        }
+        if (sign > 0)
+            mpz_add(out, out, term);
+        else
+            mpz_sub(out, out, term);
+        if (*p == '\0')
+            break;
+        if (*p != '+' && *p != '-')
+            goto bad;
+        sign = *p == '+' ? 1 : -1;
+        p++;
+    }
+    if (mpz_sgn(out) < 0) {
+        cli_error("%s '%s': the number is negative", opt, cli_quote(text));
+        rc = EXIT_USAGE;
+    }
+    goto done;
+bad:
+    cli_error("%s '%s': expected a natural number in decimal, such as 1000, "
+              "10^18 or 10^18+5 (at position %ld)",
+              opt, cli_quote(text), (long)(p - text) + 1);
+    rc = EXIT_USAGE;
+done:
+    mpz_clear(term);
+    mpz_clear(base);
+    return rc;
+}
+
+int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
+                    uint64_t span)
+{
+    const char *colon = strchr(text, ':');
+    char *left;
+    int rc;
+    mpz_t d;
+
+    if (!colon) {
+        cli_error("%s '%s': expected A:B", opt, cli_quote(text));
+        return EXIT_USAGE;
+    }
+    if (!(left = strndup(text, (size_t)(colon - text)))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    rc = cli_parse_bignum(a, opt, left);
+    free(left);
+    if (rc || (rc = cli_parse_bignum(b, opt, colon + 1)))
+        return rc;
+    if (mpz_cmp(b, a) < 0) {
+        cli_error("%s '%s': the range is reversed", opt, cli_quote(text));
+        return EXIT_USAGE;
+    }
+    mpz_init(d);
+    mpz_sub(d, b, a);
+    if (mpz_cmp_ui(d, (unsigned long)span) >= 0) {
+        cli_error("%s '%s': at most %llu values at a time", opt,
+                  cli_quote(text), (unsigned long long)span);
+        rc = EXIT_USAGE;
+    }
+    mpz_clear(d);
+    return rc;
+}
+
+int cli_parse_count(uint64_t *out, const char *opt, const char *text)
+{
+    mpz_t v;
+    int rc;
+
+    mpz_init(v);
+    rc = cli_parse_bignum(v, opt, text);
+    if (!rc && mpz_sizeinbase(v, 2) > 63) {
+        cli_error("%s '%s': at most 2^63 - 1", opt, cli_quote(text));
+        rc = EXIT_USAGE;
+    } else if (!rc && mpz_sgn(v) == 0) {
+        cli_error("%s must be at least 1", opt);
+        rc = EXIT_USAGE;
+    }
+    if (!rc)
+        *out = (uint64_t)mpz_get_ui(v);
+    mpz_clear(v);
+    return rc;
+}
+
+int cli_parse_seconds(double *out, const char *opt, const char *text)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtod(text, &end);
+    if (end == text || *end || errno || !(*out > 0) || *out > 1e9 ||
+        !isdigit((unsigned char)text[0])) {
+        cli_error("%s '%s': expected a positive number of seconds", opt,
+                  cli_quote(text));
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}

@@ -1,0 +1,473 @@
+/*
+ * cmd_analyse.c - `sgexplore RULE [options]`: analyse one rule through the
+ * cache, print the proven (or honestly unresolved) period, and answer
+ * --heap, --position, --positions and --values questions, as text or as
+ * the JSON object DESIGN.md specifies.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Positions in a --positions file: longest line, most lines. */
+#define MAX_POSITION_LINE 65536
+#define MAX_POSITIONS 1000000
+
+static const cli_opt analyse_opts[] = {
+    {"--max", NULL, "N", "compute at most N values (default: by rule)"},
+    {"--seconds", NULL, "S", "stop computing after S seconds"},
+    {"--heap", NULL, "N", "G(N) for any N, e.g. 10^18 (repeatable)"},
+    {"--position", NULL, "A,B,...", "nim-sum, winner and a winning move"},
+    {"--positions", NULL, "FILE|-",
+     "one position per line; one answer line each"},
+    {"--values", NULL, "A:B", "G(n) for A <= n <= B"},
+    {"--quiet", NULL, NULL, "print only the answers asked for"},
+    {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
+    {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int analyse_run(const cli_command *self, cli_args *a);
+
+const cli_command cli_cmd_analyse = {
+    "",
+    "RULE [OPTIONS]\nCOMMAND [ARGS]",
+    "Compute the Sprague-Grundy values of a heap game, prove their period\n"
+    "with a named theorem, and answer questions about heaps of any size.",
+    CLI_CMD_RULE | CLI_CMD_CACHE,
+    analyse_opts,
+    analyse_run,
+};
+
+/* Heaps of one position: decimal naturals (any size) separated by commas
+ * or, in a positions file, spaces.  Exit status after one line naming
+ * `what` (the option, or "FILE line N"). */
+static int parse_heaps(mpz_t **out, size_t *n, const char *text,
+                       const char *what, int spaces)
+{
+    const char *p = text;
+    size_t cap = 1, k = 0;
+    mpz_t *h;
+
+    for (; *p; p++)
+        cap += *p == ',' || *p == ' ' || *p == '\t';
+    if (!(h = malloc(cap * sizeof *h))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    p = text;
+    for (;;) {
+        const char *q;
+        if (spaces)
+            while (*p == ' ' || *p == '\t')
+                p++;
+        q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == p || (*q && *q != ',' && !(spaces && (*q == ' ' ||
+                                                       *q == '\t')))) {
+            cli_error("%s '%s': expected heap sizes separated by commas%s "
+                      "(at position %ld)",
+                      what, cli_quote(text), spaces ? " or spaces" : "",
+                      (long)(q - text) + 1);
+            goto fail;
+        }
+        {
+            char *digits = strndup(p, (size_t)(q - p));
+            if (!digits) {
+                cli_error("out of memory");
+                goto fail;
+            }
+            mpz_init_set_str(h[k++], digits, 10);
+            free(digits);
+        }
+        p = q;
+        if (spaces)
+            while (*p == ' ' || *p == '\t')
+                p++;
+        if (!*p)
+            break;
+        if (*p == ',')
+            p++;
+    }
+    *out = h;
+    *n = k;
+    return EXIT_DONE;
+fail:
+    while (k)
+        mpz_clear(h[--k]);
+    free(h);
+    return EXIT_USAGE;
+}
+
+static void heaps_free(mpz_t *h, size_t n)
+{
+    while (n)
+        mpz_clear(h[--n]);
+    free(h);
+}
+
+/* One position: its answer as text or one JSON value.  Returns 0, or
+ * EXIT_UNKNOWN (a heap has no known value), or a runtime failure. */
+static int answer_position(FILE *f, const cli_flow *fl, const mpz_t *h,
+                           size_t n, int json, int line_mode,
+                           const char *text)
+{
+    sg_position pos;
+    mpz_t tmp;
+    size_t i;
+    int unknown = 0, rc = EXIT_DONE;
+
+    mpz_init(tmp);
+    for (i = 0; i < n; i++)
+        if (sg_value_at(tmp, &fl->res, &fl->seq, h[i]) != SG_OK)
+            unknown = 1;
+    mpz_clear(tmp);
+    sg_position_init(&pos);
+    if (!unknown) {
+        sg_status st = sg_position_analyse(&pos, &fl->r.rule, &fl->res,
+                                           &fl->seq, h, n);
+        if (st == SG_E_UNKNOWN) {
+            unknown = 1;
+        } else if (st != SG_OK) {
+            cli_error("position '%s': out of memory", cli_quote(text));
+            sg_position_clear(&pos);
+            return EXIT_RUNTIME;
+        }
+    }
+    if (json && line_mode) {
+        fputs("{\"heaps\":[", f);
+        for (i = 0; i < n; i++) {
+            if (i)
+                fputc(',', f);
+            cli_json_mpz(f, h[i]);
+        }
+        fputs("],\"position\":", f);
+        cli_position_json(f, unknown ? NULL : &pos);
+        fputs("}\n", f);
+    } else if (json) {
+        cli_position_json(f, unknown ? NULL : &pos);
+    } else if (unknown) {
+        fprintf(f, "%s%sunknown (a heap lies beyond the %llu values "
+                   "computed, and no period is proven)\n",
+                line_mode ? text : "position", line_mode ? ": " : ": ",
+                (unsigned long long)fl->seq.n);
+    } else if (line_mode) {
+        fprintf(f, "%s: nim-sum ", text);
+        mpz_out_str(f, 10, pos.nim_sum);
+        fprintf(f, ", winner %s", pos.first_wins ? "first" : "second");
+        if (pos.move_heap >= 0) {
+            int k;
+            fprintf(f, ", move heap #%ld take ", pos.move_heap);
+            mpz_out_str(f, 10, pos.move.take);
+            fputs(" leaving", f);
+            if (pos.move.nleft == 0)
+                fputs(" nothing", f);
+            for (k = 0; k < pos.move.nleft; k++) {
+                fputs(k ? " + " : " ", f);
+                mpz_out_str(f, 10, pos.move.left[k]);
+            }
+        }
+        fputc('\n', f);
+    } else {
+        cli_position_text(f, &pos, h);
+    }
+    if (unknown)
+        rc = EXIT_UNKNOWN;
+    sg_position_clear(&pos);
+    return rc;
+}
+
+/* --positions FILE|-: parse every line first (an error names its line and
+ * nothing is answered), then answer each. */
+static int answer_positions_file(const cli_flow *fl, const char *path,
+                                 int json)
+{
+    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0, lineno = 0, count = 0, i;
+    ssize_t len;
+    struct item {
+        mpz_t *h;
+        size_t n;
+        char *text;
+    } *items = NULL;
+    int rc = EXIT_DONE, unknown = 0;
+
+    if (!in) {
+        cli_error("--positions '%s': %s", cli_quote(path), strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    while ((len = getline(&line, &cap, in)) >= 0) {
+        char what[64];
+        char *s = line;
+        struct item *ni;
+        lineno++;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\0' || *s == '#')
+            continue;
+        if (len > MAX_POSITION_LINE) {
+            cli_error("--positions %s line %zu: longer than %d characters",
+                      cli_quote(path), lineno, MAX_POSITION_LINE);
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (count == MAX_POSITIONS) {
+            cli_error("--positions %s: more than %d positions", cli_quote(path),
+                      MAX_POSITIONS);
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (!(ni = realloc(items, (count + 1) * sizeof *ni))) {
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        items = ni;
+        snprintf(what, sizeof what, "--positions line %zu", lineno);
+        if ((rc = parse_heaps(&items[count].h, &items[count].n, s, what, 1)))
+            break;
+        if (!(items[count].text = strdup(s))) {
+            heaps_free(items[count].h, items[count].n);
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        count++;
+    }
+    if (!rc && ferror(in)) {
+        cli_error("--positions '%s': read error", cli_quote(path));
+        rc = EXIT_RUNTIME;
+    }
+    if (in != stdin)
+        fclose(in);
+    free(line);
+    for (i = 0; i < count; i++) {
+        if (!rc || rc == EXIT_UNKNOWN) {
+            int r = answer_position(stdout, fl, (const mpz_t *)items[i].h,
+                                    items[i].n, json, 1, items[i].text);
+            if (r == EXIT_UNKNOWN)
+                unknown = 1;
+            else if (r)
+                rc = r;
+        }
+        heaps_free(items[i].h, items[i].n);
+        free(items[i].text);
+    }
+    free(items);
+    return rc ? rc : unknown ? EXIT_UNKNOWN : EXIT_DONE;
+}
+
+/* Write the certificate of a proven result to path, replacing the file
+ * only once the new one is complete. */
+static int export_certificate(const char *path, const cli_flow *fl)
+{
+    char *text = sg_certificate_format(fl->r.canon, &fl->res);
+    char *tmp;
+    FILE *f;
+    int ok;
+
+    if (!text) {
+        cli_error("--export-certificate: no period is proven, so there is "
+                  "no certificate to write");
+        return EXIT_UNKNOWN;
+    }
+    if (!(tmp = malloc(strlen(path) + 32))) {
+        free(text);
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
+    f = fopen(tmp, "w");
+    ok = f && fputs(text, f) >= 0;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok) {
+        cli_error("--export-certificate: cannot write '%s': %s",
+                  cli_quote(path), strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    free(text);
+    return ok ? EXIT_DONE : EXIT_RUNTIME;
+}
+
+/* A --heap answer beyond what is known: how far it was computed and
+ * which --max reaches it. */
+static void heap_unknown_text(const cli_flow *fl, const char *given,
+                              const mpz_t n)
+{
+    printf("G(%s) = unknown (no period is proven and only G(0..%llu) were "
+           "computed",
+           given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
+    if (mpz_sizeinbase(n, 2) <= 62) {
+        printf("; --max %llu would reach it)\n",
+               (unsigned long long)mpz_get_ui(n) + 1);
+    } else {
+        printf(")\n");
+    }
+}
+
+static int analyse_run(const cli_command *self, cli_args *a)
+{
+    cli_flow fl;
+    size_t nheaps = cli_count(a, "--heap"), npos = 0, i;
+    mpz_t *heaps = NULL, *pos_heaps = NULL, va, vb;
+    const char *position = cli_get(a, "--position");
+    const char *positions = cli_get(a, "--positions");
+    const char *values = cli_get(a, "--values");
+    const char *plot = cli_get(a, "--plot");
+    const char *cert = cli_get(a, "--export-certificate");
+    int json = cli_json(a), quiet = cli_get(a, "--quiet") != NULL;
+    int rc = EXIT_DONE, unknown = 0, k;
+    uint64_t upto = 0;
+    cli_view view;
+
+    (void)self;
+    cli_flow_init(&fl);
+    mpz_init(va);
+    mpz_init(vb);
+    if (cli_npos(a) > 1) {
+        cli_error("one rule at a time: '%s' is one argument too many (try "
+                  "sgexplore --help)",
+                  cli_quote(cli_pos(a, 1)));
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (plot && sg_plot_format_of(plot) == SG_PLOT_UNKNOWN) {
+        cli_error("--plot '%s': the image type follows the extension, which "
+                  "must be .png, .svg or .pdf",
+                  cli_quote(plot));
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    /* Every question is checked before anything is computed. */
+    if (nheaps && !(heaps = calloc(nheaps, sizeof *heaps))) {
+        cli_error("out of memory");
+        rc = EXIT_RUNTIME;
+        goto out;
+    }
+    for (i = 0; i < nheaps; i++) {
+        mpz_init(heaps[i]);
+        if ((rc = cli_parse_bignum(heaps[i], "--heap",
+                                   cli_get_nth(a, "--heap", i)))) {
+            while (++i < nheaps)
+                mpz_init(heaps[i]);
+            goto out;
+        }
+    }
+    if (position && (rc = parse_heaps(&pos_heaps, &npos, position,
+                                      "--position", 0)))
+        goto out;
+    if (values) {
+        if ((rc = cli_parse_range(va, vb, "--values", values, 100000000)))
+            goto out;
+        if (mpz_sizeinbase(vb, 2) < 63)
+            upto = (uint64_t)mpz_get_ui(vb) + 1;
+    }
+    if ((rc = cli_flow_run(&fl, a, 0, upto)))
+        goto out;
+
+    memset(&view, 0, sizeof view);
+    view.rule = fl.r.canon;
+    view.family = sg_rule_family(&fl.r.rule);
+    view.source = fl.source;
+    view.res = &fl.res;
+    view.seq = &fl.seq;
+    view.computed = fl.seq.n;
+    view.rerun = fl.r.canon;
+
+    if (positions) {
+        rc = answer_positions_file(&fl, positions, json);
+        goto after;
+    }
+    if (json) {
+        fputc('{', stdout);
+        cli_view_json(stdout, &view, !values);
+        if (values)
+            cli_values_json(stdout, &fl.res, &fl.seq, va, vb);
+        if (nheaps) {
+            mpz_t y;
+            mpz_init(y);
+            fputs(",\"heaps\":[", stdout);
+            for (i = 0; i < nheaps; i++) {
+                fprintf(stdout, "%s{\"heap\":", i ? "," : "");
+                cli_json_mpz(stdout, heaps[i]);
+                fputs(",\"value\":", stdout);
+                if (sg_value_at(y, &fl.res, &fl.seq, heaps[i]) == SG_OK) {
+                    cli_json_mpz(stdout, y);
+                } else {
+                    fputs("null", stdout);
+                    unknown = 1;
+                }
+                fputc('}', stdout);
+            }
+            fputc(']', stdout);
+            mpz_clear(y);
+        }
+        if (position) {
+            fputs(",\"position\":", stdout);
+            if (answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos,
+                                1, 0, position) == EXIT_UNKNOWN)
+                unknown = 1;
+        }
+        fputs("}\n", stdout);
+    } else {
+        if (!(quiet && (nheaps || position || values)))
+            cli_view_text(stdout, &view);
+        if (values) /* unknown values are printed as such */
+            cli_values_text(stdout, &fl.res, &fl.seq, va, vb);
+        for (i = 0; i < nheaps; i++) {
+            mpz_t y;
+            mpz_init(y);
+            if (sg_value_at(y, &fl.res, &fl.seq, heaps[i]) == SG_OK) {
+                printf("G(%s) = ", cli_get_nth(a, "--heap", i));
+                mpz_out_str(stdout, 10, y);
+                putchar('\n');
+            } else {
+                heap_unknown_text(&fl, cli_get_nth(a, "--heap", i), heaps[i]);
+                unknown = 1;
+            }
+            mpz_clear(y);
+        }
+        if (position && answer_position(stdout, &fl,
+                                        (const mpz_t *)pos_heaps, npos, 0, 0,
+                                        position) == EXIT_UNKNOWN)
+            unknown = 1;
+    }
+    if (unknown)
+        rc = EXIT_UNKNOWN;
+after:
+    if (plot) { /* drawn after the report */
+        k = cli_plot_flow(plot, &fl);
+        if (k)
+            rc = k;
+    }
+    if (cert) {
+        k = export_certificate(cert, &fl);
+        if (k)
+            rc = k;
+    }
+out:
+    if (heaps) {
+        for (i = 0; i < nheaps; i++)
+            mpz_clear(heaps[i]);
+        free(heaps);
+    }
+    if (pos_heaps)
+        heaps_free(pos_heaps, npos);
+    mpz_clear(va);
+    mpz_clear(vb);
+    rc = cli_flow_finish(&fl, rc);
+    cli_flow_clear(&fl);
+    return rc;
+}

@@ -1,0 +1,423 @@
+/*
+ * cmd_cache.c - `sgexplore cache list|show|drop|path`: look into the SQLite
+ * cache without writing SQL (docs/CACHE.md documents the schema for those
+ * who prefer sqlite3).  Only `drop` writes; the others open the file
+ * read-only and never create it.  Entries print through the one result
+ * printer (report.c), so `cache show` and the analysis share their keys.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const cli_opt cache_opts[] = {
+    {"--status", NULL, "S",
+     "list: periodic, arithmetic-periodic, unresolved or proven"},
+    {"--family", NULL, "F", "list: subtract, all-but, octal or hex"},
+    {"--format", NULL, "FMT", "list: table or json; show: text or json"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int cache_run(const cli_command *self, cli_args *a);
+
+const cli_command cli_cmd_cache = {
+    "cache",
+    "cache list [--status S] [--family F] [--format table|json]\n"
+    "cache show RULE [--json]\n"
+    "cache drop RULE\n"
+    "cache path",
+    "Inspect the SQLite cache: list its rules, show or drop one, print its\n"
+    "path.  The cache is --db PATH, else $SGEXPLORE_DB, else\n"
+    "$XDG_CACHE_HOME/sgexplore/cache.db, else ~/.cache/sgexplore/cache.db.",
+    CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT,
+    cache_opts,
+    cache_run,
+};
+
+static int is_proven(const sg_store_entry *e)
+{
+    return e->res.status != SG_UNRESOLVED;
+}
+
+static void entry_view(cli_view *v, const sg_store_entry *e, const sg_seq *s)
+{
+    memset(v, 0, sizeof *v);
+    v->rule = e->rule;
+    v->family = e->family;
+    v->source = "cache";
+    v->res = &e->res;
+    v->seq = s;
+    v->computed = e->res.computed;
+    v->entry = e;
+}
+
+/* ------------------------------------------------------------------ */
+/* cache list                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct row {
+    char *rule, *family, *status, *updated;
+    int proven;
+    uint64_t n0, p, s, computed;
+} row;
+
+typedef struct list_state {
+    const char *status;
+    int json;
+    row *rows;
+    size_t n, cap;
+    int nomem;
+    size_t count[3]; /* by sg_period_status */
+} list_state;
+
+static int list_visit(const sg_store_entry *e, void *arg)
+{
+    list_state *ls = arg;
+    row *r;
+
+    if (ls->status && strcmp(ls->status, "proven") == 0 && !is_proven(e))
+        return 0;
+    ls->count[e->res.status <= SG_ARITH_PERIODIC ? e->res.status : 0]++;
+    if (ls->json) {
+        cli_view v;
+        entry_view(&v, e, NULL);
+        fputc('{', stdout);
+        cli_view_json(stdout, &v, 0);
+        fputs(",\"values\":null}\n", stdout);
+        return 0;
+    }
+    if (ls->n == ls->cap) {
+        size_t nc = ls->cap ? 2 * ls->cap : 64;
+        row *nr = realloc(ls->rows, nc * sizeof *nr);
+        if (!nr) {
+            ls->nomem = 1;
+            return 1;
+        }
+        ls->rows = nr;
+        ls->cap = nc;
+    }
+    r = &ls->rows[ls->n];
+    r->rule = strdup(e->rule);
+    r->family = strdup(e->family);
+    r->status = strdup(sg_period_status_name(e->res.status));
+    r->updated = strdup(e->updated);
+    if (!r->rule || !r->family || !r->status || !r->updated) {
+        free(r->rule);
+        free(r->family);
+        free(r->status);
+        free(r->updated);
+        ls->nomem = 1;
+        return 1;
+    }
+    r->proven = is_proven(e);
+    r->n0 = e->res.preperiod;
+    r->p = e->res.period;
+    r->s = e->res.saltus;
+    r->computed = e->res.computed;
+    ls->n++;
+    return 0;
+}
+
+static void print_table(const list_state *ls)
+{
+    size_t i, wr = 4, wf = 6;
+
+    for (i = 0; i < ls->n; i++) {
+        if (strlen(ls->rows[i].rule) > wr)
+            wr = strlen(ls->rows[i].rule);
+        if (strlen(ls->rows[i].family) > wf)
+            wf = strlen(ls->rows[i].family);
+    }
+    printf("%-*s  %-*s  %-19s  %9s  %9s  %6s  %12s  %s\n", (int)wr, "RULE",
+           (int)wf, "FAMILY", "STATUS", "PREPERIOD", "PERIOD", "SALTUS",
+           "COMPUTED", "UPDATED");
+    for (i = 0; i < ls->n; i++) {
+        const row *r = &ls->rows[i];
+        char n0[24] = "-", p[24] = "-", s[24] = "-";
+        if (r->proven) {
+            snprintf(n0, sizeof n0, "%llu", (unsigned long long)r->n0);
+            snprintf(p, sizeof p, "%llu", (unsigned long long)r->p);
+            snprintf(s, sizeof s, "%llu", (unsigned long long)r->s);
+        }
+        printf("%-*s  %-*s  %-19s  %9s  %9s  %6s  %12llu  %s\n", (int)wr,
+               r->rule, (int)wf, r->family, r->status, n0, p, s,
+               (unsigned long long)r->computed, r->updated);
+    }
+}
+
+static int cmd_list(const cli_args *a, int json)
+{
+    static const char *const statuses[] = {"periodic", "arithmetic-periodic",
+                                           "unresolved", "proven", NULL};
+    static const char *const families[] = {"subtract", "all-but", "octal",
+                                           "hex", NULL};
+    const char *status = cli_get(a, "--status"), *family = cli_get(a,
+                                                                 "--family");
+    list_state ls;
+    sg_store *db;
+    sg_error err;
+    char *path = NULL;
+    size_t i, total;
+    int rc, k;
+
+    for (k = 0; status && statuses[k] && strcmp(status, statuses[k]); k++)
+        ;
+    if (status && !statuses[k]) {
+        cli_error("--status '%s': expected periodic, arithmetic-periodic, "
+                  "unresolved or proven",
+                  cli_quote(status));
+        return EXIT_USAGE;
+    }
+    for (k = 0; family && families[k] && strcmp(family, families[k]); k++)
+        ;
+    if (family && !families[k]) {
+        cli_error("--family '%s': expected subtract, all-but, octal or hex",
+                  cli_quote(family));
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_cache_open(&db, &path, a, 1))) {
+        free(path);
+        return rc;
+    }
+    memset(&ls, 0, sizeof ls);
+    ls.status = status;
+    ls.json = json;
+    if (db && sg_store_list(db,
+                            status && strcmp(status, "proven") == 0 ? NULL
+                                                                    : status,
+                            family, list_visit, &ls, &err) != SG_OK)
+        rc = cli_report(NULL, NULL, &err);
+    else if (ls.nomem)
+        rc = (cli_error("out of memory"), EXIT_RUNTIME);
+    total = ls.count[0] + ls.count[1] + ls.count[2];
+    if (!rc && json) {
+        printf("{\"summary\":{\"rules\":%zu,\"periodic\":%zu,"
+               "\"arithmetic-periodic\":%zu,\"unresolved\":%zu}}\n",
+               total, ls.count[SG_PERIODIC], ls.count[SG_ARITH_PERIODIC],
+               ls.count[SG_UNRESOLVED]);
+    } else if (!rc) {
+        if (ls.n)
+            print_table(&ls);
+        printf("%zu rule%s (%zu periodic, %zu arithmetic-periodic, %zu "
+               "unresolved) in %s%s\n",
+               total, total == 1 ? "" : "s", ls.count[SG_PERIODIC],
+               ls.count[SG_ARITH_PERIODIC], ls.count[SG_UNRESOLVED], path,
+               db ? "" : " (no cache file yet)");
+    }
+    for (i = 0; i < ls.n; i++) {
+        free(ls.rows[i].rule);
+        free(ls.rows[i].family);
+        free(ls.rows[i].status);
+        free(ls.rows[i].updated);
+    }
+    free(ls.rows);
+    sg_store_close(db);
+    free(path);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* cache show / drop / path                                             */
+/* ------------------------------------------------------------------ */
+
+/* The rule's key: the canonical form of the rule when it parses (any
+ * form: positional, option or name), else the positional text as written,
+ * so that rows of any vintage can be shown and dropped.  *bad receives
+ * the parse failure's exit status (0 when it parsed). */
+static char *rule_key(const cli_args *a, int *bad)
+{
+    cli_rule r;
+    char *key = NULL;
+    const char *text = cli_pos(a, 1);
+
+    cli_rule_init(&r);
+    /* A positional that does not parse may still be an old row's key: try
+     * it quietly first. */
+    if (text && cli_npos(a) == 2) {
+        sg_error err;
+        if (sg_rule_parse(&r.rule, SG_SYNTAX_RULE, text, &err) == SG_OK)
+            key = sg_rule_canonical(&r.rule);
+        else
+            key = strdup(text), *bad = EXIT_USAGE;
+        cli_rule_clear(&r);
+        if (!key)
+            cli_error("out of memory");
+        return key;
+    }
+    /* Shift the positional rule (after the subcommand) to slot 1. */
+    *bad = cli_rule_get(&r, a, 1, 0, NULL);
+    if (!*bad && !(key = strdup(r.canon)))
+        cli_error("out of memory");
+    cli_rule_clear(&r);
+    return key;
+}
+
+static int not_found(const cli_args *a, const char *key, int bad,
+                     const char *path)
+{
+    if (bad) {
+        cli_rule r;
+        int rc;
+        cli_rule_init(&r);
+        rc = cli_rule_get(&r, a, 1, 0, NULL); /* prints the parse error */
+        cli_rule_clear(&r);
+        return rc ? rc : EXIT_USAGE;
+    }
+    cli_error("%s is not in the cache %s", cli_quote(key),
+              path ? cli_quote(path) : "(no cache location)");
+    return EXIT_RUNTIME;
+}
+
+static int cmd_show(const cli_args *a, int json)
+{
+    sg_store *db;
+    sg_store_entry e;
+    sg_seq s;
+    sg_error err;
+    char *path = NULL, *key;
+    int rc, found = 0, bad = 0;
+    cli_view v;
+
+    if (cli_npos(a) > 2) {
+        cli_error("cache show: one rule at a time");
+        return EXIT_USAGE;
+    }
+    if (!(key = rule_key(a, &bad)))
+        return bad ? bad : EXIT_RUNTIME;
+    if ((rc = cli_cache_open(&db, &path, a, 1))) {
+        free(key);
+        free(path);
+        return rc;
+    }
+    sg_store_entry_init(&e);
+    sg_seq_init(&s);
+    if (db && sg_store_get(db, key, &e, NULL, &found, &err)) {
+        rc = cli_report(NULL, NULL, &err);
+    } else if (!found) {
+        rc = not_found(a, key, bad, path);
+    } else if (sg_store_get(db, key, &e, &s, &found, &err)) {
+        /* The values too (a proven entry's checksum is checked). */
+        rc = cli_report(NULL, NULL, &err);
+    } else {
+        entry_view(&v, &e, &s);
+        v.rerun = e.rule;
+        if (json) {
+            fputc('{', stdout);
+            cli_view_json(stdout, &v, 1);
+            fputs("}\n", stdout);
+        } else {
+            cli_view_text(stdout, &v);
+        }
+    }
+    sg_seq_clear(&s);
+    sg_store_entry_clear(&e);
+    sg_store_close(db);
+    free(key);
+    free(path);
+    return rc;
+}
+
+static int cmd_drop(const cli_args *a, int json)
+{
+    sg_store *db;
+    sg_error err;
+    char *path = NULL, *key;
+    int rc, found = 0, bad = 0;
+
+    if (cli_npos(a) > 2) {
+        cli_error("cache drop: one rule at a time");
+        return EXIT_USAGE;
+    }
+    if (!(key = rule_key(a, &bad)))
+        return bad ? bad : EXIT_RUNTIME;
+    if ((rc = cli_cache_open(&db, &path, a, 1)) == EXIT_DONE && db) {
+        /* Reopen for writing: the file exists. */
+        sg_store_close(db);
+        db = NULL;
+        if (sg_store_open(&db, path, 0, &err))
+            rc = cli_report(NULL, NULL, &err);
+    }
+    if (rc) {
+    } else if (db && sg_store_drop(db, key, &found, &err)) {
+        rc = cli_report(NULL, NULL, &err);
+    } else if (!found) {
+        rc = not_found(a, key, bad, path);
+    } else if (json) {
+        fputs("{\"dropped\":", stdout);
+        cli_json_string(stdout, key);
+        fputs(",\"path\":", stdout);
+        cli_json_string(stdout, path);
+        fputs("}\n", stdout);
+    } else {
+        printf("dropped %s from %s\n", key, path);
+    }
+    sg_store_close(db);
+    free(key);
+    free(path);
+    return rc;
+}
+
+static int cmd_path(const cli_args *a, int json)
+{
+    char *path = cli_cache_path(cli_get(a, "--db"));
+
+    if (cli_npos(a) > 1) {
+        cli_error("cache path takes no rule");
+        free(path);
+        return EXIT_USAGE;
+    }
+    if (!path) {
+        cli_error("no cache location: $SGEXPLORE_DB, $XDG_CACHE_HOME and "
+                  "$HOME are unset");
+        return EXIT_RUNTIME;
+    }
+    if (json) {
+        fputs("{\"path\":", stdout);
+        cli_json_string(stdout, path);
+        fputs("}\n", stdout);
+    } else {
+        printf("%s\n", path);
+    }
+    free(path);
+    return EXIT_DONE;
+}
+
+static int cache_run(const cli_command *self, cli_args *a)
+{
+    const char *sub = cli_pos(a, 0), *fmt = cli_get(a, "--format");
+    int json = cli_json(a), list;
+
+    if (!sub) {
+        cli_help(stderr, self);
+        return EXIT_USAGE;
+    }
+    list = strcmp(sub, "list") == 0;
+    if (fmt && strcmp(fmt, "json") && strcmp(fmt, list ? "table" : "text")) {
+        cli_error("--format '%s': expected %s or json", cli_quote(fmt),
+                  list ? "table" : "text");
+        return EXIT_USAGE;
+    }
+    if (!list && (cli_get(a, "--status") || cli_get(a, "--family"))) {
+        cli_error("cache %s: --status and --family go with cache list",
+                  cli_quote(sub));
+        return EXIT_USAGE;
+    }
+    if (list) {
+        if (cli_npos(a) > 1) {
+            cli_error("cache list: unexpected argument '%s'",
+                      cli_quote(cli_pos(a, 1)));
+            return EXIT_USAGE;
+        }
+        return cmd_list(a, json);
+    }
+    if (strcmp(sub, "show") == 0)
+        return cmd_show(a, json);
+    if (strcmp(sub, "drop") == 0)
+        return cmd_drop(a, json);
+    if (strcmp(sub, "path") == 0)
+        return cmd_path(a, json);
+    cli_error("cache: unknown subcommand '%s' (list, show, drop or path)",
+              cli_quote(sub));
+    return EXIT_USAGE;
+}

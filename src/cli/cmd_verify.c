@@ -1,0 +1,229 @@
+/*
+ * cmd_verify.c - `sgexplore verify RULE` and `sgexplore verify --certificate
+ * FILE`: re-check a proven result without trusting the code that found it.
+ * The values are recomputed with the straightforward reference method
+ * (sg_enumerate_naive), and every hypothesis of the stated theorem and
+ * every part of the claim is re-checked (sg_certificate_check).
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Read a whole (small) file into a malloc'd string. */
+static char *read_file(const char *path, sg_error *err)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+
+    if (!f) {
+        sg_error_set(err, SG_E_IO, -1, "cannot open '%s': %s", path,
+                     strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            char *nb;
+            cap = cap ? 2 * cap : 8192;
+            if (cap > (1u << 20)) {
+                sg_error_set(err, SG_E_INPUT, -1,
+                             "'%s' is too large to be a certificate", path);
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            nb = realloc(buf, cap);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                return NULL;
+            }
+            buf = nb;
+        }
+        got = fread(buf + len, 1, 4096, f);
+        len += got;
+        if (got < 4096)
+            break;
+    }
+    if (ferror(f)) {
+        sg_error_set(err, SG_E_IO, -1, "cannot read '%s'", path);
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+static const cli_opt verify_opts[] = {
+    {"--certificate", NULL, "FILE",
+     "check this certificate instead of the cached proof"},
+    {"--max", NULL, "N", "compute at most N values when the rule is new"},
+    {"--seconds", NULL, "S", "stop computing after S seconds"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int verify_run(const cli_command *self, cli_args *a);
+
+const cli_command cli_cmd_verify = {
+    "verify",
+    "verify RULE [--max N] [--db PATH | --no-cache]\n"
+    "verify --certificate FILE [RULE]",
+    "Re-check a proof without trusting the code that found it: recompute\n"
+    "the values with the straightforward reference method and check every\n"
+    "hypothesis of the stated theorem and every part of the claim.",
+    CLI_CMD_RULE | CLI_CMD_CACHE,
+    verify_opts,
+    verify_run,
+};
+
+/* The claim of a certificate file: its rule parsed into fl->r, its
+ * claim into fl->res.  RULE, when also given, must be the same rule. */
+static int load_certificate(cli_flow *fl, const cli_args *a,
+                            const char *path)
+{
+    sg_error err;
+    char *text, *cert_rule = NULL;
+    cli_rule other;
+    int rc, present;
+
+    if (!(text = read_file(path, &err)))
+        return cli_report(cli_quote(path), NULL, &err);
+    if (sg_certificate_parse(&cert_rule, &fl->res, text, &err)) {
+        free(text);
+        return cli_report(cli_quote(path), NULL, &err);
+    }
+    free(text);
+    rc = cli_rule_parse_text(&fl->r, "certificate rule", cert_rule);
+    cli_rule_init(&other);
+    if (!rc && !(rc = cli_rule_get(&other, a, 0, 1, &present)) && present &&
+        strcmp(other.canon, fl->r.canon) != 0) {
+        cli_error("the certificate is for rule '%s', not '%s'",
+                  cli_quote(fl->r.canon), cli_quote(other.given));
+        rc = EXIT_USAGE;
+    }
+    /* fl->r.given points into cert_rule: keep the canonical text only. */
+    fl->r.given = fl->r.canon;
+    cli_rule_clear(&other);
+    free(cert_rule);
+    fl->source = "certificate";
+    return rc;
+}
+
+static int verify_run(const cli_command *self, cli_args *a)
+{
+    const char *cert_path = cli_get(a, "--certificate");
+    int json = cli_json(a), rc = EXIT_DONE, ok;
+    cli_flow fl;
+    sg_seq ref;
+    sg_error err;
+    sg_enum_options eo;
+    uint64_t fail_n;
+    const char *why;
+    cli_view view;
+
+    (void)self;
+    cli_flow_init(&fl);
+    sg_seq_init(&ref);
+    if (cli_npos(a) > 1) {
+        cli_error("verify: one rule at a time");
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (cert_path) {
+        if ((rc = load_certificate(&fl, a, cert_path)))
+            goto out;
+    } else {
+        /* No certificate: take the cached claim, or analyse the rule (and
+         * cache it); either way it is checked independently below. */
+        if ((rc = cli_flow_run(&fl, a, 0, 0)))
+            goto out;
+        if (fl.res.status == SG_UNRESOLVED) {
+            if (json) {
+                memset(&view, 0, sizeof view);
+                view.rule = fl.r.canon;
+                view.family = sg_rule_family(&fl.r.rule);
+                view.source = fl.source;
+                view.res = &fl.res;
+                view.seq = &fl.seq;
+                view.computed = fl.seq.n;
+                fputc('{', stdout);
+                cli_view_json(stdout, &view, 0);
+                fputs(",\"verified\":null,\"reason\":\"no period is "
+                      "proven\"}\n",
+                      stdout);
+            } else
+                printf("nothing to verify: no period is proven for n < "
+                       "%llu\n",
+                       (unsigned long long)fl.seq.n);
+            rc = EXIT_UNKNOWN;
+            goto out;
+        }
+    }
+
+    /* The independent recomputation. */
+    memset(&eo, 0, sizeof eo);
+    eo.cancel = &cli_cancel;
+    if (fl.res.certified_to >= SIZE_MAX - 1 ||
+        sg_seq_check_size((size_t)fl.res.certified_to + 1, &err) ||
+        sg_enumerate_naive(&ref, &fl.r.rule, (size_t)fl.res.certified_to + 1,
+                           &eo, &err)) {
+        if (fl.res.certified_to >= SIZE_MAX - 1)
+            sg_error_set(&err, SG_E_INPUT, -1, "the bound %llu is too large",
+                         (unsigned long long)fl.res.certified_to);
+        rc = cli_report(NULL, NULL, &err);
+        goto out;
+    }
+    ok = sg_certificate_check(&fl.r.rule, &fl.res, &ref, &fail_n, &why);
+    rc = ok ? EXIT_DONE : EXIT_RUNTIME;
+    memset(&view, 0, sizeof view);
+    view.rule = fl.r.canon;
+    view.family = sg_rule_family(&fl.r.rule);
+    view.source = fl.source;
+    view.res = &fl.res;
+    view.computed = fl.res.certified_to + 1;
+    if (json) {
+        fputc('{', stdout);
+        cli_view_json(stdout, &view, 0);
+        printf(",\"recomputed_to\":%llu,\"verified\":%s,\"refuted_at\":",
+               (unsigned long long)fl.res.certified_to, ok ? "true" : "false");
+        if (!ok && fail_n != UINT64_MAX)
+            printf("%llu", (unsigned long long)fail_n);
+        else
+            fputs("null", stdout);
+        fputs(",\"reason\":", stdout);
+        if (ok)
+            fputs("null", stdout);
+        else
+            cli_json_string(stdout, why);
+        fputs("}\n", stdout);
+        goto out;
+    }
+    printf("source: %s\n", fl.source);
+    printf("rule: %s\n", fl.r.canon);
+    printf("claim: %s, preperiod %llu, period %llu, saltus %llu\n",
+           fl.res.status == SG_ARITH_PERIODIC ? "arithmetic-periodic"
+                                              : "periodic",
+           (unsigned long long)fl.res.preperiod,
+           (unsigned long long)fl.res.period,
+           (unsigned long long)fl.res.saltus);
+    printf("theorem: %s\n", fl.res.theorem_id ? fl.res.theorem_id : "?");
+    printf("recomputed: G(0..%llu) with the reference method\n",
+           (unsigned long long)fl.res.certified_to);
+    if (ok)
+        printf("confirmed\n");
+    else if (fail_n != UINT64_MAX)
+        printf("refuted at n = %llu: %s\n", (unsigned long long)fail_n, why);
+    else
+        printf("refuted: %s\n", why);
+out:
+    rc = cli_flow_finish(&fl, rc);
+    cli_flow_clear(&fl);
+    sg_seq_clear(&ref);
+    return rc;
+}

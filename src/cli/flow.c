@@ -1,0 +1,414 @@
+/*
+ * flow.c - the one cached analysis every command uses (see cli.h): find
+ * the cache, look the rule up, analyse or extend it within the budget
+ * (--max, --seconds), store what was computed (also when interrupted),
+ * and say where the answer came from.  Also the progress line that long
+ * computations show on a terminal.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------ */
+/* Progress on a terminal                                               */
+/* ------------------------------------------------------------------ */
+
+/* Heaps done, values per second, rare values (sparse method) and a rough
+ * time left, redrawn at most twice a second after the first second. */
+static struct {
+    double start, last;
+    size_t first;
+    int shown;
+} progress;
+
+static void progress_show(void *ctx, size_t done, size_t target, size_t rare)
+{
+    double t = now(), rate;
+
+    (void)ctx;
+    if (progress.start == 0) {
+        progress.start = progress.last = t;
+        progress.first = done;
+        return;
+    }
+    if (t - progress.start < 1.0 || t - progress.last < 0.5)
+        return;
+    progress.last = t;
+    rate = (double)(done - progress.first) / (t - progress.start);
+    fprintf(stderr, "\rcomputing: %zu of %zu values, %.3g/s", done, target,
+            rate);
+    if (rare)
+        fprintf(stderr, ", %zu rare", rare);
+    if (rate > 0)
+        fprintf(stderr, ", about %.0f s left", (double)(target - done) / rate);
+    fputs("   ", stderr);
+    progress.shown = 1;
+}
+
+static int progress_on;
+
+void cli_progress_enable(int on)
+{
+    progress_on = on && isatty(STDERR_FILENO);
+    if (progress_on) {
+        memset(&progress, 0, sizeof progress);
+        return;
+    }
+    if (progress.shown)
+        fputs("\r\033[K", stderr);
+    progress.shown = 0;
+}
+
+/* The options of one enumeration: the cancel flag and, on a terminal,
+ * the progress line. */
+static sg_enum_options enum_options(void)
+{
+    sg_enum_options o;
+
+    memset(&o, 0, sizeof o);
+    o.cancel = &cli_cancel;
+    if (progress_on)
+        o.progress = progress_show;
+    return o;
+}
+
+/* ------------------------------------------------------------------ */
+/* The --seconds budget                                                 */
+/* ------------------------------------------------------------------ */
+
+/* The budget raises cli_cancel to 2 (a signal raises it to 1), so that a
+ * spent budget is told apart from Ctrl-C. */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    if (!cli_cancel)
+        cli_cancel = 2;
+}
+
+static void budget_start(double seconds)
+{
+    struct itimerval it;
+    struct sigaction sa;
+
+    if (seconds <= 0)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = (time_t)seconds;
+    it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) *
+                                        1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+        it.it_value.tv_usec = 1;
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void budget_stop(void)
+{
+    struct itimerval it;
+
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* The cache                                                            */
+/* ------------------------------------------------------------------ */
+
+void cli_flow_init(cli_flow *f)
+{
+    memset(f, 0, sizeof *f);
+    cli_rule_init(&f->r);
+    sg_seq_init(&f->seq);
+    sg_store_entry_init(&f->entry);
+    f->source = "computed";
+}
+
+void cli_flow_clear(cli_flow *f)
+{
+    sg_store_close(f->db);
+    sg_store_entry_clear(&f->entry);
+    sg_seq_clear(&f->seq);
+    cli_rule_clear(&f->r);
+    memset(f, 0, sizeof *f);
+}
+
+char *cli_cache_path(const char *db_opt)
+{
+    if (db_opt)
+        return strdup(db_opt);
+    return sg_store_default_path();
+}
+
+int cli_cache_open(sg_store **db, char **path, const cli_args *a,
+                   int readonly)
+{
+    const char *opt = cli_get(a, "--db");
+    struct stat sb;
+    sg_error err;
+
+    *db = NULL;
+    *path = NULL;
+    if (cli_get(a, "--no-cache"))
+        return EXIT_DONE;
+    if (!(*path = cli_cache_path(opt))) {
+        if (readonly) {
+            cli_error("no cache location: $SGEXPLORE_DB, $XDG_CACHE_HOME "
+                      "and $HOME are unset (use --db PATH)");
+            return EXIT_RUNTIME;
+        }
+        cli_error("warning: no cache location ($SGEXPLORE_DB, "
+                  "$XDG_CACHE_HOME and $HOME are unset); nothing will be "
+                  "stored");
+        return EXIT_DONE;
+    }
+    if (opt) {
+        /* An explicit file's folder must exist: a typo must not create
+         * a tree of folders.  The default location is created. */
+        char *copy = strdup(opt);
+        const char *dir = copy ? dirname(copy) : NULL;
+        int ok = dir && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+        if (!ok) {
+            cli_error("--db '%s': the folder '%s' does not exist",
+                      cli_quote(opt), cli_quote(dir ? dir : opt));
+            free(copy);
+            return EXIT_USAGE;
+        }
+        free(copy);
+    }
+    if (readonly && stat(*path, &sb) != 0)
+        return EXIT_DONE;
+    if (sg_store_open(db, *path, readonly ? SG_STORE_READONLY : 0, &err))
+        return cli_report(NULL, NULL, &err);
+    return EXIT_DONE;
+}
+
+/* Look the rule up; a proven entry also fills the result. */
+static int flow_begin(cli_flow *f, const cli_args *a)
+{
+    sg_error err;
+    char *path = NULL;
+    int rc;
+
+    f->t0 = now();
+    rc = cli_cache_open(&f->db, &path, a, 0);
+    free(path);
+    if (rc || !f->db)
+        return rc;
+    if (sg_store_get(f->db, f->r.canon, &f->entry, &f->seq, &f->found, &err))
+        return cli_report(NULL, NULL, &err);
+    if (f->found) {
+        f->loaded = f->seq.n;
+        f->loaded_status = f->entry.res.status;
+        if (f->entry.res.status != SG_UNRESOLVED) {
+            f->proven = 1;
+            f->res = f->entry.res;
+            f->res.computed = f->seq.n;
+        }
+    }
+    f->t0 = now();
+    return EXIT_DONE;
+}
+
+static void flow_source(cli_flow *f)
+{
+    if (!f->found)
+        f->source = "computed";
+    else
+        f->source = f->seq.n > f->loaded ? "extended" : "cache";
+}
+
+/* Store; quiet_ro: no warning for a read-only cache. */
+static int store(cli_flow *f, int quiet_ro)
+{
+    sg_error err;
+    const char *why;
+    double elapsed = now() - f->t0;
+
+    if (f->found)
+        elapsed += f->entry.elapsed;
+    if (!sg_store_readonly(f->db, NULL) &&
+        sg_store_put(f->db, f->r.canon, sg_rule_family(&f->r.rule), &f->res,
+                     &f->seq, sg_enumerate_method(&f->r.rule), elapsed,
+                     &err) == SG_OK)
+        return EXIT_DONE;
+    if (sg_store_readonly(f->db, &why)) {
+        if (!quiet_ro)
+            cli_error("warning: %s; nothing was stored", why);
+        return EXIT_DONE;
+    }
+    cli_error("%s", err.msg);
+    return cli_status_exit(err.code);
+}
+
+int cli_flow_store(cli_flow *f)
+{
+    if (!f->db)
+        return EXIT_DONE;
+    if (f->found && f->seq.n <= f->loaded &&
+        f->res.status == f->loaded_status)
+        return EXIT_DONE; /* nothing new to store */
+    return store(f, 0);
+}
+
+/* After a failed step (st, err): store what was computed and say so. */
+static int flow_failed(cli_flow *f, sg_status st, const char *what,
+                       const sg_error *err)
+{
+    const char *why;
+    unsigned long long n = f->seq.n;
+
+    if (st == SG_E_INTERRUPTED) {
+        if (!f->db) {
+            cli_error("interrupted after %llu values (nothing stored: no "
+                      "cache)",
+                      n);
+        } else if (n == 0) {
+            cli_error("interrupted before any value was computed");
+        } else if (f->found && f->seq.n <= f->loaded) {
+            cli_error("interrupted; the cache %s still holds the %llu "
+                      "values of an earlier run",
+                      sg_store_path(f->db), n);
+        } else if (sg_store_readonly(f->db, &why)) {
+            cli_error("interrupted after %llu values; nothing was stored "
+                      "(%s)",
+                      n, why);
+        } else if (store(f, 1) == EXIT_DONE &&
+                   !sg_store_readonly(f->db, NULL)) {
+            cli_error("interrupted after %llu values; G(0..%llu) are stored "
+                      "in %s and a rerun continues from there",
+                      n, n ? n - 1 : 0, sg_store_path(f->db));
+        } else {
+            cli_error("interrupted after %llu values, which could not be "
+                      "stored",
+                      n);
+        }
+        return EXIT_RUNTIME;
+    }
+    /* Out of memory mid-way: keep what was computed, quietly. */
+    if (st == SG_E_NOMEM && f->db && f->seq.n > f->loaded &&
+        !sg_store_readonly(f->db, NULL))
+        store(f, 1);
+    return cli_report(what, NULL, err);
+}
+
+/* A step stopped by the --seconds budget is not a failure: the values
+ * computed so far are a correct prefix, proven on as far as they go. */
+static int budget_spent(cli_flow *f, sg_status st)
+{
+    if (st != SG_E_INTERRUPTED || cli_cancel != 2)
+        return 0;
+    cli_cancel = 0;
+    f->budget_spent = 1;
+    sg_prove(&f->res, &f->r.rule, &f->seq);
+    f->res.computed = f->seq.n;
+    return 1;
+}
+
+int cli_flow_extend(cli_flow *f, uint64_t n, const char *what)
+{
+    sg_enum_options o;
+    sg_error err;
+    sg_status st;
+
+    if (f->proven || n <= f->seq.n)
+        return EXIT_DONE;
+    if (sg_seq_check_size((size_t)n, &err)) {
+        cli_error("%s: %s", what, err.msg);
+        return EXIT_USAGE;
+    }
+    o = enum_options();
+    st = sg_enumerate(&f->seq, &f->r.rule, (size_t)n, &o, &err);
+    f->res.computed = f->seq.n;
+    if (st && !budget_spent(f, st))
+        return flow_failed(f, st, what, &err);
+    flow_source(f);
+    return EXIT_DONE;
+}
+
+int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
+                      double seconds, uint64_t upto)
+{
+    sg_enum_options o;
+    sg_error err;
+    sg_status st = SG_OK;
+    int rc;
+
+    f->max = max ? (size_t)max : sg_default_max(&f->r.rule);
+    if (max && sg_seq_check_size(f->max, &err)) {
+        cli_error("--max %llu: %s", (unsigned long long)max, err.msg);
+        return EXIT_USAGE;
+    }
+    if (upto > f->max && sg_seq_check_size((size_t)upto, &err)) {
+        cli_error("%s", err.msg);
+        return EXIT_USAGE;
+    }
+    if ((rc = flow_begin(f, a)))
+        return rc;
+    cli_progress_enable(1);
+    budget_start(seconds);
+    if (!f->proven) {
+        o = enum_options();
+        st = sg_analyse(&f->res, &f->seq, &f->r.rule, f->max, &o, &err);
+        if (st && budget_spent(f, st))
+            st = SG_OK;
+    }
+    f->proven = f->res.status != SG_UNRESOLVED;
+    flow_source(f);
+    if (st) {
+        budget_stop();
+        cli_progress_enable(0);
+        return flow_failed(f, st, NULL, &err);
+    }
+    if (upto && !f->budget_spent)
+        rc = cli_flow_extend(f, upto, "--values");
+    budget_stop();
+    cli_progress_enable(0);
+    if (rc)
+        return rc;
+    /* A failed store is reported now, but the answer is still printed:
+     * cli_flow_finish turns it into the exit status. */
+    f->store_rc = cli_flow_store(f);
+    return EXIT_DONE;
+}
+
+int cli_flow_finish(const cli_flow *f, int rc)
+{
+    return rc == EXIT_DONE && f->store_rc ? f->store_rc : rc;
+}
+
+int cli_flow_run(cli_flow *f, const cli_args *a, size_t pos, uint64_t upto)
+{
+    uint64_t max = 0;
+    double seconds = 0;
+    int rc;
+
+    if ((rc = cli_rule_get(&f->r, a, pos, 0, NULL)))
+        return rc;
+    if (cli_get(a, "--max") &&
+        (rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
+        return rc;
+    if (cli_get(a, "--seconds") &&
+        (rc = cli_parse_seconds(&seconds, "--seconds",
+                                cli_get(a, "--seconds"))))
+        return rc;
+    return cli_flow_run_rule(f, a, max, seconds, upto);
+}

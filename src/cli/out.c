@@ -1,0 +1,169 @@
+/*
+ * out.c - how the program talks: one-line messages on stderr that never
+ * hold half a character, checked writes to stdout (a full disk or a
+ * closed pipe is an error, not silence), JSON strings, and the signal
+ * flag that long computations poll.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+volatile sig_atomic_t cli_cancel = 0;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    cli_cancel = 1;
+}
+
+void cli_signals_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("sgexplore: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_status_exit(sg_status st)
+{
+    switch (st) {
+    case SG_OK:
+        return EXIT_DONE;
+    case SG_E_INPUT:
+        return EXIT_USAGE;
+    case SG_E_UNKNOWN:
+        return EXIT_UNKNOWN;
+    case SG_E_NOMEM:
+    case SG_E_IO:
+    case SG_E_INTERRUPTED:
+    default:
+        return EXIT_RUNTIME;
+    }
+}
+
+/* Length of the valid UTF-8 sequence at u (1..4), or 0. */
+static size_t utf8_len(const unsigned char *u)
+{
+    size_t len = 0, i;
+
+    if (u[0] < 0x80)
+        return 1;
+    if (u[0] >= 0xC2 && u[0] <= 0xDF)
+        len = 2;
+    else if (u[0] >= 0xE0 && u[0] <= 0xEF)
+        len = 3;
+    else if (u[0] >= 0xF0 && u[0] <= 0xF4)
+        len = 4;
+    for (i = 1; i < len; i++)
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+    if ((len == 3 && u[0] == 0xE0 && u[1] < 0xA0) ||
+        (len == 3 && u[0] == 0xED && u[1] >= 0xA0) ||
+        (len == 4 && u[0] == 0xF0 && u[1] < 0x90) ||
+        (len == 4 && u[0] == 0xF4 && u[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+const char *cli_quote(const char *text)
+{
+    enum { SLOTS = 4, CAP = 256 };
+    static char bufs[SLOTS][CAP + 8];
+    static int next;
+    char *b = bufs[next++ % SLOTS];
+    const unsigned char *u = (const unsigned char *)text;
+    size_t o = 0, len;
+
+    while (*u) {
+        len = utf8_len(u);
+        if (o + 5 > CAP) {
+            memcpy(b + o, "...", 4);
+            return b;
+        }
+        if (len == 1 && (*u < 0x20 || *u == 0x7F)) {
+            snprintf(b + o, 5, "\\x%02X", *u);
+            o += 4;
+            u++;
+        } else if (len == 0) {
+            snprintf(b + o, 5, "\\x%02X", *u);
+            o += 4;
+            u++;
+        } else {
+            memcpy(b + o, u, len);
+            o += len;
+            u += len;
+        }
+    }
+    b[o] = '\0';
+    return b;
+}
+
+int cli_report(const char *what, const char *text, const sg_error *err)
+{
+    if (err->code == SG_E_INPUT && err->pos >= 0 && text)
+        cli_error("%s '%s': %s (at position %ld)", what ? what : "input",
+                  cli_quote(text), err->msg, err->pos + 1);
+    else if (what)
+        cli_error("%s: %s", what, err->msg);
+    else
+        cli_error("%s", err->msg);
+    return cli_status_exit(err->code);
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+
+    fputc('"', f);
+    while (*u) {
+        size_t len = utf8_len(u);
+        if (len == 0) {
+            fputs("\\ufffd", f);
+            u++;
+        } else if (len > 1) {
+            fwrite(u, 1, len, f);
+            u += len;
+        } else {
+            if (*u == '"' || *u == '\\')
+                fprintf(f, "\\%c", *u);
+            else if (*u == '\n')
+                fputs("\\n", f);
+            else if (*u < 0x20 || *u == 0x7F)
+                fprintf(f, "\\u%04x", *u);
+            else
+                fputc(*u, f);
+            u++;
+        }
+    }
+    fputc('"', f);
+}
+
+int cli_stdout_finish(int rc)
+{
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+
+    if (!failed)
+        return rc;
+    cli_error("cannot write the output: %s",
+              e ? strerror(e) : "write error");
+    return EXIT_RUNTIME;
+}
