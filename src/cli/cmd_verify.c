@@ -204,7 +204,8 @@ static int verify_run(const cli_command *self, cli_args *a)
         fputs("}\n", stdout);
         goto out;
     }
-    printf("source: %s\n", fl.source);
+    if (!cert_path)
+        printf("source: %s\n", fl.source);
     printf("rule: %s\n", fl.r.canon);
     printf("claim: %s, preperiod %llu, period %llu, saltus %llu\n",
            fl.res.status == SG_ARITH_PERIODIC ? "arithmetic-periodic"
