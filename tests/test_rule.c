@@ -650,6 +650,45 @@ static void test_zero_rule_clear(void **state)
     sg_rule_clear(&r);
 }
 
+/* Well-known names, and messages that quote whole characters: the name
+ * table is checked against the codes the literature gives for each game
+ * (Kayles 0.77, Dawson's Kayles 0.07, Officers 0.6, Grundy 4!.0, Nim). */
+static void test_names_and_messages(void **state)
+{
+    static const struct {
+        const char *name, *canon;
+    } names[] = {{"kayles", "0.77"},   {"dawson", "0.07"},
+                 {"officers", "0.6"},  {"grundy", "4!.0"},
+                 {"nim", "all-but{}"}};
+    sg_rule r;
+    sg_error err;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof names / sizeof *names; i++) {
+        char *c = canon_of(SG_SYNTAX_RULE, names[i].name);
+        assert_string_equal(c, names[i].canon);
+        free(c);
+    }
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "kaylez", &err),
+                     SG_E_INPUT);
+    assert_non_null(strstr(err.msg, "unknown rule name"));
+    /* A two-byte character is quoted whole, never cut in half. */
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_OCTAL, "0.7\xc3\xa9", &err),
+                     SG_E_INPUT);
+    assert_non_null(strstr(err.msg, "'\xc3\xa9'"));
+    /* An invalid byte is escaped. */
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_OCTAL, "0.7\xff", &err),
+                     SG_E_INPUT);
+    assert_non_null(strstr(err.msg, "\\xFF"));
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, "1,\xe2\x82\xac",
+                                   &err),
+                     SG_E_INPUT);
+    assert_non_null(strstr(err.msg, "'\xe2\x82\xac'"));
+    sg_rule_clear(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_random_sets),
         cmocka_unit_test(test_zero_rule_clear),
         cmocka_unit_test(test_allbut_many_exclusions),
+        cmocka_unit_test(test_names_and_messages),
     };
 
     (void)tu_base_seed();
