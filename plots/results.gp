@@ -21,7 +21,7 @@
 #                 2: period, rules with this period (both kinds)
 #                 3: the rules with the longest period and the longest
 #                    pre-period: x, period, rule (quoted; a name longer than
-#                    24 bytes keeps its start and end around an ellipsis)
+#                    20 bytes keeps its start and end around an ellipsis)
 #               x is the pre-period, except that a pre-period of 0 is
 #               written as 0.5 so that a log scale can show it; an empty
 #               block holds one row of NaN (block 3: a row outside the
@@ -48,7 +48,9 @@ ticlabel(k) = k < 4 ? sprintf('%d', int(10**k)) : sprintf('10^%d', k)
 set multiplot layout 1, 2 title plottitle noenhanced
 
 # Left: pre-period against period, one point per distinct pair, coloured
-# by how many rules share it; the extreme rules are named.
+# by how many rules share it; the extreme rules are named, the name running
+# from its point towards the middle so that it stays inside the panel.
+leftside(x) = log(x) < (log(0.4) + log(xmax * 2)) / 2
 set title 'pre-period and period of each rule' noenhanced
 set logscale xy
 set xrange [0.4 : xmax * 2]
@@ -72,8 +74,10 @@ plot datafile index 0 using 1:2:3 with points pt 7 ps 1.0 lc palette \
          title (nperiodic > 0 ? 'periodic' : ''), \
      datafile index 1 using 1:2:3 with points pt 9 ps 1.4 lc palette \
          title (narith > 0 ? 'arithmetic-periodic' : ''), \
-     datafile index 3 using 1:2:3 with labels center offset 0, char 1 \
-         noenhanced notitle
+     datafile index 3 using 1:2:(leftside($1) ? stringcolumn(3) : '') \
+         with labels left offset char -0.5, char 1 noenhanced notitle, \
+     datafile index 3 using 1:2:(leftside($1) ? '' : stringcolumn(3)) \
+         with labels right offset char 0.5, char 1 noenhanced notitle
 
 # Right: how often each period occurs.
 set title 'how often each period occurs' noenhanced

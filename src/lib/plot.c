@@ -309,7 +309,8 @@ static unsigned long text_width(const char *s, size_t len)
 
 /*
  * Break text into lines of at most `width` thousandths of an em, after a
- * space (which is dropped) or a comma, into out (lines separated by '\n');
+ * space (which is dropped), a comma, an underscore or a slash (rule names
+ * and file names have no spaces), into out (lines separated by '\n');
  * a piece with no break in it longer than a line is cut between any two
  * (UTF-8) characters.  Stops after TITLE_LINES lines; returns the number
  * of lines, TITLE_LINES + 1 when the text needs more.
@@ -331,7 +332,7 @@ static unsigned wrap_text(char *out, size_t outsz, const char *text,
             w += text_width(text + i, 1);
             if (w > width && i > start)
                 break;
-            if (text[i] == ' ' || text[i] == ',')
+            if (strchr(" ,_/", text[i]))
                 last_break = i + 1;
         }
         if (i == len || text[i] == ' ')
@@ -377,12 +378,24 @@ static void fit_title(char *out, size_t outsz, const char *subject,
         size_t head = keep < slen ? (keep + 1) / 2 : slen, tail = keep / 2;
         size_t i, o = 0;
 
-        /* Cut between UTF-8 characters only. */
-        while (head > 0 && ((unsigned char)subject[head] & 0xc0) == 0x80)
-            head--;
-        while (tail > 0 &&
-               ((unsigned char)subject[slen - tail] & 0xc0) == 0x80)
-            tail--;
+        if (keep < slen) {
+            /* Cut after a comma ("1,2,...,9") when one is near, else
+             * between any two UTF-8 characters. */
+            for (i = head; i > head / 2 && subject[i - 1] != ','; i--)
+                ;
+            if (i > head / 2)
+                head = i;
+            for (i = slen - tail; i < slen - tail / 2 && subject[i] != ',';
+                 i++)
+                ;
+            if (i < slen - tail / 2)
+                tail = slen - i;
+            while (head > 0 && ((unsigned char)subject[head] & 0xc0) == 0x80)
+                head--;
+            while (tail > 0 &&
+                   ((unsigned char)subject[slen - tail] & 0xc0) == 0x80)
+                tail--;
+        }
         for (i = 0; i < head; i++)
             text[o++] = subject[i];
         if (keep < slen) {
@@ -570,7 +583,7 @@ static void put_x(FILE *f, uint64_t n0)
 /* Longest rule name written whole as a point's label; a longer one keeps
  * its first and last LABEL_KEEP / 2 bytes around an ellipsis, so that it
  * cannot run off the panel. */
-#define LABEL_KEEP 24
+#define LABEL_KEEP 20
 
 /* A rule's name as a double-quoted data column (quotes and line breaks,
  * which canonical texts never hold, are dropped), shortened in the middle
@@ -1061,9 +1074,6 @@ static sg_status script_begin(script *sc, const workdir *w, sg_plot_format fmt,
     put_var_str(sc->vars, "outfile", w->image);
     put_var_str(sc->vars, "datafile", w->data);
     put_var_str(sc->vars, "plottitle", title);
-    /* The labels are UTF-8; and a template that forgets its terminal
-     * still draws the requested type, never into an X window. */
-    fputs("set encoding utf8\nset terminal @terminal\n", sc->vars);
     return SG_OK;
 }
 
@@ -1077,7 +1087,11 @@ static sg_status script_write(script *sc, const workdir *w, const char *builtin,
     FILE *f;
     sg_status st;
 
-    fputs("# ---- template ----\n", sc->vars);
+    /* The labels are UTF-8; and a template that forgets its terminal
+     * still draws the requested type, never into an X window. */
+    fputs("set encoding utf8\nset terminal @terminal\n"
+          "# ---- template ----\n",
+          sc->vars);
     if (fclose(sc->vars) != 0 || !sc->text) {
         sc->vars = NULL;
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
@@ -1496,7 +1510,7 @@ static const char template_results[] =
     "#                 2: period, rules with this period (both kinds)\n"
     "#                 3: the rules with the longest period and the longest\n"
     "#                    pre-period: x, period, rule (quoted; a name longer than\n"
-    "#                    24 bytes keeps its start and end around an ellipsis)\n"
+    "#                    20 bytes keeps its start and end around an ellipsis)\n"
     "#               x is the pre-period, except that a pre-period of 0 is\n"
     "#               written as 0.5 so that a log scale can show it; an empty\n"
     "#               block holds one row of NaN (block 3: a row outside the\n"
@@ -1523,7 +1537,9 @@ static const char template_results[] =
     "set multiplot layout 1, 2 title plottitle noenhanced\n"
     "\n"
     "# Left: pre-period against period, one point per distinct pair, coloured\n"
-    "# by how many rules share it; the extreme rules are named.\n"
+    "# by how many rules share it; the extreme rules are named, the name running\n"
+    "# from its point towards the middle so that it stays inside the panel.\n"
+    "leftside(x) = log(x) < (log(0.4) + log(xmax * 2)) / 2\n"
     "set title 'pre-period and period of each rule' noenhanced\n"
     "set logscale xy\n"
     "set xrange [0.4 : xmax * 2]\n"
@@ -1547,8 +1563,10 @@ static const char template_results[] =
     "         title (nperiodic > 0 ? 'periodic' : ''), \\\n"
     "     datafile index 1 using 1:2:3 with points pt 9 ps 1.4 lc palette \\\n"
     "         title (narith > 0 ? 'arithmetic-periodic' : ''), \\\n"
-    "     datafile index 3 using 1:2:3 with labels center offset 0, char 1 \\\n"
-    "         noenhanced notitle\n"
+    "     datafile index 3 using 1:2:(leftside($1) ? stringcolumn(3) : '') \\\n"
+    "         with labels left offset char -0.5, char 1 noenhanced notitle, \\\n"
+    "     datafile index 3 using 1:2:(leftside($1) ? '' : stringcolumn(3)) \\\n"
+    "         with labels right offset char 0.5, char 1 noenhanced notitle\n"
     "\n"
     "# Right: how often each period occurs.\n"
     "set title 'how often each period occurs' noenhanced\n"
