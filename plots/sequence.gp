@@ -26,6 +26,7 @@
 #               names are wrapped after commas, or shortened in the middle)
 #   xmin, xmax  the first and last position drawn
 #   xtic        interval between x ticks, a whole number
+#   xdigits     digits of the longest x tick label
 #   xlabel      the x axis label: "n (heap size)", or names the base
 #   ymin, ymax  the least and largest value drawn (ymin is 0 unless offset)
 #   ytic        interval between y ticks, a whole number
@@ -58,6 +59,10 @@ set ytics ytic
 set format x '%.0f'
 set format y '%.0f'
 set border 3
+# Room on the right for half of the last x tick label.
+if (xdigits > 4) {
+    set rmargin xdigits / 2 + 2
+}
 set key outside bottom center horizontal noenhanced
 set datafile missing '-'
 set grid ytics lc rgb '#e4e4e4' lt 1

@@ -1416,6 +1416,7 @@ static const char template_sequence[] =
     "#               names are wrapped after commas, or shortened in the middle)\n"
     "#   xmin, xmax  the first and last position drawn\n"
     "#   xtic        interval between x ticks, a whole number\n"
+    "#   xdigits     digits of the longest x tick label\n"
     "#   xlabel      the x axis label: \"n (heap size)\", or names the base\n"
     "#   ymin, ymax  the least and largest value drawn (ymin is 0 unless offset)\n"
     "#   ytic        interval between y ticks, a whole number\n"
@@ -1448,6 +1449,10 @@ static const char template_sequence[] =
     "set format x '%.0f'\n"
     "set format y '%.0f'\n"
     "set border 3\n"
+    "# Room on the right for half of the last x tick label.\n"
+    "if (xdigits > 4) {\n"
+    "    set rmargin xdigits / 2 + 2\n"
+    "}\n"
     "set key outside bottom center horizontal noenhanced\n"
     "set datafile missing '-'\n"
     "set grid ytics lc rgb '#e4e4e4' lt 1\n"
@@ -1762,6 +1767,7 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     put_var_u64(sc.vars, "xmax", to - xb);
     put_var_u64(sc.vars, "xtic",
                 tick_step(to - from, max_ticks(PLOT_ROOM, digits(to - xb))));
+    put_var_u64(sc.vars, "xdigits", digits(to - xb));
     put_var_u64(sc.vars, "step", data.step);
     /* The shading runs to n0; n0 <= xmin means none. */
     put_var_u64(sc.vars, "n0", p > 0 && n0 > from ? n0 - xb : from - xb);
