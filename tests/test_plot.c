@@ -432,8 +432,7 @@ static void test_sequence_far(void **state)
                          (unsigned long long)rows[i].n,
                          (unsigned long long)rows[i].max,
                          (unsigned long long)(n - d.xbase),
-                         (unsigned long long)d.xbase,
-                         (unsigned long long)want);
+                         (unsigned long long)d.xbase, (unsigned long long)want);
             /* Distinct as gnuplot reads them. */
             if (i > 0 && (double)rows[i].n == (double)rows[i - 1].n)
                 fail_msg("rows %zu and %zu collapse", i - 1, i);
@@ -968,8 +967,7 @@ static void test_script_far(void **state)
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     assert_int_equal(
-        sg_plot_sequence(out, &g.r, &g.res, &g.s, from, to, &opt, &err),
-        SG_OK);
+        sg_plot_sequence(out, &g.r, &g.res, &g.s, from, to, &opt, &err), SG_OK);
     script = slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n \xe2\x88\x92 10^18 (heap size n)");
@@ -1004,9 +1002,8 @@ static void test_script_far(void **state)
     free(rows);
 
     /* 10^12: the same, with its own base. */
-    assert_int_equal(sg_plot_sequence(out, &g.r, &g.res, &g.s,
-                                      1000000000000ULL, 1000000000100ULL,
-                                      &opt, &err),
+    assert_int_equal(sg_plot_sequence(out, &g.r, &g.res, &g.s, 1000000000000ULL,
+                                      1000000000100ULL, &opt, &err),
                      SG_OK);
     script = slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
@@ -1078,9 +1075,9 @@ static void test_script_titles(void **state)
         uint64_t first, stepby, count;
         int whole;
     } sets[] = {
-        {101, 3, 40, 1},   /* 40 three-digit numbers */
-        {1000, 7, 72, 0},  /* 72 four-digit numbers */
-        {1, 2, 5, 1},      /* short: subtract{1,3,5,7,9} */
+        {101, 3, 40, 1},  /* 40 three-digit numbers */
+        {1000, 7, 72, 0}, /* 72 four-digit numbers */
+        {1, 2, 5, 1},     /* short: subtract{1,3,5,7,9} */
     };
     sg_plot_options opt;
     size_t c;
@@ -1100,9 +1097,9 @@ static void test_script_titles(void **state)
 
         o = (size_t)sprintf(code, "subtract{");
         for (i = 0; i < sets[c].count; i++)
-            o += (size_t)sprintf(code + o, "%s%llu", i ? "," : "",
-                                 (unsigned long long)(sets[c].first +
-                                                      i * sets[c].stepby));
+            o += (size_t)sprintf(
+                code + o, "%s%llu", i ? "," : "",
+                (unsigned long long)(sets[c].first + i * sets[c].stepby));
         sprintf(code + o, "}");
         sg_rule_init(&r);
         sg_seq_init(&s);

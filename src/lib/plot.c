@@ -260,8 +260,7 @@ static uint64_t tick_step(uint64_t span, uint64_t maxticks)
         size_t i;
         for (i = 0; i < 3; i++) {
             uint64_t s = mult[i] * pow;
-            if (span / s < maxticks ||
-                (span / s == maxticks && span % s == 0))
+            if (span / s < maxticks || (span / s == maxticks && span % s == 0))
                 return s;
         }
         if (pow > UINT64_MAX / 50)
@@ -279,13 +278,13 @@ static uint64_t tick_step(uint64_t span, uint64_t maxticks)
  * the SVG terminal's font, is narrower), so that a text's width can be
  * estimated without asking gnuplot. */
 static const unsigned short glyph_width[95] = {
-    318, 400, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361,
-    318, 337, 636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337,
+    318, 400, 460, 838, 636,  950, 780, 275, 390, 390, 500, 838, 318, 361,
+    318, 337, 636, 636, 636,  636, 636, 636, 636, 636, 636, 636, 337, 337,
     838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295,
-    295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989,
-    685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635, 615,
-    352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521,
-    392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838};
+    295, 656, 557, 863, 748,  787, 603, 787, 695, 635, 611, 732, 684, 989,
+    685, 611, 685, 390, 337,  390, 838, 500, 500, 613, 635, 550, 635, 615,
+    352, 635, 634, 278, 278,  579, 278, 974, 634, 612, 635, 635, 411, 521,
+    392, 634, 592, 818, 592,  592, 525, 636, 337, 636, 838};
 
 /* The width of s[0..len) in thousandths of an em; a character outside
  * ASCII counts as a full em. */
@@ -340,8 +339,8 @@ static unsigned wrap_text(char *out, size_t outsz, const char *text,
         else if (last_break > start)
             end = last_break;
         else
-            for (end = i; end > start + 1 &&
-                          ((unsigned char)text[end] & 0xc0) == 0x80;)
+            for (end = i;
+                 end > start + 1 && ((unsigned char)text[end] & 0xc0) == 0x80;)
                 end--;
         if (lines > 0 && o + 1 < outsz)
             out[o++] = '\n';
@@ -385,8 +384,7 @@ static void fit_title(char *out, size_t outsz, const char *subject,
                 ;
             if (i > head / 2)
                 head = i;
-            for (i = slen - tail; i < slen - tail / 2 && subject[i] != ',';
-                 i++)
+            for (i = slen - tail; i < slen - tail / 2 && subject[i] != ','; i++)
                 ;
             if (i < slen - tail / 2)
                 tail = slen - i;
@@ -529,8 +527,8 @@ sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
             "# %s (first n of the row), largest %s, smallest %s, largest "
             "rare %s (- when none; rare: even popcount of G & %llu)\n",
             (ull)from, (ull)to, (ull)step, step == 1 ? "" : "s",
-            out->xbase ? xb : "n", out->ybase ? yb : "G",
-            out->ybase ? yb : "G", out->ybase ? yb : "G", (ull)rare_mask);
+            out->xbase ? xb : "n", out->ybase ? yb : "G", out->ybase ? yb : "G",
+            out->ybase ? yb : "G", (ull)rare_mask);
     for (i = 0; i < nrows; i++) {
         const seq_row *r = &rows[i];
         fprintf(f, "%llu %llu %llu ", (ull)(r->n - out->xbase),
@@ -1656,8 +1654,7 @@ static sg_status sequence_title(char *out, size_t outsz, const sg_rule *r,
         snprintf(rest, sizeof rest,
                  ": arithmetic-periodic, period %llu and saltus %llu "
                  "after pre-period %llu, proven by the %s",
-                 (ull)res->period, (ull)res->saltus, (ull)res->preperiod,
-                 thm);
+                 (ull)res->period, (ull)res->saltus, (ull)res->preperiod, thm);
     else
         snprintf(rest, sizeof rest,
                  ": unresolved up to n = %llu (no period proven)",
