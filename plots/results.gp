@@ -41,9 +41,11 @@ set terminal @terminal
 set output outfile
 
 # Ticks of a log axis from 1 to `top`: whole numbers up to 1000, then 10^k
-# (gnuplot's own would read 1e+06).
+# (gnuplot's own would read 1e+06); on a narrow panel with more than
+# `most` decades, every other one is labelled.
 logtics(top) = floor(log10(top) + 1e-9)
-ticlabel(k) = k < 4 ? sprintf('%d', int(10**k)) : sprintf('10^%d', k)
+ticlabel(k, top, most) = (logtics(top) > most && k % 2) ? '' : \
+    k < 4 ? sprintf('%d', int(10**k)) : sprintf('10^%d', k)
 
 set multiplot layout 1, 2 title plottitle noenhanced
 
@@ -54,11 +56,16 @@ leftside(x) = log(x) < (log(0.4) + log(xmax * 2)) / 2
 set title 'pre-period and period of each rule' noenhanced
 set logscale xy
 set xrange [0.4 : xmax * 2]
-set yrange [0.7 : ymax * 2]
+# Room above the highest point for its name.
+set yrange [0.7 : ymax * 4]
 set xtics ()
 set ytics ()
-do for [k = 0 : logtics(xmax * 2)] { set xtics add (ticlabel(k) 10.0**k) }
-do for [k = 0 : logtics(ymax * 2)] { set ytics add (ticlabel(k) 10.0**k) }
+do for [k = 0 : logtics(xmax * 2)] {
+    set xtics add (ticlabel(k, xmax * 2, 5) 10.0**k)
+}
+do for [k = 0 : logtics(ymax * 4)] {
+    set ytics add (ticlabel(k, ymax * 4, 99) 10.0**k)
+}
 set xtics add ('0' 0.5)
 set xlabel 'pre-period n0' noenhanced
 set ylabel 'period p' noenhanced
@@ -87,7 +94,9 @@ set logscale x
 set xrange [0.7 : ymax * 2]
 set yrange [0 : hmax * 1.1 + 1]
 set xtics ()
-do for [k = 0 : logtics(ymax * 2)] { set xtics add (ticlabel(k) 10.0**k) }
+do for [k = 0 : logtics(ymax * 2)] {
+    set xtics add (ticlabel(k, ymax * 2, 8) 10.0**k)
+}
 set ytics htic
 set format y '%.0f'
 set xlabel 'period p' noenhanced

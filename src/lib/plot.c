@@ -1,10 +1,12 @@
 /*
  * plot.c - figures drawn by gnuplot, which runs as a separate program found
  * at run time: the data files it reads (long ranges thinned to the largest
- * and smallest value per bucket, so that 10^8 values stay quick), the
- * search for rare values, the scripts made of the templates in plots/ and
- * the variables they read, and running gnuplot so that it can never write
- * to our stdout.  Like all of libsg this file never prints: gnuplot's own
+ * and smallest value per bucket, so that 10^8 values stay quick; numbers
+ * far from 0 written as offsets from a round base, as gnuplot's doubles
+ * cannot tell 10^18 from 10^18 + 1), the search for rare values, the
+ * scripts made of the templates in plots/ and the variables they read
+ * (whole-number ticks, titles that fit), and running gnuplot so that it
+ * can never write to our stdout.  Like all of libsg this file never prints: gnuplot's own
  * error text comes back in sg_error.
  */
 #define _DEFAULT_SOURCE
@@ -1533,9 +1535,11 @@ static const char template_results[] =
     "set output outfile\n"
     "\n"
     "# Ticks of a log axis from 1 to `top`: whole numbers up to 1000, then 10^k\n"
-    "# (gnuplot's own would read 1e+06).\n"
+    "# (gnuplot's own would read 1e+06); on a narrow panel with more than\n"
+    "# `most` decades, every other one is labelled.\n"
     "logtics(top) = floor(log10(top) + 1e-9)\n"
-    "ticlabel(k) = k < 4 ? sprintf('%d', int(10**k)) : sprintf('10^%d', k)\n"
+    "ticlabel(k, top, most) = (logtics(top) > most && k % 2) ? '' : \\\n"
+    "    k < 4 ? sprintf('%d', int(10**k)) : sprintf('10^%d', k)\n"
     "\n"
     "set multiplot layout 1, 2 title plottitle noenhanced\n"
     "\n"
@@ -1546,11 +1550,16 @@ static const char template_results[] =
     "set title 'pre-period and period of each rule' noenhanced\n"
     "set logscale xy\n"
     "set xrange [0.4 : xmax * 2]\n"
-    "set yrange [0.7 : ymax * 2]\n"
+    "# Room above the highest point for its name.\n"
+    "set yrange [0.7 : ymax * 4]\n"
     "set xtics ()\n"
     "set ytics ()\n"
-    "do for [k = 0 : logtics(xmax * 2)] { set xtics add (ticlabel(k) 10.0**k) }\n"
-    "do for [k = 0 : logtics(ymax * 2)] { set ytics add (ticlabel(k) 10.0**k) }\n"
+    "do for [k = 0 : logtics(xmax * 2)] {\n"
+    "    set xtics add (ticlabel(k, xmax * 2, 5) 10.0**k)\n"
+    "}\n"
+    "do for [k = 0 : logtics(ymax * 4)] {\n"
+    "    set ytics add (ticlabel(k, ymax * 4, 99) 10.0**k)\n"
+    "}\n"
     "set xtics add ('0' 0.5)\n"
     "set xlabel 'pre-period n0' noenhanced\n"
     "set ylabel 'period p' noenhanced\n"
@@ -1579,7 +1588,9 @@ static const char template_results[] =
     "set xrange [0.7 : ymax * 2]\n"
     "set yrange [0 : hmax * 1.1 + 1]\n"
     "set xtics ()\n"
-    "do for [k = 0 : logtics(ymax * 2)] { set xtics add (ticlabel(k) 10.0**k) }\n"
+    "do for [k = 0 : logtics(ymax * 2)] {\n"
+    "    set xtics add (ticlabel(k, ymax * 2, 8) 10.0**k)\n"
+    "}\n"
     "set ytics htic\n"
     "set format y '%.0f'\n"
     "set xlabel 'period p' noenhanced\n"
