@@ -248,10 +248,10 @@ static unsigned digits(uint64_t v)
     return d;
 }
 
-/* The interval between ticks on an axis spanning `span` units: the least
- * 1, 2 or 5 times a power of ten that gives at most `maxticks` intervals,
- * and never less than 1, so that ticks fall on integers only. */
-static uint64_t tick_step(uint64_t span, uint64_t maxticks)
+/* The interval between ticks on an axis showing lo..hi: the least 1, 2
+ * or 5 times a power of ten that puts at most `maxticks` ticks in lo..hi,
+ * and never less than 1, so that ticks fall on whole numbers only. */
+static uint64_t tick_step(uint64_t lo, uint64_t hi, uint64_t maxticks)
 {
     static const uint64_t mult[] = {1, 2, 5};
     uint64_t pow = 1;
@@ -262,7 +262,10 @@ static uint64_t tick_step(uint64_t span, uint64_t maxticks)
         size_t i;
         for (i = 0; i < 3; i++) {
             uint64_t s = mult[i] * pow;
-            if (span / s < maxticks || (span / s == maxticks && span % s == 0))
+            /* multiples of s in lo..hi */
+            uint64_t first = lo / s + (lo % s != 0);
+            uint64_t count = hi / s >= first ? hi / s - first + 1 : 0;
+            if (count <= maxticks)
                 return s;
         }
         if (pow > UINT64_MAX / 50)
@@ -1675,14 +1678,14 @@ static sg_status sequence_title(char *out, size_t outsz, const sg_rule *r,
     return SG_OK;
 }
 
-/* Most tick intervals on an axis about `room` thousandths of an em long
- * whose labels have up to `d` digits (0.636 em each, and 3 em between
- * labels), at most 10. */
+/* Most ticks on an axis about `room` thousandths of an em long whose
+ * labels have up to `d` digits (0.636 em each, and 2 em between labels),
+ * at most 11. */
 static uint64_t max_ticks(unsigned long room, unsigned d)
 {
-    uint64_t k = room / (636UL * d + 3000);
+    uint64_t k = room / (636UL * d + 2000);
 
-    return k < 1 ? 1 : k > 10 ? 10 : k;
+    return k < 2 ? 2 : k > 11 ? 11 : k;
 }
 
 /* The label of an axis drawn with an offset, "n - 10^18 (heap size n)"
@@ -1773,8 +1776,9 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
         bfirst = from;
     put_var_u64(sc.vars, "xmin", from - xb);
     put_var_u64(sc.vars, "xmax", to - xb);
-    put_var_u64(sc.vars, "xtic",
-                tick_step(to - from, max_ticks(PLOT_ROOM, digits(to - xb))));
+    put_var_u64(
+        sc.vars, "xtic",
+        tick_step(from - xb, to - xb, max_ticks(PLOT_ROOM, digits(to - xb))));
     put_var_u64(sc.vars, "xdigits", digits(to - xb));
     put_var_u64(sc.vars, "step", data.step);
     /* The shading runs to n0; n0 <= xmin means none. */
@@ -1806,7 +1810,7 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
         ymax = 1;
     put_var_u64(sc.vars, "ymin", ymin);
     put_var_u64(sc.vars, "ymax", ymax);
-    put_var_u64(sc.vars, "ytic", tick_step(ymax - ymin, 10));
+    put_var_u64(sc.vars, "ytic", tick_step(ymin, ymax, 11));
     offset_label(label, sizeof label, "G(n)", data.ybase, "G(n)", "");
     put_var_str(sc.vars, "ylabel", label);
     return draw(&sc, &w, &d, template_sequence, "plots/sequence.gp (built in)",
@@ -1856,7 +1860,7 @@ sg_status sg_plot_results(const char *path, const char *title,
     put_var_u64(sc.vars, "hmax", sum.max_count > 1 ? sum.max_count : 1);
     /* Whole rules only: no tick at 0.5. */
     put_var_u64(sc.vars, "htic",
-                tick_step(sum.max_count > 1 ? sum.max_count : 1, 8));
+                tick_step(0, sum.max_count > 1 ? sum.max_count : 1, 9));
     put_var_u64(sc.vars, "nperiodic", sum.periodic);
     put_var_u64(sc.vars, "narith", sum.arith);
     return draw(&sc, &w, &d, template_results, "plots/results.gp (built in)",
