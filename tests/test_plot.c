@@ -943,6 +943,23 @@ static unsigned count_char(const char *s, char c)
     return n;
 }
 
+/* A tick interval gnuplot can label plainly: 1, 2 or 5 times a power of
+ * ten, putting 4 to 11 ticks on lo..hi. */
+static void assert_nice_ticks(uint64_t step, uint64_t lo, uint64_t hi)
+{
+    uint64_t m = step, ticks = 0, x;
+
+    assert_true(step >= 1);
+    while (m % 10 == 0)
+        m /= 10;
+    assert_true(m == 1 || m == 2 || m == 5);
+    for (x = lo; x <= hi; x++)
+        ticks += x % step == 0;
+    if (ticks < 4 || ticks > 11)
+        fail_msg("%llu ticks on %llu..%llu", (unsigned long long)ticks,
+                 (unsigned long long)lo, (unsigned long long)hi);
+}
+
 /* Far from 0 the script names the offset on the axis, draws offsets
  * 0..100 with whole-number ticks, and puts Kayles' period boundaries
  * where n = 71 (mod 12); near 0 it keeps the plain axis. */
@@ -978,7 +995,7 @@ static void test_script_far(void **state)
     assert_int_equal(script_u64(script, "xmin"), 0);
     assert_int_equal(script_u64(script, "xmax"), 100);
     xtic = script_u64(script, "xtic");
-    assert_true(xtic >= 1 && 100 / xtic <= 10 && 100 / xtic >= 4);
+    assert_nice_ticks(xtic, 0, 100);
     assert_true(script_u64(script, "ytic") >= 1);
     /* No pre-period in view: the shading ends at xmin. */
     assert_int_equal(script_u64(script, "n0"), 0);
@@ -1021,6 +1038,8 @@ static void test_script_far(void **state)
     free(v);
     assert_int_equal(script_u64(script, "xmin"), 0);
     assert_int_equal(script_u64(script, "xmax"), 150);
+    assert_nice_ticks(script_u64(script, "xtic"), 0, 150);
+    assert_nice_ticks(script_u64(script, "ytic"), 0, 8);
     assert_int_equal(script_u64(script, "n0"), 71);
     v = script_str(script, "prelabel");
     assert_string_equal(v, "pre-period (n < 71)");
