@@ -565,7 +565,7 @@ typedef struct sg_plot_data {
  * more than 7 digits are written as offsets from a round base (out->xbase
  * for n, out->ybase for G; 0 otherwise): for n = 10^18..10^18+100 the
  * rows hold 0..100 and xbase is 10^18.  The rows are kept in memory until
- * the last is known (32 bytes each). */
+ * the last is known (40 bytes each). */
 sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
                                  const sg_seq *s, const sg_result *res,
                                  uint64_t from, uint64_t to, size_t max_rows,
