@@ -363,6 +363,126 @@ static void test_sequence_long_range(void **state)
     free(path);
 }
 
+/* Whether every number of a data row is below 2^53, so that gnuplot's
+ * doubles hold it exactly. */
+static int exact_in_double(const row *r)
+{
+    const uint64_t lim = (uint64_t)1 << 53;
+
+    return r->n < lim && r->max < lim && r->min < lim &&
+           (!r->have_rare || r->rare < lim);
+}
+
+/* Far from 0 the positions are written as offsets from a round base:
+ * consecutive, distinct, exact in a double, small; base + offset is n and
+ * the values are those of the published period of Kayles (G(n) =
+ * G(71 + (n - 71) mod 12), the reference giving G(71..82)). */
+static void test_sequence_far(void **state)
+{
+    static const struct {
+        uint64_t from, to, base; /* base 0: any round one */
+    } cases[] = {
+        {1000000000000000000ULL, 1000000000000000100ULL,
+         1000000000000000000ULL},
+        {1000000000000ULL, 1000000000100ULL, 1000000000000ULL},
+        {1000000000000000037ULL, 1000000000000000136ULL,
+         1000000000000000000ULL},
+        {123456789012345678ULL, 123456789012345928ULL, 0},
+        {UINT64_MAX - 300, UINT64_MAX, 0},
+        {0, 200, 0}, /* near 0: n itself */
+    };
+    char *path = scratch("far.dat");
+    game g;
+    size_t c;
+
+    (void)state;
+    game_init(&g, "0.77", 1000, 200);
+    assert_int_equal(g.res.status, SG_PERIODIC);
+    for (c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint64_t from = cases[c].from, to = cases[c].to, width = to - from;
+        sg_plot_data d;
+        sg_error err;
+        row *rows;
+        size_t nrows, i;
+
+        assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res, from,
+                                                to, 0, 0, &err),
+                         SG_OK);
+        rows = read_rows(path, &nrows);
+        assert_int_equal(nrows, width + 1);
+        if (from == 0)
+            assert_int_equal(d.xbase, 0);
+        else if (cases[c].base)
+            assert_int_equal(d.xbase, cases[c].base);
+        assert_true(d.xbase <= from);
+        /* The offsets are at most one digit wider than the range. */
+        assert_true(to - d.xbase < 10 * (width + 1) || to - d.xbase < 1000);
+        /* A round base: a multiple of 1000 at least, here. */
+        assert_int_equal(d.xbase % 1000, 0);
+        assert_int_equal(d.ybase, 0);
+        for (i = 0; i < nrows; i++) {
+            uint64_t n = from + i, want = g.ref[71 + (n - 71) % 12];
+            if (n < 200)
+                want = g.ref[n];
+            if (rows[i].n != n - d.xbase || rows[i].max != want ||
+                rows[i].min != want || !exact_in_double(&rows[i]))
+                fail_msg("range %llu:%llu, row %zu: %llu %llu, expected "
+                         "offset %llu (base %llu) and G = %llu",
+                         (unsigned long long)from, (unsigned long long)to, i,
+                         (unsigned long long)rows[i].n,
+                         (unsigned long long)rows[i].max,
+                         (unsigned long long)(n - d.xbase),
+                         (unsigned long long)d.xbase, (unsigned long long)want);
+            /* Distinct as gnuplot reads them. */
+            if (i > 0 && (double)rows[i].n == (double)rows[i - 1].n)
+                fail_msg("rows %zu and %zu collapse", i - 1, i);
+        }
+        free(rows);
+    }
+    game_clear(&g);
+    free(path);
+}
+
+/* Nim (all-but{}, G(n) = n): far out the values are offsets too. */
+static void test_sequence_far_values(void **state)
+{
+    char *path = scratch("nim.dat");
+    const uint64_t from = 1000000000000000000ULL, to = from + 100;
+    sg_rule r;
+    sg_seq s;
+    sg_result res;
+    sg_plot_data d;
+    sg_error err;
+    row *rows;
+    size_t nrows, i;
+
+    (void)state;
+    sg_rule_init(&r);
+    sg_seq_init(&s);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "all-but{}", &err),
+                     SG_OK);
+    assert_int_equal(sg_analyse(&res, &s, &r, 100, NULL, &err), SG_OK);
+    assert_int_equal(res.status, SG_ARITH_PERIODIC);
+    assert_int_equal(
+        sg_plot_write_sequence(path, &d, &s, &res, from, to, 0, 0, &err),
+        SG_OK);
+    assert_int_equal(d.xbase, from);
+    assert_int_equal(d.ybase, from);
+    assert_int_equal(d.vmin, from);
+    assert_int_equal(d.vmax, to);
+    rows = read_rows(path, &nrows);
+    assert_int_equal(nrows, 101);
+    for (i = 0; i < nrows; i++) {
+        assert_int_equal(rows[i].n, i);
+        assert_int_equal(rows[i].max, i); /* G(n) - 10^18 = n - 10^18 */
+        assert_int_equal(rows[i].min, i);
+    }
+    free(rows);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+    free(path);
+}
+
 static void test_sequence_unknown(void **state)
 {
     char *path = scratch("unknown.dat");
@@ -719,6 +839,400 @@ static void test_missing_gnuplot(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Scripts handed to gnuplot (a stand-in keeps them)                    */
+/* ------------------------------------------------------------------ */
+
+/* A stand-in for gnuplot: a shell script that keeps the script and data
+ * it is given as `keep`.gp and `keep`.dat and writes a dummy image, so
+ * that a test can read exactly what gnuplot would have read. */
+static char *fake_gnuplot(const char *keep)
+{
+    char *path = scratch("fake_gnuplot.sh");
+    FILE *f = fopen(path, "w");
+
+    assert_non_null(f);
+    fprintf(f,
+            "#!/bin/sh\n"
+            "cp \"$1\" '%s.gp' || exit 1\n"
+            "d=$(sed -n \"s/^datafile = '\\(.*\\)'$/\\1/p\" \"$1\")\n"
+            "cp \"$d\" '%s.dat' || exit 1\n"
+            "o=$(sed -n \"s/^outfile = '\\(.*\\)'$/\\1/p\" \"$1\")\n"
+            "printf 'not an image' >\"$o\"\n",
+            keep, keep);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, 0755), 0);
+    return path;
+}
+
+/* The line `name = ...` of a script's variables, without `name = `. */
+static char *script_var(const char *script, const char *name)
+{
+    size_t nl = strlen(name);
+    const char *p = script;
+
+    for (;;) {
+        const char *end = strchr(p, '\n');
+        if (!end)
+            end = p + strlen(p);
+        if ((size_t)(end - p) > nl + 3 && memcmp(p, name, nl) == 0 &&
+            memcmp(p + nl, " = ", 3) == 0)
+            return strndup(p + nl + 3, (size_t)(end - p) - nl - 3);
+        if (!*end)
+            break;
+        p = end + 1;
+    }
+    fail_msg("the script sets no variable %s", name);
+    return NULL;
+}
+
+static uint64_t script_u64(const char *script, const char *name)
+{
+    char *v = script_var(script, name), *end;
+    unsigned long long x = strtoull(v, &end, 10);
+
+    if (*end)
+        fail_msg("%s = %s is not a whole number", name, v);
+    free(v);
+    return x;
+}
+
+/* A string variable's text: gnuplot's 'a''b' . "\n" . 'c' read back. */
+static char *script_str(const char *script, const char *name)
+{
+    char *v = script_var(script, name), *out = malloc(strlen(v) + 1);
+    const char *p = v;
+    size_t o = 0;
+
+    assert_non_null(out);
+    assert_true(*p == '\'');
+    for (p++; *p;) {
+        if (p[0] == '\'' && p[1] == '\'') {
+            out[o++] = '\'';
+            p += 2;
+        } else if (strncmp(p, "' . \"\\n\" . '", 12) == 0) {
+            out[o++] = '\n';
+            p += 12;
+        } else if (p[0] == '\'' && p[1] == '\0') {
+            p++;
+        } else {
+            out[o++] = *p++;
+        }
+    }
+    out[o] = '\0';
+    free(v);
+    return out;
+}
+
+/* Remove spaces and line breaks from s. */
+static void squeeze(char *s)
+{
+    char *o = s;
+
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\n')
+            *o++ = *s;
+    *o = '\0';
+}
+
+static unsigned count_char(const char *s, char c)
+{
+    unsigned n = 0;
+
+    for (; *s; s++)
+        n += *s == c;
+    return n;
+}
+
+/* A tick interval gnuplot can label plainly: 1, 2 or 5 times a power of
+ * ten, putting 4 to 11 ticks on lo..hi. */
+static void assert_nice_ticks(uint64_t step, uint64_t lo, uint64_t hi)
+{
+    uint64_t m = step, ticks = 0, x;
+
+    assert_true(step >= 1);
+    while (m % 10 == 0)
+        m /= 10;
+    assert_true(m == 1 || m == 2 || m == 5);
+    for (x = lo; x <= hi; x++)
+        ticks += x % step == 0;
+    if (ticks < 4 || ticks > 11)
+        fail_msg("%llu ticks on %llu..%llu", (unsigned long long)ticks,
+                 (unsigned long long)lo, (unsigned long long)hi);
+}
+
+/* Far from 0 the script names the offset on the axis, draws offsets
+ * 0..100 with whole-number ticks, and puts Kayles' period boundaries
+ * where n = 71 (mod 12); near 0 it keeps the plain axis. */
+static void test_script_far(void **state)
+{
+    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = scratch("far.svg"), *kept_gp, *kept_dat, *script, *v;
+    const uint64_t from = 1000000000000000000ULL, to = from + 100;
+    sg_plot_options opt;
+    sg_error err;
+    row *rows;
+    size_t nrows;
+    uint64_t xtic, bfirst, p, k;
+    game g;
+
+    (void)state;
+    kept_gp = malloc(strlen(keep) + 5);
+    kept_dat = malloc(strlen(keep) + 5);
+    sprintf(kept_gp, "%s.gp", keep);
+    sprintf(kept_dat, "%s.dat", keep);
+    game_init(&g, "0.77", 1000, 200);
+    memset(&opt, 0, sizeof opt);
+    opt.gnuplot = gp;
+    assert_int_equal(
+        sg_plot_sequence(out, &g.r, &g.res, &g.s, from, to, &opt, &err), SG_OK);
+    script = slurp(kept_gp, NULL);
+    v = script_str(script, "xlabel");
+    assert_string_equal(v, "n \xe2\x88\x92 10^18 (heap size n)");
+    free(v);
+    v = script_str(script, "ylabel");
+    assert_string_equal(v, "G(n)");
+    free(v);
+    assert_int_equal(script_u64(script, "xmin"), 0);
+    assert_int_equal(script_u64(script, "xmax"), 100);
+    xtic = script_u64(script, "xtic");
+    assert_nice_ticks(xtic, 0, 100);
+    assert_true(script_u64(script, "ytic") >= 1);
+    /* No pre-period in view: the shading ends at xmin. */
+    assert_int_equal(script_u64(script, "n0"), 0);
+    p = script_u64(script, "p");
+    assert_int_equal(p, 12);
+    bfirst = script_u64(script, "bfirst");
+    assert_true(bfirst < 12);
+    assert_int_equal((from + bfirst - 71) % 12, 0);
+    assert_int_equal(script_u64(script, "nbound"), (100 - bfirst) / 12 + 1);
+    /* The terminal is set before the template and the labels are UTF-8. */
+    assert_non_null(strstr(script, "\nset encoding utf8\nset terminal "
+                                   "@terminal\n# ---- template ----\n"));
+    free(script);
+    rows = read_rows(kept_dat, &nrows);
+    assert_int_equal(nrows, 101);
+    for (k = 0; k < nrows; k++) {
+        uint64_t n = from + k;
+        assert_int_equal(rows[k].n, k);
+        assert_int_equal(rows[k].max, g.ref[71 + (n - 71) % 12]);
+    }
+    free(rows);
+
+    /* 10^12: the same, with its own base. */
+    assert_int_equal(sg_plot_sequence(out, &g.r, &g.res, &g.s, 1000000000000ULL,
+                                      1000000000100ULL, &opt, &err),
+                     SG_OK);
+    script = slurp(kept_gp, NULL);
+    v = script_str(script, "xlabel");
+    assert_string_equal(v, "n \xe2\x88\x92 10^12 (heap size n)");
+    free(v);
+    assert_int_equal(script_u64(script, "xmax"), 100);
+    free(script);
+
+    /* Near 0: the plain axis, positions as they are. */
+    assert_int_equal(
+        sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 150, &opt, &err), SG_OK);
+    script = slurp(kept_gp, NULL);
+    v = script_str(script, "xlabel");
+    assert_string_equal(v, "n (heap size)");
+    free(v);
+    assert_int_equal(script_u64(script, "xmin"), 0);
+    assert_int_equal(script_u64(script, "xmax"), 150);
+    assert_nice_ticks(script_u64(script, "xtic"), 0, 150);
+    assert_nice_ticks(script_u64(script, "ytic"), 0, 8);
+    assert_int_equal(script_u64(script, "n0"), 71);
+    v = script_str(script, "prelabel");
+    assert_string_equal(v, "pre-period (n < 71)");
+    free(v);
+    free(script);
+    rows = read_rows(kept_dat, &nrows);
+    assert_int_equal(nrows, 151);
+    for (k = 0; k < nrows; k++) {
+        assert_int_equal(rows[k].n, k);
+        assert_int_equal(rows[k].max, g.ref[k]);
+    }
+    free(rows);
+    assert_no_leftovers();
+    game_clear(&g);
+    free(keep);
+    free(gp);
+    free(out);
+    free(kept_gp);
+    free(kept_dat);
+}
+
+/* A line's width in thousandths of an em, coarsely: digits, braces and
+ * lower-case letters 0.64 em, punctuation and spaces 0.32 em, anything
+ * else (capitals, the ellipsis) a full em. */
+static unsigned long coarse_width(const char *s, size_t n)
+{
+    unsigned long w = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '{' ||
+            c == '}')
+            w += 640;
+        else if (c == ',' || c == '.' || c == ':' || c == ' ' || c == '-')
+            w += 320;
+        else if ((c & 0xc0) != 0x80)
+            w += 1000;
+    }
+    return w;
+}
+
+/* Long names: a title takes at most three lines, none wider than a
+ * 960-pixel image (58 em of its 16.5-pixel font); a name that fits in three lines is only wrapped (the text is
+ * whole), a longer one keeps its start, its end and the result around an
+ * ellipsis. */
+static void test_script_titles(void **state)
+{
+    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = scratch("title.png"), *kept_gp, *script, *title;
+    static const struct {
+        uint64_t first, stepby, count;
+        int whole;
+    } sets[] = {
+        {101, 3, 40, 1},  /* 40 three-digit numbers */
+        {1000, 7, 72, 0}, /* 72 four-digit numbers */
+        {1, 2, 5, 1},     /* short: subtract{1,3,5,7,9} */
+    };
+    sg_plot_options opt;
+    size_t c;
+
+    (void)state;
+    kept_gp = malloc(strlen(keep) + 5);
+    sprintf(kept_gp, "%s.gp", keep);
+    memset(&opt, 0, sizeof opt);
+    opt.gnuplot = gp;
+    for (c = 0; c < sizeof sets / sizeof *sets; c++) {
+        char code[2048], expect[2400];
+        size_t o, i, len, start;
+        sg_rule r;
+        sg_seq s;
+        sg_result res;
+        sg_error err;
+
+        o = (size_t)sprintf(code, "subtract{");
+        for (i = 0; i < sets[c].count; i++)
+            o += (size_t)sprintf(
+                code + o, "%s%llu", i ? "," : "",
+                (unsigned long long)(sets[c].first + i * sets[c].stepby));
+        sprintf(code + o, "}");
+        sg_rule_init(&r);
+        sg_seq_init(&s);
+        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, code, &err), SG_OK);
+        assert_int_equal(sg_analyse(&res, &s, &r, 100000, NULL, &err), SG_OK);
+        assert_int_equal(res.status, SG_PERIODIC);
+        assert_int_equal(
+            sg_plot_sequence(out, &r, &res, &s, 0, 100, &opt, &err), SG_OK);
+        script = slurp(kept_gp, NULL);
+        title = script_str(script, "plottitle");
+        assert_true(count_char(title, '\n') <= 2);
+        for (start = 0, len = strlen(title), i = 0; i <= len; i++)
+            if (title[i] == '\n' || title[i] == '\0') {
+                if (coarse_width(title + start, i - start) > 58000)
+                    fail_msg("title line too wide: %.*s", (int)(i - start),
+                             title + start);
+                start = i + 1;
+            }
+        /* Lines break after a comma or in place of a space: compare
+         * without spaces and line breaks. */
+        snprintf(expect, sizeof expect, "%s:period%llu after pre-period %llu",
+                 sets[c].whole ? code : ",1497}",
+                 (unsigned long long)res.period,
+                 (unsigned long long)res.preperiod);
+        squeeze(expect);
+        squeeze(title);
+        if (sets[c].whole) {
+            assert_true(strncmp(title, expect, strlen(expect)) == 0);
+        } else {
+            assert_true(strncmp(title, "subtract{1000,1007,", 19) == 0);
+            assert_non_null(strstr(title, "\xe2\x80\xa6"));
+            assert_non_null(strstr(title, expect));
+        }
+        assert_non_null(strstr(title, "provenbythe"));
+        free(title);
+        free(script);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+    free(keep);
+    free(gp);
+    free(out);
+    free(kept_gp);
+}
+
+/* The results figure: a long title in at most three lines keeping its
+ * counts, a long rule name shortened on its point, whole-number ticks on
+ * the axis counting rules. */
+static void test_script_results(void **state)
+{
+    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = scratch("results.svg"), *kept_gp, *kept_dat, *script, *t;
+    static const char long_rule[] =
+        "subtract{1000,1007,1014,1021,1028,1035,1042,1049,1056,1063}";
+    static const char long_title[] =
+        "cached rules in a_very_long_cache_file_name_for_the_experiments_of_"
+        "the_research_group_on_octal_games_and_subtraction_games_2026_"
+        "december_version_7_with_a_few_more_words_to_make_it_longer.db";
+    sg_plot_result items[] = {
+        {"0.77", SG_PERIODIC, 71, 12},
+        {"0.07", SG_PERIODIC, 53, 34},
+        {"0.7", SG_PERIODIC, 0, 3},
+        {long_rule, SG_PERIODIC, 0, 6000},
+    };
+    sg_plot_options opt;
+    sg_error err;
+    uint64_t htic, hmax;
+    char *p, *q;
+
+    (void)state;
+    kept_gp = malloc(strlen(keep) + 5);
+    kept_dat = malloc(strlen(keep) + 5);
+    sprintf(kept_gp, "%s.gp", keep);
+    sprintf(kept_dat, "%s.dat", keep);
+    memset(&opt, 0, sizeof opt);
+    opt.gnuplot = gp;
+    assert_int_equal(sg_plot_results(out, long_title, items, 4, &opt, &err),
+                     SG_OK);
+    script = slurp(kept_gp, NULL);
+    t = script_str(script, "plottitle");
+    assert_true(count_char(t, '\n') <= 2);
+    squeeze(t);
+    assert_true(strncmp(t, "cachedrulesina_very_long_", 25) == 0);
+    assert_non_null(strstr(t, "(4):4periodic,0arithmetic-periodic,0"));
+    free(t);
+    hmax = script_u64(script, "hmax");
+    htic = script_u64(script, "htic");
+    assert_int_equal(hmax, 1);
+    assert_true(htic >= 1);
+    free(script);
+    /* Block 3 names the longest period: the long rule, shortened. */
+    t = slurp(kept_dat, NULL);
+    p = strstr(t, "# named:");
+    assert_non_null(p);
+    p = strchr(p, '"');
+    assert_non_null(p);
+    q = strchr(p + 1, '"');
+    assert_non_null(q);
+    *q = '\0';
+    assert_true(strlen(p + 1) < strlen(long_rule));
+    assert_true(strncmp(p + 1, "subtract{1", 10) == 0);
+    assert_non_null(strstr(p + 1, "\xe2\x80\xa6"));
+    assert_true(strlen(p + 1) >= 3 &&
+                strcmp(p + 1 + strlen(p + 1) - 3, "63}") == 0);
+    free(t);
+    assert_no_leftovers();
+    free(keep);
+    free(gp);
+    free(out);
+    free(kept_gp);
+    free(kept_dat);
+}
+
+/* ------------------------------------------------------------------ */
 /* Images drawn by gnuplot (skipped without it)                         */
 /* ------------------------------------------------------------------ */
 
@@ -893,6 +1407,8 @@ int main(void)
         cmocka_unit_test(test_sequence_rows_exact),
         cmocka_unit_test(test_sequence_thinning),
         cmocka_unit_test(test_sequence_long_range),
+        cmocka_unit_test(test_sequence_far),
+        cmocka_unit_test(test_sequence_far_values),
         cmocka_unit_test(test_sequence_unknown),
         cmocka_unit_test(test_rare_planted),
         cmocka_unit_test(test_rare_examples),
@@ -901,6 +1417,9 @@ int main(void)
         cmocka_unit_test(test_templates_match_files),
         cmocka_unit_test(test_bad_destinations),
         cmocka_unit_test(test_missing_gnuplot),
+        cmocka_unit_test(test_script_far),
+        cmocka_unit_test(test_script_titles),
+        cmocka_unit_test(test_script_results),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_gnuplot_error),
     };

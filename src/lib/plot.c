@@ -1,10 +1,12 @@
 /*
  * plot.c - figures drawn by gnuplot, which runs as a separate program found
  * at run time: the data files it reads (long ranges thinned to the largest
- * and smallest value per bucket, so that 10^8 values stay quick), the
- * search for rare values, the scripts made of the templates in plots/ and
- * the variables they read, and running gnuplot so that it can never write
- * to our stdout.  Like all of libsg this file never prints: gnuplot's own
+ * and smallest value per bucket, so that 10^8 values stay quick; numbers
+ * far from 0 written as offsets from a round base, as gnuplot's doubles
+ * cannot tell 10^18 from 10^18 + 1), the search for rare values, the
+ * scripts made of the templates in plots/ and the variables they read
+ * (whole-number ticks, titles that fit), and running gnuplot so that it
+ * can never write to our stdout.  Like all of libsg this file never prints: gnuplot's own
  * error text comes back in sg_error.
  */
 #define _DEFAULT_SOURCE
@@ -30,6 +32,12 @@
 /* Period boundaries drawn one by one up to this many; beyond, only the
  * start of the period is marked. */
 #define MAX_BOUNDARIES 40
+
+/* Characters outside ASCII in labels, as UTF-8 (the templates set
+ * `encoding utf8`). */
+#define MINUS "\xe2\x88\x92"    /* U+2212 minus sign */
+#define TIMES "\xc3\x97"        /* U+00D7 multiplication sign */
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026 horizontal ellipsis */
 
 /* Bytes of gnuplot's stderr kept for the error message. */
 #define STDERR_KEEP 8192
@@ -179,6 +187,243 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
 }
 
 /* ------------------------------------------------------------------ */
+/* Axes: offsets, ticks, labels                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * gnuplot computes in doubles, which hold integers exactly only below
+ * 2^53: near n = 10^18 neighbouring positions collapse onto one point and
+ * the ticks read 1e+18.  An axis whose numbers would need more than
+ * BASE_DIGITS digits is therefore drawn as an offset from a round base
+ * (n - 10^18), so that its ticks are small exact integers.
+ */
+#define BASE_DIGITS 7
+#define BASE_FROM 10000000ULL /* 10^BASE_DIGITS */
+
+/* The base of an axis showing lo..hi: 0 when hi has at most BASE_DIGITS
+ * digits, else lo rounded down to the largest power of ten that keeps the
+ * offsets below max(10 (hi - lo + 1), 1000), so that they need at most
+ * one digit more than the width of the range. */
+static uint64_t axis_base(uint64_t lo, uint64_t hi)
+{
+    uint64_t width = hi - lo, slack, u = 10000000000000000000ULL;
+
+    if (hi < BASE_FROM)
+        return 0;
+    /* lo - base < slack makes hi - base < max(10 (width + 1), 1000). */
+    slack = width > (UINT64_MAX - 10) / 9 ? UINT64_MAX : 9 * width + 10;
+    if (width < 1000 && 1000 - width > slack)
+        slack = 1000 - width;
+    for (; u > 1; u /= 10)
+        if (lo % u < slack)
+            return lo - lo % u;
+    return lo;
+}
+
+/* A base as the axis label writes it: "10^18", "3×10^12", or in full. */
+static void base_text(char *out, size_t outsz, uint64_t base)
+{
+    uint64_t m = base;
+    unsigned k = 0;
+
+    while (m >= 10 && m % 10 == 0) {
+        m /= 10;
+        k++;
+    }
+    if (k >= 3 && m == 1)
+        snprintf(out, outsz, "10^%u", k);
+    else if (k >= 3 && m < 10)
+        snprintf(out, outsz, "%llu" TIMES "10^%u", (ull)m, k);
+    else
+        snprintf(out, outsz, "%llu", (ull)base);
+}
+
+/* Decimal digits of v. */
+static unsigned digits(uint64_t v)
+{
+    unsigned d = 1;
+
+    for (; v >= 10; v /= 10)
+        d++;
+    return d;
+}
+
+/* The interval between ticks on an axis showing lo..hi: the least 1, 2
+ * or 5 times a power of ten that puts at most `maxticks` ticks in lo..hi,
+ * and never less than 1, so that ticks fall on whole numbers only. */
+static uint64_t tick_step(uint64_t lo, uint64_t hi, uint64_t maxticks)
+{
+    static const uint64_t mult[] = {1, 2, 5};
+    uint64_t pow = 1;
+
+    if (maxticks == 0)
+        maxticks = 1;
+    for (;;) {
+        size_t i;
+        for (i = 0; i < 3; i++) {
+            uint64_t s = mult[i] * pow;
+            /* multiples of s in lo..hi */
+            uint64_t first = lo / s + (lo % s != 0);
+            uint64_t count = hi / s >= first ? hi / s - first + 1 : 0;
+            if (count <= maxticks)
+                return s;
+        }
+        if (pow > UINT64_MAX / 50)
+            return 5 * pow;
+        pow *= 10;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Titles that fit                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Advance widths of the printable ASCII characters in thousandths of an
+ * em, those of DejaVu Sans (the "Sans" of Debian's cairo terminals; Arial,
+ * the SVG terminal's font, is narrower), so that a text's width can be
+ * estimated without asking gnuplot. */
+static const unsigned short glyph_width[95] = {
+    318, 400, 460, 838, 636,  950, 780, 275, 390, 390, 500, 838, 318, 361,
+    318, 337, 636, 636, 636,  636, 636, 636, 636, 636, 636, 636, 337, 337,
+    838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295,
+    295, 656, 557, 863, 748,  787, 603, 787, 695, 635, 611, 732, 684, 989,
+    685, 611, 685, 390, 337,  390, 838, 500, 500, 613, 635, 550, 635, 615,
+    352, 635, 634, 278, 278,  579, 278, 974, 634, 612, 635, 635, 411, 521,
+    392, 634, 592, 818, 592,  592, 525, 636, 337, 636, 838};
+
+/* The width of s[0..len) in thousandths of an em; a character outside
+ * ASCII counts as a full em. */
+static unsigned long text_width(const char *s, size_t len)
+{
+    unsigned long w = 0;
+    size_t i;
+
+    for (i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 32 && c < 127)
+            w += glyph_width[c - 32];
+        else if (c >= 0xc0 || c < 32)
+            w += 1000; /* the first byte of a UTF-8 character */
+    }
+    return w;
+}
+
+/* Most lines a title may take. */
+#define TITLE_LINES 3
+
+/*
+ * Break text into lines of at most `width` thousandths of an em, after a
+ * space (which is dropped), a comma, an underscore or a slash (rule names
+ * and file names have no spaces), into out (lines separated by '\n');
+ * a piece with no break in it longer than a line is cut between any two
+ * (UTF-8) characters.  Stops after TITLE_LINES lines; returns the number
+ * of lines, TITLE_LINES + 1 when the text needs more.
+ */
+static unsigned wrap_text(char *out, size_t outsz, const char *text,
+                          unsigned long width)
+{
+    size_t len = strlen(text), start = 0, o = 0;
+    unsigned lines = 0;
+
+    out[0] = '\0';
+    while (start < len) {
+        size_t i, last_break = 0, end;
+        unsigned long w = 0;
+
+        if (lines == TITLE_LINES)
+            return TITLE_LINES + 1;
+        for (i = start; i < len; i++) {
+            w += text_width(text + i, 1);
+            if (w > width && i > start)
+                break;
+            if (strchr(" ,_/", text[i]))
+                last_break = i + 1;
+        }
+        if (i == len || text[i] == ' ')
+            end = i;
+        else if (last_break > start)
+            end = last_break;
+        else
+            for (end = i;
+                 end > start + 1 && ((unsigned char)text[end] & 0xc0) == 0x80;)
+                end--;
+        if (lines > 0 && o + 1 < outsz)
+            out[o++] = '\n';
+        for (i = start; i < end && o + 1 < outsz; i++)
+            if (i + 1 < end || text[i] != ' ')
+                out[o++] = text[i];
+        out[o] = '\0';
+        for (start = end; start < len && text[start] == ' ';)
+            start++;
+        lines++;
+    }
+    return lines;
+}
+
+/*
+ * A title "SUBJECT: REST" (REST may be empty) wrapped into at most
+ * TITLE_LINES lines of `width` thousandths of an em; when it does not fit,
+ * the middle of the subject (a rule's name, a cache's file name) gives way
+ * to an ellipsis, so that its start, its end and REST stay readable.
+ */
+static void fit_title(char *out, size_t outsz, const char *subject,
+                      const char *rest, unsigned long width)
+{
+    size_t slen = strlen(subject), keep = slen, full = slen + strlen(rest) + 8;
+    char *text = malloc(full), *lines = malloc(full + TITLE_LINES + 8);
+
+    if (!text || !lines) {
+        snprintf(out, outsz, "%s%s", subject, rest);
+        free(text);
+        free(lines);
+        return;
+    }
+    for (;;) {
+        size_t head = keep < slen ? (keep + 1) / 2 : slen, tail = keep / 2;
+        size_t i, o = 0;
+
+        if (keep < slen) {
+            /* Cut after a comma ("1,2,...,9") when one is near, else
+             * between any two UTF-8 characters. */
+            for (i = head; i > head / 2 && subject[i - 1] != ','; i--)
+                ;
+            if (i > head / 2)
+                head = i;
+            for (i = slen - tail; i < slen - tail / 2 && subject[i] != ','; i++)
+                ;
+            if (i < slen - tail / 2)
+                tail = slen - i;
+            while (head > 0 && ((unsigned char)subject[head] & 0xc0) == 0x80)
+                head--;
+            while (tail > 0 &&
+                   ((unsigned char)subject[slen - tail] & 0xc0) == 0x80)
+                tail--;
+        }
+        for (i = 0; i < head; i++)
+            text[o++] = subject[i];
+        if (keep < slen) {
+            memcpy(text + o, ELLIPSIS, sizeof ELLIPSIS - 1);
+            o += sizeof ELLIPSIS - 1;
+            for (i = slen - tail; i < slen; i++)
+                text[o++] = subject[i];
+        }
+        text[o] = '\0';
+        strcat(text, rest);
+        for (i = 0; text[i]; i++)
+            if (text[i] == '\n' || text[i] == '\r' || text[i] == '\t')
+                text[i] = ' ';
+        if (wrap_text(lines, full + TITLE_LINES + 8, text, width) <=
+                TITLE_LINES ||
+            keep == 0)
+            break;
+        keep = keep > 40 ? keep - keep / 8 : keep - 1;
+    }
+    snprintf(out, outsz, "%s", lines);
+    free(text);
+    free(lines);
+}
+
+/* ------------------------------------------------------------------ */
 /* Data files                                                           */
 /* ------------------------------------------------------------------ */
 
@@ -207,6 +452,13 @@ static sg_status file_close(FILE *f, const char *path, sg_error *err)
     return SG_OK;
 }
 
+/* One row of the sequence data: a bucket's first position and its
+ * largest, smallest and largest rare value. */
+typedef struct seq_row {
+    uint64_t n, max, min, rare;
+    int have_rare;
+} seq_row;
+
 sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
                                  const sg_seq *s, const sg_result *res,
                                  uint64_t from, uint64_t to, size_t max_rows,
@@ -214,7 +466,9 @@ sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
 {
     cursor c;
     FILE *f;
-    uint64_t total, step, left;
+    seq_row *rows;
+    uint64_t total, step, left, nrows, i;
+    char xb[64], yb[64];
     sg_status st;
 
     memset(out, 0, sizeof *out);
@@ -225,43 +479,71 @@ sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
         max_rows = SG_PLOT_MAX_ROWS;
     total = to - from + 1;
     step = total <= max_rows ? 1 : (total - 1) / max_rows + 1;
-    st = file_open(&f, path, err);
-    if (st)
-        return st;
-    fprintf(f,
-            "# sgexplore: G(n) for n = %llu..%llu, %llu position%s per row\n"
-            "# n (first of the row), largest G, smallest G, largest rare G "
-            "(- when none; rare: even popcount of G & %llu)\n",
-            (ull)from, (ull)to, (ull)step, step == 1 ? "" : "s",
-            (ull)rare_mask);
+    nrows = (total - 1) / step + 1;
+    /* The rows are kept until the smallest and largest value are known,
+     * which the offset of the value axis needs. */
+    if (nrows > SIZE_MAX / sizeof *rows ||
+        !(rows = malloc((size_t)nrows * sizeof *rows)))
+        return sg_error_set(err, SG_E_NOMEM, -1,
+                            "out of memory for %llu rows of plot data",
+                            (ull)nrows);
     out->step = step;
-    for (left = total; left > 0;) {
-        uint64_t start = c.n, k, mx = 0, mn = UINT64_MAX, rare = 0;
-        uint64_t len = left < step ? left : step;
-        int have_rare = 0;
+    out->vmin = UINT64_MAX;
+    for (left = total, i = 0; left > 0; i++) {
+        seq_row *r = &rows[i];
+        uint64_t k, len = left < step ? left : step;
 
+        r->n = c.n;
+        r->max = 0;
+        r->min = UINT64_MAX;
+        r->rare = 0;
+        r->have_rare = 0;
         for (k = 0; k < len; k++) {
             uint64_t v = cursor_next(&c);
-            if (v > mx)
-                mx = v;
-            if (v < mn)
-                mn = v;
+            if (v > r->max)
+                r->max = v;
+            if (v < r->min)
+                r->min = v;
             if (rare_mask && even_weight(v & rare_mask) &&
-                (!have_rare || v > rare)) {
-                rare = v;
-                have_rare = 1;
+                (!r->have_rare || v > r->rare)) {
+                r->rare = v;
+                r->have_rare = 1;
             }
         }
-        if (have_rare)
-            fprintf(f, "%llu %llu %llu %llu\n", (ull)start, (ull)mx, (ull)mn,
-                    (ull)rare);
-        else
-            fprintf(f, "%llu %llu %llu -\n", (ull)start, (ull)mx, (ull)mn);
-        if (mx > out->vmax)
-            out->vmax = mx;
-        out->rows++;
+        if (r->max > out->vmax)
+            out->vmax = r->max;
+        if (r->min < out->vmin)
+            out->vmin = r->min;
         left -= len;
     }
+    out->rows = nrows;
+    out->xbase = axis_base(from, to);
+    out->ybase = axis_base(out->vmin, out->vmax);
+
+    st = file_open(&f, path, err);
+    if (st) {
+        free(rows);
+        return st;
+    }
+    snprintf(xb, sizeof xb, "n - %llu", (ull)out->xbase);
+    snprintf(yb, sizeof yb, "G - %llu", (ull)out->ybase);
+    fprintf(f,
+            "# sgexplore: G(n) for n = %llu..%llu, %llu position%s per row\n"
+            "# %s (first n of the row), largest %s, smallest %s, largest "
+            "rare %s (- when none; rare: even popcount of G & %llu)\n",
+            (ull)from, (ull)to, (ull)step, step == 1 ? "" : "s",
+            out->xbase ? xb : "n", out->ybase ? yb : "G", out->ybase ? yb : "G",
+            out->ybase ? yb : "G", (ull)rare_mask);
+    for (i = 0; i < nrows; i++) {
+        const seq_row *r = &rows[i];
+        fprintf(f, "%llu %llu %llu ", (ull)(r->n - out->xbase),
+                (ull)(r->max - out->ybase), (ull)(r->min - out->ybase));
+        if (r->have_rare)
+            fprintf(f, "%llu\n", (ull)(r->rare - out->ybase));
+        else
+            fputs("-\n", f);
+    }
+    free(rows);
     return file_close(f, path, err);
 }
 
@@ -301,14 +583,35 @@ static void put_x(FILE *f, uint64_t n0)
         fputs("0.5", f);
 }
 
+/* Longest rule name written whole as a point's label; a longer one keeps
+ * its first and last LABEL_KEEP / 2 bytes around an ellipsis, so that it
+ * cannot run off the panel. */
+#define LABEL_KEEP 20
+
 /* A rule's name as a double-quoted data column (quotes and line breaks,
- * which canonical texts never hold, are dropped). */
+ * which canonical texts never hold, are dropped), shortened in the middle
+ * when long. */
 static void put_label(FILE *f, const char *s)
 {
+    size_t len = s ? strlen(s) : 0, head = len, tail = 0, i;
+
+    if (len > LABEL_KEEP) {
+        head = LABEL_KEEP / 2;
+        tail = LABEL_KEEP / 2;
+        while (head > 0 && ((unsigned char)s[head] & 0xc0) == 0x80)
+            head--;
+        while (tail > 0 && ((unsigned char)s[len - tail] & 0xc0) == 0x80)
+            tail--;
+    }
     fputc('"', f);
-    for (; s && *s; s++)
-        if (*s != '"' && *s != '\n' && *s != '\r')
-            fputc(*s, f);
+    for (i = 0; i < len; i++) {
+        if (i == head && tail) {
+            fputs(ELLIPSIS, f);
+            i = len - tail;
+        }
+        if (s[i] != '"' && s[i] != '\n' && s[i] != '\r')
+            fputc(s[i], f);
+    }
     fputs("\"\n", f);
 }
 
@@ -455,6 +758,16 @@ static const char *terminal_text(sg_plot_format fmt, int wide)
         return wide ? "pdfcairo size 10in,4.5in noenhanced"
                     : "pdfcairo size 8in,4.5in noenhanced";
     }
+}
+
+/* How wide a title line may be, in thousandths of an em: the image's
+ * width less a margin, over the em of PNG's 12 point font (16.5 pixels,
+ * measured).  The SVG (Arial 12, an em of 12 units) and PDF (12 points at
+ * fontscale 0.5 on 8 inches) terminals have more room, so this suits all
+ * three. */
+static unsigned long title_width(int wide)
+{
+    return (unsigned long)((wide ? 1200 : 960) - 60) * 1000 * 2 / 33;
 }
 
 static const char *format_suffix(sg_plot_format fmt)
@@ -659,15 +972,18 @@ static void workdir_remove(workdir *w)
 /* ------------------------------------------------------------------ */
 
 /* `name = 'text'` in gnuplot syntax: inside single quotes '' stands for
- * one quote; line breaks (which cannot occur inside a string) become
- * spaces. */
+ * one quote; a line break, which a single-quoted string cannot hold, is
+ * spliced in as "\n" (`'line 1' . "\n" . 'line 2'`); carriage returns
+ * become spaces. */
 static void put_var_str(FILE *f, const char *name, const char *text)
 {
     fprintf(f, "%s = '", name);
     for (; *text; text++) {
         if (*text == '\'')
             fputs("''", f);
-        else if (*text == '\n' || *text == '\r')
+        else if (*text == '\n')
+            fputs("' . \"\\n\" . '", f);
+        else if (*text == '\r')
             fputc(' ', f);
         else
             fputc(*text, f);
@@ -774,7 +1090,11 @@ static sg_status script_write(script *sc, const workdir *w, const char *builtin,
     FILE *f;
     sg_status st;
 
-    fputs("# ---- template ----\n", sc->vars);
+    /* The labels are UTF-8; and a template that forgets its terminal
+     * still draws the requested type, never into an X window. */
+    fputs("set encoding utf8\nset terminal @terminal\n"
+          "# ---- template ----\n",
+          sc->vars);
     if (fclose(sc->vars) != 0 || !sc->text) {
         sc->vars = NULL;
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
@@ -1082,6 +1402,12 @@ static const char template_sequence[] =
     "# copy by hand, define them first:\n"
     "#   gnuplot -e \"terminal='pngcairo'; outfile='g.png'; datafile='g.dat'; ...\" COPY\n"
     "#\n"
+    "# gnuplot computes in doubles, exact for integers below 2^53 only, so far\n"
+    "# from 0 (n = 10^18) positions are written as offsets from a round base\n"
+    "# (xlabel then reads \"n - 10^18 (heap size n)\"), and so are the values of an\n"
+    "# arithmetic-periodic rule that are that large; every number below is such\n"
+    "# an offset.  Near 0 the base is 0 and the offsets are n and G(n) themselves.\n"
+    "#\n"
     "# Variables:\n"
     "#   terminal    gnuplot terminal with its options (\"pngcairo size 960,540\n"
     "#               noenhanced\"); the type follows the output file's extension\n"
@@ -1089,28 +1415,47 @@ static const char template_sequence[] =
     "#   datafile    one row per position, or per bucket of `step` positions:\n"
     "#               n (first position of the row), largest G, smallest G,\n"
     "#               largest rare G (\"-\" when the row holds no rare value)\n"
-    "#   plottitle   the rule and its result\n"
+    "#   plottitle   the rule and its result, one to three lines (long rule\n"
+    "#               names are wrapped after commas, or shortened in the middle)\n"
     "#   xmin, xmax  the first and last position drawn\n"
-    "#   ymax        the largest value drawn\n"
+    "#   xtic        interval between x ticks, a whole number\n"
+    "#   xdigits     digits of the longest x tick label\n"
+    "#   xlabel      the x axis label: \"n (heap size)\", or names the base\n"
+    "#   ymin, ymax  the least and largest value drawn (ymin is 0 unless offset)\n"
+    "#   ytic        interval between y ticks, a whole number\n"
+    "#   ylabel      the y axis label: \"G(n)\", or names the base\n"
     "#   step        positions per row of datafile (1: every value is a row)\n"
-    "#   n0, p       pre-period and period (p = 0: no period proven)\n"
+    "#   n0, p       end of the shaded pre-period (n0 <= xmin: none) and period\n"
+    "#               (p = 0: no period proven)\n"
     "#   bfirst      the first period boundary drawn (a multiple of p after n0)\n"
     "#   nbound      how many boundaries to mark (0: none, too many to draw)\n"
     "#   raremask    0 when the values have no rare class; else G is rare when\n"
     "#               G & raremask has an even number of one bits\n"
-    "#   rarelabel   legend text for the rare values\n"
+    "#   vallabel, prelabel, boundlabel, rarelabel\n"
+    "#               legend texts for the values, the pre-period, the period\n"
+    "#               boundaries and the rare values\n"
     "\n"
+    "set encoding utf8\n"
     "set terminal @terminal\n"
     "set output outfile\n"
     "\n"
     "set title plottitle noenhanced\n"
-    "set xlabel 'n (heap size)' noenhanced\n"
-    "set ylabel 'G(n)' noenhanced\n"
+    "set xlabel xlabel noenhanced\n"
+    "set ylabel ylabel noenhanced\n"
     "set xrange [xmin - 0.5 : xmax + 0.5]\n"
-    "set yrange [-0.5 : ymax + 0.5]\n"
-    "set ytics nomirror\n"
+    "set yrange [ymin - 0.5 : ymax + 0.5]\n"
+    "# Whole-number ticks, printed in full (never 1e+18).\n"
     "set xtics nomirror\n"
+    "set ytics nomirror\n"
+    "set xtics xtic\n"
+    "set ytics ytic\n"
+    "set format x '%.0f'\n"
+    "set format y '%.0f'\n"
     "set border 3\n"
+    "# Room on the right for half of the last x tick label.\n"
+    "if (xdigits > 4) {\n"
+    "    set rmargin xdigits / 2 + 2\n"
+    "}\n"
     "set key outside bottom center horizontal noenhanced\n"
     "set datafile missing '-'\n"
     "set grid ytics lc rgb '#e4e4e4' lt 1\n"
@@ -1121,7 +1466,7 @@ static const char template_sequence[] =
     "lowcolour = '#8fb0dd'\n"
     "rarecolour = '#e31a1c'\n"
     "\n"
-    "# The pre-period: positions 0 .. n0-1.\n"
+    "# The pre-period: positions xmin .. n0-1.\n"
     "if (p > 0 && n0 > xmin) {\n"
     "    set object 1 rect from xmin - 0.5, graph 0 \\\n"
     "        to (n0 < xmax ? n0 : xmax + 1) - 0.5, graph 1 \\\n"
@@ -1134,14 +1479,6 @@ static const char template_sequence[] =
     "    set arrow from x, graph 0 to x, graph 1 nohead \\\n"
     "        lc rgb boundcolour dashtype 2 lw 1\n"
     "}\n"
-    "\n"
-    "if (step > 1) {\n"
-    "    vallabel = sprintf('largest G(n) per %d positions', step)\n"
-    "} else {\n"
-    "    vallabel = 'G(n)'\n"
-    "}\n"
-    "prelabel = sprintf('pre-period (n < %d)', n0)\n"
-    "boundlabel = sprintf('period boundaries (p = %d)', p)\n"
     "\n"
     "# A series that does not apply draws nothing and gets no key entry (an\n"
     "# empty title).\n"
@@ -1180,30 +1517,52 @@ static const char template_results[] =
     "#                 1: arithmetic-periodic rules: x, period, rules at this point\n"
     "#                 2: period, rules with this period (both kinds)\n"
     "#                 3: the rules with the longest period and the longest\n"
-    "#                    pre-period: x, period, rule (quoted)\n"
+    "#                    pre-period: x, period, rule (quoted; a name longer than\n"
+    "#                    20 bytes keeps its start and end around an ellipsis)\n"
     "#               x is the pre-period, except that a pre-period of 0 is\n"
     "#               written as 0.5 so that a log scale can show it; an empty\n"
     "#               block holds one row of NaN (block 3: a row outside the\n"
     "#               drawn range, as gnuplot 5.4 crashes on labels at NaN)\n"
-    "#   plottitle   what the rules are and how many of each status\n"
+    "#   plottitle   what the rules are and how many of each status, one to\n"
+    "#               three lines (a long cache name is shortened in the middle)\n"
     "#   xmax        largest pre-period (at least 1)\n"
     "#   ymax        largest period (at least 1)\n"
     "#   cmax        most rules at one point of the left panel (at least 2)\n"
     "#   hmax        most rules with one period (at least 1)\n"
+    "#   htic        interval between ticks of the rules axis, a whole number\n"
     "#   nperiodic   number of periodic rules\n"
     "#   narith      number of arithmetic-periodic rules\n"
     "\n"
+    "set encoding utf8\n"
     "set terminal @terminal\n"
     "set output outfile\n"
+    "\n"
+    "# Ticks of a log axis from 1 to `top`: whole numbers up to 1000, then 10^k\n"
+    "# (gnuplot's own would read 1e+06); on a narrow panel with more than\n"
+    "# `most` decades, every other one is labelled.\n"
+    "logtics(top) = floor(log10(top) + 1e-9)\n"
+    "ticlabel(k, top, most) = (logtics(top) > most && k % 2) ? '' : \\\n"
+    "    k < 4 ? sprintf('%d', int(10**k)) : sprintf('10^%d', k)\n"
     "\n"
     "set multiplot layout 1, 2 title plottitle noenhanced\n"
     "\n"
     "# Left: pre-period against period, one point per distinct pair, coloured\n"
-    "# by how many rules share it; the extreme rules are named.\n"
+    "# by how many rules share it; the extreme rules are named, the name running\n"
+    "# from its point towards the middle so that it stays inside the panel.\n"
+    "leftside(x) = log(x) < (log(0.4) + log(xmax * 2)) / 2\n"
     "set title 'pre-period and period of each rule' noenhanced\n"
     "set logscale xy\n"
     "set xrange [0.4 : xmax * 2]\n"
-    "set yrange [0.7 : ymax * 2]\n"
+    "# Room above the highest point for its name.\n"
+    "set yrange [0.7 : ymax * 4]\n"
+    "set xtics ()\n"
+    "set ytics ()\n"
+    "do for [k = 0 : logtics(xmax * 2)] {\n"
+    "    set xtics add (ticlabel(k, xmax * 2, 5) 10.0**k)\n"
+    "}\n"
+    "do for [k = 0 : logtics(ymax * 4)] {\n"
+    "    set ytics add (ticlabel(k, ymax * 4, 99) 10.0**k)\n"
+    "}\n"
     "set xtics add ('0' 0.5)\n"
     "set xlabel 'pre-period n0' noenhanced\n"
     "set ylabel 'period p' noenhanced\n"
@@ -1219,8 +1578,10 @@ static const char template_results[] =
     "         title (nperiodic > 0 ? 'periodic' : ''), \\\n"
     "     datafile index 1 using 1:2:3 with points pt 9 ps 1.4 lc palette \\\n"
     "         title (narith > 0 ? 'arithmetic-periodic' : ''), \\\n"
-    "     datafile index 3 using 1:2:3 with labels center offset 0, char 1 \\\n"
-    "         notitle\n"
+    "     datafile index 3 using 1:2:(leftside($1) ? stringcolumn(3) : '') \\\n"
+    "         with labels left offset char -0.5, char 1 noenhanced notitle, \\\n"
+    "     datafile index 3 using 1:2:(leftside($1) ? '' : stringcolumn(3)) \\\n"
+    "         with labels right offset char 0.5, char 1 noenhanced notitle\n"
     "\n"
     "# Right: how often each period occurs.\n"
     "set title 'how often each period occurs' noenhanced\n"
@@ -1229,7 +1590,12 @@ static const char template_results[] =
     "set logscale x\n"
     "set xrange [0.7 : ymax * 2]\n"
     "set yrange [0 : hmax * 1.1 + 1]\n"
-    "set xtics autofreq\n"
+    "set xtics ()\n"
+    "do for [k = 0 : logtics(ymax * 2)] {\n"
+    "    set xtics add (ticlabel(k, ymax * 2, 8) 10.0**k)\n"
+    "}\n"
+    "set ytics htic\n"
+    "set format y '%.0f'\n"
     "set xlabel 'period p' noenhanced\n"
     "set ylabel 'rules' noenhanced\n"
     "set key off\n"
@@ -1282,34 +1648,64 @@ static void theorem_short(char *out, size_t outsz, const char *theorem)
     out[n] = '\0';
 }
 
+/* The title of a rule's figure: its canonical text and its result,
+ * wrapped or shortened to fit (see fit_title). */
 static sg_status sequence_title(char *out, size_t outsz, const sg_rule *r,
                                 const sg_result *res, const sg_seq *s,
                                 sg_error *err)
 {
     char *canon = sg_rule_canonical(r);
-    char thm[200];
+    char thm[200], rest[400];
 
     if (!canon)
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     theorem_short(thm, sizeof thm, res ? res->theorem : NULL);
     if (res && res->status == SG_PERIODIC)
-        snprintf(out, outsz,
-                 "%s: period %llu after pre-period %llu, proven by the %s",
-                 canon, (ull)res->period, (ull)res->preperiod, thm);
+        snprintf(rest, sizeof rest,
+                 ": period %llu after pre-period %llu, proven by the %s",
+                 (ull)res->period, (ull)res->preperiod, thm);
     else if (res && res->status == SG_ARITH_PERIODIC)
-        snprintf(out, outsz,
-                 "%s: arithmetic-periodic, period %llu and saltus %llu "
+        snprintf(rest, sizeof rest,
+                 ": arithmetic-periodic, period %llu and saltus %llu "
                  "after pre-period %llu, proven by the %s",
-                 canon, (ull)res->period, (ull)res->saltus, (ull)res->preperiod,
-                 thm);
+                 (ull)res->period, (ull)res->saltus, (ull)res->preperiod, thm);
     else
-        snprintf(out, outsz,
-                 "%s: unresolved up to n = %llu (no period "
-                 "proven)",
-                 canon, (ull)(s->n ? s->n - 1 : 0));
+        snprintf(rest, sizeof rest,
+                 ": unresolved up to n = %llu (no period proven)",
+                 (ull)(s->n ? s->n - 1 : 0));
+    fit_title(out, outsz, canon, rest, title_width(0));
     free(canon);
     return SG_OK;
 }
+
+/* Most ticks on an axis about `room` thousandths of an em long whose
+ * labels have up to `d` digits (0.636 em each, and 2 em between labels),
+ * at most 11. */
+static uint64_t max_ticks(unsigned long room, unsigned d)
+{
+    uint64_t k = room / (636UL * d + 2000);
+
+    return k < 2 ? 2 : k > 11 ? 11 : k;
+}
+
+/* The label of an axis drawn with an offset, "n - 10^18 (heap size n)"
+ * with a true minus sign, or `plain` when there is no offset. */
+static void offset_label(char *out, size_t outsz, const char *what,
+                         uint64_t base, const char *plain, const char *suffix)
+{
+    char b[64];
+
+    if (!base) {
+        snprintf(out, outsz, "%s", plain);
+        return;
+    }
+    base_text(b, sizeof b, base);
+    snprintf(out, outsz, "%s " MINUS " %s%s", what, b, suffix);
+}
+
+/* Width of the plot area of the figure of one rule, in thousandths of an
+ * em (960 pixels less the margins). */
+#define PLOT_ROOM 52000UL
 
 sg_status sg_plot_sequence(const char *path, const sg_rule *r,
                            const sg_result *res, const sg_seq *s, uint64_t from,
@@ -1323,8 +1719,8 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     workdir w;
     dest d;
     cursor c;
-    char title[512], label[160];
-    uint64_t n0 = 0, p = 0, bfirst = 0, nbound = 0;
+    char title[1024], label[200];
+    uint64_t n0 = 0, p = 0, bfirst = 0, nbound = 0, xb, ymin, ymax;
     sg_status st;
 
     st = check_format(&fmt, path, err);
@@ -1350,10 +1746,18 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
         return st;
     }
 
+    /* Every position on the x axis is written as an offset from xb. */
+    xb = data.xbase;
     if (res && res->status != SG_UNRESOLVED && res->period > 0) {
+        uint64_t k;
         n0 = res->preperiod;
         p = res->period;
-        bfirst = n0 >= from ? n0 : n0 + ((from - n0 - 1) / p + 1) * p;
+        k = n0 >= from ? 0 : (from - n0 - 1) / p + 1;
+        if (k > (UINT64_MAX - n0) / p) {
+            bfirst = UINT64_MAX; /* past any range */
+        } else {
+            bfirst = n0 + k * p;
+        }
         nbound = bfirst <= to ? (to - bfirst) / p + 1 : 0;
         snprintf(label, sizeof label, "period boundaries (p = %llu)", (ull)p);
         if (nbound > MAX_BOUNDARIES) {
@@ -1368,19 +1772,47 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     } else {
         snprintf(label, sizeof label, "period boundaries");
     }
-    put_var_u64(sc.vars, "xmin", from);
-    put_var_u64(sc.vars, "xmax", to);
-    put_var_u64(sc.vars, "ymax", data.vmax ? data.vmax : 1);
+    if (!nbound || bfirst < xb)
+        bfirst = from;
+    put_var_u64(sc.vars, "xmin", from - xb);
+    put_var_u64(sc.vars, "xmax", to - xb);
+    put_var_u64(
+        sc.vars, "xtic",
+        tick_step(from - xb, to - xb, max_ticks(PLOT_ROOM, digits(to - xb))));
+    put_var_u64(sc.vars, "xdigits", digits(to - xb));
     put_var_u64(sc.vars, "step", data.step);
-    put_var_u64(sc.vars, "n0", n0);
+    /* The shading runs to n0; n0 <= xmin means none. */
+    put_var_u64(sc.vars, "n0", p > 0 && n0 > from ? n0 - xb : from - xb);
     put_var_u64(sc.vars, "p", p);
-    put_var_u64(sc.vars, "bfirst", bfirst);
+    put_var_u64(sc.vars, "bfirst", bfirst - xb);
     put_var_u64(sc.vars, "nbound", nbound);
     put_var_str(sc.vars, "boundlabel", label);
     put_var_u64(sc.vars, "raremask", rare.mask);
     snprintf(label, sizeof label, "rare values: popcount(G & %llu) even (%llu)",
              (ull)rare.mask, (ull)rare.count);
     put_var_str(sc.vars, "rarelabel", label);
+    snprintf(label, sizeof label, "pre-period (n < %llu)", (ull)n0);
+    put_var_str(sc.vars, "prelabel", label);
+    if (data.step > 1)
+        snprintf(label, sizeof label, "largest G(n) per %llu positions",
+                 (ull)data.step);
+    else
+        snprintf(label, sizeof label, "G(n)");
+    put_var_str(sc.vars, "vallabel", label);
+    offset_label(label, sizeof label, "n", xb, "n (heap size)",
+                 " (heap size n)");
+    put_var_str(sc.vars, "xlabel", label);
+
+    /* G(n) from 0, or from its least value when offset. */
+    ymin = data.ybase ? data.vmin - data.ybase : 0;
+    ymax = data.vmax - data.ybase;
+    if (ymax == 0)
+        ymax = 1;
+    put_var_u64(sc.vars, "ymin", ymin);
+    put_var_u64(sc.vars, "ymax", ymax);
+    put_var_u64(sc.vars, "ytic", tick_step(ymin, ymax, 11));
+    offset_label(label, sizeof label, "G(n)", data.ybase, "G(n)", "");
+    put_var_str(sc.vars, "ylabel", label);
     return draw(&sc, &w, &d, template_sequence, "plots/sequence.gp (built in)",
                 opt, err);
 }
@@ -1394,7 +1826,7 @@ sg_status sg_plot_results(const char *path, const char *title,
     script sc;
     workdir w;
     dest d;
-    char full[512];
+    char full[1024];
     sg_status st;
 
     st = check_format(&fmt, path, err);
@@ -1406,11 +1838,14 @@ sg_status sg_plot_results(const char *path, const char *title,
     if (!st)
         st = sg_plot_write_results(w.data, &sum, items, n, err);
     if (!st) {
-        snprintf(full, sizeof full,
-                 "%s (%llu): %llu periodic, %llu arithmetic-periodic, %llu "
+        char rest[200];
+        snprintf(rest, sizeof rest,
+                 " (%llu): %llu periodic, %llu arithmetic-periodic, %llu "
                  "unresolved (not drawn)",
-                 title ? title : "results", (ull)n, (ull)sum.periodic,
-                 (ull)sum.arith, (ull)sum.unresolved);
+                 (ull)n, (ull)sum.periodic, (ull)sum.arith,
+                 (ull)sum.unresolved);
+        fit_title(full, sizeof full, title ? title : "results", rest,
+                  title_width(1));
         st = script_begin(&sc, &w, fmt, 1, full, err);
     }
     if (st) {
@@ -1423,6 +1858,9 @@ sg_status sg_plot_results(const char *path, const char *title,
     put_var_u64(sc.vars, "ymax", sum.max_period > 10 ? sum.max_period : 10);
     put_var_u64(sc.vars, "cmax", sum.max_point > 2 ? sum.max_point : 2);
     put_var_u64(sc.vars, "hmax", sum.max_count > 1 ? sum.max_count : 1);
+    /* Whole rules only: no tick at 0.5. */
+    put_var_u64(sc.vars, "htic",
+                tick_step(0, sum.max_count > 1 ? sum.max_count : 1, 9));
     put_var_u64(sc.vars, "nperiodic", sum.periodic);
     put_var_u64(sc.vars, "narith", sum.arith);
     return draw(&sc, &w, &d, template_results, "plots/results.gp (built in)",

@@ -551,7 +551,9 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
 typedef struct sg_plot_data {
     uint64_t step; /* positions per row */
     uint64_t rows;
-    uint64_t vmax; /* largest value written */
+    uint64_t vmin, vmax; /* smallest and largest value of G(from..to) */
+    uint64_t xbase;      /* the rows hold n - xbase ... */
+    uint64_t ybase;      /* ... and G - ybase */
 } sg_plot_data;
 
 /* Write the data file that gnuplot draws for G(from..to), to `path`:
@@ -559,7 +561,12 @@ typedef struct sg_plot_data {
  * (step 1 when the range has at most max_rows positions, else the least
  * step that keeps within max_rows rows; 0 means SG_PLOT_MAX_ROWS), with
  * the largest and smallest value of the bucket and its largest value that
- * is rare under rare_mask, or "-".  Values as for sg_plot_find_rare. */
+ * is rare under rare_mask, or "-".  Values as for sg_plot_find_rare.
+ * gnuplot reads numbers as doubles, exact only below 2^53, so numbers of
+ * more than 7 digits are written as offsets from a round base (out->xbase
+ * for n, out->ybase for G; 0 otherwise): for n = 10^18..10^18+100 the
+ * rows hold 0..100 and xbase is 10^18.  The rows are kept in memory until
+ * the last is known (40 bytes each). */
 sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
                                  const sg_seq *s, const sg_result *res,
                                  uint64_t from, uint64_t to, size_t max_rows,

@@ -3,7 +3,9 @@
 # line (TAP): exit statuses; a missing gnuplot gives one line naming the
 # package and exit 1 while analyses without a plot still work; an output in
 # a missing directory is a clear error with nothing on stdout; images of
-# each type are valid files; titles keep their underscores; gnuplot's own
+# each type are valid files; titles keep their underscores; far from 0
+# (10^18, 10^12) the x axis is an offset named in its label, with small
+# whole-number ticks; counts are ticked in whole numbers; gnuplot's own
 # errors are passed on.  Checks that need gnuplot are skipped without it.
 # Runs with $SGEXPLORE (the built program) and a scratch $TMPDIR.
 
@@ -123,6 +125,47 @@ fi
 gp_check "10^8 values are drawn quickly (thinned)" \
     test "$rc" -eq 0 -a "${secs:-99}" -lt 20
 
+# --- far from 0: an offset axis with small exact ticks ---------------------
+# svg_texts FILE: the text of every <text> element, one per line
+svg_texts() { sed -n 's/.*<text[^>]*>\([^<]*\)<\/text>.*/\1/p' "$1"; }
+# small_ticks FILE: every number drawn is a whole number of at most 3
+# digits (offsets 0..100, values 0..8), none like 1e+18
+small_ticks() {
+    local nums
+    nums=$(svg_texts "$1" | sed 's/^ *//; s/ *$//' | grep -E '^[-0-9.e+]+$')
+    [ -n "$nums" ] && ! grep -qvE '^[0-9]{1,3}$' <<<"$nums"
+}
+# ticks_cover FILE A B: the x ticks include A and B
+ticks_cover() { svg_texts "$1" | grep -qx " *$2" && svg_texts "$1" | grep -qx " *$3"; }
+far18=1000000000000000000
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 --range $far18:$((far18 + 100)) -o "$T/f18.svg" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot 0.77 --range 10^18:10^18+100 -o f18.svg exits 0 quietly" \
+    quiet_ok "$rc"
+gp_check "... and gives an SVG" is_svg "$T/f18.svg"
+gp_check "... whose x axis label names the offset: n − 10^18" \
+    grep -q '>n − 10^18 (heap size n)<' "$T/f18.svg"
+gp_check "... whose tick labels are small whole numbers (no 1e+18)" \
+    small_ticks "$T/f18.svg"
+gp_check "... running from 0 to 100" ticks_cover "$T/f18.svg" 0 100
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 --range 1000000000000:1000000000100 -o "$T/f12.png" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "plot 0.77 --range 10^12:10^12+100 -o f12.png exits 0 quietly" \
+    quiet_ok "$rc"
+gp_check "... and gives a PNG of 960 x 540" is_png_of "$T/f12.png" "960 540"
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 --range 1000000000000:1000000000100 -o "$T/f12.svg" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "... as SVG: the label names n − 10^12, the ticks are small" \
+    eval 'grep -q ">n − 10^12 (heap size n)<" "$T/f12.svg" && small_ticks "$T/f12.svg"'
+if [ $have_gp = 1 ]; then
+    "$SG" plot 0.77 --range 0:100 -o "$T/near.svg" >"$T/out" 2>"$T/err"; rc=$?
+fi
+gp_check "near 0 the axis stays n (heap size), ticks 0 to 100" \
+    eval 'grep -q ">n (heap size)<" "$T/near.svg" && ticks_cover "$T/near.svg" 0 100'
+
 # --- the cache figure: underscores in the title stay ----------------------
 "$SG" --subtract 1,2 >/dev/null && "$SG" --octal 0.77 >/dev/null &&
     "$SG" --octal 0.16 --max 500 >/dev/null
@@ -133,6 +176,17 @@ gp_check "plot --cache -o c.svg exits 0 quietly" quiet_ok "$rc"
 gp_check "... and gives an SVG" is_svg "$T/c.svg"
 gp_check "... the title names my_test_cache.db, underscores intact" \
     grep -q 'cached rules in my_test_cache.db' "$T/c.svg"
+# whole_ticks FILE: every number drawn is a whole number (no 0.5 rules),
+# except the names of octal rules on their points (0.07: two digits or more
+# after the point; fractional ticks would include one such as 0.5 or 1.5)
+whole_ticks() {
+    local nums
+    nums=$(svg_texts "$1" | sed 's/^ *//; s/ *$//' | grep -vE '^0\.[0-7]{2,}$' |
+        grep -E '^[-0-9.e+^]+$')
+    [ -n "$nums" ] && ! grep -qvE '^([0-9]+|10\^[0-9]+)$' <<<"$nums"
+}
+gp_check "... its ticks are whole numbers (counts, periods, pre-periods)" \
+    whole_ticks "$T/c.svg"
 if [ $have_gp = 1 ]; then
     "$SG" plot --cache --family octal -o "$T/c.pdf" >"$T/out" 2>"$T/err"; rc=$?
 fi
