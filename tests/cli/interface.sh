@@ -118,8 +118,11 @@ if command -v "${SGEXPLORE_GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
             bash -c '[ $1 = 0 ] && [ -s "$2" ] && [ -n "$3" ]' _ "$rc" "$T/p.svg" \
             "$(jget "d['rule']" <<<"$out" 2>/dev/null)"
     done
+    "$SG" plot 0.77 --range '10^18:10^18+100' -o "$T/far.svg" 2>"$T/err"; rc=$?
+    check "plot 0.77 --range 10^18:10^18+100: exit 0, the axis names the offset" \
+        bash -c '[ $1 = 0 ] && grep -q "n − 10^18" "$2"' _ "$rc" "$T/far.svg"
 else
-    for i in 1 2 3 4 5; do ok "plot: skipped, gnuplot is not installed # SKIP"; done
+    for i in 1 2 3 4 5 6; do ok "plot: skipped, gnuplot is not installed # SKIP"; done
 fi
 
 # --- --help from each table entry -------------------------------------------
