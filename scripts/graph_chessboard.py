@@ -42,7 +42,8 @@ def main():
     ap.add_argument("--size", type=int, default=15,
                     help="board side for a square board (default 15)")
     ap.add_argument("--rows", type=int, help="number of rows (default SIZE)")
-    ap.add_argument("--cols", type=int, help="number of columns (default SIZE)")
+    ap.add_argument("--cols", type=int,
+                    help="number of columns (default SIZE)")
     ap.add_argument("--steps", default=DEFAULT_STEPS,
                     help="the moves, 'dx,dy;dx,dy;...' (default %(default)s)")
     a = ap.parse_args()

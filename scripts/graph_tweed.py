@@ -50,7 +50,8 @@ def main():
             sys.exit("graph_tweed.py: piles cannot be negative")
         starts.append(tuple(sorted((p for p in piles if p), reverse=True)))
     out = sys.stdout
-    out.write("# TWEED from %s: Left removes an even number, Right an odd one\n"
+    out.write("# TWEED from %s: Left removes an even number, "
+              "Right an odd one\n"
               % " ".join(name(s) for s in starts))
     seen = set(starts)
     stack = list(dict.fromkeys(starts))

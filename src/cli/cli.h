@@ -108,6 +108,9 @@ int cli_analyse_main(int argc, char **argv);
 int cli_verify_main(int argc, char **argv);
 int cli_cache_main(int argc, char **argv);
 int cli_plot_main(int argc, char **argv);
+int cli_graph_main(int argc, char **argv);
+/* The usage text of `graph` (cli_graph.c), for --help. */
+extern const char cli_graph_usage[];
 
 /* --plot FILE on an analysis (cli_plot.c): check the file's extension
  * before computing (exit status 2 when it is not .png, .svg or .pdf;

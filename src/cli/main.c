@@ -147,6 +147,7 @@ static const struct command {
     {"plot", cli_plot_main,
      "sgexplore plot RULE -o FILE [--range A:B] [--max N]\n"
      "       sgexplore plot --cache -o FILE [--family F] [--db PATH]"},
+    {"graph", cli_graph_main, cli_graph_usage},
 };
 
 static int wants_help(int argc, char **argv)
