@@ -60,27 +60,41 @@ static uint64_t name_hash(const char *s, size_t len)
     return h;
 }
 
-/* Table entries: the high 32 bits of the hash, then id + 1 (0 = empty). */
+/*
+ * The arena holds each name behind an 8-byte header: its id (the vertex
+ * number once parsing is done) and its length, both 32-bit, so that a
+ * lookup touches one table entry and one arena place.  A table entry is
+ * the top 24 bits of the hash, then the header's offset + 1 in the low 40
+ * bits (0 = empty).
+ */
+#define HDR 8
+#define OFF_BITS 40
+#define OFF_MASK (((uint64_t)1 << OFF_BITS) - 1)
+
+static uint32_t hdr_get(const char *names, uint64_t off, int which)
+{
+    uint32_t x;
+    memcpy(&x, names + off + 4 * (size_t)which, sizeof x);
+    return x;
+}
+
 static int table_lookup(const uint64_t *table, size_t mask, const char *names,
-                        const size_t *name_at, const char *s, size_t len,
-                        uint64_t h, size_t *slot)
+                        const char *s, size_t len, uint64_t h, size_t *slot)
 {
     size_t i = (size_t)h & mask;
-    uint32_t tag = (uint32_t)(h >> 32);
+    uint64_t tag = h >> OFF_BITS;
 
     for (;; i = (i + 1) & mask) {
-        uint64_t e = table[i];
-        uint32_t id;
-        const char *nm;
+        uint64_t e = table[i], off;
         if (e == 0) {
             *slot = i;
             return 0;
         }
-        if ((uint32_t)(e >> 32) != tag)
+        if ((e >> OFF_BITS) != tag)
             continue;
-        id = (uint32_t)e - 1;
-        nm = names + name_at[id];
-        if (strncmp(nm, s, len) == 0 && nm[len] == '\0') {
+        off = (e & OFF_MASK) - 1;
+        if (hdr_get(names, off, 1) == len &&
+            memcmp(names + off + HDR, s, len) == 0) {
             *slot = i;
             return 1;
         }
@@ -93,10 +107,11 @@ int sg_graph_find(sg_vertex *v, const sg_graph *g, const char *name, size_t len)
 
     if (!g->table || memchr(name, '\0', len))
         return 0;
-    if (!table_lookup(g->table, g->table_mask, g->names, g->name_at, name, len,
+    if (len > UINT32_MAX ||
+        !table_lookup(g->table, g->table_mask, g->names, name, len,
                       name_hash(name, len), &slot))
         return 0;
-    *v = (sg_vertex)((uint32_t)g->table[slot] - 1);
+    *v = hdr_get(g->names, (g->table[slot] & OFF_MASK) - 1, 0);
     return 1;
 }
 
@@ -250,15 +265,14 @@ static int table_grow(parser *p)
         return -1;
     if (p->table) {
         for (i = 0; i <= p->table_mask; i++) {
-            uint64_t e = p->table[i];
-            uint32_t id;
+            uint64_t e = p->table[i], off;
             size_t j;
-            const char *nm;
             if (!e)
                 continue;
-            id = (uint32_t)e - 1;
-            nm = p->names + p->name_at[id];
-            j = (size_t)name_hash(nm, strlen(nm)) & (size - 1);
+            off = (e & OFF_MASK) - 1;
+            j = (size_t)name_hash(p->names + off + HDR,
+                                  hdr_get(p->names, off, 1)) &
+                (size - 1);
             while (t[j])
                 j = (j + 1) & (size - 1);
             t[j] = e;
@@ -305,15 +319,14 @@ static sg_status check_name(const parser *p, const char *s, size_t len,
 
 /* The id of a name, adding it when new. */
 static sg_status intern(uint32_t *id, parser *p, const char *s, size_t len,
-                        sg_error *err)
+                        uint64_t h, sg_error *err)
 {
-    uint64_t h = name_hash(s, len);
     size_t slot;
     sg_status st;
 
-    if (p->table && table_lookup(p->table, p->table_mask, p->names, p->name_at,
-                                 s, len, h, &slot)) {
-        *id = (uint32_t)p->table[slot] - 1;
+    if (p->table &&
+        table_lookup(p->table, p->table_mask, p->names, s, len, h, &slot)) {
+        *id = hdr_get(p->names, (p->table[slot] & OFF_MASK) - 1, 0);
         return SG_OK;
     }
     if ((st = check_name(p, s, len, err)))
@@ -326,7 +339,11 @@ static sg_status intern(uint32_t *id, parser *p, const char *s, size_t len,
         if (table_grow(p))
             return nomem(err);
     }
-    if (grow(&p->names, &p->names_cap, p->names_len + len + 1, 1))
+    if (len > UINT32_MAX || p->names_len + HDR + len + 1 > OFF_MASK)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "line %zu: the names take more than 2^40 bytes",
+                            p->line);
+    if (grow(&p->names, &p->names_cap, p->names_len + HDR + len + 1, 1))
         return nomem(err);
     if (p->nnames + 1 > p->names_alloc) {
         size_t a1 = p->names_alloc, a2 = p->names_alloc, a3 = p->names_alloc;
@@ -336,17 +353,21 @@ static sg_status intern(uint32_t *id, parser *p, const char *s, size_t len,
             return nomem(err);
         p->names_alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
     }
-    memcpy(p->names + p->names_len, s, len);
-    p->names[p->names_len + len] = '\0';
-    p->name_at[p->nnames] = p->names_len;
+    {
+        uint32_t hdr[2] = {(uint32_t)p->nnames, (uint32_t)len};
+        memcpy(p->names + p->names_len, hdr, HDR);
+    }
+    memcpy(p->names + p->names_len + HDR, s, len);
+    p->names[p->names_len + HDR + len] = '\0';
+    p->name_at[p->nnames] = p->names_len + HDR;
     p->decl[p->nnames] = UNDECLARED;
     p->seen_line[p->nnames] =
         p->line > UINT32_MAX ? UINT32_MAX : (uint32_t)p->line;
-    p->names_len += len + 1;
     /* the slot may have moved if the table grew */
-    table_lookup(p->table, p->table_mask, p->names, p->name_at, s, len, h,
-                 &slot);
-    p->table[slot] = ((h >> 32) << 32) | (uint64_t)(p->nnames + 1);
+    table_lookup(p->table, p->table_mask, p->names, s, len, h, &slot);
+    p->table[slot] =
+        ((h >> OFF_BITS) << OFF_BITS) | (uint64_t)(p->names_len + 1);
+    p->names_len += HDR + len + 1;
     *id = (uint32_t)p->nnames++;
     return SG_OK;
 }
@@ -356,13 +377,97 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
+/* Start fetching the table slot of hash h: a batch of lookups then waits
+ * for memory once instead of once per name. */
+static void prefetch_slot(const parser *p, uint64_t h)
+{
+#if defined(__GNUC__)
+    if (p->table)
+        __builtin_prefetch(&p->table[(size_t)h & p->table_mask]);
+#else
+    (void)p;
+    (void)h;
+#endif
+}
+
+/* Then the arena place of the name in that slot, when it may match. */
+static void prefetch_name(const parser *p, uint64_t h)
+{
+#if defined(__GNUC__)
+    uint64_t e;
+    if (!p->table)
+        return;
+    e = p->table[(size_t)h & p->table_mask];
+    if (e && (e >> OFF_BITS) == (h >> OFF_BITS))
+        __builtin_prefetch(p->names + (e & OFF_MASK) - 1);
+#else
+    (void)p;
+    (void)h;
+#endif
+}
+
+/* One name of a line, found by the scan before the lookups. */
+typedef struct token {
+    size_t start, len;
+    uint64_t h;
+    unsigned side;
+} token;
+
+/* Tokens looked up together (a line's names are scanned and hashed, their
+ * table slots prefetched, then they are interned in order). */
+#define BATCH 32
+
+/* The name a line declares, or one of its moves, interned. */
+static sg_status add_token(parser *p, const char *s, const token *t, int first,
+                           sg_error *err)
+{
+    uint32_t id = 0;
+    sg_status st;
+    char q[200];
+
+    if (t->side != SG_SIDE_BOTH && t->len == 0)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "line %zu: '%c:' is not followed by a vertex name",
+                            p->line, t->side == SG_SIDE_LEFT ? 'L' : 'R');
+    if ((st = intern(&id, p, s + t->start, t->len, t->h, err)))
+        return st;
+    if (first) {
+        /* the vertex this line declares */
+        if (p->decl[id] != UNDECLARED)
+            return sg_error_set(
+                err, SG_E_INPUT, -1,
+                "line %zu: vertex '%s' is already declared on line %lu",
+                p->line, quote_name(q, sizeof q, s + t->start, t->len),
+                (unsigned long)p->decl_line[p->decl[id]]);
+        if (p->nvert + 2 > p->vert_alloc) {
+            size_t a1 = p->vert_alloc, a2 = p->vert_alloc, a3 = p->vert_alloc;
+            if (grow(&p->first, &a1, p->nvert + 2, sizeof *p->first) ||
+                grow(&p->vname, &a2, p->nvert + 2, sizeof *p->vname) ||
+                grow(&p->decl_line, &a3, p->nvert + 2, sizeof *p->decl_line))
+                return nomem(err);
+            p->vert_alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
+        }
+        p->decl[id] = (uint32_t)p->nvert;
+        p->first[p->nvert] = p->nedges;
+        p->vname[p->nvert] = id;
+        p->decl_line[p->nvert] =
+            p->line > UINT32_MAX ? UINT32_MAX : (uint32_t)p->line;
+        p->nvert++;
+    } else {
+        if (grow(&p->to, &p->edges_alloc, p->nedges + 1, sizeof *p->to))
+            return nomem(err);
+        p->to[p->nedges++] = id | ((uint32_t)t->side << SIDE_SHIFT);
+    }
+    return SG_OK;
+}
+
 /* One line (without its newline): a vertex and its moves, or nothing. */
 static sg_status parse_line(parser *p, const char *s, size_t len, sg_error *err)
 {
     const char *hash = memchr(s, '#', len);
     size_t i = 0, ntok = 0;
+    token tok[BATCH];
     sg_status st;
-    char q[200];
 
     if (memchr(s, '\0', len))
         return sg_error_set(err, SG_E_INPUT, -1, "line %zu: holds a NUL byte",
@@ -370,62 +475,37 @@ static sg_status parse_line(parser *p, const char *s, size_t len, sg_error *err)
     if (hash)
         len = (size_t)(hash - s);
     for (;;) {
-        size_t start, tlen;
-        unsigned side = SG_SIDE_BOTH;
-        uint32_t id = 0;
-        while (i < len && is_space(s[i]))
-            i++;
-        if (i >= len)
-            break;
-        start = i;
-        while (i < len && !is_space(s[i]))
-            i++;
-        tlen = i - start;
-        if (ntok > 0 && tlen >= 2 && s[start + 1] == ':' &&
-            (s[start] == 'L' || s[start] == 'R')) {
-            side = s[start] == 'L' ? SG_SIDE_LEFT : SG_SIDE_RIGHT;
-            start += 2;
-            tlen -= 2;
-            p->partizan = 1;
-            if (tlen == 0)
-                return sg_error_set(err, SG_E_INPUT, -1,
-                                    "line %zu: '%c:' is not followed by a "
-                                    "vertex name",
-                                    p->line, s[start - 2]);
-        }
-        if ((st = intern(&id, p, s + start, tlen, err)))
-            return st;
-        if (ntok == 0) {
-            /* the vertex this line declares */
-            if (p->decl[id] != UNDECLARED)
-                return sg_error_set(
-                    err, SG_E_INPUT, -1,
-                    "line %zu: vertex '%s' is already declared on line %lu",
-                    p->line, quote_name(q, sizeof q, s + start, tlen),
-                    (unsigned long)p->decl_line[p->decl[id]]);
-            if (p->nvert + 2 > p->vert_alloc) {
-                size_t a1 = p->vert_alloc, a2 = p->vert_alloc,
-                       a3 = p->vert_alloc;
-                if (grow(&p->first, &a1, p->nvert + 2, sizeof *p->first) ||
-                    grow(&p->vname, &a2, p->nvert + 2, sizeof *p->vname) ||
-                    grow(&p->decl_line, &a3, p->nvert + 2,
-                         sizeof *p->decl_line))
-                    return nomem(err);
-                p->vert_alloc =
-                    a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
+        size_t nb = 0, k;
+        while (nb < BATCH) {
+            token *t = &tok[nb];
+            while (i < len && is_space(s[i]))
+                i++;
+            if (i >= len)
+                break;
+            t->start = i;
+            while (i < len && !is_space(s[i]))
+                i++;
+            t->len = i - t->start;
+            t->side = SG_SIDE_BOTH;
+            if (ntok + nb > 0 && t->len >= 2 && s[t->start + 1] == ':' &&
+                (s[t->start] == 'L' || s[t->start] == 'R')) {
+                t->side = s[t->start] == 'L' ? SG_SIDE_LEFT : SG_SIDE_RIGHT;
+                t->start += 2;
+                t->len -= 2;
+                p->partizan = 1;
             }
-            p->decl[id] = (uint32_t)p->nvert;
-            p->first[p->nvert] = p->nedges;
-            p->vname[p->nvert] = id;
-            p->decl_line[p->nvert] =
-                p->line > UINT32_MAX ? UINT32_MAX : (uint32_t)p->line;
-            p->nvert++;
-        } else {
-            if (grow(&p->to, &p->edges_alloc, p->nedges + 1, sizeof *p->to))
-                return nomem(err);
-            p->to[p->nedges++] = id | ((uint32_t)side << SIDE_SHIFT);
+            t->h = name_hash(s + t->start, t->len);
+            prefetch_slot(p, t->h);
+            nb++;
         }
-        ntok++;
+        if (nb == 0)
+            break;
+        for (k = 0; k < nb; k++)
+            prefetch_name(p, tok[k].h);
+        for (k = 0; k < nb; k++)
+            if ((st = add_token(p, s, &tok[k], ntok + k == 0, err)))
+                return st;
+        ntok += nb;
     }
     if (ntok)
         p->nonempty = p->line;
@@ -475,12 +555,8 @@ static sg_status parser_finish(sg_graph *g, parser *p, sg_error *err)
         return nomem(err);
     for (v = 0; v < p->nvert; v++)
         g->name_at[v] = p->name_at[p->vname[v]];
-    for (i = 0; i <= p->table_mask; i++) {
-        uint64_t e = p->table[i];
-        if (e)
-            p->table[i] =
-                (e & ~(uint64_t)UINT32_MAX) | (p->decl[(uint32_t)e - 1] + 1u);
-    }
+    for (i = 0; i < p->nnames; i++)
+        memcpy(p->names + p->name_at[i] - HDR, &p->decl[i], 4);
     g->maxdeg = 0;
     for (v = 0; v < p->nvert; v++) {
         size_t d = p->first[v + 1] - p->first[v];

@@ -650,7 +650,7 @@ typedef struct sg_graph {
     size_t *first;   /* nvertices + 1 offsets into to[] */
     sg_vertex *to;   /* nedges targets */
     uint8_t *side;   /* nedges SG_SIDE_* marks; NULL when none is marked */
-    char *names;     /* NUL-terminated names, one after another */
+    char *names;     /* the names, NUL-terminated (graph.c: arena layout) */
     size_t *name_at; /* nvertices offsets into names */
     uint64_t *table; /* hash table over the names (open addressing) */
     size_t table_mask;
