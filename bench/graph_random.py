@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Print a large random game graph for the `graph` benchmark (docs/BENCHMARKS.md).
+
+Usage: graph_random.py VERTICES MOVES [--loopy] [--seed S]
+
+Vertex i is named "v<i>"; about MOVES moves in all: each vertex gets a
+number of moves drawn uniformly from 0 .. 2 * MOVES / VERTICES, so that
+some vertices are dead ends.  Without --loopy every move goes to a vertex
+of higher number, so the graph is acyclic and has Grundy values; with
+--loopy the targets are anywhere.
+Lines are printed in reverse order, so that most targets are used before
+their own line (forward references are the parser's harder case).
+Standard library only; the graph goes to stdout.
+"""
+import random
+import sys
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    loopy = "--loopy" in sys.argv
+    seed = 1
+    if "--seed" in sys.argv:
+        seed = int(sys.argv[sys.argv.index("--seed") + 1])
+        args.remove(str(seed))
+    if len(args) != 2:
+        sys.exit(__doc__.strip())
+    nv, ne = int(args[0]), int(args[1])
+    rng = random.Random(seed)
+    top = 2 * ne // nv
+    out = sys.stdout
+    write = out.write
+    rand = rng.random
+    for v in range(nv - 1, -1, -1):
+        d = int(rand() * (top + 1))
+        if loopy:
+            lo, span = 0, nv
+        else:
+            lo, span = v + 1, nv - v - 1
+        if span <= 0:
+            d = 0
+        targets = " v".join(str(lo + int(rand() * span)) for _ in range(d))
+        write("v%d v%s\n" % (v, targets) if d else "v%d\n" % v)
+
+
+if __name__ == "__main__":
+    main()
