@@ -676,6 +676,8 @@ static void test_parse_small(void **state)
     assert_int_equal(val[3], SG_VALUE_INFINITE);
     assert_int_equal(sg_graph_finite_followers(fol, 4, &gr, val, 3), 1);
     assert_int_equal(fol[0], 2);
+    /* a buffer smaller than the vertex's moves: only the count */
+    assert_int_equal(sg_graph_finite_followers(fol, 0, &gr, val, 3), 1);
 
     /* the same text through a FILE, and with no final newline */
     f = tmpfile();

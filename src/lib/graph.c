@@ -998,11 +998,13 @@ static int cmp_value(const void *a, const void *b)
 size_t sg_graph_finite_followers(sg_value *out, size_t cap, const sg_graph *g,
                                  const sg_value *values, sg_vertex v)
 {
-    size_t e, n = 0, k, total = 0;
-    sg_value *tmp = malloc((g->maxdeg ? g->maxdeg : 1) * sizeof *tmp);
+    size_t deg = g->first[v + 1] - g->first[v], e, n = 0, k, total = 0;
+    /* sort in the caller's array when it is large enough, else in a
+     * scratch copy */
+    sg_value *tmp = cap >= deg ? out : malloc(deg * sizeof *tmp);
 
     if (!tmp)
-        return 0;
+        return SIZE_MAX;
     for (e = g->first[v]; e < g->first[v + 1]; e++)
         if (values[g->to[e]] != SG_VALUE_INFINITE)
             tmp[n++] = values[g->to[e]];
@@ -1011,10 +1013,11 @@ size_t sg_graph_finite_followers(sg_value *out, size_t cap, const sg_graph *g,
         if (k && tmp[k] == tmp[k - 1])
             continue;
         if (total < cap)
-            out[total] = tmp[k];
+            out[total] = tmp[k]; /* total <= k: never ahead of the scan */
         total++;
     }
-    free(tmp);
+    if (tmp != out)
+        free(tmp);
     return total;
 }
 

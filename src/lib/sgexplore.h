@@ -711,7 +711,8 @@ sg_status sg_graph_loopy(sg_value *values, const sg_graph *g,
 
 /* The distinct finite values among the followers of v, ascending, into
  * out[0..cap-1]; returns how many there are (at most g->maxdeg), which may
- * exceed cap. */
+ * exceed cap.  With cap at least v's number of moves (g->maxdeg always
+ * is) nothing is allocated; otherwise SIZE_MAX when out of memory. */
 size_t sg_graph_finite_followers(sg_value *out, size_t cap, const sg_graph *g,
                                  const sg_value *values, sg_vertex v);
 
@@ -744,12 +745,12 @@ enum { SG_WINNER_FIRST = 1, SG_WINNER_SECOND = 2, SG_WINNER_DRAW = 3 };
 /* A sum of tokens on vertices of an impartial graph, analysed with the
  * values of sg_graph_grundy or sg_graph_loopy. */
 typedef struct sg_graph_position {
-    sg_value nim_sum; /* of the tokens with finite values */
-    size_t ninfinite; /* tokens with an infinite value */
+    sg_value nim_sum;    /* of the tokens with finite values */
+    size_t ninfinite;    /* tokens with an infinite value */
     long infinite_token; /* index of the first of them, or -1 */
-    int winner;       /* SG_WINNER_* */
-    long move_token;  /* index of the token a winning move moves, or -1 */
-    sg_vertex move_to; /* where it moves it */
+    int winner;          /* SG_WINNER_* */
+    long move_token;     /* index of the token a winning move moves, or -1 */
+    sg_vertex move_to;   /* where it moves it */
 } sg_graph_position;
 
 /* The sum's value is the nim-sum when every token is finite; with one
@@ -757,8 +758,8 @@ typedef struct sg_graph_position {
  * nim_sum (the first player wins when 0 is among them); with more it is
  * infinite with no finite follower, a draw (Smith).  A winning move is
  * found whenever the first player wins. */
-sg_status sg_graph_position_analyse(sg_graph_position *out,
-                                    const sg_graph *g, const sg_value *values,
+sg_status sg_graph_position_analyse(sg_graph_position *out, const sg_graph *g,
+                                    const sg_value *values,
                                     const sg_vertex *tokens, size_t ntokens,
                                     sg_error *err);
 

@@ -175,6 +175,10 @@ check "permutation game: N = 15 (2^15 states) in one run" \
 # non-empty subset of the numbers is reached
 check "permutation game: 15..1 reaches all 2^15 - 1 non-empty states" \
     grep -qx 'vertices: 32767' "$T/p15"
+# from 15..1 every move shortens a decreasing sequence by one and the player
+# who leaves one number wins: 14 moves, the last one the second player's
+check "permutation game: 15..1 is a second-player win, G = 0" \
+    grep -qx 'G(15.14.13.12.11.10.9.8.7.6.5.4.3.2.1) = 0' "$T/p15"
 
 # ------------------------------------------------------------------
 # TWEED
