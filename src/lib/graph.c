@@ -209,7 +209,6 @@ typedef struct parser {
     size_t nedges, edges_alloc;
     int partizan;
     size_t line; /* current line, 1-based */
-    size_t nonempty;
 } parser;
 
 static void parser_free(parser *p)
@@ -507,8 +506,6 @@ static sg_status parse_line(parser *p, const char *s, size_t len, sg_error *err)
                 return st;
         ntok += nb;
     }
-    if (ntok)
-        p->nonempty = p->line;
     return SG_OK;
 }
 
@@ -549,7 +546,8 @@ static sg_status parser_finish(sg_graph *g, parser *p, sg_error *err)
         p->to[i] = p->decl[w & ID_MASK];
     }
     /* Every name is declared, so ids and vertices are in one-to-one
-     * correspondence: renumber the name offsets and the table. */
+     * correspondence: vertex v's name, and in each name's header the
+     * vertex instead of the id (what sg_graph_find returns). */
     g->name_at = malloc((p->nvert ? p->nvert : 1) * sizeof *g->name_at);
     if (!g->name_at)
         return nomem(err);
@@ -565,9 +563,14 @@ static sg_status parser_finish(sg_graph *g, parser *p, sg_error *err)
     }
     g->first = p->first;
     p->first = NULL;
-    g->to = p->nedges ? p->to : realloc(p->to, sizeof *p->to);
-    if (!g->to)
-        return nomem(err);
+    /* give back the slack of the doubling growth (a third of the
+     * targets' memory on average) before the computations allocate */
+    g->to = realloc(p->to, (p->nedges ? p->nedges : 1) * sizeof *p->to);
+    if (!g->to) {
+        if (!p->nedges)
+            return nomem(err);
+        g->to = p->to; /* shrinking failed: keep the larger block */
+    }
     p->to = NULL;
     g->names = p->names;
     p->names = NULL;
