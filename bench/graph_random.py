@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print a large random game graph for the `graph` benchmark (docs/BENCHMARKS.md).
+"""Print a large random game graph for the `graph` benchmark.
 
 Usage: graph_random.py VERTICES MOVES [--loopy] [--seed S]
 
