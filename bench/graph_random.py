@@ -12,20 +12,23 @@ Lines are printed in reverse order, so that most targets are used before
 their own line (forward references are the parser's harder case).
 Standard library only; the graph goes to stdout.
 """
+import argparse
 import random
 import sys
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    loopy = "--loopy" in sys.argv
-    seed = 1
-    if "--seed" in sys.argv:
-        seed = int(sys.argv[sys.argv.index("--seed") + 1])
-        args.remove(str(seed))
-    if len(args) != 2:
-        sys.exit(__doc__.strip())
-    nv, ne = int(args[0]), int(args[1])
+    ap = argparse.ArgumentParser(
+        description="Print a large random game graph.")
+    ap.add_argument("vertices", type=int)
+    ap.add_argument("moves", type=int)
+    ap.add_argument("--loopy", action="store_true",
+                    help="targets anywhere (cycles), not only higher")
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    nv, ne, loopy, seed = a.vertices, a.moves, a.loopy, a.seed
+    if nv < 1 or ne < 0:
+        ap.error("at least one vertex, and no negative number of moves")
     rng = random.Random(seed)
     top = 2 * ne // nv
     out = sys.stdout
