@@ -166,5 +166,55 @@ else
 fi
 ratio_case "S={997,1999,2996} (vs naive)" 'subtract{997,1999,2996}' 4194304
 T_WALL=0.1 analyse_case "S={997,1999,2996} proven" 'subtract{997,1999,2996}' 10000000 3990991 0
+
+# graph_case LABEL FILE ARGS...: `sgexplore graph FILE ARGS` (the whole run:
+# reading, hashing the names, the computation, one answer printed), timed
+# by /usr/bin/time; the run with the median wall time of RUNS runs (cpu =
+# user + system).  The values/s column is vertices over wall time.
+graph_case() {
+    local label=$1 file=$2 i line walls=() lines=() nv ne
+    shift 2
+    for ((i = 0; i < RUNS; i++)); do
+        if ! line=$(timeout "$TIMEOUT" /usr/bin/time -f 'time %e %U %S %M' \
+            "$SGEXPLORE" graph "$file" "$@" 2>&1 >"$GT/out"); then
+            row "$label" "-" "graph" "-" "-" "-" "-" "-" "failed: $line"
+            return
+        fi
+        line=$(grep '^time ' <<<"$line")
+        walls+=("${line#time }")
+    done
+    line=$(printf '%s\n' "${walls[@]}" | sort -g |
+        sed -n "$(((RUNS + 1) / 2))p")
+    set -- $line
+    nv=$(sed -n 's/^vertices: //p' "$GT/out")
+    ne=$(sed -n 's/^moves: //p' "$GT/out")
+    row "$label" "$nv" "graph" "$RUNS" "$1" \
+        "$(awk -v u="$2" -v s="$3" 'BEGIN { printf "%.2f", u + s }')" \
+        "$(awk -v n="$nv" -v w="$1" 'BEGIN { if (w <= 0) w = 0.01; printf "%.3g", n / w }')" \
+        "$(mb "$4")" "$ne moves$(T_VPS= T_MB= target "wall=$1 maxrss_kb=$4")"
+}
+
+# Game graphs (docs/GRAPHS.md): 10^6 vertices, about 10^7 moves, written by
+# bench/graph_random.py (python3, standard library) into a scratch
+# directory; acyclic for the Grundy values, with cycles for --loopy.
+if [ -n "${SGEXPLORE:-}" ] && command -v python3 >/dev/null &&
+    test -x /usr/bin/time; then
+    GT=$(mktemp -d "${TMPDIR:-/tmp}/sgbench-graph.XXXXXX")
+    trap 'rm -rf "$GT"' EXIT
+    gen="$(dirname "$0")/graph_random.py"
+    python3 "$gen" 1000000 10000000 >"$GT/dag.txt" &&
+        python3 "$gen" 1000000 10000000 --loopy >"$GT/loopy.txt"
+    T_WALL=5 graph_case "graph 1e6 vertices, Grundy" "$GT/dag.txt" \
+        --vertex v0
+    graph_case "graph 1e6 vertices, --outcome" "$GT/dag.txt" --outcome \
+        --vertex v0
+    graph_case "graph 1e6 vertices, --loopy" "$GT/loopy.txt" --loopy \
+        --vertex v0
+    graph_case "graph 1e6, --loopy --outcome" "$GT/loopy.txt" \
+        --loopy --outcome --vertex v0
+else
+    row "graph 1e6 vertices" "-" "graph" "-" "-" "-" "-" "-" \
+        "skipped: needs \$SGEXPLORE, python3 and /usr/bin/time"
+fi
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

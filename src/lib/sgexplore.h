@@ -618,6 +618,159 @@ sg_status sg_plot_results(const char *path, const char *title,
  * of plots/), or NULL. */
 const char *sg_plot_template(const char *name);
 
+/* ------------------------------------------------------------------ */
+/* Game graphs                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * An explicit finite game: vertices are positions, edges are moves
+ * (src/lib/graph.c; the text format is in docs/GRAPHS.md).  One line per
+ * vertex: its name, then the names of the vertices it moves to; `#` starts
+ * a comment; blank lines are skipped.  A target written `L:name` is a move
+ * for Left only, `R:name` for Right only, a bare name a move for both
+ * (partizan games).  A name is any valid UTF-8 text without white space,
+ * control characters, `,`, `:` or `#`; every target must be declared by a
+ * line of its own, before or after.  Vertices are numbered in the order
+ * of their lines; the moves of vertex v are to[first[v] .. first[v+1]-1]
+ * in the order written (a CSR layout: memory linear in the graph, names
+ * in one arena with a hash table over them).
+ */
+
+#include <stdio.h>
+
+typedef uint32_t sg_vertex;
+
+/* Longest line accepted, in bytes (without its newline). */
+#define SG_GRAPH_MAX_LINE 1048576
+/* Most vertices a graph may have (two bits of an edge mark its side
+ * while parsing). */
+#define SG_GRAPH_MAX_VERTICES ((size_t)1 << 30)
+
+/* Who may play an edge: a mask, both players when unmarked. */
+enum { SG_SIDE_LEFT = 1, SG_SIDE_RIGHT = 2, SG_SIDE_BOTH = 3 };
+
+/* The generalized Sprague-Grundy value infinity (loopy games). */
+#define SG_VALUE_INFINITE ((sg_value)UINT32_MAX)
+
+typedef struct sg_graph {
+    size_t nvertices;
+    size_t nedges;
+    size_t *first;   /* nvertices + 1 offsets into to[] */
+    sg_vertex *to;   /* nedges targets */
+    uint8_t *side;   /* nedges SG_SIDE_* marks; NULL when none is marked */
+    char *names;     /* the names, NUL-terminated (graph.c: arena layout) */
+    size_t *name_at; /* nvertices offsets into names */
+    uint64_t *table; /* hash table over the names (open addressing) */
+    size_t table_mask;
+    size_t maxdeg; /* largest number of moves from one vertex */
+} sg_graph;
+
+void sg_graph_init(sg_graph *g);
+void sg_graph_clear(sg_graph *g);
+
+/* Parse the text format from a buffer of len bytes (NUL bytes are
+ * errors).  g must be initialised; on error it is left empty and err's
+ * message starts with "line N: " (pos is -1).  Errors: an unknown vertex
+ * name (reported at its first use), a duplicate vertex, an empty graph, a
+ * line over SG_GRAPH_MAX_LINE bytes, a name that is not valid UTF-8 or
+ * holds a forbidden character, more than SG_GRAPH_MAX_VERTICES vertices
+ * (all SG_E_INPUT); SG_E_NOMEM when it does not fit in memory. */
+sg_status sg_graph_parse(sg_graph *g, const char *text, size_t len,
+                         sg_error *err);
+
+/* The same, reading f to its end (SG_E_IO on a read error).  Memory stays
+ * linear in the graph: the input is read in pieces, never held whole. */
+sg_status sg_graph_read(sg_graph *g, FILE *f, sg_error *err);
+
+/* The name of vertex v. */
+static inline const char *sg_graph_name(const sg_graph *g, sg_vertex v)
+{
+    return g->names + g->name_at[v];
+}
+
+/* Look a vertex up by name (len bytes, no NUL needed): 1 and *v when
+ * found, else 0. */
+int sg_graph_find(sg_vertex *v, const sg_graph *g, const char *name,
+                  size_t len);
+
+/* Whether some edge is marked for one player only. */
+int sg_graph_is_partizan(const sg_graph *g);
+
+/* One cycle of g, if any: *cycle (malloc'd, caller frees) receives its *n
+ * vertices in move order (the last moves to the first); *n = 0 and *cycle
+ * = NULL when g is acyclic.  Iterative: any depth is safe. */
+sg_status sg_graph_find_cycle(sg_vertex **cycle, size_t *n, const sg_graph *g,
+                              sg_error *err);
+
+/* The Sprague-Grundy value of every vertex of an acyclic impartial graph
+ * into values[0..nvertices-1], in O(V + E) time without recursion.  A
+ * cycle is SG_E_INPUT naming its vertices; a partizan graph is
+ * SG_E_INPUT.  `cancel` as for sg_enumerate. */
+sg_status sg_graph_grundy(sg_value *values, const sg_graph *g,
+                          volatile sig_atomic_t *cancel, sg_error *err);
+
+/* The generalized Sprague-Grundy function of Smith (docs/THEORY.md) of an
+ * impartial graph, cycles allowed: a finite value, or SG_VALUE_INFINITE
+ * (whose finite follower values sg_graph_finite_followers lists).
+ * Computed by the Fraenkel-Yesha labelling, one retrograde pass per
+ * finite value.  Same conventions as sg_graph_grundy. */
+sg_status sg_graph_loopy(sg_value *values, const sg_graph *g,
+                         volatile sig_atomic_t *cancel, sg_error *err);
+
+/* The distinct finite values among the followers of v, ascending, into
+ * out[0..cap-1]; returns how many there are (at most g->maxdeg), which may
+ * exceed cap.  With cap at least v's number of moves (g->maxdeg always
+ * is) nothing is allocated; otherwise SIZE_MAX when out of memory. */
+size_t sg_graph_finite_followers(sg_value *out, size_t cap, const sg_graph *g,
+                                 const sg_value *values, sg_vertex v);
+
+/* Outcome of one vertex as a game on its own (partizan or impartial):
+ * who wins when Left moves first (bits 0-1) and when Right moves first
+ * (bits 2-3), each SG_WIN_LEFT, SG_WIN_RIGHT or SG_WIN_NONE (a draw:
+ * play goes on forever; only in loopy graphs). */
+enum { SG_WIN_NONE = 0, SG_WIN_LEFT = 1, SG_WIN_RIGHT = 2 };
+#define SG_OUTCOME(left_first, right_first)                                    \
+    ((uint8_t)((left_first) | ((right_first) << 2)))
+
+/* The outcome of every vertex by retrograde analysis, into
+ * outcome[0..nvertices-1].  Without `loopy` a cycle is SG_E_INPUT naming
+ * it; with it, positions where neither player can force a win are draws.
+ * This is the outcome of that single game: sums of partizan games do not
+ * reduce to nim-sums. */
+sg_status sg_graph_outcome(uint8_t *outcome, const sg_graph *g, int loopy,
+                           volatile sig_atomic_t *cancel, sg_error *err);
+
+/* The name of an outcome: "N" (whoever moves first wins), "P" (whoever
+ * moves second), "L", "R" (that player wins either way), "D" (a draw
+ * either way), else two letters: the winner when Left moves first, then
+ * when Right does, D for a draw ("LD": Left wins moving first, a draw
+ * when Right starts). */
+const char *sg_outcome_name(uint8_t outcome);
+
+/* Who wins a sum of tokens. */
+enum { SG_WINNER_FIRST = 1, SG_WINNER_SECOND = 2, SG_WINNER_DRAW = 3 };
+
+/* A sum of tokens on vertices of an impartial graph, analysed with the
+ * values of sg_graph_grundy or sg_graph_loopy. */
+typedef struct sg_graph_position {
+    sg_value nim_sum;    /* of the tokens with finite values */
+    size_t ninfinite;    /* tokens with an infinite value */
+    long infinite_token; /* index of the first of them, or -1 */
+    int winner;          /* SG_WINNER_* */
+    long move_token;     /* index of the token a winning move moves, or -1 */
+    sg_vertex move_to;   /* where it moves it */
+} sg_graph_position;
+
+/* The sum's value is the nim-sum when every token is finite; with one
+ * infinite token of followers K it is infinite with followers K xor
+ * nim_sum (the first player wins when 0 is among them); with more it is
+ * infinite with no finite follower, a draw (Smith).  A winning move is
+ * found whenever the first player wins. */
+sg_status sg_graph_position_analyse(sg_graph_position *out, const sg_graph *g,
+                                    const sg_value *values,
+                                    const sg_vertex *tokens, size_t ntokens,
+                                    sg_error *err);
+
 #ifdef __cplusplus
 }
 #endif
