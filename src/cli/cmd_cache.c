@@ -27,7 +27,7 @@ const cli_command cli_cmd_cache = {
     "cache show RULE [--json]\n"
     "cache drop RULE\n"
     "cache path",
-    "Inspect the SQLite cache: list its rules, show or drop one, print its\n"
+    "Inspect the SQLite cache.  List its rules, show or drop one, print its\n"
     "path.  The cache is --db PATH, else $SGEXPLORE_DB, else\n"
     "$XDG_CACHE_HOME/sgexplore/cache.db, else ~/.cache/sgexplore/cache.db.",
     CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT,

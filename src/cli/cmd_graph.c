@@ -30,7 +30,7 @@ const cli_command cli_cmd_graph = {
     "graph",
     "graph FILE|- [--vertex NAME]... [--position NAME,NAME,...] [--loopy]\n"
     "graph FILE|- --outcome [--loopy]",
-    "Values of a finite game given as a graph: one line per vertex, its\n"
+    "Values of a finite game given as a graph.  One line per vertex: its\n"
     "name and then the names it moves to; 'L:name' / 'R:name' for a move\n"
     "of Left / Right only; '#' comments (docs/GRAPHS.md).  With --loopy\n"
     "the winner of a position may be \"draw\"; --outcome classes are of\n"

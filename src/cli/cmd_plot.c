@@ -162,9 +162,9 @@ const cli_command cli_cmd_plot = {
     "plot",
     "plot RULE -o FILE [--range A:B] [--max N] [--template FILE]\n"
     "plot --cache -o FILE [--family F] [--template FILE]",
-    "Draw G(n) of a rule, or the periods of the cached rules, with gnuplot\n"
-    "($SGEXPLORE_GNUPLOT, else gnuplot on the PATH; Debian package\n"
-    "gnuplot-nox).  The image type follows the extension of FILE.",
+    "Draw G(n) of a rule, or the periods of the cached rules.  gnuplot\n"
+    "draws them ($SGEXPLORE_GNUPLOT, else gnuplot on the PATH; Debian\n"
+    "package gnuplot-nox).  The image type follows the extension of FILE.",
     CLI_CMD_RULE | CLI_CMD_CACHE,
     plot_opts,
     plot_run,

@@ -74,9 +74,10 @@ const cli_command cli_cmd_verify = {
     "verify",
     "verify RULE [--max N] [--db PATH | --no-cache]\n"
     "verify --certificate FILE [RULE]",
-    "Re-check a proof without trusting the code that found it: recompute\n"
-    "the values with the straightforward reference method and check every\n"
-    "hypothesis of the stated theorem and every part of the claim.",
+    "Re-check a proof without trusting the code that found it.  The values\n"
+    "are recomputed with the straightforward reference method, and every\n"
+    "hypothesis of the stated theorem and every part of the claim is\n"
+    "checked.",
     CLI_CMD_RULE | CLI_CMD_CACHE,
     verify_opts,
     verify_run,

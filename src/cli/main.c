@@ -28,9 +28,32 @@ static void usage(FILE *f)
     cli_help(f, &cli_cmd_analyse);
     fputs("\nCommands (sgexplore COMMAND --help for their options):\n", f);
     for (k = 1; cli_commands[k]; k++) {
-        const char *s = cli_commands[k]->summary, *dot = strchr(s, '.');
-        fprintf(f, "  %-10s  %.*s\n", cli_commands[k]->name,
-                (int)(dot ? dot - s : (long)strlen(s)), s);
+        /* The first sentence of the summary, rewrapped to 80 columns. */
+        const char *s = cli_commands[k]->summary, *p;
+        size_t col = 14;
+        fprintf(f, "  %-10s  ", cli_commands[k]->name);
+        for (p = s; *p && !(*p == '.' && (p[1] == ' ' || p[1] == '\n' ||
+                                           !p[1]));) {
+            const char *w = p;
+            size_t len;
+            while (*w == ' ' || *w == '\n')
+                w++;
+            p = w;
+            while (*p && *p != ' ' && *p != '\n' &&
+                   !(*p == '.' && (p[1] == ' ' || p[1] == '\n' || !p[1])))
+                p++;
+            len = (size_t)(p - w);
+            if (col + 1 + len > 79) {
+                fputs("\n              ", f);
+                col = 14;
+            } else if (col > 14) {
+                fputc(' ', f);
+                col++;
+            }
+            fprintf(f, "%.*s", (int)len, w);
+            col += len;
+        }
+        fputc('\n', f);
     }
 }
 
