@@ -1777,11 +1777,6 @@ static int trials_next(trials *tr, int mode)
     return phase < TRIAL ? 1 : phase <= 2 * TRIAL ? 0 : tr->best;
 }
 
-static unsigned width_needed(sg_value v)
-{
-    return v < 256 ? 1 : v < 65536 ? 2 : 4;
-}
-
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
                               volatile sig_atomic_t *cancel, sg_error *err)
@@ -1976,7 +1971,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                     break;
                 }
             }
-            if (width_needed(v) > s->width)
+            if (sg_value_width(v) > s->width)
                 helper_wait(&sp, &out); /* the values are about to move */
             if ((st = sg_seq_push(s, v, err)) != SG_OK)
                 goto out;

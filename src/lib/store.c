@@ -9,7 +9,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
-#include "enum_impl.h"
+#include "seq_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -771,11 +771,6 @@ void *sg_store_sqlite(sg_store *st)
 /* Values: chunks of little-endian values                               */
 /* ------------------------------------------------------------------ */
 
-static unsigned width_of(sg_value v)
-{
-    return v < 256 ? 1 : v < 65536 ? 2 : 4;
-}
-
 /* Encode G(a..b-1) into buf with the fewest bytes per value; returns the
  * width used. */
 static unsigned encode_chunk(uint8_t *buf, const sg_seq *s, size_t a, size_t b)
@@ -788,7 +783,7 @@ static unsigned encode_chunk(uint8_t *buf, const sg_seq *s, size_t a, size_t b)
         for (i = a; i < b; i++)
             if (sg_seq_get(s, i) > max)
                 max = sg_seq_get(s, i);
-    w = width_of(max);
+    w = sg_value_width(max);
     for (i = a; i < b; i++) {
         sg_value v = sg_seq_get(s, i);
         uint8_t *p = buf + (i - a) * w;
