@@ -44,10 +44,11 @@ static void check_values(const sg_seq *s, const uint32_t *want, size_t n,
 }
 
 /* Sparse enumeration of r to n values (from a sequence pre-widened to
- * `width` bytes) with the given mask, checked against want. */
-static void sparse_check(const sg_rule *r, size_t n, long long mask,
-                         unsigned width, const uint32_t *want,
-                         const char *what)
+ * `width` bytes) with the given mask and options (NULL: the defaults),
+ * checked against want. */
+static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
+                             size_t n, long long mask, unsigned width,
+                             const uint32_t *want, const char *what)
 {
     sg_seq s;
     sg_error err;
@@ -59,7 +60,7 @@ static void sparse_check(const sg_rule *r, size_t n, long long mask,
     if (width > 1) {
         assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
     }
-    st = sg_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, NULL, &err);
+    st = sg_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, opt, &err);
     if (st != SG_OK) {
         fail_msg("%s (mask %lld): sg_enumerate_sparse failed: %s (seed %llu)",
                  what, mask, err.msg, TU_SEED);
@@ -70,6 +71,14 @@ static void sparse_check(const sg_rule *r, size_t n, long long mask,
                  (unsigned)stats.mask);
     }
     sg_seq_clear(&s);
+}
+
+/* The same with the default options. */
+static void sparse_check(const sg_rule *r, size_t n, long long mask,
+                         unsigned width, const uint32_t *want,
+                         const char *what)
+{
+    sparse_check_opt(NULL, r, n, mask, width, want, what);
 }
 
 /* Naive values of r, to n. */
@@ -109,7 +118,8 @@ static long long random_mask(tu_rng *g)
 
 /* One random code: reference, naive and sparse under several masks and
  * widths must agree. */
-static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
+static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n,
+                              const sg_enum_options *opt)
 {
     static ref_rule ref;
     char *text;
@@ -132,11 +142,11 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
                      i, (unsigned)naive[i], (unsigned)want[i], TU_SEED);
         }
     }
-    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, text);
-    sparse_check(&r, n, 0, 1, want, text);
-    sparse_check(&r, n, random_mask(g), 1, want, text);
-    sparse_check(&r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4, want, text);
-    sparse_check(&r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4, want, text);
+    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, 1, want, text);
+    sparse_check_opt(opt, &r, n, 0, 1, want, text);
+    sparse_check_opt(opt, &r, n, random_mask(g), 1, want, text);
+    sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4, want, text);
+    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4, want, text);
     sg_rule_clear(&r);
     free(naive);
     free(want);
@@ -144,13 +154,13 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
 }
 
 static void random_codes(uint64_t salt, const tu_code_opts *o, size_t count,
-                         size_t n)
+                         size_t n, const sg_enum_options *opt)
 {
     tu_rng g;
 
     tu_rng_init(&g, salt);
     for (size_t i = 0; i < count; i++) {
-        check_random_code(&g, o, n);
+        check_random_code(&g, o, n, opt);
     }
 }
 
@@ -160,10 +170,10 @@ static void test_random_octal(void **state)
     tu_code_opts o = {7, 1, 6, 1, 0, 0};
 
     (void)state;
-    random_codes(501, &o, tu_scaled(150), 400);
+    random_codes(501, &o, tu_scaled(150), 400, NULL);
     o.ndig_min = 5;
     o.ndig_max = 14;
-    random_codes(502, &o, tu_scaled(40), 700);
+    random_codes(502, &o, tu_scaled(40), 700, NULL);
 }
 
 /* `!` codes (Grundy-like): the pair of equal halves must be left out. */
@@ -172,7 +182,7 @@ static void test_random_unequal(void **state)
     tu_code_opts o = {7, 1, 6, 1, 1, 0};
 
     (void)state;
-    random_codes(503, &o, tu_scaled(150), 400);
+    random_codes(503, &o, tu_scaled(150), 400, NULL);
 }
 
 /* Hex digits without bit 8 (4, 5, 6, 7, C..F minus 8) are two-heap rules
@@ -182,18 +192,18 @@ static void test_random_hex(void **state)
     tu_code_opts o = {15, 1, 4, 1, 1, 0};
 
     (void)state;
-    random_codes(504, &o, tu_scaled(40), 120);
+    random_codes(504, &o, tu_scaled(40), 120, NULL);
 }
 
 /* Without the AVX2 filter (the portable path), the same answers. */
 static void test_random_scalar(void **state)
 {
     tu_code_opts o = {7, 1, 8, 1, 1, 0};
+    sg_enum_options scalar = {0};
 
     (void)state;
-    sg_sparse_allow_simd(0);
-    random_codes(505, &o, tu_scaled(60), 500);
-    sg_sparse_allow_simd(1);
+    scalar.no_simd = 1;
+    random_codes(505, &o, tu_scaled(60), 500, &scalar);
 }
 
 /* Longer runs of well-known games, all masks agreeing with naive. */
@@ -202,9 +212,12 @@ static void test_fixed_rules(void **state)
     static const char *codes[] = {"4!.0", "0.6", "0.77", "0.07", "0.16",
                                   "0.1777", "4.07", "0.54!", "0.777777",
                                   "4.7!", "0.4", "0.356"};
+    sg_enum_options scalar = {0}, single = {0};
     tu_rng g;
 
     (void)state;
+    scalar.no_simd = 1;
+    single.no_threads = 1;
     tu_rng_init(&g, 506);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const size_t n = 3000;
@@ -217,16 +230,12 @@ static void test_fixed_rules(void **state)
         sparse_check(&r, n, random_mask(&g), 1, want, codes[i]);
         sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
         sparse_check(&r, n, SG_SPARSE_AUTO, 4, want, codes[i]);
-        sg_sparse_allow_simd(0);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
-        sg_sparse_allow_simd(1);
+        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
         /* Without the helper thread (which rules with many rare values,
          * and mask 0, use by default). */
-        sg_sparse_allow_threads(0);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-        sparse_check(&r, n, 0, 1, want, codes[i]);
-        sg_sparse_allow_threads(1);
+        sparse_check_opt(&single, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&single, &r, n, 0, 1, want, codes[i]);
         free(want);
         sg_rule_clear(&r);
     }
@@ -254,14 +263,17 @@ static void test_helper_shares(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         want = naive_values(&r, n);
         for (size_t b = 0; b < sizeof balances / sizeof balances[0]; b++) {
-            sg_sparse_pin_helper(1, balances[b]);
-            sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-            sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
-            sg_sparse_allow_simd(0);
-            sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-            sg_sparse_allow_simd(1);
+            sg_enum_options pinned = {0};
+            pinned.pin_helper = 1;
+            pinned.pin_balance = balances[b];
+            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want,
+                             codes[i]);
+            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 2, want,
+                             codes[i]);
+            pinned.no_simd = 1;
+            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want,
+                             codes[i]);
         }
-        sg_sparse_pin_helper(0, 0);
         free(want);
         sg_rule_clear(&r);
     }
@@ -275,9 +287,11 @@ static void test_widening(void **state)
     const size_t n = 1500;
     uint32_t *want = malloc(n * sizeof *want);
     char code[64];
+    sg_enum_options scalar = {0};
     sg_rule r;
 
     (void)state;
+    scalar.no_simd = 1;
     assert_non_null(want);
     /* 0.7777...: removing 1..40 tokens and splitting the rest. */
     strcpy(code, "0.");
@@ -290,9 +304,7 @@ static void test_widening(void **state)
     parse_or_fail(&r, SG_SYNTAX_RULE, code);
     sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
     sparse_check(&r, n, 0x55, 1, want, code);
-    sg_sparse_allow_simd(0);
-    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
-    sg_sparse_allow_simd(1);
+    sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 1, want, code);
     sg_rule_clear(&r);
     free(want);
 }
@@ -546,6 +558,7 @@ static void test_methods_and_stats(void **state)
 static void test_cancel(void **state)
 {
     volatile sig_atomic_t flag = 1;
+    sg_enum_options opt = {0};
     const size_t n = 5000;
     uint32_t *want;
     sg_rule r;
@@ -553,6 +566,7 @@ static void test_cancel(void **state)
     sg_error err;
 
     (void)state;
+    opt.cancel = &flag;
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
     want = naive_values(&r, n);
     sg_seq_init(&s);
@@ -560,13 +574,13 @@ static void test_cancel(void **state)
                                          NULL, &err),
                      SG_OK);
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &flag, &err),
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &opt, &err),
         SG_E_INTERRUPTED);
     assert_true(s.n >= 1000 && s.n < n);
     check_values(&s, want, s.n, "4!.0 cancelled", -1);
     flag = 0;
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &flag, &err),
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &opt, &err),
         SG_OK);
     check_values(&s, want, n, "4!.0 resumed", -1);
     sg_seq_clear(&s);
@@ -586,24 +600,25 @@ static void on_progress(void *ctx, size_t done, size_t target, size_t rare)
 }
 
 /* The progress hook is called during a run, with sensible numbers, and
- * not after it is removed. */
+ * not by a run whose options have none. */
 static void test_progress(void **state)
 {
     int seen = 0;
+    sg_enum_options opt = {0};
     sg_rule r;
     sg_seq s;
     sg_error err;
 
     (void)state;
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.77");
-    sg_enumerate_set_progress(on_progress, &seen);
+    opt.progress = on_progress;
+    opt.progress_ctx = &seen;
     sg_seq_init(&s);
-    assert_int_equal(sg_enumerate(&s, &r, 50000, NULL, &err), SG_OK);
+    assert_int_equal(sg_enumerate(&s, &r, 50000, &opt, &err), SG_OK);
     assert_true(seen);
     assert_true(progress_calls >= 10);
     assert_true(progress_last < 50000);
     assert_int_equal(progress_target, 50000);
-    sg_enumerate_set_progress(NULL, NULL);
     progress_calls = 0;
     assert_int_equal(sg_enumerate(&s, &r, 100000, NULL, &err), SG_OK);
     assert_int_equal(progress_calls, 0);

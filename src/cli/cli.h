@@ -100,9 +100,6 @@ int cli_parse_max(uint64_t *out, const char *opt, const char *val);
 int cli_parse_range(uint64_t *a, uint64_t *b, const char *opt, const char *text,
                     uint64_t span);
 
-/* Default computing budget for a rule when --max is not given. */
-size_t cli_default_max(const sg_rule *r);
-
 /* Entry points of the commands; argv[0] is the command name. */
 int cli_analyse_main(int argc, char **argv);
 int cli_verify_main(int argc, char **argv);

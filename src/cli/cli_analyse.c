@@ -14,27 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Default computing budget.  Rules without split moves cost O(N |S|) and
- * get a large budget; two-heap splitting rules go through the sparse-space
- * enumerator (about 10^5 to 10^7 values per second, depending on how many
- * rare values the game has); three-heap digits and repeating tails use the
- * quadratic straightforward method, so they get small ones. */
-size_t cli_default_max(const sg_rule *r)
-{
-    unsigned bits = sg_rule_bits(r);
-
-    /* A tail with splits costs O(N^3) with the straightforward method. */
-    if (r->tail_len && (bits & (SG_BIT_TWO | SG_BIT_THREE)))
-        return 1000;
-    if (bits & SG_BIT_THREE)
-        return sg_three_applicable(r) ? 4000 : 2000;
-    if (r->tail_len)
-        return 10000;
-    if (sg_sparse_applicable(r))
-        return 1000000;
-    return 10000000;
-}
-
 /* Progress of a long computation on stderr, only when it is a terminal:
  * heaps done, values per second, rare values (sparse method) and a rough
  * time left, redrawn at most twice a second after the first second. */
@@ -76,15 +55,16 @@ static void progress_show(void *ctx, size_t done, size_t target, size_t rare)
     progress.shown = 1;
 }
 
-/* Start (on a terminal) or stop showing progress. */
-static void progress_enable(int on)
+/* Start (on a terminal) or stop showing progress, through the options of
+ * the enumeration. */
+static void progress_enable(sg_enum_options *eo, int on)
 {
     if (on && isatty(STDERR_FILENO)) {
         memset(&progress, 0, sizeof progress);
-        sg_enumerate_set_progress(progress_show, NULL);
+        eo->progress = progress_show;
         return;
     }
-    sg_enumerate_set_progress(NULL, NULL);
+    eo->progress = NULL;
     if (progress.shown)
         fputs("\r\033[K", stderr);
     progress.shown = 0;
@@ -336,6 +316,7 @@ int cli_analyse_main(int argc, char **argv)
     sg_seq seq;
     sg_result res;
     sg_error err;
+    sg_enum_options eo = {.cancel = &cli_cancel};
     char *canon = NULL;
     int rc = EXIT_DONE, proven;
     size_t max, i;
@@ -364,7 +345,7 @@ int cli_analyse_main(int argc, char **argv)
     if (o.values &&
         (rc = cli_parse_range(&va, &vb, "--values", o.values, 100000000)))
         goto out;
-    max = o.have_max ? (size_t)o.max : cli_default_max(&rule);
+    max = o.have_max ? (size_t)o.max : sg_default_max(&rule);
     if (o.have_max && (st = sg_seq_check_size(max, &err))) {
         cli_error("--max %llu: %s", (unsigned long long)o.max, err.msg);
         rc = EXIT_USAGE;
@@ -383,19 +364,18 @@ int cli_analyse_main(int argc, char **argv)
      * unresolved prefix is extended; an interrupted run stores its prefix. */
     if ((rc = cli_cache_begin(&cache, o.db, o.no_cache, canon, &res, &seq)))
         goto out;
-    progress_enable(1);
-    st = cache.proven ? SG_OK
-                      : sg_analyse(&res, &seq, &rule, max, &cli_cancel, &err);
-    progress_enable(0);
+    progress_enable(&eo, 1);
+    st = cache.proven ? SG_OK : sg_analyse(&res, &seq, &rule, max, &eo, &err);
+    progress_enable(&eo, 0);
     if (st) {
         rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, NULL, &err);
         goto out;
     }
     proven = res.status != SG_UNRESOLVED;
     if (o.values && vb >= seq.n && !proven) {
-        progress_enable(1);
-        st = sg_enumerate(&seq, &rule, (size_t)vb + 1, &cli_cancel, &err);
-        progress_enable(0);
+        progress_enable(&eo, 1);
+        st = sg_enumerate(&seq, &rule, (size_t)vb + 1, &eo, &err);
+        progress_enable(&eo, 0);
         if (st) {
             rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, "--values",
                                &err);

@@ -270,6 +270,7 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
     sg_seq seq;
     sg_result res;
     sg_error err;
+    sg_enum_options eo = {.cancel = &cli_cancel};
     cli_cache cache;
     char *canon = NULL;
     uint64_t a = 0, b = 0;
@@ -287,7 +288,7 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
     if (o->range &&
         (rc = cli_parse_range(&a, &b, "--range", o->range, MAX_RANGE)))
         goto out;
-    max = o->have_max ? (size_t)o->max : cli_default_max(&rule);
+    max = o->have_max ? (size_t)o->max : sg_default_max(&rule);
     if (o->have_max && sg_seq_check_size(max, &err)) {
         cli_error("--max %llu: %s", (unsigned long long)o->max, err.msg);
         rc = EXIT_USAGE;
@@ -297,7 +298,7 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
     if ((rc = cli_cache_begin(&cache, o->db, o->no_cache, canon, &res, &seq)))
         goto out;
     st = cache.proven ? SG_OK
-                      : sg_analyse(&res, &seq, &rule, max, &cli_cancel, &err);
+                      : sg_analyse(&res, &seq, &rule, max, &eo, &err);
     if (st) {
         rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, NULL, &err);
         goto out;
@@ -310,7 +311,7 @@ static int plot_rule(const options *o, const sg_plot_options *popt)
             rc = EXIT_USAGE;
             goto out;
         }
-        st = sg_enumerate(&seq, &rule, (size_t)b + 1, &cli_cancel, &err);
+        st = sg_enumerate(&seq, &rule, (size_t)b + 1, &eo, &err);
         res.computed = seq.n;
         if (st) {
             rc = cli_cache_end(&cache, &rule, canon, &res, &seq, st, "--range",

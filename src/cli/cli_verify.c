@@ -79,6 +79,7 @@ int cli_verify_main(int argc, char **argv)
     sg_seq seq, ref;
     sg_result claim;
     sg_error err;
+    sg_enum_options eo = {.cancel = &cli_cancel};
     uint64_t fail_n, max = 0;
     const char *why;
     int rc = EXIT_DONE;
@@ -159,8 +160,8 @@ int cli_verify_main(int argc, char **argv)
             goto out;
         if (!cache.proven) {
             sg_status st = sg_analyse(
-                &claim, &seq, &rule, max ? (size_t)max : cli_default_max(&rule),
-                &cli_cancel, &err);
+                &claim, &seq, &rule, max ? (size_t)max : sg_default_max(&rule),
+                &eo, &err);
             rc = cli_cache_end(&cache, &rule, canon, &claim, &seq, st, NULL,
                                &err);
             if (st || rc) {
@@ -183,7 +184,7 @@ int cli_verify_main(int argc, char **argv)
     /* The independent recomputation. */
     if (sg_seq_check_size((size_t)claim.certified_to + 1, &err) ||
         sg_enumerate_naive(&ref, &rule, (size_t)claim.certified_to + 1,
-                           &cli_cancel, &err)) {
+                           &eo, &err)) {
         rc = cli_report(NULL, NULL, &err);
         goto out;
     }

@@ -550,8 +550,9 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
     return (size_t)(best < N + N / 8 ? N + N / 8 : best);
 }
 
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
-                     volatile sig_atomic_t *cancel, sg_error *err)
+sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
+                     size_t max, const sg_enum_options *opt,
+                     sg_error *err)
 {
     size_t n = s->n < 128 ? 128 : s->n;
     sg_status st;
@@ -561,7 +562,7 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
     for (;;) {
         if (n > max)
             n = max;
-        st = sg_enumerate(s, r, n, cancel, err);
+        st = sg_enumerate(s, r, n, opt, err);
         sg_prove(res, r, s);
         if (st)
             return st;

@@ -1,0 +1,61 @@
+/*
+ * moves.c - the whole-heap uses of the move generator (moves.h): marking
+ * the value of every option of a heap (the naive enumerator) and finding
+ * an option of a given value (the winning-move search of query.c).
+ */
+#include "moves.h"
+
+void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
+                   const sg_seq *g, size_t h)
+{
+    sg_mark_ctx m;
+    sg_digits it;
+    size_t k;
+    unsigned d;
+    int uneq;
+
+    m.stamp = stamp;
+    m.tag = tag;
+    sg_digits_start(&it, r, h);
+    while (sg_digits_next(&it, &k, &d, &uneq))
+        sg_moves_digit(g, h, k, d, uneq, SG_BIT_ALL | SG_BIT_ONE |
+                       SG_BIT_TWO | SG_BIT_THREE, sg_mark_visit, &m);
+}
+
+/* What sg_moves_find looks for, and where it puts the answer. */
+typedef struct find_ctx {
+    sg_value target;
+    size_t minpart;
+    sg_option *out;
+} find_ctx;
+
+static int find_visit(void *ctx, const sg_option *o)
+{
+    find_ctx *f = (find_ctx *)ctx;
+    size_t largest = o->nparts ? o->part[o->nparts - 1] : 0;
+
+    if (o->value != f->target || largest < f->minpart)
+        return 0;
+    *f->out = *o;
+    return 1;
+}
+
+int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g,
+                  size_t h, sg_value target, size_t minpart)
+{
+    find_ctx f;
+    sg_digits it;
+    size_t k;
+    unsigned d;
+    int uneq;
+
+    f.target = target;
+    f.minpart = minpart;
+    f.out = out;
+    sg_digits_start(&it, r, h);
+    while (sg_digits_next(&it, &k, &d, &uneq))
+        if (sg_moves_digit(g, h, k, d, uneq, SG_BIT_ALL | SG_BIT_ONE |
+                           SG_BIT_TWO | SG_BIT_THREE, find_visit, &f))
+            return 1;
+    return 0;
+}
