@@ -6,15 +6,17 @@
  * width, compared with the naive method and with the tests' independent
  * reference, with and without the helper thread; published periods from
  * data/known.tsv through sg_analyse; extension of a prefix, cancelling,
- * the progress hook and the method names.
+ * the progress hook and the method names; two runs in two threads at
+ * once; the sparse space of a sequence against brute force.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "enum_impl.h"
 #include "sgexplore.h"
 
 /* s must hold exactly n values equal to want[0..n-1], with s->max right. */
@@ -626,6 +628,232 @@ static void test_progress(void **state)
     sg_rule_clear(&r);
 }
 
+/* ------------------------------------------------------------------ */
+/* Two runs in two threads                                              */
+/* ------------------------------------------------------------------ */
+
+/* One thread's run: its rule, its options (with its own progress
+ * counter), its values. */
+typedef struct thread_run {
+    const char *code;
+    size_t n;
+    sg_enum_options opt;
+    size_t calls, last_target;
+    sg_status st;
+    sg_seq s;
+    sg_error err;
+} thread_run;
+
+static void on_thread_progress(void *ctx, size_t done, size_t target,
+                               size_t rare)
+{
+    thread_run *t = ctx;
+
+    (void)done;
+    (void)rare;
+    t->calls++;
+    t->last_target = target;
+}
+
+static void *thread_main(void *arg)
+{
+    thread_run *t = arg;
+    sg_rule r;
+    sg_result res;
+
+    sg_rule_init(&r);
+    if (sg_rule_parse(&r, SG_SYNTAX_RULE, t->code, &t->err) != SG_OK) {
+        t->st = SG_E_INPUT;
+        return NULL;
+    }
+    /* Half through sg_enumerate, the rest through sg_analyse, which
+     * extends the same sequence (its budget is exactly n). */
+    t->st = sg_enumerate(&t->s, &r, t->n / 2, &t->opt, &t->err);
+    if (t->st == SG_OK)
+        t->st = sg_analyse(&res, &t->s, &r, t->n, &t->opt, &t->err);
+    sg_rule_clear(&r);
+    return NULL;
+}
+
+/* Two rules enumerated at once in two threads of this process, each with
+ * its own options (one without AVX2, one with the helper pinned on), both
+ * right against the reference and each hook called for its own run only.
+ * Grundy's game and Officers have many rare values, so each run also
+ * starts its own helper thread. */
+static void test_two_threads(void **state)
+{
+    static const char *codes[2] = {"4!.0", "0.6"};
+    static ref_rule ref;
+    const size_t n[2] = {tu_scaled(20000), tu_scaled(16000)};
+    thread_run t[2];
+    pthread_t th[2];
+    int k;
+
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        memset(&t[k], 0, sizeof t[k]);
+        t[k].code = codes[k];
+        t[k].n = n[k];
+        t[k].opt.progress = on_thread_progress;
+        t[k].opt.progress_ctx = &t[k];
+        sg_seq_init(&t[k].s);
+    }
+    t[0].opt.no_simd = 1;
+    t[1].opt.pin_helper = 1;
+    t[1].opt.pin_balance = -40;
+    for (k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, thread_main, &t[k]), 0);
+    for (k = 0; k < 2; k++)
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+    for (k = 0; k < 2; k++) {
+        uint32_t *want = malloc(n[k] * sizeof *want);
+
+        assert_non_null(want);
+        if (t[k].st != SG_OK)
+            fail_msg("%s in a thread: %s", codes[k], t[k].err.msg);
+        assert_int_equal(ref_rule_from_code(&ref, codes[k]), 0);
+        ref_values(want, n[k], &ref);
+        check_values(&t[k].s, want, n[k], codes[k], -1);
+        assert_true(t[k].calls >= 2);
+        assert_int_equal(t[k].last_target, n[k]);
+        sg_seq_clear(&t[k].s);
+        free(want);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Sparse spaces from values                                            */
+/* ------------------------------------------------------------------ */
+
+/* Brute force: every mask below the first power of two above the values
+ * of heaps 1..n-1, counting rare heaps one by one; the first mask with
+ * the fewest. */
+static void space_naive(sg_sparse_space *out, const uint32_t *v, size_t n)
+{
+    uint32_t top = 0, p = 1, m;
+    size_t h;
+
+    memset(out, 0, sizeof *out);
+    for (h = 1; h < n; h++)
+        if (v[h] > top)
+            top = v[h];
+    while (p <= top)
+        p *= 2;
+    for (m = 1; m < p; m++) {
+        uint64_t c = 0, last = 0;
+        for (h = 1; h < n; h++) {
+            unsigned ones = 0;
+            for (uint32_t x = v[h] & m; x; x >>= 1)
+                ones += x & 1;
+            if (ones % 2 == 0) {
+                c++;
+                last = h;
+            }
+        }
+        if (out->mask == 0 || c < out->rare) {
+            out->mask = m;
+            out->rare = c;
+            out->last_rare = last;
+        }
+    }
+    if (out->mask == 0) {
+        /* no mask to choose: everything counts as rare */
+        out->rare = n > 1 ? n - 1 : 0;
+        out->last_rare = n > 1 ? n - 1 : 0;
+    }
+    out->found = out->mask != 0 && n > 100 && out->rare <= (n - 1) / 10;
+}
+
+static void space_check(const uint32_t *v, size_t n, const char *what)
+{
+    sg_sparse_space got, want;
+    sg_error err;
+    sg_seq s;
+
+    sg_seq_init(&s);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(sg_seq_append(&s, v[i], &err), SG_OK);
+    assert_int_equal(sg_sparse_space_find(&got, &s, n, &err), SG_OK);
+    space_naive(&want, v, n);
+    if (got.found != want.found || got.mask != want.mask ||
+        got.rare != want.rare || got.last_rare != want.last_rare ||
+        got.parity != 0)
+        fail_msg("%s (n %zu): found %d mask %u rare %llu last %llu; brute "
+                 "force %d %u %llu %llu (seed %llu)",
+                 what, n, got.found, (unsigned)got.mask,
+                 (unsigned long long)got.rare,
+                 (unsigned long long)got.last_rare, want.found,
+                 (unsigned)want.mask, (unsigned long long)want.rare,
+                 (unsigned long long)want.last_rare, TU_SEED);
+    sg_seq_clear(&s);
+}
+
+/* sg_sparse_space_find against brute force: planted rare classes of
+ * random masks, uniform values, tiny sequences, and real games. */
+static void test_sparse_space(void **state)
+{
+    static const char *codes[] = {"0.77", "4!.0", "0.6", "0.137", "0.07"};
+    static ref_rule ref;
+    size_t trials = tu_scaled(60);
+    sg_sparse_space sp;
+    sg_error err;
+    sg_seq s;
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 508);
+    for (size_t t = 0; t < trials; t++) {
+        unsigned bits = (unsigned)tu_range(&g, 1, 7);
+        uint32_t plant = (uint32_t)tu_range(&g, 1, (1u << bits) - 1);
+        size_t n = (size_t)tu_range(&g, 0, t % 4 ? 2500 : 120);
+        unsigned share = (unsigned)tu_range(&g, 2, 40);
+        uint32_t *v = malloc((n + 1) * sizeof *v);
+
+        assert_non_null(v);
+        for (size_t i = 0; i < n; i++) {
+            int rare = tu_chance(&g, share);
+            uint32_t x;
+            if (t % 5 == 0) {
+                v[i] = (uint32_t)tu_range(&g, 0, (1u << bits) - 1);
+                continue;
+            }
+            do
+                x = (uint32_t)tu_range(&g, 0, (1u << bits) - 1);
+            while (!__builtin_parity(x & plant) == !rare);
+            v[i] = x;
+        }
+        space_check(v, n, "random values");
+        free(v);
+    }
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 3000;
+        uint32_t *v = malloc(n * sizeof *v);
+
+        assert_non_null(v);
+        assert_int_equal(ref_rule_from_code(&ref, codes[i]), 0);
+        ref_values(v, n, &ref);
+        space_check(v, n, codes[i]);
+        free(v);
+    }
+    /* Kayles: beyond the pre-period every value has odd weight under 15,
+     * so the rare heaps all lie before n = 71. */
+    assert_int_equal(ref_rule_from_code(&ref, "0.77"), 0);
+    {
+        uint32_t v[1000];
+        ref_values(v, 1000, &ref);
+        sg_seq_init(&s);
+        for (size_t i = 0; i < 1000; i++)
+            assert_int_equal(sg_seq_append(&s, v[i], &err), SG_OK);
+    }
+    assert_int_equal(sg_sparse_space_find(&sp, &s, 1000, &err), SG_OK);
+    assert_true(sp.found);
+    assert_int_equal(sp.mask, 15);
+    assert_true(sp.last_rare < 71);
+    /* More values than computed: an input error. */
+    assert_int_equal(sg_sparse_space_find(&sp, &s, 1001, &err), SG_E_INPUT);
+    sg_seq_clear(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -643,6 +871,8 @@ int main(void)
         cmocka_unit_test(test_methods_and_stats),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_sparse_space),
     };
 
     tu_base_seed();
