@@ -287,6 +287,10 @@ typedef enum sg_period_status {
  * JSON output, certificates and the cache. */
 const char *sg_period_status_name(sg_period_status st);
 
+/* The reverse: 1 and *out set when `word` is one of those words, else 0
+ * (cert.c; the certificate parser and the cache read statuses with it). */
+int sg_period_status_parse(sg_period_status *out, const char *word);
+
 /* Identifiers of the theorems, as written in certificates. */
 #define SG_THM_WINDOW "subtraction-window"
 #define SG_THM_GUY_SMITH "guy-smith"
