@@ -9,17 +9,10 @@ void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
                    const sg_seq *g, size_t h)
 {
     sg_mark_ctx m;
-    sg_digits it;
-    size_t k;
-    unsigned d;
-    int uneq;
 
     m.stamp = stamp;
     m.tag = tag;
-    sg_digits_start(&it, r, h);
-    while (sg_digits_next(&it, &k, &d, &uneq))
-        sg_moves_digit(g, h, k, d, uneq, SG_BIT_ALL | SG_BIT_ONE |
-                       SG_BIT_TWO | SG_BIT_THREE, sg_mark_visit, &m);
+    sg_moves_heap(r, g, h, sg_mark_visit, &m);
 }
 
 /* What sg_moves_find looks for, and where it puts the answer. */
@@ -44,18 +37,9 @@ int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g,
                   size_t h, sg_value target, size_t minpart)
 {
     find_ctx f;
-    sg_digits it;
-    size_t k;
-    unsigned d;
-    int uneq;
 
     f.target = target;
     f.minpart = minpart;
     f.out = out;
-    sg_digits_start(&it, r, h);
-    while (sg_digits_next(&it, &k, &d, &uneq))
-        if (sg_moves_digit(g, h, k, d, uneq, SG_BIT_ALL | SG_BIT_ONE |
-                           SG_BIT_TWO | SG_BIT_THREE, find_visit, &f))
-            return 1;
-    return 0;
+    return sg_moves_heap(r, g, h, find_visit, &f);
 }

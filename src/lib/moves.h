@@ -133,6 +133,28 @@ sg_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
     return 0;
 }
 
+/* Every kind of option. */
+#define SG_BITS_ALL_KINDS (SG_BIT_ALL | SG_BIT_ONE | SG_BIT_TWO | SG_BIT_THREE)
+
+/* Hand every option of heap h under r to fn: digit by digit (k
+ * ascending), each as sg_moves_digit does.  Returns 1 when fn stopped
+ * it, else 0. */
+static inline __attribute__((always_inline)) int
+sg_moves_heap(const sg_rule *r, const sg_seq *g, size_t h, sg_option_fn fn,
+              void *ctx)
+{
+    sg_digits it;
+    size_t k;
+    unsigned d;
+    int uneq;
+
+    sg_digits_start(&it, r, h);
+    while (sg_digits_next(&it, &k, &d, &uneq))
+        if (sg_moves_digit(g, h, k, d, uneq, SG_BITS_ALL_KINDS, fn, ctx))
+            return 1;
+    return 0;
+}
+
 /* Stamp marking: stamp[value] = tag for each option handed over. */
 typedef struct sg_mark_ctx {
     uint64_t *stamp;
