@@ -8,7 +8,9 @@
  * three-heap option of a remainder r is G(a) ^ x with 1 <= a <= r-2 and x in
  * P(r-a) (a being any one of the three parts), so grouping the a's by their
  * value g gives the option set as the union over g of g ^ (OR of P(r-a) for
- * G(a) = g): O(r) word operations plus one pass per distinct value.
+ * G(a) = g): O(r) word operations plus one pass per distinct value.  The
+ * digits, the one-heap options and the sets P(m) come from the move
+ * generator (moves.h) shared with the naive method and query.c.
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"

@@ -179,8 +179,14 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
 
 /* How an enumeration runs; zero-initialise for the defaults.  NULL is
  * accepted wherever a const sg_enum_options * is taken.  Everything a run
- * depends on besides the rule comes through here, so that several runs
- * may proceed in threads of one process, each with its own options. */
+ * depends on besides the rule comes through here (the library keeps no
+ * process-wide state), so that several runs may proceed in threads of one
+ * process, each with its own options.  The last four fields let tests
+ * reach every path of the sparse method on any machine: pin_helper gives
+ * every eligible superblock to the helper thread (no timing trials) with
+ * the work balance fixed at pin_balance (see BALANCE_STEP in
+ * enum_sparse.c: extra pairs for the helper when positive, far rare heaps
+ * left to the main thread when negative). */
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
