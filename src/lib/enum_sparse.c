@@ -211,7 +211,6 @@ typedef struct sparse {
     hstamp_t htag;
     size_t hsize;
     long balance;          /* see BALANCE_STEP */
-    int no_threads;        /* no helper thread in this run */
 
 #ifdef SPARSE_THREADS
     /* the helper thread and its queue of at most two jobs: job_seq counts
@@ -228,6 +227,9 @@ typedef struct sparse {
     _Atomic unsigned long job_seq, done_seq, groups_done;
     sparse_job jobs[2];
 #endif
+    /* no helper thread in this run (last, so that the fields the two
+     * threads share keep their places in the cache lines) */
+    int no_threads;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)

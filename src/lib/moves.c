@@ -5,6 +5,14 @@
  */
 #include "moves.h"
 
+/* The naive enumerator spends nearly all its time in the pair and triple
+ * loops here, whose speed moved by a quarter with where the loops happened
+ * to fall in the code (docs/BENCHMARKS.md, issue 10): gcc is asked to
+ * start them on cache-line boundaries, which keeps the reference method's
+ * speed independent of the code around it. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("align-loops=64", "align-jumps=32")))
+#endif
 void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
                    const sg_seq *g, size_t h)
 {
