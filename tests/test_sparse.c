@@ -147,8 +147,10 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n,
     sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, 1, want, text);
     sparse_check_opt(opt, &r, n, 0, 1, want, text);
     sparse_check_opt(opt, &r, n, random_mask(g), 1, want, text);
-    sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4, want, text);
-    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4, want, text);
+    sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4,
+                     want, text);
+    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4,
+                     want, text);
     sg_rule_clear(&r);
     free(naive);
     free(want);

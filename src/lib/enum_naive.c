@@ -16,7 +16,7 @@
 /* Stamp array indexed by value: wide enough for any xor of values seen. */
 typedef struct marks {
     uint64_t *stamp;
-    size_t size;     /* a power of two greater than every option value */
+    size_t size; /* a power of two greater than every option value */
 } marks;
 
 static int marks_fit(marks *m, sg_value max)
@@ -26,7 +26,7 @@ static int marks_fit(marks *m, sg_value max)
 
     while (want <= (size_t)max)
         want *= 2;
-    want *= 2;   /* the mex can be one past the largest option */
+    want *= 2; /* the mex can be one past the largest option */
     if (want <= m->size)
         return 0;
     ns = realloc(m->stamp, want * sizeof *ns);

@@ -4,15 +4,11 @@
  * an option of a given value (the winning-move search of query.c).
  */
 #include "moves.h"
+#include "compiler.h"
 
 /* The naive enumerator spends nearly all its time in the pair and triple
- * loops here, whose speed moved by a quarter with where the loops happened
- * to fall in the code (docs/BENCHMARKS.md, issue 10): gcc is asked to
- * start them on cache-line boundaries, which keeps the reference method's
- * speed independent of the code around it. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("align-loops=64", "align-jumps=32")))
-#endif
+ * loops here (hence SG_LAYOUT). */
+SG_LAYOUT("align-loops=64", "align-jumps=32")
 void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
                    const sg_seq *g, size_t h)
 {
@@ -41,8 +37,8 @@ static int find_visit(void *ctx, const sg_option *o)
     return 1;
 }
 
-int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g,
-                  size_t h, sg_value target, size_t minpart)
+int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g, size_t h,
+                  sg_value target, size_t minpart)
 {
     find_ctx f;
 

@@ -124,8 +124,8 @@ sg_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
                 o.part[0] = a;
                 o.part[1] = b;
                 o.part[2] = c;
-                o.value = sg_seq_get(g, a) ^ sg_seq_get(g, b) ^
-                          sg_seq_get(g, c);
+                o.value =
+                    sg_seq_get(g, a) ^ sg_seq_get(g, b) ^ sg_seq_get(g, c);
                 if (fn(ctx, &o))
                     return 1;
             }
@@ -179,7 +179,7 @@ void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
  * order, of value `target` whose largest part is at least minpart (an
  * option leaving nothing counts as largest part 0).  Returns 1 and fills
  * *out, else 0.  The winning-move search. */
-int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g,
-                  size_t h, sg_value target, size_t minpart);
+int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g, size_t h,
+                  sg_value target, size_t minpart);
 
 #endif /* SG_MOVES_H */

@@ -76,7 +76,7 @@ sg_status sg_seq_widen(sg_seq *s, unsigned width, sg_error *err)
         return st;
     /* Convert in place from the top down so nothing is overwritten early. */
     for (i = s->n; i-- > 0;) {
-        sg_value v = old == 1 ? s->data[i]
+        sg_value v = old == 1   ? s->data[i]
                      : old == 2 ? ((uint16_t *)(void *)s->data)[i]
                                 : ((uint32_t *)(void *)s->data)[i];
         if (width == 2)

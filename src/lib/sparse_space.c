@@ -44,8 +44,8 @@ static int is_rare(uint32_t mask, sg_value v)
     return !__builtin_parity(v & mask);
 }
 
-sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s,
-                               size_t n, sg_error *err)
+sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s, size_t n,
+                               sg_error *err)
 {
     size_t p = 1, h;
     sg_value bits = 0, fold = ((sg_value)1 << SPACE_BITS) - 1;
