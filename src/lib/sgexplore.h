@@ -371,7 +371,9 @@ const char *sg_prove_theorem_id(const sg_rule *r);
 int sg_prove_applicable(const sg_rule *r, const char **why);
 
 /* Compute in growing rounds until proven or `max` values are computed.
- * s may hold a prefix already (it is extended, not recomputed). */
+ * s may hold a prefix already (it is extended, not recomputed).  opt is
+ * handed to every round's sg_enumerate: a cancelled run returns
+ * SG_E_INTERRUPTED with res describing the correct prefix in s. */
 sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
                      size_t max, const sg_enum_options *opt,
                      sg_error *err);
