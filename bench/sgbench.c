@@ -18,7 +18,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "enum_impl.h"   /* sg_sparse_allow_threads */
 #include "sgexplore.h"
 
 static double clock_s(clockid_t id)
@@ -81,12 +80,13 @@ static int run_enum(const char *rule, size_t n, const char *how)
         st = sg_enumerate(&s, &r, n, NULL, &err);
     } else {
         int64_t mask = SG_SPARSE_AUTO;
+        sg_enum_options opt = {0};
         if (strcmp(how, "sparse1") == 0)
-            sg_sparse_allow_threads(0);   /* one thread only */
+            opt.no_threads = 1;   /* one thread only */
         else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0)
             mask = (int64_t)strtoll(how, NULL, 0);
         method = "sparse";
-        st = sg_enumerate_sparse(&s, &r, n, mask, &stats, NULL, &err);
+        st = sg_enumerate_sparse(&s, &r, n, mask, &stats, &opt, &err);
     }
     c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     w1 = clock_s(CLOCK_MONOTONIC);

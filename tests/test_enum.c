@@ -653,26 +653,28 @@ static void test_cancel_preset(void **state)
     sg_seq s;
     sg_error err;
     volatile sig_atomic_t flag = 1;
+    sg_enum_options opt = {0};
     sg_status st;
 
     (void)state;
+    opt.cancel = &flag;
     parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.77");
     sg_seq_init(&s);
     memset(&err, 0, sizeof err);
-    st = sg_enumerate(&s, &r, 60000, &flag, &err);
+    st = sg_enumerate(&s, &r, 60000, &opt, &err);
     assert_int_equal(st, SG_E_INTERRUPTED);
     assert_true(s.n < 60000);
     check_interrupted(&s, 60000, "0.77 cancelled at once");
 
     /* After an interruption the prefix can be extended normally. */
     flag = 0;
-    assert_int_equal(sg_enumerate(&s, &r, 500, &flag, &err), SG_OK);
+    assert_int_equal(sg_enumerate(&s, &r, 500, &opt, &err), SG_OK);
     check_interrupted(&s, 500, "0.77 resumed");
     assert_int_equal(s.n, 500);
 
     /* A prefix already computed stays when cancelled again. */
     flag = 1;
-    st = sg_enumerate(&s, &r, 60000, &flag, &err);
+    st = sg_enumerate(&s, &r, 60000, &opt, &err);
     assert_int_equal(st, SG_E_INTERRUPTED);
     assert_true(s.n >= 500);
     check_interrupted(&s, 60000, "0.77 cancelled again");
@@ -697,8 +699,10 @@ static void test_cancel_timer(void **state)
     struct sigaction sa;
     struct itimerval it;
     const size_t asked = 400000;
+    sg_enum_options opt = {0};
 
     (void)state;
+    opt.cancel = &timer_flag;
     parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.77");
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
@@ -711,7 +715,7 @@ static void test_cancel_timer(void **state)
 
     sg_seq_init(&s);
     memset(&err, 0, sizeof err);
-    st = sg_enumerate(&s, &r, asked, &timer_flag, &err);
+    st = sg_enumerate(&s, &r, asked, &opt, &err);
     memset(&it, 0, sizeof it);
     setitimer(ITIMER_REAL, &it, NULL);
     /* A fast enumerator may finish first; a naive one must stop. */

@@ -1027,10 +1027,12 @@ static void test_empty_and_resume(void **state)
     sg_result res, fresh;
     sg_error err;
     volatile sig_atomic_t flag = 1;
+    sg_enum_options opt = {0};
     static ref_rule ref;
     uint32_t want[200];
 
     (void)state;
+    opt.cancel = &flag;
     parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.07");
     sg_seq_init(&s);
     sg_prove(&res, &r, &s);
@@ -1051,7 +1053,7 @@ static void test_empty_and_resume(void **state)
 
     /* Cancelled: SG_E_INTERRUPTED and a correct prefix. */
     sg_seq_init(&s);
-    assert_int_equal(sg_analyse(&res, &s, &r, 100000, &flag, &err),
+    assert_int_equal(sg_analyse(&res, &s, &r, 100000, &opt, &err),
                      SG_E_INTERRUPTED);
     assert_true(s.n < 100000);
     ref_from(&ref, SG_SYNTAX_OCTAL, "0.07");

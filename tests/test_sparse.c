@@ -6,15 +6,17 @@
  * width, compared with the naive method and with the tests' independent
  * reference, with and without the helper thread; published periods from
  * data/known.tsv through sg_analyse; extension of a prefix, cancelling,
- * the progress hook and the method names.
+ * the progress hook and the method names; two runs in two threads at
+ * once; the sparse space of a sequence against brute force.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "enum_impl.h"
 #include "sgexplore.h"
 
 /* s must hold exactly n values equal to want[0..n-1], with s->max right. */
@@ -44,10 +46,11 @@ static void check_values(const sg_seq *s, const uint32_t *want, size_t n,
 }
 
 /* Sparse enumeration of r to n values (from a sequence pre-widened to
- * `width` bytes) with the given mask, checked against want. */
-static void sparse_check(const sg_rule *r, size_t n, long long mask,
-                         unsigned width, const uint32_t *want,
-                         const char *what)
+ * `width` bytes) with the given mask and options (NULL: the defaults),
+ * checked against want. */
+static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
+                             size_t n, long long mask, unsigned width,
+                             const uint32_t *want, const char *what)
 {
     sg_seq s;
     sg_error err;
@@ -59,7 +62,7 @@ static void sparse_check(const sg_rule *r, size_t n, long long mask,
     if (width > 1) {
         assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
     }
-    st = sg_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, NULL, &err);
+    st = sg_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, opt, &err);
     if (st != SG_OK) {
         fail_msg("%s (mask %lld): sg_enumerate_sparse failed: %s (seed %llu)",
                  what, mask, err.msg, TU_SEED);
@@ -70,6 +73,14 @@ static void sparse_check(const sg_rule *r, size_t n, long long mask,
                  (unsigned)stats.mask);
     }
     sg_seq_clear(&s);
+}
+
+/* The same with the default options. */
+static void sparse_check(const sg_rule *r, size_t n, long long mask,
+                         unsigned width, const uint32_t *want,
+                         const char *what)
+{
+    sparse_check_opt(NULL, r, n, mask, width, want, what);
 }
 
 /* Naive values of r, to n. */
@@ -109,7 +120,8 @@ static long long random_mask(tu_rng *g)
 
 /* One random code: reference, naive and sparse under several masks and
  * widths must agree. */
-static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
+static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n,
+                              const sg_enum_options *opt)
 {
     static ref_rule ref;
     char *text;
@@ -132,11 +144,13 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
                      i, (unsigned)naive[i], (unsigned)want[i], TU_SEED);
         }
     }
-    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, text);
-    sparse_check(&r, n, 0, 1, want, text);
-    sparse_check(&r, n, random_mask(g), 1, want, text);
-    sparse_check(&r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4, want, text);
-    sparse_check(&r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4, want, text);
+    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, 1, want, text);
+    sparse_check_opt(opt, &r, n, 0, 1, want, text);
+    sparse_check_opt(opt, &r, n, random_mask(g), 1, want, text);
+    sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4,
+                     want, text);
+    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4,
+                     want, text);
     sg_rule_clear(&r);
     free(naive);
     free(want);
@@ -144,13 +158,13 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n)
 }
 
 static void random_codes(uint64_t salt, const tu_code_opts *o, size_t count,
-                         size_t n)
+                         size_t n, const sg_enum_options *opt)
 {
     tu_rng g;
 
     tu_rng_init(&g, salt);
     for (size_t i = 0; i < count; i++) {
-        check_random_code(&g, o, n);
+        check_random_code(&g, o, n, opt);
     }
 }
 
@@ -160,10 +174,10 @@ static void test_random_octal(void **state)
     tu_code_opts o = {7, 1, 6, 1, 0, 0};
 
     (void)state;
-    random_codes(501, &o, tu_scaled(150), 400);
+    random_codes(501, &o, tu_scaled(150), 400, NULL);
     o.ndig_min = 5;
     o.ndig_max = 14;
-    random_codes(502, &o, tu_scaled(40), 700);
+    random_codes(502, &o, tu_scaled(40), 700, NULL);
 }
 
 /* `!` codes (Grundy-like): the pair of equal halves must be left out. */
@@ -172,7 +186,7 @@ static void test_random_unequal(void **state)
     tu_code_opts o = {7, 1, 6, 1, 1, 0};
 
     (void)state;
-    random_codes(503, &o, tu_scaled(150), 400);
+    random_codes(503, &o, tu_scaled(150), 400, NULL);
 }
 
 /* Hex digits without bit 8 (4, 5, 6, 7, C..F minus 8) are two-heap rules
@@ -182,18 +196,18 @@ static void test_random_hex(void **state)
     tu_code_opts o = {15, 1, 4, 1, 1, 0};
 
     (void)state;
-    random_codes(504, &o, tu_scaled(40), 120);
+    random_codes(504, &o, tu_scaled(40), 120, NULL);
 }
 
 /* Without the AVX2 filter (the portable path), the same answers. */
 static void test_random_scalar(void **state)
 {
     tu_code_opts o = {7, 1, 8, 1, 1, 0};
+    sg_enum_options scalar = {0};
 
     (void)state;
-    sg_sparse_allow_simd(0);
-    random_codes(505, &o, tu_scaled(60), 500);
-    sg_sparse_allow_simd(1);
+    scalar.no_simd = 1;
+    random_codes(505, &o, tu_scaled(60), 500, &scalar);
 }
 
 /* Longer runs of well-known games, all masks agreeing with naive. */
@@ -202,9 +216,12 @@ static void test_fixed_rules(void **state)
     static const char *codes[] = {"4!.0", "0.6", "0.77", "0.07", "0.16",
                                   "0.1777", "4.07", "0.54!", "0.777777",
                                   "4.7!", "0.4", "0.356"};
+    sg_enum_options scalar = {0}, single = {0};
     tu_rng g;
 
     (void)state;
+    scalar.no_simd = 1;
+    single.no_threads = 1;
     tu_rng_init(&g, 506);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const size_t n = 3000;
@@ -217,16 +234,12 @@ static void test_fixed_rules(void **state)
         sparse_check(&r, n, random_mask(&g), 1, want, codes[i]);
         sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
         sparse_check(&r, n, SG_SPARSE_AUTO, 4, want, codes[i]);
-        sg_sparse_allow_simd(0);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
-        sg_sparse_allow_simd(1);
+        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
         /* Without the helper thread (which rules with many rare values,
          * and mask 0, use by default). */
-        sg_sparse_allow_threads(0);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-        sparse_check(&r, n, 0, 1, want, codes[i]);
-        sg_sparse_allow_threads(1);
+        sparse_check_opt(&single, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&single, &r, n, 0, 1, want, codes[i]);
         free(want);
         sg_rule_clear(&r);
     }
@@ -254,14 +267,17 @@ static void test_helper_shares(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         want = naive_values(&r, n);
         for (size_t b = 0; b < sizeof balances / sizeof balances[0]; b++) {
-            sg_sparse_pin_helper(1, balances[b]);
-            sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-            sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
-            sg_sparse_allow_simd(0);
-            sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-            sg_sparse_allow_simd(1);
+            sg_enum_options pinned = {0};
+            pinned.pin_helper = 1;
+            pinned.pin_balance = balances[b];
+            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want,
+                             codes[i]);
+            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 2, want,
+                             codes[i]);
+            pinned.no_simd = 1;
+            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want,
+                             codes[i]);
         }
-        sg_sparse_pin_helper(0, 0);
         free(want);
         sg_rule_clear(&r);
     }
@@ -275,9 +291,11 @@ static void test_widening(void **state)
     const size_t n = 1500;
     uint32_t *want = malloc(n * sizeof *want);
     char code[64];
+    sg_enum_options scalar = {0};
     sg_rule r;
 
     (void)state;
+    scalar.no_simd = 1;
     assert_non_null(want);
     /* 0.7777...: removing 1..40 tokens and splitting the rest. */
     strcpy(code, "0.");
@@ -290,9 +308,7 @@ static void test_widening(void **state)
     parse_or_fail(&r, SG_SYNTAX_RULE, code);
     sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
     sparse_check(&r, n, 0x55, 1, want, code);
-    sg_sparse_allow_simd(0);
-    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
-    sg_sparse_allow_simd(1);
+    sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 1, want, code);
     sg_rule_clear(&r);
     free(want);
 }
@@ -546,6 +562,7 @@ static void test_methods_and_stats(void **state)
 static void test_cancel(void **state)
 {
     volatile sig_atomic_t flag = 1;
+    sg_enum_options opt = {0};
     const size_t n = 5000;
     uint32_t *want;
     sg_rule r;
@@ -553,6 +570,7 @@ static void test_cancel(void **state)
     sg_error err;
 
     (void)state;
+    opt.cancel = &flag;
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
     want = naive_values(&r, n);
     sg_seq_init(&s);
@@ -560,13 +578,13 @@ static void test_cancel(void **state)
                                          NULL, &err),
                      SG_OK);
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &flag, &err),
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &opt, &err),
         SG_E_INTERRUPTED);
     assert_true(s.n >= 1000 && s.n < n);
     check_values(&s, want, s.n, "4!.0 cancelled", -1);
     flag = 0;
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &flag, &err),
+        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &opt, &err),
         SG_OK);
     check_values(&s, want, n, "4!.0 resumed", -1);
     sg_seq_clear(&s);
@@ -586,29 +604,287 @@ static void on_progress(void *ctx, size_t done, size_t target, size_t rare)
 }
 
 /* The progress hook is called during a run, with sensible numbers, and
- * not after it is removed. */
+ * not by a run whose options have none. */
 static void test_progress(void **state)
 {
     int seen = 0;
+    sg_enum_options opt = {0};
     sg_rule r;
     sg_seq s;
     sg_error err;
 
     (void)state;
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.77");
-    sg_enumerate_set_progress(on_progress, &seen);
+    opt.progress = on_progress;
+    opt.progress_ctx = &seen;
     sg_seq_init(&s);
-    assert_int_equal(sg_enumerate(&s, &r, 50000, NULL, &err), SG_OK);
+    assert_int_equal(sg_enumerate(&s, &r, 50000, &opt, &err), SG_OK);
     assert_true(seen);
     assert_true(progress_calls >= 10);
     assert_true(progress_last < 50000);
     assert_int_equal(progress_target, 50000);
-    sg_enumerate_set_progress(NULL, NULL);
     progress_calls = 0;
     assert_int_equal(sg_enumerate(&s, &r, 100000, NULL, &err), SG_OK);
     assert_int_equal(progress_calls, 0);
     sg_seq_clear(&s);
     sg_rule_clear(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* Two runs in two threads                                              */
+/* ------------------------------------------------------------------ */
+
+/* One thread's run: its rule, its options (with its own progress
+ * counter), its values. */
+typedef struct thread_run {
+    const char *code;
+    size_t n;
+    sg_enum_options opt;
+    size_t calls, last_target;
+    sg_status st;
+    sg_seq s;
+    sg_error err;
+} thread_run;
+
+static void on_thread_progress(void *ctx, size_t done, size_t target,
+                               size_t rare)
+{
+    thread_run *t = ctx;
+
+    (void)done;
+    (void)rare;
+    t->calls++;
+    t->last_target = target;
+}
+
+static void *thread_main(void *arg)
+{
+    thread_run *t = arg;
+    sg_rule r;
+    sg_result res;
+
+    sg_rule_init(&r);
+    if (sg_rule_parse(&r, SG_SYNTAX_RULE, t->code, &t->err) != SG_OK) {
+        t->st = SG_E_INPUT;
+        return NULL;
+    }
+    /* Half through sg_enumerate, the rest through sg_analyse, which
+     * extends the same sequence (its budget is exactly n). */
+    t->st = sg_enumerate(&t->s, &r, t->n / 2, &t->opt, &t->err);
+    if (t->st == SG_OK)
+        t->st = sg_analyse(&res, &t->s, &r, t->n, &t->opt, &t->err);
+    sg_rule_clear(&r);
+    return NULL;
+}
+
+/* Two rules enumerated at once in two threads of this process, each with
+ * its own options (one without AVX2, one with the helper pinned on), both
+ * right against the reference and each hook called for its own run only.
+ * Grundy's game and Officers have many rare values, so each run also
+ * starts its own helper thread. */
+static void test_two_threads(void **state)
+{
+    static const char *codes[2] = {"4!.0", "0.6"};
+    static ref_rule ref;
+    const size_t n[2] = {tu_scaled(20000), tu_scaled(16000)};
+    thread_run t[2];
+    pthread_t th[2];
+    int k;
+
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        memset(&t[k], 0, sizeof t[k]);
+        t[k].code = codes[k];
+        t[k].n = n[k];
+        t[k].opt.progress = on_thread_progress;
+        t[k].opt.progress_ctx = &t[k];
+        sg_seq_init(&t[k].s);
+    }
+    t[0].opt.no_simd = 1;
+    t[1].opt.pin_helper = 1;
+    t[1].opt.pin_balance = -40;
+    for (k = 0; k < 2; k++)
+        assert_int_equal(pthread_create(&th[k], NULL, thread_main, &t[k]), 0);
+    for (k = 0; k < 2; k++)
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+    for (k = 0; k < 2; k++) {
+        uint32_t *want = malloc(n[k] * sizeof *want);
+
+        assert_non_null(want);
+        if (t[k].st != SG_OK)
+            fail_msg("%s in a thread: %s", codes[k], t[k].err.msg);
+        assert_int_equal(ref_rule_from_code(&ref, codes[k]), 0);
+        ref_values(want, n[k], &ref);
+        check_values(&t[k].s, want, n[k], codes[k], -1);
+        assert_true(t[k].calls >= 2);
+        assert_int_equal(t[k].last_target, n[k]);
+        sg_seq_clear(&t[k].s);
+        free(want);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Sparse spaces from values                                            */
+/* ------------------------------------------------------------------ */
+
+/* Brute force: every mask below the first power of two above the values
+ * of heaps 1..n-1, counting rare heaps one by one; the first mask with
+ * the fewest. */
+static void space_naive(sg_sparse_space *out, const uint32_t *v, size_t n)
+{
+    uint32_t top = 0, p = 1, m;
+    size_t h;
+
+    memset(out, 0, sizeof *out);
+    for (h = 1; h < n; h++)
+        if (v[h] > top)
+            top = v[h];
+    while (p <= top)
+        p *= 2;
+    for (m = 1; m < p; m++) {
+        uint64_t c = 0, last = 0;
+        for (h = 1; h < n; h++) {
+            unsigned ones = 0;
+            for (uint32_t x = v[h] & m; x; x >>= 1)
+                ones += x & 1;
+            if (ones % 2 == 0) {
+                c++;
+                last = h;
+            }
+        }
+        if (out->mask == 0 || c < out->rare) {
+            out->mask = m;
+            out->rare = c;
+            out->last_rare = last;
+        }
+    }
+    if (out->mask == 0) {
+        /* no mask to choose: everything counts as rare */
+        out->rare = n > 1 ? n - 1 : 0;
+        out->last_rare = n > 1 ? n - 1 : 0;
+    }
+    out->found = out->mask != 0 && n > 100 && out->rare <= (n - 1) / 10;
+}
+
+static void space_check(const uint32_t *v, size_t n, const char *what)
+{
+    sg_sparse_space got, want;
+    sg_error err;
+    sg_seq s;
+
+    sg_seq_init(&s);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(sg_seq_append(&s, v[i], &err), SG_OK);
+    assert_int_equal(sg_sparse_space_find(&got, &s, n, &err), SG_OK);
+    space_naive(&want, v, n);
+    if (got.found != want.found || got.mask != want.mask ||
+        got.rare != want.rare || got.last_rare != want.last_rare ||
+        got.parity != 0)
+        fail_msg("%s (n %zu): found %d mask %u rare %llu last %llu; brute "
+                 "force %d %u %llu %llu (seed %llu)",
+                 what, n, got.found, (unsigned)got.mask,
+                 (unsigned long long)got.rare,
+                 (unsigned long long)got.last_rare, want.found,
+                 (unsigned)want.mask, (unsigned long long)want.rare,
+                 (unsigned long long)want.last_rare, TU_SEED);
+    sg_seq_clear(&s);
+}
+
+/* sg_sparse_space_find against brute force: planted rare classes of
+ * random masks, uniform values, tiny sequences, and real games. */
+static void test_sparse_space(void **state)
+{
+    static const char *codes[] = {"0.77", "4!.0", "0.6", "0.137", "0.07"};
+    static ref_rule ref;
+    size_t trials = tu_scaled(60);
+    sg_sparse_space sp;
+    sg_error err;
+    sg_seq s;
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 508);
+    for (size_t t = 0; t < trials; t++) {
+        unsigned bits = (unsigned)tu_range(&g, 1, 7);
+        uint32_t plant = (uint32_t)tu_range(&g, 1, (1u << bits) - 1);
+        size_t n = (size_t)tu_range(&g, 0, t % 4 ? 2500 : 120);
+        unsigned share = (unsigned)tu_range(&g, 2, 40);
+        uint32_t *v = malloc((n + 1) * sizeof *v);
+
+        assert_non_null(v);
+        for (size_t i = 0; i < n; i++) {
+            int rare = tu_chance(&g, share);
+            uint32_t x;
+            if (t % 5 == 0) {
+                v[i] = (uint32_t)tu_range(&g, 0, (1u << bits) - 1);
+                continue;
+            }
+            do
+                x = (uint32_t)tu_range(&g, 0, (1u << bits) - 1);
+            while (!__builtin_parity(x & plant) == !rare);
+            v[i] = x;
+        }
+        space_check(v, n, "random values");
+        free(v);
+    }
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 3000;
+        uint32_t *v = malloc(n * sizeof *v);
+
+        assert_non_null(v);
+        assert_int_equal(ref_rule_from_code(&ref, codes[i]), 0);
+        ref_values(v, n, &ref);
+        space_check(v, n, codes[i]);
+        free(v);
+    }
+    /* The sparse enumerator resumed on G(0..n-1) picks the same mask
+     * (one heap more, before any re-pick) and counts the same rare heaps. */
+    size_t same = 0;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 2000;
+        sg_sparse_stats stats;
+        sg_rule r;
+        uint32_t *v = malloc((n + 1) * sizeof *v);
+
+        assert_non_null(v);
+        assert_int_equal(ref_rule_from_code(&ref, codes[i]), 0);
+        ref_values(v, n + 1, &ref);
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        sg_seq_init(&s);
+        for (size_t j = 0; j < n; j++)
+            assert_int_equal(sg_seq_append(&s, v[j], &err), SG_OK);
+        assert_int_equal(sg_sparse_space_find(&sp, &s, n, &err), SG_OK);
+        assert_int_equal(sg_enumerate_sparse(&s, &r, n + 1, SG_SPARSE_AUTO,
+                                             &stats, NULL, &err),
+                         SG_OK);
+        if (stats.repicks == 0) {
+            int last = !__builtin_parity(v[n] & sp.mask);
+            assert_int_equal(stats.mask, sp.mask);
+            assert_int_equal(stats.rare, sp.rare + (size_t)last);
+            same++;
+        }
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+        free(v);
+    }
+    assert_true(same >= 3);
+    /* Kayles: beyond the pre-period every value has odd weight under 15,
+     * so the rare heaps all lie before n = 71. */
+    assert_int_equal(ref_rule_from_code(&ref, "0.77"), 0);
+    {
+        uint32_t v[1000];
+        ref_values(v, 1000, &ref);
+        sg_seq_init(&s);
+        for (size_t i = 0; i < 1000; i++)
+            assert_int_equal(sg_seq_append(&s, v[i], &err), SG_OK);
+    }
+    assert_int_equal(sg_sparse_space_find(&sp, &s, 1000, &err), SG_OK);
+    assert_true(sp.found);
+    assert_int_equal(sp.mask, 15);
+    assert_true(sp.last_rare < 71);
+    /* More values than computed: an input error. */
+    assert_int_equal(sg_sparse_space_find(&sp, &s, 1001, &err), SG_E_INPUT);
+    sg_seq_clear(&s);
 }
 
 int main(void)
@@ -628,6 +904,8 @@ int main(void)
         cmocka_unit_test(test_methods_and_stats),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_progress),
+        cmocka_unit_test(test_two_threads),
+        cmocka_unit_test(test_sparse_space),
     };
 
     tu_base_seed();

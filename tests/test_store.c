@@ -1142,6 +1142,34 @@ static void test_default_path(void **state)
     assert_null(sg_store_default_path());
 }
 
+/* The status words of the cache and of certificates read back as the
+ * statuses they name; nothing else is taken for one. */
+static void test_status_words(void **state)
+{
+    static const struct {
+        const char *word;
+        sg_period_status st;
+    } words[] = {{"periodic", SG_PERIODIC},
+                 {"arithmetic-periodic", SG_ARITH_PERIODIC},
+                 {"unresolved", SG_UNRESOLVED}};
+    static const char *bad[] = {"", "proven", "Periodic", "periodic ",
+                                "arith", "arithmetic-periodic\n"};
+    sg_period_status st;
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof words / sizeof *words; i++) {
+        st = (sg_period_status)99;
+        assert_int_equal(sg_period_status_parse(&st, words[i].word), 1);
+        assert_int_equal(st, words[i].st);
+        assert_string_equal(sg_period_status_name(words[i].st),
+                            words[i].word);
+    }
+    for (i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(sg_period_status_parse(&st, bad[i]), 0);
+    assert_int_equal(sg_period_status_parse(&st, NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1160,6 +1188,7 @@ int main(void)
         cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_status_words),
     };
 
     tu_base_seed();

@@ -21,7 +21,6 @@
 #include <stdio.h>
 
 #include "sgexplore.h"
-#include "compat.h" /* TEMPORARY until branch lib lands */
 
 /* Exit statuses, as DESIGN.md promises them to scripts. */
 enum {

@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "fnv.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,7 +38,7 @@ char *sg_certificate_format(const char *rule, const sg_result *res)
             "proof_period: %" PRIu64 "\n"
             "proof_saltus: %" PRIu64 "\n"
             "bound: %" PRIu64 "\n"
-            "checksum: fnv1a64:%016" PRIx64 "\n",
+            "checksum: " SG_FNV_TAG "%016" PRIx64 "\n",
             rule, sg_period_status_name(res->status), res->preperiod,
             res->period, res->saltus, res->theorem_id, res->proof_start,
             res->proof_period, res->proof_saltus, res->certified_to,
@@ -47,6 +48,20 @@ char *sg_certificate_format(const char *rule, const sg_result *res)
         return NULL;
     }
     return out;
+}
+
+int sg_period_status_parse(sg_period_status *out, const char *word)
+{
+    static const sg_period_status all[] = {SG_UNRESOLVED, SG_PERIODIC,
+                                           SG_ARITH_PERIODIC};
+    size_t i;
+
+    for (i = 0; word && i < sizeof all / sizeof *all; i++)
+        if (strcmp(word, sg_period_status_name(all[i])) == 0) {
+            *out = all[i];
+            return 1;
+        }
+    return 0;
 }
 
 /* Parse one unsigned field value. */
@@ -116,12 +131,9 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
             ok = *rule != NULL;
         } else if (strcmp(key, "status") == 0) {
             bit = F_STATUS;
-            if (strcmp(val, "periodic") == 0)
-                res->status = SG_PERIODIC;
-            else if (strcmp(val, "arithmetic-periodic") == 0)
-                res->status = SG_ARITH_PERIODIC;
-            else
-                ok = 0;
+            /* a certificate is of a proven result */
+            ok = sg_period_status_parse(&res->status, val) &&
+                 res->status != SG_UNRESOLVED;
         } else if (strcmp(key, "preperiod") == 0) {
             bit = F_PRE;
             ok = field_u64(&res->preperiod, val);
@@ -148,13 +160,8 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
             bit = F_BOUND;
             ok = field_u64(&res->certified_to, val);
         } else if (strcmp(key, "checksum") == 0) {
-            char *end;
             bit = F_SUM;
-            ok = strncmp(val, "fnv1a64:", 8) == 0 && strlen(val) == 24;
-            if (ok) {
-                res->checksum = strtoull(val + 8, &end, 16);
-                ok = *end == '\0';
-            }
+            ok = sg_fnv_parse(&res->checksum, val);
         } else {
             /* Unknown keys are allowed, for forward compatibility. */
             continue;

@@ -34,6 +34,7 @@
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
 #include "enum_impl.h"
+#include "sparse_space.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -226,6 +227,9 @@ typedef struct sparse {
     _Atomic unsigned long job_seq, done_seq, groups_done;
     sparse_job jobs[2];
 #endif
+    /* no helper thread in this run (last, so that the fields the two
+     * threads share keep their places in the cache lines) */
+    int no_threads;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
@@ -485,30 +489,20 @@ static int sparse_count(sparse *sp, const sg_seq *s)
 }
 
 /* The mask below P = size/2 that makes the fewest heaps rare (the current
- * one when it ties).  -1 when out of memory. */
+ * one when it ties; 1 when every value is 0).  -1 when out of memory. */
 static int64_t sparse_best_mask(const sparse *sp)
 {
-    size_t p = sp->size / 2, len, i, j, best;
+    size_t p = sp->size / 2, i;
     int64_t *w = malloc(p * sizeof *w);
+    uint32_t best;
 
     if (!w)
         return -1;
     for (i = 0; i < p; i++)
         w[i] = (int64_t)sp->hist[i];
-    /* In place: w[m] = sum_v hist[v] (-1)^{popcount(v & m)}. */
-    for (len = 1; len < p; len *= 2)
-        for (i = 0; i < p; i += 2 * len)
-            for (j = i; j < i + len; j++) {
-                int64_t a = w[j], b = w[j + len];
-                w[j] = a + b;
-                w[j + len] = a - b;
-            }
-    best = sp->mask < p && sp->mask ? sp->mask : 1;
-    for (i = 1; i < p; i++)
-        if (w[i] < w[best])
-            best = i;
+    best = sg_sparse_mask_pick(w, p, sp->mask, 0);
     free(w);
-    return (int64_t)best;
+    return best ? (int64_t)best : 1;
 }
 
 /* Re-choose the mask from the values so far; rebuild R if it changed. */
@@ -656,32 +650,15 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
     return want;
 }
 
-static int simd_allowed = 1;
-
-void sg_sparse_allow_simd(int allow)
-{
-    simd_allowed = allow;
-}
-
+/* Asked once per run (cheap: the CPU model is read at start-up), so that
+ * no state is kept between runs. */
 static int have_avx2(void)
 {
-    static int known = -1;
-
-    if (known < 0) {
-        __builtin_cpu_init();
-        /* BMI2 comes with AVX2 on every x86 CPU so far; small_run1
-         * uses both */
-        known = __builtin_cpu_supports("avx2") &&
-                __builtin_cpu_supports("bmi2");
-    }
-    return known && simd_allowed;
+    __builtin_cpu_init();
+    /* BMI2 comes with AVX2 on every x86 CPU so far; small_run1 uses both */
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
 }
 #else
-void sg_sparse_allow_simd(int allow)
-{
-    (void)allow;
-}
-
 static int have_avx2(void)
 {
     return 0;
@@ -1400,21 +1377,6 @@ static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 /* The helper thread                                                    */
 /* ------------------------------------------------------------------ */
 
-static int threads_allowed = 1;
-static int pin_helper;
-static long pin_balance;
-
-void sg_sparse_allow_threads(int allow)
-{
-    threads_allowed = allow;
-}
-
-void sg_sparse_pin_helper(int pinned, long balance)
-{
-    pin_helper = pinned;
-    pin_balance = balance;
-}
-
 /* The marks with tag t on the helper's stamps, for the HLANES heaps of a
  * group, as bit sets out[l * bw ...].  Every option value is below size /
  * 2 (every value is, and so is every xor of two), so only those stamps
@@ -1591,7 +1553,7 @@ static int helper_post(sparse *sp, const sparse_job *jb)
 
     if (!sp->started) {
         if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-            threads_allowed = 0;
+            sp->no_threads = 1;
             return 0;
         }
         if (pthread_mutex_init(&sp->mu, NULL))
@@ -1609,7 +1571,7 @@ static int helper_post(sparse *sp, const sparse_job *jb)
         if (pthread_create(&sp->thread, NULL, helper_main, sp)) {
             pthread_cond_destroy(&sp->cv);
             pthread_mutex_destroy(&sp->mu);
-            threads_allowed = 0;
+            sp->no_threads = 1;
             return 0;
         }
         sp->started = 1;
@@ -1777,32 +1739,31 @@ static int trials_next(trials *tr, int mode)
     return phase < TRIAL ? 1 : phase <= 2 * TRIAL ? 0 : tr->best;
 }
 
-static unsigned width_needed(sg_value v)
-{
-    return v < 256 ? 1 : v < 65536 ? 2 : 4;
-}
-
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
-                              volatile sig_atomic_t *cancel, sg_error *err)
+                              const sg_enum_options *opt, sg_error *err)
 {
     sparse sp;
     sg_status st = SG_OK;
     size_t h, next_pick, next_poll = 0, job_b = 0;
     unsigned long job_no = 0, posted = 0;
     int grew = 0, out = 0, job_ok = 0;
+    /* the test switches of opt (sgexplore.h), read once */
+    int pin = opt && opt->pin_helper;
+    long pin_balance = pin ? opt->pin_balance : 0;
     trials tr;
 
     if (!sg_sparse_applicable(r)) {
         if (stats)
             memset(stats, 0, sizeof *stats);
-        return sg_enumerate_naive(s, r, n, cancel, err);
+        return sg_enumerate_naive(s, r, n, opt, err);
     }
     memset(&sp, 0, sizeof sp);
     memset(&tr, 0, sizeof tr);
     tr.mode = -1;
     tr.best = 1;
-    sp.simd = have_avx2();
+    sp.simd = !(opt && opt->no_simd) && have_avx2();
+    sp.no_threads = opt && opt->no_threads;
     sp.balance = 256;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
@@ -1839,12 +1800,11 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         premarked = job_ok && job_b == h && sp.hsize == sp.size;
         job_ok = 0;
         if (h >= next_poll) {
-            if (cancel && *cancel) {
-                st = sg_error_set(err, SG_E_INTERRUPTED, -1,
-                                  "interrupted after %zu values", s->n);
+            if (sg_enum_cancelled(opt)) {
+                st = sg_enum_interrupted(s, err);
                 goto out;
             }
-            sg_enum_progress(h, n, sp.nrare);
+            sg_enum_progress(opt, h, n, sp.nrare);
             next_poll = (h / SG_ENUM_POLL + 1) * SG_ENUM_POLL;
         }
         if (h >= next_pick) {
@@ -1867,10 +1827,10 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             if (rare_reserve(&sp, 4 * SUPER))
                 goto nomem;
         }
-        threaded = threads_allowed && h % SUPER == 0 && n - h >= 2 * SUPER &&
+        threaded = !sp.no_threads && h % SUPER == 0 && n - h >= 2 * SUPER &&
                    sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE &&
                    sp.size > SMALL_SIZE;
-        if (threaded && pin_helper)
+        if (threaded && pin)
             sp.balance = pin_balance;
         else if (threaded)
             threaded = trials_next(&tr, premarked);
@@ -1976,7 +1936,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                     break;
                 }
             }
-            if (width_needed(v) > s->width)
+            if (sg_value_width(v) > s->width)
                 helper_wait(&sp, &out); /* the values are about to move */
             if ((st = sg_seq_push(s, v, err)) != SG_OK)
                 goto out;
@@ -1998,7 +1958,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 grew = 1;
             }
         }
-        if (premarked && !pin_helper) {
+        if (premarked && !pin) {
             /* the threads' shares (see BALANCE_STEP) */
             if (waited && sp.balance > -(long)sp.nrare)
                 sp.balance -= BALANCE_STEP;

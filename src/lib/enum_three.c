@@ -8,10 +8,14 @@
  * three-heap option of a remainder r is G(a) ^ x with 1 <= a <= r-2 and x in
  * P(r-a) (a being any one of the three parts), so grouping the a's by their
  * value g gives the option set as the union over g of g ^ (OR of P(r-a) for
- * G(a) = g): O(r) word operations plus one pass per distinct value.
+ * G(a) = g): O(r) word operations plus one pass per distinct value.  The
+ * digits, the one-heap options and the sets P(m) come from the move
+ * generator (moves.h) shared with the naive method and query.c.
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "enum_impl.h"
+#include "moves.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +47,21 @@ static void three_clear(three *t)
     memset(t, 0, sizeof *t);
 }
 
-/* P(m) from the values G(1..m-1). */
+/* The move generator's visitor that adds an option's value to a bitset. */
+static int bit_visit(void *ctx, const sg_option *o)
+{
+    uint64_t *p = (uint64_t *)ctx;
+
+    p[o->value >> 6] |= (uint64_t)1 << (o->value & 63);
+    return 0;
+}
+
+/* P(m) from the values G(1..m-1): the values of the two-heap options of
+ * a heap of m tokens that removes none. */
 static void pairs_fill(uint64_t *p, const sg_seq *s, size_t m, size_t words)
 {
-    size_t b;
-
     memset(p, 0, words * sizeof *p);
-    for (b = 1; 2 * b <= m; b++) {
-        sg_value x = sg_seq_get(s, b) ^ sg_seq_get(s, m - b);
-        p[x >> 6] |= (uint64_t)1 << (x & 63);
-    }
+    sg_moves_digit(s, m, 0, SG_BIT_TWO, 0, SG_BIT_TWO, bit_visit, p);
 }
 
 /* Size the bitsets for values up to max and (re)build P(0..n-1). */
@@ -116,7 +125,7 @@ static void mark_bits(uint64_t *stamp, uint64_t tag, const uint64_t *p,
 }
 
 sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
-                             volatile sig_atomic_t *cancel, sg_error *err)
+                             const sg_enum_options *opt, sg_error *err)
 {
     three t;
     sg_status st;
@@ -132,28 +141,36 @@ sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
         goto nomem;
     for (h = s->n; h < n; h++) {
         uint64_t tag = (uint64_t)h + 1;
-        size_t i, W;
+        size_t k, W;
+        unsigned d;
+        int uneq;
+        sg_digits it;
+        sg_mark_ctx mk;
         sg_value v;
 
-        if (cancel && *cancel) {
+        /* Each heap costs O(h) word operations: look at the flag every
+         * time, report progress now and then. */
+        if (sg_enum_cancelled(opt)) {
             three_clear(&t);
-            return sg_error_set(err, SG_E_INTERRUPTED, -1,
-                                "interrupted after %zu values", s->n);
+            return sg_enum_interrupted(s, err);
         }
+        if (h % SG_ENUM_POLL == 0)
+            sg_enum_progress(opt, h, n, 0);
         /* P(h) is needed by heap h itself (a split that removes nothing)
          * and depends only on G(1..h-1). */
         if (three_fit(&t, s, s->max, h + 1))
             goto nomem;
         W = t.words;
         pairs_fill(t.pairs + h * W, s, h, W);
-        for (i = 0; i < r->nterms && r->terms[i].take <= h; i++) {
-            size_t rem = h - (size_t)r->terms[i].take, a, g, nused;
-            unsigned d = r->terms[i].digit;
+        mk.stamp = t.stamp;
+        mk.tag = tag;
+        sg_digits_start(&it, r, h);
+        while (sg_digits_next(&it, &k, &d, &uneq)) {
+            size_t rem = h - k, a, g, nused;
 
-            if ((d & SG_BIT_ALL) && rem == 0)
-                t.stamp[0] = tag;
-            if ((d & SG_BIT_ONE) && rem >= 1)
-                t.stamp[sg_seq_get(s, rem)] = tag;
+            /* No '!' here (sg_three_applicable), and no tail. */
+            sg_moves_digit(s, h, k, d, 0, SG_BIT_ALL | SG_BIT_ONE,
+                           sg_mark_visit, &mk);
             if ((d & SG_BIT_TWO) && rem >= 2)
                 mark_bits(t.stamp, tag, t.pairs + rem * W, W, 0);
             if (!((d & SG_BIT_THREE) && rem >= 3))

@@ -11,6 +11,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "sparse_space.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -142,7 +143,7 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
     cursor c;
     int64_t *w;
     uint64_t total, i, bits = 0, best = 0, bestm = 0;
-    size_t size, len, j, k, m;
+    size_t size;
     unsigned nbits = 1;
     sg_status st;
 
@@ -159,24 +160,14 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
         bits |= v;
         w[v & (((uint64_t)1 << RARE_BITS) - 1)]++;
     }
-    /* Transform only as many bits as the values use. */
+    /* Transform only as many bits as the values use; the one mask search
+     * of sparse_space.c, leaving out masks under which nothing is rare. */
     while (nbits < RARE_BITS && (bits >> nbits) != 0)
         nbits++;
     size = (size_t)1 << nbits;
-    for (len = 1; len < size; len <<= 1)
-        for (j = 0; j < size; j += 2 * len)
-            for (k = j; k < j + len; k++) {
-                int64_t a = w[k], b = w[k + len];
-                w[k] = a + b;
-                w[k + len] = a - b;
-            }
-    for (m = 1; m < size; m++) {
-        uint64_t even = (uint64_t)(((int64_t)total + w[m]) / 2);
-        if (even > 0 && (best == 0 || even < best)) {
-            best = even;
-            bestm = m;
-        }
-    }
+    bestm = sg_sparse_mask_pick(w, size, 0, 1);
+    if (bestm)
+        best = (uint64_t)(((int64_t)total + w[bestm]) / 2);
     free(w);
     out->total = total;
     if (total >= RARE_MIN_TOTAL && best > 0 && best <= total / RARE_SHARE) {

@@ -22,6 +22,7 @@
  * re-checks every hypothesis from the values alone.
  */
 #include "sgexplore.h"
+#include "fnv.h"
 #include "period_search.h"
 
 #include <stdlib.h>
@@ -93,7 +94,7 @@ const char *sg_theorem_lookup(const char *id, const char **name)
 
 /* The decimal digits of every value below this come from a table. */
 #define DIGITS_TABLE 1000
-#define FNV_PRIME 1099511628211ULL
+#define FNV_PRIME SG_FNV_PRIME
 
 /* h extended by the decimal digits of x (FNV-1a). */
 static uint64_t fnv_number(uint64_t h, sg_value x)
@@ -112,7 +113,7 @@ static uint64_t fnv_number(uint64_t h, sg_value x)
 
 uint64_t sg_checksum(const sg_seq *s, size_t n)
 {
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = SG_FNV_OFFSET;
     /* Certificates cover hundreds of millions of values and the hash is a
      * chain of multiplications: at least keep the digits out of it. */
     unsigned char txt[DIGITS_TABLE][4];
@@ -550,8 +551,9 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
     return (size_t)(best < N + N / 8 ? N + N / 8 : best);
 }
 
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
-                     volatile sig_atomic_t *cancel, sg_error *err)
+sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
+                     size_t max, const sg_enum_options *opt,
+                     sg_error *err)
 {
     size_t n = s->n < 128 ? 128 : s->n;
     sg_status st;
@@ -561,7 +563,7 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
     for (;;) {
         if (n > max)
             n = max;
-        st = sg_enumerate(s, r, n, cancel, err);
+        st = sg_enumerate(s, r, n, opt, err);
         sg_prove(res, r, s);
         if (st)
             return st;

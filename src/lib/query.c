@@ -6,6 +6,7 @@
  * heaps").
  */
 #include "sgexplore.h"
+#include "moves.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,77 +57,6 @@ void sg_move_clear(sg_move *m)
     mpz_clear(m->take);
     for (i = 0; i < 3; i++)
         mpz_clear(m->left[i]);
-}
-
-/* Search the options of heap h (h < s->n) for one of value `target`
- * whose largest part is at least `minpart` (parts are ascending).
- * Returns 1 and fills take/parts on success. */
-static int find_small_move(size_t *take, size_t parts[3], int *nparts,
-                           const sg_rule *r, const sg_seq *s, size_t h,
-                           sg_value target, size_t minpart)
-{
-    size_t k;
-    size_t kmax = h;
-
-    if (!r->tail_len) {
-        uint64_t t = sg_rule_max_take(r);
-        if (t < kmax)
-            kmax = (size_t)t;
-    }
-    for (k = 0; k <= kmax; k++) {
-        int uneq;
-        unsigned d = sg_rule_digit(r, k, &uneq);
-        size_t rem = h - k;
-
-        if (!d)
-            continue;
-        if ((d & SG_BIT_ALL) && rem == 0 && target == 0 && minpart == 0) {
-            *take = k;
-            *nparts = 0;
-            return 1;
-        }
-        if ((d & SG_BIT_ONE) && rem >= 1 && rem >= minpart &&
-            sg_seq_get(s, rem) == target) {
-            *take = k;
-            *nparts = 1;
-            parts[0] = rem;
-            return 1;
-        }
-        if ((d & SG_BIT_TWO) && rem >= 2) {
-            size_t a;
-            for (a = 1; a <= rem / 2; a++) {
-                size_t b = rem - a;
-                if ((uneq && a == b) || b < minpart)
-                    continue;
-                if ((sg_seq_get(s, a) ^ sg_seq_get(s, b)) == target) {
-                    *take = k;
-                    *nparts = 2;
-                    parts[0] = a;
-                    parts[1] = b;
-                    return 1;
-                }
-            }
-        }
-        if ((d & SG_BIT_THREE) && rem >= 3) {
-            size_t a, b;
-            for (a = 1; 3 * a <= rem; a++)
-                for (b = a; a + 2 * b <= rem; b++) {
-                    size_t c = rem - a - b;
-                    if ((uneq && (a == b || b == c)) || c < minpart)
-                        continue;
-                    if ((sg_seq_get(s, a) ^ sg_seq_get(s, b) ^
-                         sg_seq_get(s, c)) == target) {
-                        *take = k;
-                        *nparts = 3;
-                        parts[0] = a;
-                        parts[1] = b;
-                        parts[2] = c;
-                        return 1;
-                    }
-                }
-        }
-    }
-    return 0;
 }
 
 /* Smallest heap size above which every option's largest part is at least
@@ -240,8 +170,9 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
                                     const sg_result *res, const sg_seq *s,
                                     const mpz_t h, const mpz_t target)
 {
-    size_t take, parts[3], hs;
-    int np, i;
+    sg_option o;
+    size_t hs;
+    int i;
     sg_value tv;
     mpz_t shift;
 
@@ -251,7 +182,7 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
     mpz_init_set_ui(shift, 0);
     if (mpz_cmp_ui(h, (unsigned long)s->n) < 0) {
         hs = mpz_get_ui(h);
-        if (!find_small_move(&take, parts, &np, r, s, hs, tv, 0))
+        if (!sg_moves_find(&o, r, s, hs, tv, 0))
             goto unknown;
     } else {
         uint64_t n0, p, lo;
@@ -271,16 +202,16 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
         mpz_clear(x);
         if (hs >= s->n)
             goto unknown;
-        if (!find_small_move(&take, parts, &np, r, s, hs, tv, n0))
+        if (!sg_moves_find(&o, r, s, hs, tv, n0))
             goto unknown;
         mpz_sub_ui(shift, h, (unsigned long)hs);
     }
-    mpz_set_ui(m->take, (unsigned long)take);
-    m->nleft = np;
-    for (i = 0; i < np; i++)
-        mpz_set_ui(m->left[i], (unsigned long)parts[i]);
-    if (np > 0)
-        mpz_add(m->left[np - 1], m->left[np - 1], shift);
+    mpz_set_ui(m->take, (unsigned long)o.take);
+    m->nleft = o.nparts;
+    for (i = 0; i < o.nparts; i++)
+        mpz_set_ui(m->left[i], (unsigned long)o.part[i]);
+    if (o.nparts > 0)
+        mpz_add(m->left[o.nparts - 1], m->left[o.nparts - 1], shift);
     mpz_clear(shift);
     return SG_OK;
 unknown:

@@ -173,18 +173,47 @@ sg_status sg_seq_reserve(sg_seq *s, size_t n, sg_error *err);
 /* Bytes needed to hold n values, and whether that fits this machine. */
 sg_status sg_seq_check_size(size_t n, sg_error *err);
 
+/* Progress of a long enumeration: heaps done, heaps asked for, and the
+ * rare values so far (0 for methods without them). */
+typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
+                               size_t rare);
+
+/* How an enumeration runs; zero-initialise for the defaults.  NULL is
+ * accepted wherever a const sg_enum_options * is taken.  Everything a run
+ * depends on besides the rule comes through here (the library keeps no
+ * process-wide state), so that several runs may proceed in threads of one
+ * process, each with its own options.  The last four fields let tests
+ * reach every path of the sparse method on any machine: pin_helper gives
+ * every eligible superblock to the helper thread (no timing trials) with
+ * the work balance fixed at pin_balance (see BALANCE_STEP in
+ * enum_sparse.c: extra pairs for the helper when positive, far rare heaps
+ * left to the main thread when negative). */
+typedef struct sg_enum_options {
+    volatile sig_atomic_t *cancel; /* polled; non-zero stops with
+                                      SG_E_INTERRUPTED, s keeps a correct
+                                      prefix */
+    sg_progress_fn progress;       /* called every few thousand heaps */
+    void *progress_ctx;
+    int no_simd;     /* sparse method: portable code only (tests) */
+    int no_threads;  /* sparse method: no helper thread */
+    int pin_helper;  /* tests: helper on every superblock ... */
+    long pin_balance;/* ... with this fixed balance */
+} sg_enum_options;
+
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
- * rule r, possibly none) to G(0..n-1).  `cancel`, when non-NULL, is polled;
- * once it becomes non-zero the function stops with SG_E_INTERRUPTED and s
- * holds a correct (shorter) prefix. */
+ * rule r, possibly none) to G(0..n-1), with the fastest method that
+ * applies to r.  Once opt->cancel becomes non-zero the function stops with
+ * SG_E_INTERRUPTED and s holds a correct (shorter) prefix.  The progress
+ * hook, when given, should be cheap and rate-limit itself; it is called
+ * from the thread that called sg_enumerate. */
 sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
-                       volatile sig_atomic_t *cancel, sg_error *err);
+                       const sg_enum_options *opt, sg_error *err);
 
 /* The method for finite codes with three-heap moves (bit 8) and no '!':
  * two-heap option sets kept as bitsets (enum_three.c). */
 int sg_three_applicable(const sg_rule *r);
 sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
-                             volatile sig_atomic_t *cancel, sg_error *err);
+                             const sg_enum_options *opt, sg_error *err);
 
 /* Name of the method sg_enumerate uses for r ("naive", ...), for reports
  * and the cache. */
@@ -194,7 +223,7 @@ const char *sg_enumerate_method(const sg_rule *r);
  * split rules), kept as the reference the faster methods are tested and
  * benchmarked against.  Same contract as sg_enumerate. */
 sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
-                             volatile sig_atomic_t *cancel, sg_error *err);
+                             const sg_enum_options *opt, sg_error *err);
 
 /* Whether the sparse-space method applies to r: some move leaves two
  * heaps, none leaves three, and there is no repeating tail. */
@@ -212,26 +241,44 @@ typedef struct sg_sparse_stats {
 } sg_sparse_stats;
 
 /* The sparse-space enumerator (method and proof at the top of
- * src/enum_sparse.c): same contract as
- * sg_enumerate.  A value v is "rare" when v AND mask has an even number of
- * bits; the results do not depend on the mask, only the speed does.
- * `mask` is SG_SPARSE_AUTO or a mask in 0..UINT32_MAX to force (tests use
- * this to check every mask gives the same values).  Falls back to
- * sg_enumerate_naive when !sg_sparse_applicable(r) (stats then all zero).
- * `stats` may be NULL. */
+ * src/lib/enum_sparse.c): same contract as sg_enumerate.  A value v is
+ * "rare" when v AND mask has an even number of bits; the results do not
+ * depend on the mask, only the speed does.  `mask` is SG_SPARSE_AUTO or a
+ * mask in 0..UINT32_MAX to force (tests use this to check every mask gives
+ * the same values).  Falls back to sg_enumerate_naive when
+ * !sg_sparse_applicable(r) (stats then all zero).  `stats` may be NULL. */
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
-                              volatile sig_atomic_t *cancel, sg_error *err);
+                              const sg_enum_options *opt, sg_error *err);
 
-/* Progress of a long enumeration: heaps done, heaps asked for, and the
- * rare values so far (0 for methods without them). */
-typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
-                               size_t rare);
+/* The sparse space of G(0..n-1), as the sparse method would pick it:
+ * found = 0 when no mask makes the rare values rare enough. */
+typedef struct sg_sparse_space {
+    int found;
+    uint32_t mask;      /* v is rare when popcount(v & mask) is even */
+    int parity;         /* 1 when the heap's parity is part of the
+                           extended value (always 0 until issue 14) */
+    uint64_t rare;      /* heaps h >= 1 (or as the method counts) with a
+                           rare value */
+    uint64_t last_rare; /* the last such heap */
+} sg_sparse_space;
 
-/* Install (or, with NULL, remove) the process-wide progress hook that the
- * enumerators call every few thousand heaps.  The hook should be cheap and
- * rate-limit itself; not thread-safe. */
-void sg_enumerate_set_progress(sg_progress_fn fn, void *ctx);
+/* Rate the masks on G(0..n-1) (n <= s->n) as sg_enumerate_sparse does
+ * (the non-zero mask that makes the fewest heaps h >= 1 rare), for reports
+ * of fresh and cached results alike.  found is set when, among at least
+ * SG_SPARSE_SPACE_MIN heaps, that mask leaves at most one in
+ * SG_SPARSE_SPACE_SHARE of them rare; otherwise out holds found = 0 and
+ * the counts under the best mask all the same.  SG_E_INPUT when n > s->n,
+ * SG_E_NOMEM when the transform does not fit. */
+sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s,
+                               size_t n, sg_error *err);
+#define SG_SPARSE_SPACE_MIN 100
+#define SG_SPARSE_SPACE_SHARE 10
+
+/* How many values sg_analyse computes for r unless told otherwise: a
+ * budget that takes seconds, not hours, with the method r gets (the
+ * reasons for each budget are at the definition, src/lib/policy.c). */
+size_t sg_default_max(const sg_rule *r);
 
 /* ------------------------------------------------------------------ */
 /* Periodicity proofs                                                   */
@@ -246,6 +293,10 @@ typedef enum sg_period_status {
 /* "periodic", "arithmetic-periodic" or "unresolved": the words of the
  * JSON output, certificates and the cache. */
 const char *sg_period_status_name(sg_period_status st);
+
+/* The reverse: 1 and *out set when `word` is one of those words, else 0
+ * (cert.c; the certificate parser and the cache read statuses with it). */
+int sg_period_status_parse(sg_period_status *out, const char *word);
 
 /* Identifiers of the theorems, as written in certificates. */
 #define SG_THM_WINDOW "subtraction-window"
@@ -321,9 +372,12 @@ const char *sg_prove_theorem_id(const sg_rule *r);
 int sg_prove_applicable(const sg_rule *r, const char **why);
 
 /* Compute in growing rounds until proven or `max` values are computed.
- * s may hold a prefix already (it is extended, not recomputed). */
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
-                     volatile sig_atomic_t *cancel, sg_error *err);
+ * s may hold a prefix already (it is extended, not recomputed).  opt is
+ * handed to every round's sg_enumerate: a cancelled run returns
+ * SG_E_INTERRUPTED with res describing the correct prefix in s. */
+sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
+                     size_t max, const sg_enum_options *opt,
+                     sg_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Queries on heaps of any size                                         */

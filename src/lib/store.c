@@ -9,7 +9,8 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
-#include "enum_impl.h"
+#include "fnv.h"
+#include "seq_impl.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -209,16 +210,9 @@ static int bind_text_or_null(sqlite3_stmt *q, int i, const char *s)
 
 /* FNV-1a (64-bit) of a chunk's bytes, as "fnv1a64:" and 16 hex digits:
  * catches damage inside value blobs, which SQLite does not check. */
-static void chunk_hash(char out[32], const uint8_t *p, size_t n)
+static void chunk_hash(char out[SG_FNV_TEXT], const uint8_t *p, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    snprintf(out, 32, "fnv1a64:%016llx", (unsigned long long)h);
+    sg_fnv_format(out, sg_fnv1a(SG_FNV_OFFSET, p, n));
 }
 
 /* ------------------------------------------------------------------ */
@@ -255,13 +249,7 @@ static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
     e->family = dup_text(q, 2);
     if (!status)
         return -1;
-    if (strcmp(status, "periodic") == 0)
-        e->res.status = SG_PERIODIC;
-    else if (strcmp(status, "arithmetic-periodic") == 0)
-        e->res.status = SG_ARITH_PERIODIC;
-    else if (strcmp(status, "unresolved") == 0)
-        e->res.status = SG_UNRESOLVED;
-    else
+    if (!sg_period_status_parse(&e->res.status, status))
         return -1;
     e->res.preperiod = col_u64(q, 4);
     e->res.period = col_u64(q, 5);
@@ -273,8 +261,8 @@ static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
     e->res.proof_start = col_u64(q, 11);
     e->res.proof_period = col_u64(q, 12);
     e->res.proof_saltus = col_u64(q, 13);
-    if (sum && strncmp(sum, "fnv1a64:", 8) == 0)
-        e->res.checksum = strtoull(sum + 8, NULL, 16);
+    if (!sg_fnv_parse(&e->res.checksum, sum))
+        e->res.checksum = 0;
     e->note = dup_text(q, 15);
     e->stored = col_u64(q, 16);
     e->version = dup_text(q, 17);
@@ -771,11 +759,6 @@ void *sg_store_sqlite(sg_store *st)
 /* Values: chunks of little-endian values                               */
 /* ------------------------------------------------------------------ */
 
-static unsigned width_of(sg_value v)
-{
-    return v < 256 ? 1 : v < 65536 ? 2 : 4;
-}
-
 /* Encode G(a..b-1) into buf with the fewest bytes per value; returns the
  * width used. */
 static unsigned encode_chunk(uint8_t *buf, const sg_seq *s, size_t a, size_t b)
@@ -788,7 +771,7 @@ static unsigned encode_chunk(uint8_t *buf, const sg_seq *s, size_t a, size_t b)
         for (i = a; i < b; i++)
             if (sg_seq_get(s, i) > max)
                 max = sg_seq_get(s, i);
-    w = width_of(max);
+    w = sg_value_width(max);
     for (i = a; i < b; i++) {
         sg_value v = sg_seq_get(s, i);
         uint8_t *p = buf + (i - a) * w;
@@ -884,7 +867,7 @@ static sg_status load_values(sg_store *st, sqlite3_int64 id, uint64_t stored,
         const void *blob = sqlite3_column_blob(q, 3);
         sqlite3_int64 bytes = sqlite3_column_bytes(q, 3);
         const char *hash = (const char *)sqlite3_column_text(q, 4);
-        char want[32];
+        char want[SG_FNV_TEXT];
 
         if (first != (sqlite3_int64)s->n || count <= 0 ||
             (uint64_t)first + (uint64_t)count > stored ||
@@ -1082,7 +1065,7 @@ static int write_chunks(sqlite3 *db, sqlite3_int64 id, const sg_seq *s,
          * extension rewrites only the last, partial one. */
         size_t b = (a / SG_STORE_CHUNK_VALUES + 1) * SG_STORE_CHUNK_VALUES;
         unsigned w;
-        char hash[32];
+        char hash[SG_FNV_TEXT];
 
         if (b > to)
             b = to;
@@ -1156,7 +1139,7 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     sqlite3_int64 id = -1;
     int proven = res->status != SG_UNRESOLVED;
     uint64_t stored, old_stored = 0, keep = 0;
-    char now[24], created[24], sum[32];
+    char now[24], created[24], sum[SG_FNV_TEXT];
     int rc, have_row = 0;
 
     if (st->readonly || !st->db)
@@ -1169,8 +1152,7 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
                             rule);
     now_iso(now);
     snprintf(created, sizeof created, "%s", now);
-    snprintf(sum, sizeof sum, "fnv1a64:%016llx",
-             (unsigned long long)res->checksum);
+    sg_fnv_format(sum, res->checksum);
 
     rc = exec(st->db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK)

@@ -1,0 +1,82 @@
+/*
+ * enum_naive.c - the straightforward enumeration method, kept as the
+ * reference the faster methods are tested and benchmarked against, and
+ * used for what none of them covers (repeating tails, three-heap digits
+ * with `!`).  For each heap it marks the value of every option (the move
+ * generator of moves.h) in a stamp array (stamp h+1 means "present for
+ * heap h", so nothing is ever cleared) and takes the least unmarked value.
+ */
+#include "sgexplore.h"
+#include "enum_impl.h"
+#include "moves.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Stamp array indexed by value: wide enough for any xor of values seen. */
+typedef struct marks {
+    uint64_t *stamp;
+    size_t size; /* a power of two greater than every option value */
+} marks;
+
+static int marks_fit(marks *m, sg_value max)
+{
+    size_t want = 2;
+    uint64_t *ns;
+
+    while (want <= (size_t)max)
+        want *= 2;
+    want *= 2; /* the mex can be one past the largest option */
+    if (want <= m->size)
+        return 0;
+    ns = realloc(m->stamp, want * sizeof *ns);
+    if (!ns)
+        return -1;
+    memset(ns + m->size, 0, (want - m->size) * sizeof *ns);
+    m->stamp = ns;
+    m->size = want;
+    return 0;
+}
+
+sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
+                             const sg_enum_options *opt, sg_error *err)
+{
+    marks m = {NULL, 0};
+    sg_status st;
+    size_t h;
+
+    if (n <= s->n)
+        return SG_OK;
+    st = sg_seq_reserve(s, n, err);
+    if (st)
+        return st;
+    if (marks_fit(&m, s->max))
+        goto nomem;
+    for (h = s->n; h < n; h++) {
+        uint64_t tag = (uint64_t)h + 1;
+        sg_value v;
+
+        if (h % SG_ENUM_POLL == 0) {
+            if (sg_enum_cancelled(opt)) {
+                free(m.stamp);
+                return sg_enum_interrupted(s, err);
+            }
+            sg_enum_progress(opt, h, n, 0);
+        }
+        sg_moves_mark(m.stamp, tag, r, s, h);
+        for (v = 0; m.stamp[v] == tag; v++)
+            ;
+        st = sg_seq_append(s, v, err);
+        if (st) {
+            free(m.stamp);
+            return st;
+        }
+        if (marks_fit(&m, s->max))
+            goto nomem;
+    }
+    free(m.stamp);
+    return SG_OK;
+nomem:
+    free(m.stamp);
+    return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+}
