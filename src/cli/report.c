@@ -56,6 +56,15 @@ static int largest(const sg_seq *s, sg_value *v, size_t *first)
     return i < s->n;
 }
 
+/* The sparse space of the computed values (0 when there are too few or
+ * the transform does not fit: the report then says nothing of it). */
+static int sparse_of(const sg_seq *s, sg_sparse_space *sp)
+{
+    if (!s || s->n < SG_SPARSE_SPACE_MIN)
+        return 0;
+    return sg_sparse_space_find(sp, s, s->n, NULL) == SG_OK;
+}
+
 /* G(from..to-1) separated by sep. */
 static void values_list(FILE *f, const sg_seq *s, uint64_t from, uint64_t to,
                         const char *sep)
@@ -105,6 +114,7 @@ void cli_view_text(FILE *f, const cli_view *v)
     const sg_result *res = v->res;
     sg_value big;
     size_t first;
+    sg_sparse_space sp;
 
     fprintf(f, "rule: %s\n", v->rule);
     fprintf(f, "family: %s\n", v->family);
@@ -142,6 +152,20 @@ void cli_view_text(FILE *f, const cli_view *v)
     if (largest(v->seq, &big, &first))
         fprintf(f, "largest value: %u, first at heap %zu\n", (unsigned)big,
                 first);
+    if (sparse_of(v->seq, &sp)) {
+        if (sp.found)
+            fprintf(f, "sparse space: mask %u%s, %llu rare heaps, the last "
+                       "at %llu\n",
+                    (unsigned)sp.mask, sp.parity ? " with the heap's parity"
+                                                  : "",
+                    (unsigned long long)sp.rare,
+                    (unsigned long long)sp.last_rare);
+        else
+            fprintf(f, "sparse space: none (the best mask, %u, leaves %llu "
+                       "of %zu heaps rare)\n",
+                    (unsigned)sp.mask, (unsigned long long)sp.rare,
+                    v->seq->n - 1);
+    }
     if (v->entry) {
         const sg_store_entry *e = v->entry;
         if (e->theorem_id && is_proven(res))
@@ -161,6 +185,7 @@ void cli_view_json(FILE *f, const cli_view *v, int with_values)
     int p = is_proven(res);
     sg_value big;
     size_t first;
+    sg_sparse_space sp;
 
     fputs("\"rule\":", f);
     cli_json_string(f, v->rule);
@@ -204,6 +229,14 @@ void cli_view_json(FILE *f, const cli_view *v, int with_values)
     fputs(",\"largest\":", f);
     if (largest(v->seq, &big, &first))
         fprintf(f, "{\"value\":%u,\"first\":%zu}", (unsigned)big, first);
+    else
+        fputs("null", f);
+    fputs(",\"sparse\":", f);
+    if (sparse_of(v->seq, &sp) && sp.found)
+        fprintf(f, "{\"mask\":%u,\"parity\":%s,\"rare\":%llu,"
+                   "\"last_rare\":%llu}",
+                (unsigned)sp.mask, sp.parity ? "true" : "false",
+                (unsigned long long)sp.rare, (unsigned long long)sp.last_rare);
     else
         fputs("null", f);
     if (v->entry) {

@@ -217,6 +217,21 @@ printf '1,2\n3,x\n' >"$T/bad"
 check "--positions with a bad line: exit 2, names line 2, nothing answered" \
     bash -c '[ $1 = 2 ] && grep -q "line 2" "$2" && [ ! -s "$3" ]' _ "$rc" "$T/err" "$T/out"
 
+# The sparse-space statistics against a count made here from the values.
+out=$("$SG" 0.77 --no-cache --json)
+vals=$("$SG" 0.77 --no-cache --values 0:167 --json)
+check "Kayles: sparse space mask 15, rare heaps counted from the values" \
+    python3 -c '
+import json, sys
+d, v = json.loads(sys.argv[1]), json.loads(sys.argv[2])["values"]
+sp = d["sparse"]
+rare = [h for h in range(1, len(v)) if bin(v[h] & sp["mask"]).count("1") % 2 == 0]
+sys.exit(0 if sp["mask"] == 15 and sp["rare"] == len(rare) and
+         sp["last_rare"] == rare[-1] == 70 and sp["parity"] is False else 1)' "$out" "$vals"
+out=$("$SG" 0.106 --no-cache --max 3000 --json)
+check "0.106: no sparse space from the values alone (sparse null)" \
+    test "$(jget "d['sparse']" <<<"$out")" = None
+
 # --seconds: a spent budget is an honest unresolved report, exit 0.
 out=$("$SG" --no-cache --octal 0.106 --max 100000000 --seconds 0.5 --json); rc=$?
 check "--seconds 0.5 on 0.106: exit 0, unresolved, something computed" \
