@@ -886,12 +886,13 @@ static void expect_refused(const sg_rule *r, const sg_result *c,
                            const char *change)
 {
     uint64_t fail_n = 0;
-    const char *why = NULL;
+    sg_error why;
 
+    why.msg[0] = '\0';
     if (sg_certificate_check(r, c, s, &fail_n, &why)) {
         fail_msg("%s: certificate with %s accepted", what, change);
     }
-    if (why == NULL || why[0] == '\0') {
+    if (why.msg[0] == '\0') {
         fail_msg("%s: certificate with %s refused without a reason", what,
                  change);
     }
@@ -907,7 +908,7 @@ static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
     sg_result res, c;
     sg_error err;
     uint64_t fail_n = 0;
-    const char *why = NULL;
+    sg_error why;
     uint32_t *g;
     size_t nv;
 
@@ -927,11 +928,11 @@ static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
     seq_from(&vs, g, nv);
     if (!sg_certificate_check(&r, &res, &vs, &fail_n, &why)) {
         fail_msg("%s: certificate refused on reference values: %s (n %llu)",
-                 text, why ? why : "?", (unsigned long long)fail_n);
+                 text, why.msg, (unsigned long long)fail_n);
     }
     if (!sg_certificate_check(&r, &res, &s, &fail_n, &why)) {
         fail_msg("%s: certificate refused on its own values: %s", text,
-                 why ? why : "?");
+                 why.msg);
     }
 
     /* Each part of the claim matters. */
@@ -990,7 +991,7 @@ static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
     }
     if (fail_n >= nv) {
         fail_msg("%s: G(%zu) changed, failure reported at n %llu (%s)", text,
-                 nv - 1, (unsigned long long)fail_n, why);
+                 nv - 1, (unsigned long long)fail_n, why.msg);
     }
     sg_seq_clear(&bad);
 

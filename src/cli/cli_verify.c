@@ -80,7 +80,6 @@ int cli_verify_main(int argc, char **argv)
     sg_result claim;
     sg_error err;
     uint64_t fail_n, max = 0;
-    const char *why;
     int rc = EXIT_DONE;
 
     sg_rule_init(&rule);
@@ -196,15 +195,15 @@ int cli_verify_main(int argc, char **argv)
     printf("theorem: %s\n", claim.theorem_id ? claim.theorem_id : "?");
     printf("recomputed: G(0..%llu) with the reference method\n",
            (unsigned long long)claim.certified_to);
-    if (sg_certificate_check(&rule, &claim, &ref, &fail_n, &why)) {
+    if (sg_certificate_check(&rule, &claim, &ref, &fail_n, &err)) {
         printf("confirmed\n");
         rc = EXIT_DONE;
     } else {
         if (fail_n != UINT64_MAX)
             printf("refuted at n = %llu: %s\n", (unsigned long long)fail_n,
-                   why);
+                   err.msg);
         else
-            printf("refuted: %s\n", why);
+            printf("refuted: %s\n", err.msg);
         rc = EXIT_RUNTIME;
     }
 out:
