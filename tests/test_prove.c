@@ -1035,7 +1035,7 @@ static void observed_random_one(const ref_rule *ref, const char *text,
     sg_rule r;
     sg_result res;
     sg_observed want;
-    uint32_t *g = ref_prefix(ref, L);
+    uint32_t *g = ref_prefix(ref, n);
     int with_saltus = ref_max_take(ref) == UINT64_MAX;
 
     parse_or_fail(&r, syntax, text);
@@ -1075,6 +1075,8 @@ static void observed_random_one(const ref_rule *ref, const char *text,
     }
     if (res.observed.needs < L) {
         uint64_t p = want.period, need = res.observed.needs, i;
+        free(g);
+        g = ref_prefix(ref, (size_t)need + 1);
         for (i = want.preperiod; i + p <= need; i++) {
             if ((uint64_t)g[i + p] != (uint64_t)g[i] + want.saltus) {
                 break;
@@ -1110,7 +1112,7 @@ static void test_observed_random(void **state)
         {7, 1, 3, 1, 1, 0},  /* with `!` */
         {3, 0, 5, 0, 0, 1},  /* tails */
     };
-    const size_t L = 1200;
+    const size_t L = 2000;
 
     (void)state;
     tu_rng_init(&g, 306);
