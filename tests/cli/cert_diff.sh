@@ -33,6 +33,7 @@ fi
 RANDOM_N=${SG_CERT_DIFF_RANDOM:-800}
 K=${SG_CERT_DIFF_K:-3}
 SEED=${SG_CERT_DIFF_SEED:-$(date +%s)}
+export PYTHONDONTWRITEBYTECODE=1   # never write into the source tree
 echo "# seed $SEED (rerun with SG_CERT_DIFF_SEED=$SEED)"
 
 # One rule per line: every theorem, saltus and pre-period 0 and not.
