@@ -64,9 +64,8 @@ static uint32_t *ref_seq(sg_seq *s, const char *code, size_t n)
 /* The text of a certificate, field by field as docs/CERTIFICATES.md
  * lists them. */
 static char *cert_text(const char *rule, const char *status, uint64_t pre,
-                       uint64_t per, uint64_t sal, const char *thm,
-                       uint64_t a, uint64_t p, uint64_t s, uint64_t bound,
-                       uint64_t sum)
+                       uint64_t per, uint64_t sal, const char *thm, uint64_t a,
+                       uint64_t p, uint64_t s, uint64_t bound, uint64_t sum)
 {
     size_t cap = strlen(rule) + 512;
     char *t = malloc(cap);
@@ -92,14 +91,15 @@ static char *kayles_text(void)
 
     assert_int_equal(ref_rule_from_code(&ref, "0.77"), 0);
     ref_values(g, 168, &ref);
-    return cert_text("0.77", "periodic", 71, 12, 0, "guy-smith", 71, 12, 0,
-                     167, fnv_text(g, 168));
+    return cert_text("0.77", "periodic", 71, 12, 0, "guy-smith", 71, 12, 0, 167,
+                     fnv_text(g, 168));
 }
 
 /* Text with the line starting "key: " replaced by `line` (NULL: removed). */
 static char *replace_line(const char *text, const char *key, const char *line)
 {
-    size_t cap = strlen(text) + (line ? strlen(line) : 0) + 2, klen = strlen(key);
+    size_t cap = strlen(text) + (line ? strlen(line) : 0) + 2,
+           klen = strlen(key);
     char *out = malloc(cap), *o = out;
     const char *p = text;
 
@@ -149,8 +149,8 @@ static void expect_bad(const char *text, const char *want, const char *what)
  * documented text, and reads back to the same fields. */
 static void test_round_trip(void **state)
 {
-    static const char *const rules[] = {"0.77", "0.07", "0.[3]", "0.303[3]",
-                                        "0.F", "0.0303"};
+    static const char *const rules[] = {"0.77",     "0.07", "0.[3]",
+                                        "0.303[3]", "0.F",  "0.0303"};
     char *want = kayles_text();
     (void)state;
 
@@ -172,8 +172,7 @@ static void test_round_trip(void **state)
         if (i == 0) {
             assert_string_equal(text, want);
         }
-        assert_int_equal(sg_certificate_parse(&rule, &back, text, &err),
-                         SG_OK);
+        assert_int_equal(sg_certificate_parse(&rule, &back, text, &err), SG_OK);
         assert_string_equal(rule, canon);
         assert_int_equal(back.status, res.status);
         assert_true(back.preperiod == res.preperiod);
@@ -239,11 +238,20 @@ static void test_layout(void **state)
 static void test_malformed_fields(void **state)
 {
     static const char *const numbers[] = {
-        "preperiod", "period", "saltus", "proof_start", "proof_period",
-        "proof_saltus", "bound"};
+        "preperiod",    "period",       "saltus", "proof_start",
+        "proof_period", "proof_saltus", "bound"};
     static const char *const bad_numbers[] = {
-        "", "-1", "+1", " 1", "1 ", "0x10", "1e3", "12a", "1.0",
-        "9223372036854775808", "18446744073709551616",
+        "",
+        "-1",
+        "+1",
+        " 1",
+        "1 ",
+        "0x10",
+        "1e3",
+        "12a",
+        "1.0",
+        "9223372036854775808",
+        "18446744073709551616",
         "99999999999999999999999999999999"};
     static const struct {
         const char *key, *value;
@@ -272,8 +280,7 @@ static void test_malformed_fields(void **state)
 
     (void)state;
     for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
-        for (size_t j = 0; j < sizeof bad_numbers / sizeof *bad_numbers;
-             j++) {
+        for (size_t j = 0; j < sizeof bad_numbers / sizeof *bad_numbers; j++) {
             char *t;
             snprintf(line, sizeof line, "%s: %s", numbers[i], bad_numbers[j]);
             snprintf(want, sizeof want, "bad value for '%s'", numbers[i]);
@@ -311,10 +318,9 @@ static void test_malformed_fields(void **state)
 /* Numbers up to 2^63-1 are read exactly in every numeric field. */
 static void test_huge_numbers(void **state)
 {
-    static const char *const keys[] = {"preperiod",    "period",
-                                       "saltus",       "proof_start",
-                                       "proof_period", "proof_saltus",
-                                       "bound"};
+    static const char *const keys[] = {
+        "preperiod",    "period",       "saltus", "proof_start",
+        "proof_period", "proof_saltus", "bound"};
     char *base = kayles_text();
 
     (void)state;
@@ -380,9 +386,9 @@ static void test_long_lines(void **state)
 static void test_missing_and_duplicate(void **state)
 {
     static const char *const keys[] = {
-        "format",  "rule",        "status",       "preperiod",
-        "period",  "saltus",      "theorem",      "proof_start",
-        "proof_period", "proof_saltus", "bound", "checksum"};
+        "format",       "rule",         "status",  "preperiod",
+        "period",       "saltus",       "theorem", "proof_start",
+        "proof_period", "proof_saltus", "bound",   "checksum"};
     char *base = kayles_text();
 
     (void)state;
@@ -425,8 +431,9 @@ static void test_missing_and_duplicate(void **state)
 static void test_check_huge(void **state)
 {
     static const uint64_t huge[] = {
-        (uint64_t)INT64_MAX, (uint64_t)INT64_MAX - 1, UINT64_C(1) << 62,
-        (UINT64_C(1) << 62) + 1, UINT64_C(1) << 32, (uint64_t)INT64_MAX / 2,
+        (uint64_t)INT64_MAX,         (uint64_t)INT64_MAX - 1,
+        UINT64_C(1) << 62,           (UINT64_C(1) << 62) + 1,
+        UINT64_C(1) << 32,           (uint64_t)INT64_MAX / 2,
         (uint64_t)INT64_MAX / 3 + 1, UINT32_MAX};
     char *text = kayles_text(), *rule = NULL;
     sg_result good, c;

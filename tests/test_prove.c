@@ -1046,20 +1046,18 @@ static void observed_random_one(const ref_rule *ref, const char *text,
     }
     naive_observe(&want, g, n, with_saltus);
     if (res.observed.have != want.have ||
-        (want.have &&
-         (res.observed.period != want.period ||
-          res.observed.preperiod != want.preperiod ||
-          res.observed.saltus != want.saltus ||
-          res.observed.held_to != want.held_to))) {
-        fail_msg("%s at %zu values: observed %d p %llu n0 %llu s %llu, naive "
-                 "%d p %llu n0 %llu s %llu (seed %llu)",
-                 text, n, res.observed.have,
-                 (unsigned long long)res.observed.period,
-                 (unsigned long long)res.observed.preperiod,
-                 (unsigned long long)res.observed.saltus, want.have,
-                 (unsigned long long)want.period,
-                 (unsigned long long)want.preperiod,
-                 (unsigned long long)want.saltus, TU_SEED);
+        (want.have && (res.observed.period != want.period ||
+                       res.observed.preperiod != want.preperiod ||
+                       res.observed.saltus != want.saltus ||
+                       res.observed.held_to != want.held_to))) {
+        fail_msg(
+            "%s at %zu values: observed %d p %llu n0 %llu s %llu, naive "
+            "%d p %llu n0 %llu s %llu (seed %llu)",
+            text, n, res.observed.have, (unsigned long long)res.observed.period,
+            (unsigned long long)res.observed.preperiod,
+            (unsigned long long)res.observed.saltus, want.have,
+            (unsigned long long)want.period, (unsigned long long)want.preperiod,
+            (unsigned long long)want.saltus, TU_SEED);
     }
     if (!want.have)
         goto out;
@@ -1092,9 +1090,9 @@ static void observed_random_one(const ref_rule *ref, const char *text,
                          "%d, certified_to %llu (seed %llu)",
                          text, (unsigned long long)p,
                          (unsigned long long)want.preperiod,
-                         (unsigned long long)need,
-                         (unsigned long long)need + 1, more.status,
-                         (unsigned long long)more.certified_to, TU_SEED);
+                         (unsigned long long)need, (unsigned long long)need + 1,
+                         more.status, (unsigned long long)more.certified_to,
+                         TU_SEED);
             }
         }
     }

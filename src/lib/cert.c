@@ -131,7 +131,7 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
             if (key_is(key, klen, field_names[i]))
                 break;
         if (i == NFIELDS)
-            continue;   /* unknown keys: allowed, for later versions */
+            continue; /* unknown keys: allowed, for later versions */
         if (seen & (1u << i)) {
             free(*rule);
             *rule = NULL;

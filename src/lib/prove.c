@@ -448,8 +448,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
     if (kind != KIND_WINDOW && kind != KIND_TAIL3) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
-        for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N;
-             p++)
+        for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
             if (try_period(res, kind, s, p, t))
                 return 1;
         if (p < from)
@@ -630,8 +629,9 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     end = agreement_end(kind, a, p, t);
     need = theorem_needs(kind, a, p, t);
     if (need == UINT64_MAX)
-        return refute(err, "the theorem's bound for start %llu and period "
-                           "%llu exceeds 2^64",
+        return refute(err,
+                      "the theorem's bound for start %llu and period "
+                      "%llu exceeds 2^64",
                       U(a), U(p));
     if (need > B)
         return refute(err,
@@ -650,8 +650,9 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     for (n = a; n < end; n++)
         if (G(n + p) != G(n) + sal) {
             *fail_n = n;
-            return refute(err, "G(n+%llu) differs from G(n)+%llu inside the "
-                               "theorem's range",
+            return refute(err,
+                          "G(n+%llu) differs from G(n)+%llu inside the "
+                          "theorem's range",
                           U(p), U(sal));
         }
     if (kind == KIND_TAIL3 && !prefix_condition(s, a, p, sal))
@@ -671,14 +672,16 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                       "least one (the least is %llu)",
                       U(q), U(d));
     if (n0 > a)
-        return refute(err, "the claimed pre-period %llu lies beyond the "
-                           "theorem's start %llu",
+        return refute(err,
+                      "the claimed pre-period %llu lies beyond the "
+                      "theorem's start %llu",
                       U(n0), U(a));
     for (n = n0; n < a; n++)
         if (G(n + q) != G(n) + sq) {
             *fail_n = n;
-            return refute(err, "G(n+%llu) differs from G(n)+%llu below the "
-                               "theorem's start",
+            return refute(err,
+                          "G(n+%llu) differs from G(n)+%llu below the "
+                          "theorem's start",
                           U(q), U(sq));
         }
     if (n0 > 0 && G(n0 - 1 + q) == G(n0 - 1) + sq) {
