@@ -37,6 +37,10 @@ class Malformed(Exception):
     """The text is not a certificate (not a false claim: a broken file)."""
 
 
+class NotChecked(Exception):
+    """A certificate beyond what this checker computes (never confirmed)."""
+
+
 # ----------------------------------------------------------------------
 # The certificate file
 # ----------------------------------------------------------------------
@@ -156,8 +160,10 @@ def parse_list(text):
         if not m:
             raise Malformed('bad list in the rule')
         lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
-        if lo < 1 or hi < lo or hi > 1 << 24:
+        if lo < 1 or hi < lo:
             raise Malformed('bad list in the rule')
+        if hi > 1 << 24 or len(out) + hi - lo > 1 << 24:
+            raise NotChecked('the rule lists numbers beyond 2^24')
         out.update(range(lo, hi + 1))
     return out
 
@@ -287,8 +293,8 @@ def check(c, values_of, max_bound):
         return 'refuted: the bound is smaller than the theorem needs ' \
                '(%d < %d)' % (B, E + P - 1)
     if B > max_bound:
-        return 'not checked: bound %d is beyond this checker\'s limit %d ' \
-               '(SG_CHECK_MAX_BOUND)' % (B, max_bound)
+        raise NotChecked("bound %d is beyond this checker's limit %d "
+                         "(SG_CHECK_MAX_BOUND)" % (B, max_bound))
 
     # 3. The checksum of G(0..B).
     g = values_of(c['rule'], rule).upto(B + 1)
@@ -350,6 +356,8 @@ def verdict(path, values_of, max_bound):
         return 'malformed: cannot read: %s' % e.strerror
     except Malformed as e:
         return 'malformed: %s' % e
+    except NotChecked as e:
+        return 'not checked: %s' % e
 
 
 def main(argv):
