@@ -1025,6 +1025,57 @@ static void test_observed(void **state)
     sg_rule_clear(&r);
 }
 
+/* Candidates of 1024 and more are found through the period scan: values
+ * that are random below n0 and then repeat a random block of p values
+ * (from 1000 symbols, so that no shorter period appears by chance), for a
+ * rule no theorem covers ('!' with three-heap splits). */
+static void test_observed_long(void **state)
+{
+    static const uint64_t cases[][3] = {
+        /* p, n0, extra values after three full blocks */
+        {1024, 0, 0},
+        {1025, 1, 7},
+        {1500, 777, 123},
+        {3001, 5, 2999},
+        {2048, 4096, 1}};
+    tu_rng g;
+    sg_rule r;
+
+    (void)state;
+    tu_rng_init(&g, 307);
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.8!");
+    assert_false(sg_prove_applicable(&r, NULL));
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint64_t p = cases[c][0], n0 = cases[c][1];
+        size_t n = (size_t)(n0 + 3 * p + cases[c][2]);
+        uint32_t *v = malloc(n * sizeof *v);
+        sg_result res;
+
+        assert_non_null(v);
+        for (size_t i = 0; i < n; i++) {
+            v[i] = i < n0 + p ? (uint32_t)tu_range(&g, 0, 999) : v[i - p];
+        }
+        if (n0 > 0) {
+            v[n0 - 1] = v[n0 - 1 + p] + 1; /* n0 - 1 is exceptional */
+        }
+        res = prove_prefix(&r, v, n);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+        if (!res.observed.have || res.observed.period != p ||
+            res.observed.preperiod != n0 || res.observed.saltus != 0 ||
+            res.observed.held_to != n - 1 || res.observed.needs != UINT64_MAX) {
+            fail_msg("p %llu n0 %llu: observed %d p %llu n0 %llu (seed %llu)",
+                     (unsigned long long)p, (unsigned long long)n0,
+                     res.observed.have, (unsigned long long)res.observed.period,
+                     (unsigned long long)res.observed.preperiod, TU_SEED);
+        }
+        /* One value short of three blocks: no candidate. */
+        res = prove_prefix(&r, v, (size_t)(n0 + 3 * p - 1));
+        assert_int_equal(res.observed.have, 0);
+        free(v);
+    }
+    sg_rule_clear(&r);
+}
+
 /* One random rule at a random number of values: the observation matches
  * the naive definition, never contradicts the prover (needs < computed
  * would mean the theorem's check passes), and when the candidate goes on
@@ -1344,6 +1395,7 @@ int main(void)
         cmocka_unit_test(test_random_tails),
         cmocka_unit_test(test_observed),
         cmocka_unit_test(test_observed_random),
+        cmocka_unit_test(test_observed_long),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
         cmocka_unit_test(test_checksum),
