@@ -1,88 +1,388 @@
 #!/usr/bin/env python3
-"""Check an sgexplore certificate without sgexplore (docs/CERTIFICATES.md).
+"""check_certificate.py - check sgexplore certificates without sgexplore.
 
-Usage: check_certificate.py FILE   -> prints "confirmed" (exit 0) or why not (exit 1).
-Recomputes G(0..bound) by brute force from the rule text, then checks the
-checksum, the theorem's hypotheses and the claim.  Independent of the C code.
+Usage: check_certificate.py FILE...
+       check_certificate.py -        (file names on stdin, one a line)
+
+Implements every step of docs/CERTIFICATES.md ("The check") with its own
+code only: its own reader of the certificate, its own parser of the rule
+text, its own decision of which theorem applies to the rule (mirroring the
+conditions of docs/THEORY.md, section 9), and its own brute-force
+Sprague-Grundy computation of G(0..bound).  Python 3 standard library only.
+
+With one FILE it prints "confirmed" (exit 0), or "refuted: WHY" or
+"malformed: WHY" (exit 1).  With several, or with "-", it prints
+"FILE: VERDICT" for each and exits 0 only when all are confirmed; values are computed once per rule,
+so many certificates of the same rule are cheap to check together.
+SG_CHECK_MAX_BOUND (default 1000000) caps the bound this checker computes
+to; a certificate beyond it is "not checked" (exit 1), never confirmed.
 """
-import re, sys
+import os
+import re
+import sys
+
+FORMAT = 'sgexplore-certificate 1'
+KEYS = ('format', 'rule', 'status', 'preperiod', 'period', 'saltus',
+        'theorem', 'proof_start', 'proof_period', 'proof_saltus', 'bound',
+        'checksum')
+NUMBER_KEYS = ('preperiod', 'period', 'saltus', 'proof_start', 'proof_period',
+               'proof_saltus', 'bound')
+THEOREMS = ('subtraction-window', 'guy-smith', 'guy-smith-unequal',
+            'guy-smith-3', 'tail-arith')
+MAX_FILE = 1 << 20          # the same limit as `sgexplore verify`
+MAX_U63 = (1 << 63) - 1
+
+
+class Malformed(Exception):
+    """The text is not a certificate (not a false claim: a broken file)."""
+
+
+class NotChecked(Exception):
+    """A certificate beyond what this checker computes (never confirmed)."""
+
+
+# ----------------------------------------------------------------------
+# The certificate file
+# ----------------------------------------------------------------------
+
+def read_certificate(text):
+    """Return the fields of a certificate as a dict (numbers as ints).
+
+    "key: value" lines, '#' lines and empty lines ignored, unknown keys
+    ignored; each known key exactly once, values in their exact form."""
+    if '\0' in text:
+        raise Malformed('NUL byte in the file')
+    fields = {}
+    for number, line in enumerate(text.split('\n'), 1):
+        if line.endswith('\r'):
+            line = line[:-1]
+        if line == '' or line.startswith('#'):
+            continue
+        colon = line.find(':')
+        if colon < 0 or line[colon + 1:colon + 2] != ' ':
+            raise Malformed("line %d: expected 'key: value'" % number)
+        key, value = line[:colon], line[colon + 2:]
+        if key not in KEYS:
+            continue
+        if key in fields:
+            raise Malformed("line %d: a second '%s' line" % (number, key))
+        if key in NUMBER_KEYS:
+            if not re.fullmatch(r'[0-9]+', value) or int(value) > MAX_U63:
+                raise Malformed("line %d: bad value for '%s'" % (number, key))
+            value = int(value)
+        elif key == 'format' and value != FORMAT or \
+                key == 'status' and value not in ('periodic',
+                                                  'arithmetic-periodic') or \
+                key == 'theorem' and value not in THEOREMS or \
+                key == 'checksum' and \
+                not re.fullmatch(r'fnv1a64:[0-9a-f]{16}', value) or \
+                key == 'rule' and value == '':
+            raise Malformed("line %d: bad value for '%s'" % (number, key))
+        fields[key] = value
+    for key in KEYS:
+        if key not in fields:
+            raise Malformed("lacks the '%s' line" % key)
+    return fields
+
+
+# ----------------------------------------------------------------------
+# Rules: digit(k) -> (bits, unequal), straight from the rule text
+# ----------------------------------------------------------------------
+
+class Rule:
+    """A take-and-break rule: finite digits for positions 0..len-1, then
+    optionally a tail repeating forever.  A digit is (bits, unequal);
+    bits 1: take the whole heap, 2: leave one heap, 4: two, 8: three."""
+
+    def __init__(self, finite, tail):
+        # '!' constrains split moves only: drop it elsewhere.
+        norm = lambda ds: [(b, u and bool(b & 12)) for b, u in ds]
+        finite, tail = norm(finite), norm(tail)
+        if tail:
+            # The shortest repeating unit; a tail of zeros is no tail.
+            q = next(q for q in range(1, len(tail) + 1)
+                     if len(tail) % q == 0 and tail == tail[:q] * (len(tail) // q))
+            tail = tail[:q]
+            if all(b == 0 for b, _ in tail):
+                tail = []
+        if tail:
+            # Finite digits equal to the tail's last digit belong to the
+            # tail (never the digit before the point).
+            while len(finite) > 1 and finite[-1] == tail[-1]:
+                tail = [tail[-1]] + tail[:-1]
+                finite.pop()
+        self.finite, self.tail = finite, tail
+        self.start = len(finite)    # first position of the tail
+
+    def digit(self, k):
+        if k < self.start:
+            return self.finite[k]
+        if self.tail:
+            return self.tail[(k - self.start) % len(self.tail)]
+        return (0, False)
+
+    def digits(self):
+        return self.finite + self.tail
+
+    def max_take(self):
+        """t: the largest position with a non-zero digit (finite codes)."""
+        return max((k for k, (b, _) in enumerate(self.finite) if b), default=0)
+
+    def theorem(self):
+        """The one theorem whose hypotheses the rule meets (THEORY.md,
+        section 9, step 1), or None."""
+        bits = 0
+        for b, _ in self.digits():
+            bits |= b
+        if any(u for _, u in self.digits()):
+            if not self.tail and not bits & 8:
+                return 'guy-smith-unequal'
+            return None
+        if self.tail:
+            if self.tail == [(3, False)] and \
+                    not any(b & 12 for b, _ in self.finite):
+                return 'tail-arith'
+            return None
+        if bits & 8:
+            return 'guy-smith-3'
+        if bits & 4:
+            return 'guy-smith'
+        return 'subtraction-window'
+
+
+def parse_list(text):
+    """'1-3,7' -> {1, 2, 3, 7} (positive integers)."""
+    out = set()
+    if text == '':
+        return out
+    for part in text.split(','):
+        m = re.fullmatch(r'([0-9]+)(?:-([0-9]+))?', part)
+        if not m:
+            raise Malformed('bad list in the rule')
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if lo < 1 or hi < lo:
+            raise Malformed('bad list in the rule')
+        if hi > 1 << 24 or len(out) + hi - lo > 1 << 24:
+            raise NotChecked('the rule lists numbers beyond 2^24')
+        out.update(range(lo, hi + 1))
+    return out
+
 
 def parse_rule(text):
-    """Return digit(k) -> (bits, unequal) for codes, subtract{..}, all-but{..}."""
+    """Rule from its canonical text: subtract{..}, all-but{..}, a code
+    such as 0.77, 4!.0 or 0.0[3], or the name grundy."""
     m = re.fullmatch(r'(subtract|all-but)\{([0-9,\-]*)\}', text)
     if m:
-        nums = set()
-        for part in filter(None, m.group(2).split(',')):
-            lo, _, hi = part.partition('-')
-            nums.update(range(int(lo), int(hi or lo) + 1))
+        nums = parse_list(m.group(2))
+        top = max(nums, default=0)
         if m.group(1) == 'subtract':
-            return lambda k: (3 if k in nums else 0, False), max(nums), None
-        return lambda k: (0 if k in nums or k == 0 else 3, False), None, max(nums, default=0) + 1
+            return Rule([(3 if k in nums else 0, False)
+                         for k in range(top + 1)], [])
+        return Rule([(0, False)] + [(0 if k in nums else 3, False)
+                                    for k in range(1, top + 1)], [(3, False)])
     if text == 'grundy':
         text = '4!.0'
-    before, _, after = text.partition('.')
-    tail = re.search(r'\[(.*)\]$', after)
-    finite = after[:tail.start()] if tail else after
-    toks = lambda s: [(int(d, 16), bang == '!') for d, bang in re.findall(r'([0-9A-Fa-f])(!?)', s)]
-    digits = toks(before or '0') + toks(finite)
-    tl = toks(tail.group(1)) if tail else []
-    start = len(digits)
-    def digit(k):
-        if k < start:
-            return digits[k]
-        return tl[(k - start) % len(tl)] if tl else (0, False)
-    last = max((k for k, (d, _) in enumerate(digits) if d), default=0)
-    return digit, (last if not tl else None), (start if tl else None)
+    m = re.fullmatch(r'([0-9A-Fa-f]!?)\.((?:[0-9A-Fa-f]!?)*)'
+                     r'(?:\[((?:[0-9A-Fa-f]!?)+)\])?', text)
+    if not m:
+        raise Malformed('cannot read the rule %r' % text[:60])
+    toks = lambda s: [(int(d, 16), u == '!')
+                      for d, u in re.findall(r'([0-9A-Fa-f])(!?)', s or '')]
+    finite = toks(m.group(1)) + toks(m.group(2))
+    if finite[0][0] & 3:
+        raise Malformed('the digit before the point may only split')
+    return Rule(finite, toks(m.group(3)))
 
-def grundy(digit, n):
-    g = []
-    for h in range(n):
-        opts = set()
-        for k in range(h + 1):
-            d, uneq = digit(k)
-            r = h - k
-            if d & 1 and r == 0: opts.add(0)
-            if d & 2 and r >= 1: opts.add(g[r])
-            if d & 4:
-                opts.update(g[a] ^ g[r - a] for a in range(1, r // 2 + 1) if not (uneq and 2 * a == r))
-            if d & 8:
-                opts.update(g[a] ^ g[b] ^ g[r - a - b] for a in range(1, r // 3 + 1)
-                            for b in range(a, (r - a) // 2 + 1) if not (uneq and (a == b or b == r - a - b)))
-        v = 0
-        while v in opts: v += 1
-        g.append(v)
-    return g
 
-def fnv(g):
+# ----------------------------------------------------------------------
+# Values, by brute force
+# ----------------------------------------------------------------------
+
+class Values:
+    """G(0), G(1), ... of one rule, extended on demand: every move of every
+    heap listed straight from the definition, then the mex."""
+
+    def __init__(self, rule):
+        self.rule, self.g = rule, []
+        # Positions with a move, below the tail (the tail adds every k).
+        self.moves = [k for k, (b, _) in enumerate(rule.finite) if b]
+
+    def upto(self, n):
+        """The list G(0..n-1) (or longer)."""
+        g, rule = self.g, self.rule
+        while len(g) < n:
+            h = len(g)
+            ks = [k for k in self.moves if k <= h]
+            if rule.tail:
+                ks += range(rule.start, h + 1)
+            opts = set()
+            for k in ks:
+                d, uneq = rule.digit(k)
+                r = h - k
+                if k == 0:
+                    d &= 12     # removing nothing can only split
+                if d & 1 and r == 0:
+                    opts.add(0)
+                if d & 2 and r >= 1:
+                    opts.add(g[r])
+                if d & 4:
+                    for a in range(1, r // 2 + 1):
+                        if not (uneq and 2 * a == r):
+                            opts.add(g[a] ^ g[r - a])
+                if d & 8:
+                    for a in range(1, r // 3 + 1):
+                        for b in range(a, (r - a) // 2 + 1):
+                            c = r - a - b
+                            if not (uneq and (a == b or b == c)):
+                                opts.add(g[a] ^ g[b] ^ g[c])
+            v = 0
+            while v in opts:
+                v += 1
+            g.append(v)
+        return g
+
+
+def fnv1a64(g, n):
+    """FNV-1a 64 of the text 'G(0),G(1),...,G(n-1)'."""
     h = 14695981039346656037
-    for c in ','.join(map(str, g)).encode():
-        h = ((h ^ c) * 1099511628211) % 2**64
+    for c in ','.join(map(str, g[:n])).encode():
+        h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
     return h
 
-def check(c):
-    digit, t, tail_start = parse_rule(c['rule'])
-    a, p, s, bound = (int(c[k]) for k in ('proof_start', 'proof_period', 'proof_saltus', 'bound'))
-    am = max(a, 1)
-    ends = {'subtraction-window': am + (t or 0), 'guy-smith': 2 * am + p + (t or 0),
-            'guy-smith-unequal': 2 * am + 2 * p + (t or 0), 'guy-smith-3': 3 * am + 2 * p + (t or 0),
-            'tail-arith': am + (tail_start or 1) - 1}
-    end = ends[c['theorem']]
-    if end + p - 1 > bound: return 'bound smaller than the theorem needs'
-    g = grundy(digit, bound + 1)
-    if 'fnv1a64:%016x' % fnv(g) != c['checksum']: return 'checksum mismatch'
-    for n in range(a, end):
-        if g[n + p] != g[n] + s: return 'fails at n = %d' % n
-    if c['theorem'] == 'tail-arith' and set(g[:a + p]) != set(range(s)) | {v + s for v in g[:a]}:
-        return 'prefix condition fails'
-    n0, q, sq = int(c['preperiod']), int(c['period']), int(c['saltus'])
-    val = lambda n: g[n] if n <= bound else g[a + (n - a) % p] + (n - a) // p * s
-    if any(val(n + q) != val(n) + sq for n in range(n0, a + p)): return 'claimed period fails'
-    if n0 > 0 and val(n0 - 1 + q) == val(n0 - 1) + sq: return 'pre-period not least'
+
+# ----------------------------------------------------------------------
+# The check (docs/CERTIFICATES.md)
+# ----------------------------------------------------------------------
+
+def check(c, values_of, max_bound):
+    """'confirmed' or 'refuted: why' for the fields c of a certificate."""
+    rule = parse_rule(c['rule'])
+    thm = c['theorem']
+    a, P, S, B = c['proof_start'], c['proof_period'], c['proof_saltus'], \
+        c['bound']
+    n0, p, s = c['preperiod'], c['period'], c['saltus']
+
+    # 1. The theorem applies to the rule; saltus and start it allows.
+    applies = rule.theorem()
+    if applies is None:
+        return 'refuted: no implemented theorem applies to this rule'
+    if thm != applies:
+        return 'refuted: %s does not apply to this rule (only %s does)' % (
+            thm, applies)
+    if p < 1 or P < 1:
+        return 'refuted: the period must be positive'
+    if (c['status'] == 'periodic') != (s == 0):
+        return 'refuted: the status %s contradicts the saltus %d' % (
+            c['status'], s)
+    if thm != 'tail-arith' and (S != 0 or s != 0):
+        return 'refuted: this theorem proves only plain periodicity'
+    if thm != 'tail-arith' and a < 1:
+        return "refuted: the theorem's start must be at least 1"
+
+    # 2. The bound covers what the theorem needs.
+    a1 = max(a, 1)
+    if thm == 'tail-arith':
+        E = a1 + rule.start - 1
+    else:
+        t = rule.max_take()
+        E = {'subtraction-window': a1 + t,
+             'guy-smith': 2 * a1 + P + t,
+             'guy-smith-unequal': 2 * a1 + 2 * P + t,
+             'guy-smith-3': 3 * a1 + 2 * P + t}[thm]
+    if E + P - 1 > B:
+        return 'refuted: the bound is smaller than the theorem needs ' \
+               '(%d < %d)' % (B, E + P - 1)
+    if B > max_bound:
+        raise NotChecked("bound %d is beyond this checker's limit %d "
+                         "(SG_CHECK_MAX_BOUND)" % (B, max_bound))
+
+    # 3. The checksum of G(0..B).
+    g = values_of(c['rule'], rule).upto(B + 1)
+    if c['checksum'] != 'fnv1a64:%016x' % fnv1a64(g, B + 1):
+        return 'refuted: checksum of G(0..bound) does not match'
+
+    # 4. The theorem's hypotheses.
+    for n in range(a, E):
+        if g[n + P] != g[n] + S:
+            return 'refuted at n = %d: G(n+P) != G(n)+S in the theorem\'s ' \
+                   'range' % n
+    if thm == 'tail-arith' and \
+            set(g[:a + P]) != set(range(S)) | {v + S for v in g[:a]}:
+        return 'refuted: the prefix condition of the tail theorem fails'
+
+    # 5. The claimed period: a period of the proven sequence, and the
+    # least one.  Values past B are read through the proven (P, S).
+    def val(n):
+        if n <= B:
+            return g[n]
+        return g[a + (n - a) % P] + (n - a) // P * S
+
+    def period_from(q, sq):
+        return all(val(n + q) == val(n) + sq for n in range(a, a + P))
+
+    d = next((d for d in range(1, P + 1)
+              if P % d == 0 and S % (P // d) == 0
+              and period_from(d, S // (P // d))), P)
+    sd = S // (P // d)
+    if p % d != 0 or s != sd * (p // d):
+        return 'refuted: the claimed period %d with saltus %d is not a ' \
+               'period (the least period is %d, saltus %d)' % (p, s, d, sd)
+    if p != d:
+        return 'refuted: the claimed period %d is a period, but not the ' \
+               'least one (the least is %d)' % (p, d)
+
+    # 6. The claimed pre-period: at most the start, holds, and is least.
+    if n0 > a:
+        return "refuted: the claimed pre-period lies beyond the theorem's " \
+               "start"
+    for n in range(n0, a):
+        if g[n + p] != g[n] + s:
+            return 'refuted at n = %d: the claimed period fails below the ' \
+                   'theorem\'s start' % n
+    if n0 > 0 and g[n0 - 1 + p] == g[n0 - 1] + s:
+        return 'refuted: the claimed pre-period %d is not the least' % n0
     return 'confirmed'
 
+
+def verdict(path, values_of, max_bound):
+    try:
+        with open(path, 'rb') as f:
+            data = f.read(MAX_FILE + 1)
+        if len(data) > MAX_FILE:
+            raise Malformed('too large to be a certificate')
+        return check(read_certificate(data.decode('latin-1')), values_of,
+                     max_bound)
+    except OSError as e:
+        return 'malformed: cannot read: %s' % e.strerror
+    except Malformed as e:
+        return 'malformed: %s' % e
+    except NotChecked as e:
+        return 'not checked: %s' % e
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.stderr.write('usage: check_certificate.py FILE...\n')
+        return 2
+    max_bound = int(os.environ.get('SG_CHECK_MAX_BOUND') or 1000000)
+    cache = {}
+
+    def values_of(text, rule):
+        if text not in cache:
+            cache[text] = Values(rule)
+        return cache[text]
+
+    if argv[1:] == ['-']:
+        paths, named = [line.rstrip('\n') for line in sys.stdin], True
+    else:
+        paths, named = argv[1:], len(argv) > 2
+    all_ok = True
+    for path in paths:
+        v = verdict(path, values_of, max_bound)
+        all_ok = all_ok and v == 'confirmed'
+        print('%s: %s' % (path, v) if named else v)
+    return 0 if all_ok else 1
+
+
 if __name__ == '__main__':
-    cert = dict(line.split(': ', 1) for line in open(sys.argv[1]).read().splitlines()
-                if ': ' in line and not line.startswith('#'))
-    verdict = check(cert)
-    print(verdict)
-    sys.exit(0 if verdict == 'confirmed' else 1)
+    sys.exit(main(sys.argv))

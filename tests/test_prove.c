@@ -877,6 +877,319 @@ static void test_random_tails(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Observed candidates of unresolved results                            */
+/* ------------------------------------------------------------------ */
+
+/* sg_prove on the first n values of g. */
+static sg_result prove_prefix(const sg_rule *r, const uint32_t *g, size_t n)
+{
+    sg_seq s;
+    sg_result res;
+
+    seq_from(&s, g, n);
+    sg_prove(&res, r, &s);
+    sg_seq_clear(&s);
+    return res;
+}
+
+/* The observed candidate straight from its definition (prove.c's header
+ * comment), independently of prove.c: the least p with some start m such
+ * that g[i+p] == g[i] + s for every m <= i < n - p, s read off the end
+ * (0 unless with_saltus), taking the least such m, and n - m >= 3p. */
+static int naive_observe(sg_observed *o, const uint32_t *g, size_t n,
+                         int with_saltus)
+{
+    memset(o, 0, sizeof *o);
+    for (size_t p = 1; 3 * p <= n; p++) {
+        int64_t s = with_saltus ? (int64_t)g[n - 1] - (int64_t)g[n - 1 - p] : 0;
+        size_t m;
+        if (s < 0) {
+            continue;
+        }
+        for (m = 0; m < n - p; m++) {
+            size_t i;
+            for (i = m; i < n - p; i++) {
+                if ((int64_t)g[i + p] != (int64_t)g[i] + s) {
+                    break;
+                }
+            }
+            if (i == n - p) {
+                break;
+            }
+        }
+        if (n - m >= 3 * p) {
+            o->have = 1;
+            o->period = p;
+            o->preperiod = m;
+            o->saltus = (uint64_t)s;
+            o->held_to = n - 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* A rule too short of values to be proven: its observed candidate is the
+ * period a full proof finds, and `needs` is that proof's certified_to. */
+static void observed_case(sg_rule_syntax syntax, const char *text, size_t n,
+                          uint64_t want_p, uint64_t want_n0,
+                          uint64_t want_needs)
+{
+    static ref_rule ref;
+    sg_rule r;
+    sg_seq s;
+    sg_result res, full;
+    sg_error err;
+    uint32_t *g;
+
+    ref_from(&ref, syntax, text);
+    parse_or_fail(&r, syntax, text);
+    g = ref_prefix(&ref, n);
+    res = prove_prefix(&r, g, n);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    if (!res.observed.have || res.observed.period != want_p ||
+        res.observed.preperiod != want_n0 || res.observed.held_to != n - 1) {
+        fail_msg("%s at %zu values: observed have %d p %llu n0 %llu held to "
+                 "%llu, want p %llu n0 %llu",
+                 text, n, res.observed.have,
+                 (unsigned long long)res.observed.period,
+                 (unsigned long long)res.observed.preperiod,
+                 (unsigned long long)res.observed.held_to,
+                 (unsigned long long)want_p, (unsigned long long)want_n0);
+    }
+    sg_seq_init(&s);
+    assert_int_equal(sg_analyse(&full, &s, &r, 20000, NULL, &err), SG_OK);
+    assert_int_not_equal(full.status, SG_UNRESOLVED);
+    assert_true(full.period == want_p && full.preperiod == want_n0);
+    assert_true(full.saltus == res.observed.saltus);
+    if (res.observed.needs != full.certified_to ||
+        res.observed.needs != want_needs) {
+        fail_msg("%s: observed needs %llu, the proof's certified_to %llu, "
+                 "THEORY.md %llu",
+                 text, (unsigned long long)res.observed.needs,
+                 (unsigned long long)full.certified_to,
+                 (unsigned long long)want_needs);
+    }
+    /* The proven result carries no observation. */
+    assert_int_equal(full.observed.have, 0);
+    assert_true(full.observed.needs == 0 && full.observed.period == 0);
+    /* And exactly needs + 1 values prove it. */
+    free(g);
+    g = ref_prefix(&ref, (size_t)want_needs + 1);
+    res = prove_prefix(&r, g, (size_t)want_needs + 1);
+    assert_int_not_equal(res.status, SG_UNRESOLVED);
+    res = prove_prefix(&r, g, (size_t)want_needs);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    free(g);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+}
+
+static void test_observed(void **state)
+{
+    static ref_rule ref;
+    sg_rule r;
+    sg_result res;
+    uint32_t *g;
+
+    (void)state;
+    /* Kayles: p 12, n0 71 (data/known.tsv); Guy-Smith needs
+     * 2*71 + 2*12 + 2 - 1 = 167 (THEORY.md, section 10: 168 values). */
+    observed_case(SG_SYNTAX_OCTAL, "0.77", 120, 12, 71, 167);
+    /* Window theorem: 1 + 40 + 3 - 1. */
+    observed_case(SG_SYNTAX_SUBTRACT, "1,2,40", 40, 3, 0, 43);
+    /* Tail theorem, all-but{1,12} (f = 12, s = 1): 1 + 12 + 2 - 1. */
+    observed_case(SG_SYNTAX_ALLBUT, "1,12", 12, 2, 0, 14);
+
+    /* No theorem for the tail [1]: G = 0, 1, 1, 1, ... is observed with
+     * p 1 from n0 1, but nothing could prove it. */
+    ref_from(&ref, SG_SYNTAX_RULE, "0.[1]");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[1]");
+    g = ref_prefix(&ref, 50);
+    res = prove_prefix(&r, g, 50);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    assert_int_equal(res.observed.have, 1);
+    assert_true(res.observed.period == 1 && res.observed.preperiod == 1);
+    assert_true(res.observed.saltus == 0 && res.observed.held_to == 49);
+    assert_true(res.observed.needs == UINT64_MAX);
+    free(g);
+    sg_rule_clear(&r);
+
+    /* Too few values for any repetition. */
+    ref_from(&ref, SG_SYNTAX_OCTAL, "0.77");
+    parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.77");
+    g = ref_prefix(&ref, 2);
+    res = prove_prefix(&r, g, 2);
+    assert_int_equal(res.observed.have, 0);
+    free(g);
+    sg_rule_clear(&r);
+}
+
+/* Candidates of 1024 and more are found through the period scan: values
+ * that are random below n0 and then repeat a random block of p values
+ * (from 1000 symbols, so that no shorter period appears by chance), for a
+ * rule no theorem covers ('!' with three-heap splits). */
+static void test_observed_long(void **state)
+{
+    static const uint64_t cases[][3] = {
+        /* p, n0, extra values after three full blocks */
+        {1024, 0, 0},
+        {1025, 1, 7},
+        {1500, 777, 123},
+        {3001, 5, 2999},
+        {2048, 4096, 1}};
+    tu_rng g;
+    sg_rule r;
+
+    (void)state;
+    tu_rng_init(&g, 307);
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.8!");
+    assert_false(sg_prove_applicable(&r, NULL));
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint64_t p = cases[c][0], n0 = cases[c][1];
+        size_t n = (size_t)(n0 + 3 * p + cases[c][2]);
+        uint32_t *v = malloc(n * sizeof *v);
+        sg_result res;
+
+        assert_non_null(v);
+        for (size_t i = 0; i < n; i++) {
+            v[i] = i < n0 + p ? (uint32_t)tu_range(&g, 0, 999) : v[i - p];
+        }
+        if (n0 > 0) {
+            v[n0 - 1] = v[n0 - 1 + p] + 1; /* n0 - 1 is exceptional */
+        }
+        res = prove_prefix(&r, v, n);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+        if (!res.observed.have || res.observed.period != p ||
+            res.observed.preperiod != n0 || res.observed.saltus != 0 ||
+            res.observed.held_to != n - 1 || res.observed.needs != UINT64_MAX) {
+            fail_msg("p %llu n0 %llu: observed %d p %llu n0 %llu (seed %llu)",
+                     (unsigned long long)p, (unsigned long long)n0,
+                     res.observed.have, (unsigned long long)res.observed.period,
+                     (unsigned long long)res.observed.preperiod, TU_SEED);
+        }
+        /* One value short of three blocks: no candidate. */
+        res = prove_prefix(&r, v, (size_t)(n0 + 3 * p - 1));
+        assert_int_equal(res.observed.have, 0);
+        free(v);
+    }
+    sg_rule_clear(&r);
+}
+
+/* One random rule at a random number of values: the observation matches
+ * the naive definition, never contradicts the prover (needs < computed
+ * would mean the theorem's check passes), and when the candidate goes on
+ * up to `needs`, that many values do prove the rule. */
+static void observed_random_one(const ref_rule *ref, const char *text,
+                                sg_rule_syntax syntax, size_t n, size_t L)
+{
+    sg_rule r;
+    sg_result res;
+    sg_observed want;
+    uint32_t *g = ref_prefix(ref, n);
+    int with_saltus = ref_max_take(ref) == UINT64_MAX;
+
+    parse_or_fail(&r, syntax, text);
+    res = prove_prefix(&r, g, n);
+    if (res.status != SG_UNRESOLVED) {
+        assert_int_equal(res.observed.have, 0);
+        goto out;
+    }
+    naive_observe(&want, g, n, with_saltus);
+    if (res.observed.have != want.have ||
+        (want.have && (res.observed.period != want.period ||
+                       res.observed.preperiod != want.preperiod ||
+                       res.observed.saltus != want.saltus ||
+                       res.observed.held_to != want.held_to))) {
+        fail_msg(
+            "%s at %zu values: observed %d p %llu n0 %llu s %llu, naive "
+            "%d p %llu n0 %llu s %llu (seed %llu)",
+            text, n, res.observed.have, (unsigned long long)res.observed.period,
+            (unsigned long long)res.observed.preperiod,
+            (unsigned long long)res.observed.saltus, want.have,
+            (unsigned long long)want.period, (unsigned long long)want.preperiod,
+            (unsigned long long)want.saltus, TU_SEED);
+    }
+    if (!want.have)
+        goto out;
+    if (!sg_prove_applicable(&r, NULL)) {
+        assert_true(res.observed.needs == UINT64_MAX);
+        goto out;
+    }
+    if (res.observed.needs < n) {
+        fail_msg("%s at %zu values: observed p %llu needs only %llu yet "
+                 "unresolved (seed %llu)",
+                 text, n, (unsigned long long)want.period,
+                 (unsigned long long)res.observed.needs, TU_SEED);
+    }
+    if (res.observed.needs < L) {
+        uint64_t p = want.period, need = res.observed.needs, i;
+        free(g);
+        g = ref_prefix(ref, (size_t)need + 1);
+        for (i = want.preperiod; i + p <= need; i++) {
+            if ((uint64_t)g[i + p] != (uint64_t)g[i] + want.saltus) {
+                break;
+            }
+        }
+        if (i + p > need) {
+            /* The candidate holds up to needs: the prover must agree. */
+            sg_result more = prove_prefix(&r, g, (size_t)need + 1);
+            if (more.status == SG_UNRESOLVED ||
+                (more.proof_period == p && more.certified_to != need)) {
+                fail_msg("%s: observed p %llu n0 %llu holds to its needs "
+                         "%llu, yet the proof on %llu values gives status "
+                         "%d, certified_to %llu (seed %llu)",
+                         text, (unsigned long long)p,
+                         (unsigned long long)want.preperiod,
+                         (unsigned long long)need, (unsigned long long)need + 1,
+                         more.status, (unsigned long long)more.certified_to,
+                         TU_SEED);
+            }
+        }
+    }
+out:
+    free(g);
+    sg_rule_clear(&r);
+}
+
+static void test_observed_random(void **state)
+{
+    tu_rng g;
+    static const tu_code_opts opts[] = {
+        {7, 1, 3, 1, 0, 0},  /* octal */
+        {15, 1, 2, 1, 0, 0}, /* hexadecimal */
+        {7, 1, 3, 1, 1, 0},  /* with `!` */
+        {3, 0, 5, 0, 0, 1},  /* tails */
+    };
+    const size_t L = 2000;
+
+    (void)state;
+    tu_rng_init(&g, 306);
+    for (size_t i = 0; i < tu_scaled(400); i++) {
+        static ref_rule ref;
+        char *text;
+        size_t n = (size_t)tu_range(&g, 3, 300);
+        unsigned kind = (unsigned)tu_range(&g, 0, 4);
+
+        if (kind == 4) {
+            uint64_t set[6];
+            size_t m = tu_random_set(set, &g, 4, 40);
+            ref_rule_subtract(&ref, set, m);
+        } else {
+            tu_random_code(&ref, &g, &opts[kind]);
+            if (kind == 3 && !tu_chance(&g, 3)) {
+                ref.tail_len = 1;
+                ref.tail[0] = 3;
+            }
+        }
+        text = ref_rule_text(&ref);
+        assert_non_null(text);
+        observed_random_one(&ref, text, SG_SYNTAX_RULE, n, L);
+        free(text);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Certificates                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -886,12 +1199,13 @@ static void expect_refused(const sg_rule *r, const sg_result *c,
                            const char *change)
 {
     uint64_t fail_n = 0;
-    const char *why = NULL;
+    sg_error why;
 
+    why.msg[0] = '\0';
     if (sg_certificate_check(r, c, s, &fail_n, &why)) {
         fail_msg("%s: certificate with %s accepted", what, change);
     }
-    if (why == NULL || why[0] == '\0') {
+    if (why.msg[0] == '\0') {
         fail_msg("%s: certificate with %s refused without a reason", what,
                  change);
     }
@@ -907,7 +1221,7 @@ static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
     sg_result res, c;
     sg_error err;
     uint64_t fail_n = 0;
-    const char *why = NULL;
+    sg_error why;
     uint32_t *g;
     size_t nv;
 
@@ -927,11 +1241,11 @@ static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
     seq_from(&vs, g, nv);
     if (!sg_certificate_check(&r, &res, &vs, &fail_n, &why)) {
         fail_msg("%s: certificate refused on reference values: %s (n %llu)",
-                 text, why ? why : "?", (unsigned long long)fail_n);
+                 text, why.msg, (unsigned long long)fail_n);
     }
     if (!sg_certificate_check(&r, &res, &s, &fail_n, &why)) {
         fail_msg("%s: certificate refused on its own values: %s", text,
-                 why ? why : "?");
+                 why.msg);
     }
 
     /* Each part of the claim matters. */
@@ -990,7 +1304,7 @@ static void cert_case(sg_rule_syntax syntax, const char *text, size_t max)
     }
     if (fail_n >= nv) {
         fail_msg("%s: G(%zu) changed, failure reported at n %llu (%s)", text,
-                 nv - 1, (unsigned long long)fail_n, why);
+                 nv - 1, (unsigned long long)fail_n, why.msg);
     }
     sg_seq_clear(&bad);
 
@@ -1081,6 +1395,9 @@ int main(void)
         cmocka_unit_test(test_random_unequal),
         cmocka_unit_test(test_tails),
         cmocka_unit_test(test_random_tails),
+        cmocka_unit_test(test_observed),
+        cmocka_unit_test(test_observed_random),
+        cmocka_unit_test(test_observed_long),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
         cmocka_unit_test(test_checksum),

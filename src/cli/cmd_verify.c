@@ -180,7 +180,8 @@ static int verify_run(const cli_command *self, cli_args *a)
         rc = cli_report(NULL, NULL, &err);
         goto out;
     }
-    ok = sg_certificate_check(&fl.r.rule, &fl.res, &ref, &fail_n, &why);
+    ok = sg_certificate_check(&fl.r.rule, &fl.res, &ref, &fail_n, &err);
+    why = err.msg;
     rc = ok ? EXIT_DONE : EXIT_RUNTIME;
     memset(&view, 0, sizeof view);
     view.rule = fl.r.canon;

@@ -64,131 +64,170 @@ int sg_period_status_parse(sg_period_status *out, const char *word)
     return 0;
 }
 
-/* Parse one unsigned field value. */
-static int field_u64(uint64_t *out, const char *v)
+/* Parse one unsigned field value: decimal digits only, at most 2^63-1. */
+static int field_u64(uint64_t *out, const char *v, size_t len)
 {
-    sg_error e;
-    return sg_parse_u63(out, v, strlen(v), 0, &e) == SG_OK;
+    return sg_parse_u63(out, v, len, 0, NULL) == SG_OK;
 }
 
+/* Whether key[0..klen-1] is the NUL-terminated word w. */
+static int key_is(const char *key, size_t klen, const char *w)
+{
+    return strlen(w) == klen && memcmp(key, w, klen) == 0;
+}
+
+/* The checksum field: "fnv1a64:" and exactly 16 lower-case hex digits
+ * (what sg_certificate_format writes; the Python checker is as strict). */
+static int field_checksum(uint64_t *out, const char *v, size_t len)
+{
+    uint64_t h = 0;
+    size_t i;
+
+    if (len != 24 || memcmp(v, "fnv1a64:", 8) != 0)
+        return 0;
+    for (i = 8; i < 24; i++) {
+        char c = v[i];
+        unsigned x;
+        if (c >= '0' && c <= '9')
+            x = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            x = (unsigned)(c - 'a' + 10);
+        else
+            return 0;
+        h = h << 4 | x;
+    }
+    *out = h;
+    return 1;
+}
+
+static const char *const field_names[] = {
+    "format",       "rule",         "status",  "preperiod",
+    "period",       "saltus",       "theorem", "proof_start",
+    "proof_period", "proof_saltus", "bound",   "checksum"};
+#define NFIELDS (sizeof field_names / sizeof *field_names)
+
+/* Lines are read in place, of any length (a subtraction set of hundreds of
+ * numbers makes a long rule line); the only limit is the caller's, on the
+ * whole text.  Each known key must appear exactly once: a second `period:`
+ * line would make the claim ambiguous, so it is an error. */
 sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
                                sg_error *err)
 {
     const char *p = text;
     long line = 0;
     unsigned seen = 0;
-    enum {
-        F_FORMAT = 1,
-        F_RULE = 2,
-        F_STATUS = 4,
-        F_PRE = 8,
-        F_PER = 16,
-        F_SAL = 32,
-        F_THM = 64,
-        F_START = 128,
-        F_PPER = 256,
-        F_PSAL = 512,
-        F_BOUND = 1024,
-        F_SUM = 2048,
-        F_ALL = 4095
-    };
+    size_t i;
 
     *rule = NULL;
     memset(res, 0, sizeof *res);
     while (*p) {
-        const char *eol = strchr(p, '\n');
-        size_t n = eol ? (size_t)(eol - p) : strlen(p);
-        char buf[512], *key, *val, *colon;
-        unsigned bit = 0;
+        const char *eol = strchr(p, '\n'), *key = p, *val, *colon;
+        size_t n = eol ? (size_t)(eol - p) : strlen(p), klen, vlen;
         int ok = 1;
 
         line++;
-        if (n >= sizeof buf)
-            return sg_error_set(err, SG_E_INPUT, -1,
-                                "certificate line %ld is too long", line);
-        memcpy(buf, p, n);
-        buf[n] = '\0';
-        if (n && buf[n - 1] == '\r')
-            buf[n - 1] = '\0';
         p += n + (eol ? 1 : 0);
-        if (buf[0] == '\0' || buf[0] == '#')
+        if (n && key[n - 1] == '\r')
+            n--;
+        if (n == 0 || key[0] == '#')
             continue;
-        colon = strstr(buf, ": ");
-        if (!colon)
+        colon = memchr(key, ':', n);
+        if (!colon || (size_t)(colon - key) + 1 >= n || colon[1] != ' ') {
+            free(*rule);
+            *rule = NULL;
             return sg_error_set(err, SG_E_INPUT, -1,
                                 "certificate line %ld: expected 'key: value'",
                                 line);
-        *colon = '\0';
-        key = buf;
+        }
+        klen = (size_t)(colon - key);
         val = colon + 2;
-        if (strcmp(key, "format") == 0) {
-            bit = F_FORMAT;
-            ok = strcmp(val, CERT_MAGIC) == 0;
-        } else if (strcmp(key, "rule") == 0) {
-            bit = F_RULE;
+        vlen = n - klen - 2;
+        for (i = 0; i < NFIELDS; i++)
+            if (key_is(key, klen, field_names[i]))
+                break;
+        if (i == NFIELDS)
+            continue; /* unknown keys: allowed, for later versions */
+        if (seen & (1u << i)) {
             free(*rule);
-            *rule = strdup(val);
+            *rule = NULL;
+            return sg_error_set(err, SG_E_INPUT, -1,
+                                "certificate line %ld: a second '%s' line",
+                                line, field_names[i]);
+        }
+        if (memchr(val, '\0', vlen))
+            ok = 0;
+        switch (i) {
+        case 0:
+            ok = ok && vlen == strlen(CERT_MAGIC) &&
+                 memcmp(val, CERT_MAGIC, vlen) == 0;
+            break;
+        case 1:
+            *rule = ok && vlen ? strndup(val, vlen) : NULL;
+            if (ok && vlen && !*rule)
+                return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
             ok = *rule != NULL;
-        } else if (strcmp(key, "status") == 0) {
-            bit = F_STATUS;
-            /* a certificate is of a proven result */
-            ok = sg_period_status_parse(&res->status, val) &&
-                 res->status != SG_UNRESOLVED;
-        } else if (strcmp(key, "preperiod") == 0) {
-            bit = F_PRE;
-            ok = field_u64(&res->preperiod, val);
-        } else if (strcmp(key, "period") == 0) {
-            bit = F_PER;
-            ok = field_u64(&res->period, val);
-        } else if (strcmp(key, "saltus") == 0) {
-            bit = F_SAL;
-            ok = field_u64(&res->saltus, val);
-        } else if (strcmp(key, "theorem") == 0) {
-            bit = F_THM;
-            res->theorem_id = sg_theorem_lookup(val, &res->theorem);
-            ok = res->theorem_id != NULL;
-        } else if (strcmp(key, "proof_start") == 0) {
-            bit = F_START;
-            ok = field_u64(&res->proof_start, val);
-        } else if (strcmp(key, "proof_period") == 0) {
-            bit = F_PPER;
-            ok = field_u64(&res->proof_period, val);
-        } else if (strcmp(key, "proof_saltus") == 0) {
-            bit = F_PSAL;
-            ok = field_u64(&res->proof_saltus, val);
-        } else if (strcmp(key, "bound") == 0) {
-            bit = F_BOUND;
-            ok = field_u64(&res->certified_to, val);
-        } else if (strcmp(key, "checksum") == 0) {
-            bit = F_SUM;
-            ok = sg_fnv_parse(&res->checksum, val);
-        } else {
-            /* Unknown keys are allowed, for forward compatibility. */
-            continue;
+            break;
+        case 2:
+            if (vlen == 8 && memcmp(val, "periodic", 8) == 0)
+                res->status = SG_PERIODIC;
+            else if (vlen == 19 && memcmp(val, "arithmetic-periodic", 19) == 0)
+                res->status = SG_ARITH_PERIODIC;
+            else
+                ok = 0;
+            break;
+        case 3:
+            ok = ok && field_u64(&res->preperiod, val, vlen);
+            break;
+        case 4:
+            ok = ok && field_u64(&res->period, val, vlen);
+            break;
+        case 5:
+            ok = ok && field_u64(&res->saltus, val, vlen);
+            break;
+        case 6: {
+            char id[32];
+            ok = ok && vlen < sizeof id;
+            if (ok) {
+                memcpy(id, val, vlen);
+                id[vlen] = '\0';
+                res->theorem_id = sg_theorem_lookup(id, &res->theorem);
+                ok = res->theorem_id != NULL;
+            }
+            break;
+        }
+        case 7:
+            ok = ok && field_u64(&res->proof_start, val, vlen);
+            break;
+        case 8:
+            ok = ok && field_u64(&res->proof_period, val, vlen);
+            break;
+        case 9:
+            ok = ok && field_u64(&res->proof_saltus, val, vlen);
+            break;
+        case 10:
+            ok = ok && field_u64(&res->certified_to, val, vlen);
+            break;
+        default:
+            ok = ok && field_checksum(&res->checksum, val, vlen);
+            break;
         }
         if (!ok) {
             free(*rule);
             *rule = NULL;
             return sg_error_set(err, SG_E_INPUT, -1,
                                 "certificate line %ld: bad value for '%s'",
-                                line, key);
+                                line, field_names[i]);
         }
-        seen |= bit;
+        seen |= 1u << i;
     }
-    if (seen != F_ALL) {
-        static const char *names[] = {
-            "format",       "rule",         "status",  "preperiod",
-            "period",       "saltus",       "theorem", "proof_start",
-            "proof_period", "proof_saltus", "bound",   "checksum"};
-        int i;
-        for (i = 0; i < 12; i++)
-            if (!(seen & (1u << i)))
-                break;
-        free(*rule);
-        *rule = NULL;
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "certificate lacks the '%s' line", names[i]);
-    }
+    for (i = 0; i < NFIELDS; i++)
+        if (!(seen & (1u << i))) {
+            free(*rule);
+            *rule = NULL;
+            return sg_error_set(err, SG_E_INPUT, -1,
+                                "certificate lacks the '%s' line",
+                                field_names[i]);
+        }
     res->computed = res->certified_to + 1;
     return SG_OK;
 }

@@ -19,12 +19,30 @@
  *    condition {G(m): m < n0+p} = [0,s) u ({G(m): m < n0} + s).
  *
  * The search finds a proof; sg_certificate_check, which `verify` also uses,
- * re-checks every hypothesis from the values alone.
+ * re-checks every hypothesis from the values alone, with every sum and
+ * product on certificate fields checked for overflow.
+ *
+ * An unresolved result carries the best candidate observed in the values
+ * (res->observed, labelled "observed, not proven"): the least period p
+ * whose block G(n0..n0+p-1) occurs and then repeats at least twice more up
+ * to the last computed value (N - n0 >= 3p), n0 = n0(p) being the least
+ * start it holds from (one past the last disagreement).  A saltus is
+ * allowed only for rules with a repeating tail (the tail theorem's family;
+ * finite octal codes are never arithmetic-periodic), read off the end of
+ * the data as in the proof search.  `needs` is the certified_to that the
+ * applicable theorem would report for this candidate (the same bound
+ * function as the proof; for the tail theorem at the first start from n0
+ * whose prefix condition holds), so `--max needs+1` proves it if the
+ * candidate goes on.  The observation reuses the period scan: p below
+ * SCAN_FROM are tried one by one (a failed p costs fewer than 2p + 1
+ * comparisons), larger p only where the last SCAN_FROM values recur.
  */
 #include "sgexplore.h"
 #include "fnv.h"
 #include "period_search.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,8 +212,23 @@ const char *sg_prove_theorem_id(const sg_rule *r)
     return th ? th->id : NULL;
 }
 
+/* a + b and a * b, or UINT64_MAX when the result does not fit: no data
+ * can reach UINT64_MAX, so an overflowing bound is simply never met. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 /* One past the last n at which the theorem needs G(n+p) = G(n) + s;
- * t is the code length (f = tail_start - 1 for tails). */
+ * t is the code length (f = tail_start - 1 for tails).  UINT64_MAX when
+ * the bound overflows (certificates may hold any 63-bit numbers). */
 static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
                               uint64_t t)
 {
@@ -204,15 +237,28 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     switch (kind) {
     case KIND_WINDOW:
     case KIND_TAIL3:
-        return m + t;
+        return add_sat(m, t);
     case KIND_TWO:
-        return 2 * m + p + t;
+        return add_sat(add_sat(mul_sat(2, m), p), t);
     case KIND_TWO_UNEQUAL:
-        return 2 * m + 2 * p + t;
+        return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
     case KIND_THREE:
     default:
-        return 3 * m + 2 * p + t;
+        return add_sat(add_sat(mul_sat(3, m), mul_sat(2, p)), t);
     }
+}
+
+/* The last n whose value the theorem needs to certify period p from a
+ * (the certified_to of a proof): agreement_end + p - 1, or UINT64_MAX on
+ * overflow.  The prover accepts exactly when this is below N. */
+static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
+                              uint64_t t)
+{
+    uint64_t e = agreement_end(kind, a, p, t);
+    if (e == UINT64_MAX || p == 0)
+        return UINT64_MAX;
+    e = add_sat(e, p - 1);
+    return e;
 }
 
 static uint64_t kind_length(proof_kind kind, const sg_rule *r)
@@ -220,14 +266,16 @@ static uint64_t kind_length(proof_kind kind, const sg_rule *r)
     return kind == KIND_TAIL3 ? r->tail_start - 1 : sg_rule_max_take(r);
 }
 
-#define G(i) ((int64_t)sg_seq_get(s, (size_t)(i)))
+/* G(i) widened, so that G(i) + s never overflows for any 63-bit s. */
+#define G(i) ((uint64_t)sg_seq_get(s, (size_t)(i)))
 
 /* The prefix condition of the tail theorem at start a:
- * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal). */
+ * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal).  The caller makes
+ * sure that a + p <= s->n and sal <= s->max. */
 static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
                             uint64_t sal)
 {
-    size_t size = (size_t)s->max + sal + 2, i;
+    size_t size = (size_t)s->max + (size_t)sal + 2, i;
     unsigned char *x = calloc(size, 1), *y = calloc(size, 1);
     int ok = 1;
 
@@ -252,16 +300,56 @@ static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
     return ok;
 }
 
-/* G(n) for n >= a, reading beyond the computed range through the
- * arithmetic periodicity (p, sal) known to hold from a on. */
-static int64_t value_ap(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
-                        uint64_t n)
+/* How many starts after n0(p) the tail theorem tries for the prefix
+ * condition (the proof search and the observation must agree). */
+static uint64_t tail_tries(uint64_t p)
 {
-    uint64_t q;
+    return add_sat(64, mul_sat(2, p));
+}
+
+/* G(n) for a <= n < a + 2p, reading beyond the computed range through
+ * the arithmetic periodicity (p, sal) known to hold from a on. */
+static uint64_t value_ap(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
+                         uint64_t n)
+{
     if (n < s->n)
         return G(n);
-    q = (n - a) / p;
-    return G(a + (n - a) % p) + (int64_t)(q * sal);
+    return G(a + (n - a) % p) + (n - a) / p * sal;
+}
+
+/* Whether (q, sq) is an arithmetic period from a, given that (p, sal) is:
+ * n -> G(n+q) - G(n) has period p from a, so one block of p suffices
+ * (THEORY.md, section 7.3).  q <= p. */
+static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
+                          uint64_t q, uint64_t sq)
+{
+    uint64_t j;
+    for (j = a; j < a + p; j++)
+        if (value_ap(s, a, p, sal, j + q) != G(j) + sq)
+            return 0;
+    return 1;
+}
+
+/* The least arithmetic period d of a sequence with period (p, sal) from a,
+ * and its saltus *sd: the least divisor of p that is a period (Lemma 1(a)
+ * and section 7.3: the least period divides every period, saltus in
+ * proportion). */
+static uint64_t least_period(const sg_seq *s, uint64_t a, uint64_t p,
+                             uint64_t sal, uint64_t *sd)
+{
+    uint64_t d;
+
+    for (d = 1; d < p; d++) {
+        /* (d, sal * d / p), computed as sal / (p / d) to avoid overflow. */
+        if (p % d || sal % (p / d))
+            continue;
+        if (is_period_from(s, a, p, sal, d, sal / (p / d))) {
+            *sd = sal / (p / d);
+            return d;
+        }
+    }
+    *sd = sal;
+    return p;
 }
 
 /* Given (p, sal) proven from a: the least period q dividing p (with its
@@ -269,67 +357,71 @@ static int64_t value_ap(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
 static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
                      uint64_t sal)
 {
-    uint64_t q, m, sq = sal;
+    uint64_t sq, q = least_period(s, a, p, sal, &sq), m = a;
 
-    for (q = 1; q < p; q++) {
-        uint64_t j;
-        if (p % q || (sal * q) % p)
-            continue;
-        sq = sal * q / p;
-        for (j = a; j < a + p; j++)
-            if (value_ap(s, a, p, sal, j + q) != G(j) + (int64_t)sq)
-                break;
-        if (j == a + p)
-            break;
-    }
-    if (q == p)
-        sq = sal;
-    m = a;
-    while (m > 0 && G(m - 1 + q) == G(m - 1) + (int64_t)sq)
+    while (m > 0 && G(m - 1 + q) == G(m - 1) + sq)
         m--;
     res->period = q;
     res->saltus = sq;
     res->preperiod = m;
 }
 
+/* n0(p) for saltus sal: one past the last n < N - p with G(n+p) !=
+ * G(n) + sal, or 0.  Scanning backwards, a wrong p usually fails at once. */
+static uint64_t start_of(const sg_seq *s, uint64_t p, uint64_t sal)
+{
+    uint64_t i = s->n - p;
+    while (i > 0 && G(i - 1 + p) == G(i - 1) + sal)
+        i--;
+    return i;
+}
+
+/* The saltus of candidate p read off the end of the data (tail rules), or
+ * 0; -1 when the end decreases (no arithmetic period p). */
+static int saltus_of(uint64_t *sal, const sg_seq *s, int with_saltus,
+                     uint64_t p)
+{
+    uint64_t N = s->n;
+    *sal = 0;
+    if (!with_saltus)
+        return 0;
+    if (G(N - 1) < G(N - 1 - p))
+        return -1;
+    *sal = G(N - 1) - G(N - 1 - p);
+    return 0;
+}
+
 /* Try candidate period p: its saltus is read off the end of the data, and
- * n0(p) is one past the last disagreement, found scanning backwards (a
- * wrong p usually fails at once).  Fills res and returns 1 when the
- * theorem certifies p. */
+ * n0(p) is one past the last disagreement.  Fills res and returns 1 when
+ * the theorem certifies p. */
 static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
                       uint64_t p, uint64_t t)
 {
-    uint64_t N = s->n, i = N - p, a, sal = 0, tries;
+    uint64_t N = s->n, a, sal, tries;
 
-    if (kind == KIND_TAIL3) {
-        if (G(N - 1) < G(N - 1 - p))
-            return 0;
-        sal = (uint64_t)(G(N - 1) - G(N - 1 - p));
-    }
-    while (i > 0 && G(i - 1 + p) == G(i - 1) + (int64_t)sal)
-        i--;
-    a = i;
+    if (saltus_of(&sal, s, kind == KIND_TAIL3, p))
+        return 0;
+    a = start_of(s, p, sal);
     if (kind != KIND_TAIL3) {
         if (a == 0)
             a = 1;
-        if (agreement_end(kind, a, p, t) + p > N)
+        if (theorem_needs(kind, a, p, t) >= N)
             return 0;
     } else {
         /* The prefix condition may need a later start than n0(p). */
-        for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
-            if (agreement_end(kind, a, p, t) + p > N)
-                break;
+        for (tries = 0; tries < tail_tries(p); tries++, a++) {
+            if (theorem_needs(kind, a, p, t) >= N)
+                return 0;
             if (prefix_condition(s, a, p, sal))
                 break;
         }
-        if (agreement_end(kind, a, p, t) + p > N ||
-            !prefix_condition(s, a, p, sal))
+        if (tries == tail_tries(p))
             return 0;
     }
     res->proof_start = a;
     res->proof_period = p;
     res->proof_saltus = sal;
-    res->certified_to = agreement_end(kind, a, p, t) + p - 1;
+    res->certified_to = theorem_needs(kind, a, p, t);
     minimise(res, s, a, p, sal);
     return 1;
 }
@@ -357,8 +449,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
     if (kind != KIND_WINDOW && kind != KIND_TAIL3) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
-        for (p = 1; p < from && p < N && agreement_end(kind, 1, p, t) + p <= N;
-             p++)
+        for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
             if (try_period(res, kind, s, p, t))
                 return 1;
         if (p < from)
@@ -369,7 +460,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         int found = 0;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
-                   agreement_end(kind, 1, p, t) + p <= N)
+                   theorem_needs(kind, 1, p, t) < N)
                 if (try_period(res, kind, s, p, t)) {
                     found = 1;
                     break;
@@ -379,10 +470,89 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         }
         /* Out of memory for the scan: fall back to trying every p. */
     }
-    for (p = from; p < N && agreement_end(kind, 1, p, t) + p <= N; p++)
+    for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
         if (try_period(res, kind, s, p, t))
             return 1;
     return 0;
+}
+
+/* Whether candidate p is seen to repeat: its block from n0(p) occurs and
+ * repeats at least twice more, N - n0 >= 3p.  Fills *n0, *sal. */
+static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
+                       uint64_t *n0, uint64_t *sal)
+{
+    uint64_t N = s->n, i;
+
+    if (saltus_of(sal, s, with_saltus, p))
+        return 0;
+    /* A wrong p stops at its first disagreement from the end: fewer than
+     * 2p + 1 comparisons when it does not qualify. */
+    for (i = N - p; i > 0 && G(i - 1 + p) == G(i - 1) + *sal; i--)
+        ;
+    *n0 = i;
+    return N - i >= 3 * p;
+}
+
+/* What the theorem of `kind` would need (its certified_to) to prove the
+ * candidate (p, sal) observed from n0; UINT64_MAX when no theorem applies
+ * or, for the tail theorem, no start from n0 on whose prefix condition can
+ * be read from the computed values holds.  Mirrors try_period. */
+static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
+                               const sg_seq *s, uint64_t n0, uint64_t p,
+                               uint64_t sal)
+{
+    uint64_t t, a = n0, tries;
+
+    if (kind == KIND_NONE)
+        return UINT64_MAX;
+    t = kind_length(kind, r);
+    if (kind != KIND_TAIL3)
+        return theorem_needs(kind, a ? a : 1, p, t);
+    for (tries = 0; tries < tail_tries(p) && a + p <= s->n; tries++, a++)
+        if (prefix_condition(s, a, p, sal))
+            return theorem_needs(kind, a, p, t);
+    return UINT64_MAX;
+}
+
+/* Fill res->observed for an unresolved result (see the comment at the top):
+ * the least p seen to repeat, found like the proof search's candidates. */
+static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
+                    const sg_seq *s)
+{
+    sg_observed *o = &res->observed;
+    uint64_t N = s->n, p, n0 = 0, sal = 0;
+    int with_saltus = r->tail_len != 0, found = 0;
+
+    memset(o, 0, sizeof *o);
+    if (N < 3)
+        return;
+    /* Every p for a saltus (the agreement is up to it); otherwise p below
+     * SCAN_FROM one by one, then the shifts where the last SCAN_FROM
+     * values recur, which every p with N - n0 >= 3p > SCAN_FROM is. */
+    for (p = 1; p <= N / 3 && (with_saltus || p < SCAN_FROM); p++)
+        if ((found = observed_at(s, with_saltus, p, &n0, &sal)))
+            break;
+    if (!found && !with_saltus && p < N / 3 + 1) {
+        sg_period_scan ps;
+        if (sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL) == SG_OK) {
+            while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3)
+                if ((found = observed_at(s, 0, p, &n0, &sal)))
+                    break;
+            sg_period_scan_clear(&ps);
+        } else {
+            for (p = SCAN_FROM; p <= N / 3; p++)
+                if ((found = observed_at(s, 0, p, &n0, &sal)))
+                    break;
+        }
+    }
+    if (!found)
+        return;
+    o->have = 1;
+    o->preperiod = n0;
+    o->period = p;
+    o->saltus = sal;
+    o->held_to = N - 1;
+    o->needs = observed_needs(kind, r, s, n0, p, sal);
 }
 
 void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
@@ -394,10 +564,13 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     res->status = SG_UNRESOLVED;
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
-    if (kind == KIND_NONE)
+    if (kind == KIND_NONE) {
+        observe(res, kind, r, s);
         return;
+    }
     if (!search(res, kind, r, s)) {
         res->note = "no period proven in the computed range";
+        observe(res, kind, r, s);
         return;
     }
     th = theorem_of(kind);
@@ -407,96 +580,120 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
 }
 
-/* Whether (q, sq) is an arithmetic period from a, given that (p, sal) is. */
-static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
-                          uint64_t q, uint64_t sq)
+/* Set the reason a certificate is refuted; returns 0 for `return refute()`. */
+static int refute(sg_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int refute(sg_error *err, const char *fmt, ...)
 {
-    uint64_t j;
-    for (j = a; j < a + p; j++)
-        if (value_ap(s, a, p, sal, j + q) != G(j) + (int64_t)sq)
-            return 0;
-    return 1;
+    va_list ap;
+    if (!err)
+        return 0;
+    err->code = SG_E_INPUT;
+    err->pos = -1;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return 0;
 }
 
+#define U(x) ((unsigned long long)(x))
+
 int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
-                         uint64_t *fail_n, const char **why)
+                         uint64_t *fail_n, sg_error *err)
 {
     proof_kind kind = rule_kind(r, NULL);
     const struct theorem *th = theorem_of(kind);
     uint64_t a = c->proof_start, p = c->proof_period, sal = c->proof_saltus;
-    uint64_t t, end, n, q = c->period, sq = c->saltus;
+    uint64_t q = c->period, sq = c->saltus, n0 = c->preperiod;
+    uint64_t B = c->certified_to, t, end, need, n, d, sd;
 
     *fail_n = UINT64_MAX;
-    if (!th || !c->theorem_id || strcmp(th->id, c->theorem_id) != 0) {
-        *why = "the stated theorem does not apply to this rule";
-        return 0;
-    }
-    if (p == 0 || q == 0) {
-        *why = "the period must be positive";
-        return 0;
-    }
+    if (!th)
+        return refute(err, "no implemented theorem applies to this rule");
+    if (!c->theorem_id || strcmp(th->id, c->theorem_id) != 0)
+        return refute(err,
+                      "the stated theorem does not apply to this rule "
+                      "(only %s does)",
+                      th->id);
+    if (p == 0 || q == 0)
+        return refute(err, "the period must be positive");
+    if (c->status != (sq ? SG_ARITH_PERIODIC : SG_PERIODIC))
+        return refute(err, "the status '%s' contradicts the saltus %llu",
+                      sg_period_status_name(c->status), U(sq));
+    if (kind != KIND_TAIL3 && (sal != 0 || sq != 0))
+        return refute(err,
+                      "this theorem proves only plain periodicity (saltus 0)");
+    if (kind != KIND_TAIL3 && a == 0)
+        return refute(err, "the theorem's start must be at least 1");
     t = kind_length(kind, r);
     end = agreement_end(kind, a, p, t);
-    if (end + p - 1 > c->certified_to) {
-        *why = "the bound is smaller than the theorem needs";
-        return 0;
-    }
-    if (c->certified_to >= s->n) {
-        *why = "fewer values available than the certificate covers";
-        return 0;
-    }
-    if (sg_checksum(s, (size_t)c->certified_to + 1) != c->checksum) {
-        *why = "checksum of G(0..bound) does not match";
-        return 0;
-    }
-    if (kind != KIND_TAIL3 && (sal != 0 || sq != 0)) {
-        *why = "this theorem proves only plain periodicity (saltus 0)";
-        return 0;
-    }
-    if (kind != KIND_TAIL3 && a == 0) {
-        *why = "the theorem's start must be at least 1";
-        return 0;
-    }
+    need = theorem_needs(kind, a, p, t);
+    if (need == UINT64_MAX)
+        return refute(err,
+                      "the theorem's bound for start %llu and period "
+                      "%llu exceeds 2^64",
+                      U(a), U(p));
+    if (need > B)
+        return refute(err,
+                      "the bound is smaller than the theorem needs (%llu < "
+                      "%llu)",
+                      U(B), U(need));
+    if (B >= s->n)
+        return refute(err, "fewer values available than the certificate "
+                           "covers");
+    if (sg_checksum(s, (size_t)B + 1) != c->checksum)
+        return refute(err, "checksum of G(0..bound) does not match");
+    /* From here on every index is at most need <= B < s->n. */
+    if (sal > s->max)
+        return refute(err, "the proof's saltus %llu exceeds every value",
+                      U(sal));
     for (n = a; n < end; n++)
-        if (G(n + p) != G(n) + (int64_t)sal) {
+        if (G(n + p) != G(n) + sal) {
             *fail_n = n;
-            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
-            return 0;
+            return refute(err,
+                          "G(n+%llu) differs from G(n)+%llu inside the "
+                          "theorem's range",
+                          U(p), U(sal));
         }
-    if (kind == KIND_TAIL3 && !prefix_condition(s, a, p, sal)) {
-        *why = "the prefix condition of the tail theorem fails";
-        return 0;
-    }
-    /* The claim: (q, sq) divides the proven (p, sal) and holds from n0. */
-    if (p % q || sal * q != sq * p || !is_period_from(s, a, p, sal, q, sq)) {
-        *why = "the claimed period is not a period of the proven sequence";
-        return 0;
-    }
-    if (c->preperiod > a) {
-        *why = "the claimed pre-period lies beyond the theorem's start";
-        return 0;
-    }
-    for (n = c->preperiod; n < a; n++)
-        if (G(n + q) != G(n) + (int64_t)sq) {
+    if (kind == KIND_TAIL3 && !prefix_condition(s, a, p, sal))
+        return refute(err, "the prefix condition of the tail theorem fails");
+    /* The claim: every arithmetic period of the proven sequence is a
+     * multiple of the least one d, with saltus in proportion. */
+    d = least_period(s, a, p, sal, &sd);
+    if (q % d || sq != mul_sat(sd, q / d))
+        return refute(err,
+                      "the claimed period %llu with saltus %llu is not a "
+                      "period of the proven sequence (its least period is "
+                      "%llu, saltus %llu)",
+                      U(q), U(sq), U(d), U(sd));
+    if (q != d)
+        return refute(err,
+                      "the claimed period %llu is a period, but not the "
+                      "least one (the least is %llu)",
+                      U(q), U(d));
+    if (n0 > a)
+        return refute(err,
+                      "the claimed pre-period %llu lies beyond the "
+                      "theorem's start %llu",
+                      U(n0), U(a));
+    for (n = n0; n < a; n++)
+        if (G(n + q) != G(n) + sq) {
             *fail_n = n;
-            *why = "G(n+p) differs from G(n)+s below the theorem's start";
-            return 0;
+            return refute(err,
+                          "G(n+%llu) differs from G(n)+%llu below the "
+                          "theorem's start",
+                          U(q), U(sq));
         }
-    if (c->preperiod > 0 &&
-        G(c->preperiod - 1 + q) == G(c->preperiod - 1) + (int64_t)sq) {
-        *fail_n = c->preperiod - 1;
-        *why = "the claimed pre-period is not the least";
-        return 0;
+    if (n0 > 0 && G(n0 - 1 + q) == G(n0 - 1) + sq) {
+        *fail_n = n0 - 1;
+        return refute(err, "the claimed pre-period %llu is not the least",
+                      U(n0));
     }
-    for (n = 1; n < q; n++)
-        if (q % n == 0 && (sq * n) % q == 0 &&
-            is_period_from(s, a, p, sal, n, sq * n / q)) {
-            *why = "the claimed period is not the least";
-            return 0;
-        }
     return 1;
 }
 
+#undef U
 #undef G
 
 /* The size of sg_analyse's next round after an unproven one: 2N, or less

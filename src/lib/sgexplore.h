@@ -305,6 +305,19 @@ int sg_period_status_parse(sg_period_status *out, const char *word);
 #define SG_THM_THREE_HEAP "guy-smith-3"
 #define SG_THM_TAIL_ARITH "tail-arith"
 
+/* The best period candidate seen in the computed values of an unresolved
+ * rule: observed, not proven. */
+typedef struct sg_observed {
+    int have;            /* 0: no candidate */
+    uint64_t preperiod;  /* least n0 for the least period p it holds with */
+    uint64_t period;
+    uint64_t saltus;
+    uint64_t held_to;    /* G(n+p) = G(n)+s holds for n0 <= n, n+p <= held_to */
+    uint64_t needs;      /* the last n the applicable theorem would need
+                            (its certified_to) to prove this candidate;
+                            UINT64_MAX when no theorem applies to the rule */
+} sg_observed;
+
 /*
  * The outcome of a proof attempt.  The claim (preperiod, period, saltus) is
  * the least period and, for it, the least pre-period.  The proof fields say
@@ -327,6 +340,8 @@ typedef struct sg_result {
     uint64_t proof_period;  /* the period the theorem was applied to */
     uint64_t proof_saltus;  /* and its saltus */
     uint64_t checksum;      /* sg_checksum of G(0..certified_to), when proven */
+    sg_observed observed;   /* unresolved: the best candidate seen (see
+                               prove.c); all zero when proven */
 } sg_result;
 
 /* FNV-1a (64-bit) of the ASCII text "G(0),G(1),...,G(n-1)": decimal values
@@ -342,12 +357,16 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
 /* Re-check a claimed result (a certificate: claim, theorem, proof fields,
  * bound, checksum) against values s holding at least G(0..certified_to),
  * however they were computed.  Returns 1 when every hypothesis of the
- * theorem and every part of the claim holds.  Otherwise returns 0, sets
- * *why to a static explanation and *fail_n to the first n where the claim
- * fails (UINT64_MAX when the failure is not tied to one n: wrong theorem,
- * bound too small, checksum mismatch). */
+ * theorem and every part of the claim holds (docs/CERTIFICATES.md, "The
+ * check"); every sum and product on the claim's fields is checked for
+ * overflow, so any 63-bit numbers are safe.  Otherwise returns 0, sets
+ * *fail_n to the first n where the claim fails (UINT64_MAX when the
+ * failure is not tied to one n: wrong theorem, bound too small, checksum
+ * mismatch, a period that is not the least) and, when err is non-NULL,
+ * err->msg to a one-line reason (code SG_E_INPUT), e.g. "the claimed
+ * period 68 is a period, but not the least one (the least is 34)". */
 int sg_certificate_check(const sg_rule *r, const sg_result *claim,
-                         const sg_seq *s, uint64_t *fail_n, const char **why);
+                         const sg_seq *s, uint64_t *fail_n, sg_error *err);
 
 /* Find a theorem by its SG_THM_* identifier: returns the library's static
  * copy of the id (NULL when unknown) and sets *name to its description. */
