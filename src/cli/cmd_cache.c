@@ -300,6 +300,17 @@ static int cmd_show(const cli_args *a, int json)
         /* The values too (a proven entry's checksum is checked). */
         rc = cli_report(NULL, NULL, &err);
     } else {
+        if (!is_proven(&e)) {
+            /* The cache keeps no observation: make it from the values. */
+            sg_rule r;
+            sg_result tmp;
+            sg_rule_init(&r);
+            if (sg_rule_parse(&r, SG_SYNTAX_RULE, e.rule, NULL) == SG_OK) {
+                sg_prove(&tmp, &r, &s);
+                e.res.observed = tmp.observed;
+            }
+            sg_rule_clear(&r);
+        }
         entry_view(&v, &e, &s);
         v.rerun = e.rule;
         if (json) {

@@ -109,6 +109,31 @@ static void values_line(FILE *f, const cli_view *v, const char *label,
     fputs(")\n", f);
 }
 
+/* The best candidate of an unresolved result: what it is, and which
+ * --max would let its theorem prove it. */
+static void observed_text(FILE *f, const cli_view *v)
+{
+    const sg_observed *o = &v->res->observed;
+
+    if (!o->have) {
+        fputs("observed: no period candidate in the computed values\n", f);
+        return;
+    }
+    fprintf(f, "observed: period %llu from n0 = %llu", (unsigned long long)o->period,
+            (unsigned long long)o->preperiod);
+    if (o->saltus)
+        fprintf(f, " with saltus %llu", (unsigned long long)o->saltus);
+    fprintf(f, ", holding up to G(%llu) (observed, not proven)\n",
+            (unsigned long long)o->held_to);
+    if (o->needs == UINT64_MAX)
+        fputs("needs: no theorem implemented here applies to this rule\n", f);
+    else
+        fprintf(f, "needs: G(0..%llu) to prove it, should it go on: rerun "
+                   "with --max %llu\n",
+                (unsigned long long)o->needs,
+                (unsigned long long)o->needs + 1);
+}
+
 void cli_view_text(FILE *f, const cli_view *v)
 {
     const sg_result *res = v->res;
@@ -148,6 +173,7 @@ void cli_view_text(FILE *f, const cli_view *v)
             fprintf(f, "note: %s\n", res->note);
         fprintf(f, "computed: G(0..%llu)\n",
                 (unsigned long long)(v->computed ? v->computed - 1 : 0));
+        observed_text(f, v);
     }
     if (largest(v->seq, &big, &first))
         fprintf(f, "largest value: %u, first at heap %zu\n", (unsigned)big,
@@ -226,6 +252,19 @@ void cli_view_json(FILE *f, const cli_view *v, int with_values)
     }
     fputs(",\"note\":", f);
     json_str_or_null(f, !p && res->note ? res->note : NULL);
+    fputs(",\"observed\":", f);
+    if (!p && res->observed.have) {
+        const sg_observed *o = &res->observed;
+        fprintf(f, "{\"preperiod\":%llu,\"period\":%llu,\"saltus\":%llu,"
+                   "\"held_to\":%llu,\"needs\":",
+                (unsigned long long)o->preperiod,
+                (unsigned long long)o->period, (unsigned long long)o->saltus,
+                (unsigned long long)o->held_to);
+        json_u64_or_null(f, o->needs != UINT64_MAX, o->needs);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
     fputs(",\"largest\":", f);
     if (largest(v->seq, &big, &first))
         fprintf(f, "{\"value\":%u,\"first\":%zu}", (unsigned)big, first);

@@ -232,6 +232,22 @@ out=$("$SG" 0.106 --no-cache --max 3000 --json)
 check "0.106: no sparse space from the values alone (sparse null)" \
     test "$(jget "d['sparse']" <<<"$out")" = None
 
+# An unresolved report a researcher can act on: the observed candidate and
+# the --max its theorem needs, which then proves it (Kayles: p 12, n0 71).
+out=$("$SG" 0.77 --no-cache --max 120 --json)
+check "Kayles to 120 values: observed period 12 from 71, needs G(0..167), not proven" \
+    test "$(jget "d['status'], d['observed']['period'], d['observed']['preperiod'], d['observed']['needs']" <<<"$out")" = "('unresolved', 12, 71, 167)"
+out=$("$SG" 0.77 --no-cache --max 120)
+check "Kayles to 120 values: the text says which --max proves it" \
+    contains "$out" "rerun with --max 168"
+out=$("$SG" 0.77 --no-cache --max 168)
+check "Kayles with that --max: proven" has "$out" "status: periodic (proven)"
+"$SG" 0.77 --max 120 >/dev/null
+a=$("$SG" 0.77 --max 120 --json); c=$("$SG" cache show 0.77 --json)
+check "cache show of an unresolved rule has the same observed candidate" \
+    test "$(jget "d['observed']" <<<"$a")" = "$(jget "d['observed']" <<<"$c")"
+"$SG" cache drop 0.77 >/dev/null
+
 # --seconds: a spent budget is an honest unresolved report, exit 0.
 out=$("$SG" --no-cache --octal 0.106 --max 100000000 --seconds 0.5 --json); rc=$?
 check "--seconds 0.5 on 0.106: exit 0, unresolved, something computed" \
