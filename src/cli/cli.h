@@ -266,6 +266,9 @@ typedef struct cli_view {
     const char *rerun;        /* how to name the rule in a hint command */
 } cli_view;
 
+/* The view of a flow's result: its rule, family, source and values. */
+void cli_flow_view(cli_view *v, const cli_flow *f);
+
 /* A one-rule report: as text (the lines of `sgexplore RULE`) or as the
  * keys of the JSON object without its braces, so that commands can add
  * their own keys after it. */

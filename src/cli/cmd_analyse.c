@@ -377,14 +377,7 @@ static int analyse_run(const cli_command *self, cli_args *a)
     if ((rc = cli_flow_run(&fl, a, 0, upto)))
         goto out;
 
-    memset(&view, 0, sizeof view);
-    view.rule = fl.r.canon;
-    view.family = sg_rule_family(&fl.r.rule);
-    view.source = fl.source;
-    view.res = &fl.res;
-    view.seq = &fl.seq;
-    view.computed = fl.seq.n;
-    view.rerun = fl.r.canon;
+    cli_flow_view(&view, &fl);
 
     if (positions) {
         rc = answer_positions_file(&fl, positions, json);

@@ -210,13 +210,7 @@ static int plot_rule(const cli_args *a, const char *out,
     }
     if (cli_json(a)) {
         cli_view v;
-        memset(&v, 0, sizeof v);
-        v.rule = fl.r.canon;
-        v.family = sg_rule_family(&fl.r.rule);
-        v.source = fl.source;
-        v.res = &fl.res;
-        v.seq = &fl.seq;
-        v.computed = fl.seq.n;
+        cli_flow_view(&v, &fl);
         fputc('{', stdout);
         cli_view_json(stdout, &v, 0);
         fputs(",\"plot\":", stdout);

@@ -146,13 +146,7 @@ static int verify_run(const cli_command *self, cli_args *a)
             goto out;
         if (fl.res.status == SG_UNRESOLVED) {
             if (json) {
-                memset(&view, 0, sizeof view);
-                view.rule = fl.r.canon;
-                view.family = sg_rule_family(&fl.r.rule);
-                view.source = fl.source;
-                view.res = &fl.res;
-                view.seq = &fl.seq;
-                view.computed = fl.seq.n;
+                cli_flow_view(&view, &fl);
                 fputc('{', stdout);
                 cli_view_json(stdout, &view, 0);
                 fputs(",\"verified\":null,\"reason\":\"no period is "
@@ -183,11 +177,8 @@ static int verify_run(const cli_command *self, cli_args *a)
     ok = sg_certificate_check(&fl.r.rule, &fl.res, &ref, &fail_n, &err);
     why = err.msg;
     rc = ok ? EXIT_DONE : EXIT_RUNTIME;
-    memset(&view, 0, sizeof view);
-    view.rule = fl.r.canon;
-    view.family = sg_rule_family(&fl.r.rule);
-    view.source = fl.source;
-    view.res = &fl.res;
+    cli_flow_view(&view, &fl);
+    view.seq = NULL; /* the claim's values are the recomputed ones */
     view.computed = fl.res.certified_to + 1;
     if (json) {
         fputc('{', stdout);

@@ -59,28 +59,10 @@ int cli_status_exit(sg_status st)
     }
 }
 
-/* Length of the valid UTF-8 sequence at u (1..4), or 0. */
+/* Length of the valid UTF-8 character at u (1..4), or 0. */
 static size_t utf8_len(const unsigned char *u)
 {
-    size_t len = 0, i;
-
-    if (u[0] < 0x80)
-        return 1;
-    if (u[0] >= 0xC2 && u[0] <= 0xDF)
-        len = 2;
-    else if (u[0] >= 0xE0 && u[0] <= 0xEF)
-        len = 3;
-    else if (u[0] >= 0xF0 && u[0] <= 0xF4)
-        len = 4;
-    for (i = 1; i < len; i++)
-        if ((u[i] & 0xC0) != 0x80)
-            return 0;
-    if ((len == 3 && u[0] == 0xE0 && u[1] < 0xA0) ||
-        (len == 3 && u[0] == 0xED && u[1] >= 0xA0) ||
-        (len == 4 && u[0] == 0xF0 && u[1] < 0x90) ||
-        (len == 4 && u[0] == 0xF4 && u[1] >= 0x90))
-        return 0;
-    return len;
+    return sg_utf8_len((const char *)u, 4);
 }
 
 const char *cli_quote(const char *text)

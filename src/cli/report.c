@@ -134,6 +134,18 @@ static void observed_text(FILE *f, const cli_view *v)
                 (unsigned long long)o->needs + 1);
 }
 
+void cli_flow_view(cli_view *v, const cli_flow *f)
+{
+    memset(v, 0, sizeof *v);
+    v->rule = f->r.canon;
+    v->family = sg_rule_family(&f->r.rule);
+    v->source = f->source;
+    v->res = &f->res;
+    v->seq = &f->seq;
+    v->computed = f->seq.n;
+    v->rerun = f->r.canon;
+}
+
 void cli_view_text(FILE *f, const cli_view *v)
 {
     const sg_result *res = v->res;

@@ -57,3 +57,37 @@ uint64_t sg_physical_memory(void)
         return 0;
     return (uint64_t)pages * (uint64_t)size;
 }
+
+size_t sg_utf8_len(const char *text, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    unsigned c = s[0];
+    size_t len, i;
+    uint32_t cp;
+
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < len)
+        return 0;
+    for (i = 1; i < len; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return 0;
+    return len;
+}

@@ -149,42 +149,6 @@ static const char *quote_name(char *buf, size_t cap, const char *s, size_t len)
     return buf;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0
- * (overlong forms, surrogates and code points past U+10FFFF are
- * invalid). */
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len, i;
-    uint32_t cp;
-
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    return len;
-}
-
 /* ------------------------------------------------------------------ */
 /* Parsing                                                              */
 /* ------------------------------------------------------------------ */
@@ -293,7 +257,7 @@ static sg_status check_name(const parser *p, const char *s, size_t len,
 
     while (i < len) {
         unsigned char c = (unsigned char)s[i];
-        size_t l = utf8_length((const unsigned char *)s + i, len - i);
+        size_t l = sg_utf8_len(s + i, len - i);
         if (l == 0)
             return sg_error_set(err, SG_E_INPUT, -1,
                                 "line %zu: the name '%s' is not valid UTF-8 "

@@ -47,28 +47,8 @@ typedef struct dense {
 static const char *char_text(char buf[16], const char *p)
 {
     const unsigned char *u = (const unsigned char *)p;
-    size_t len = 0, i;
+    size_t len = u[0] >= 0x20 && u[0] != 0x7F ? sg_utf8_len(p, 4) : 0;
 
-    if (u[0] >= 0x20 && u[0] < 0x7F) {
-        buf[0] = (char)u[0];
-        buf[1] = '\0';
-        return buf;
-    }
-    if (u[0] >= 0xC2 && u[0] <= 0xDF)
-        len = 2;
-    else if (u[0] >= 0xE0 && u[0] <= 0xEF)
-        len = 3;
-    else if (u[0] >= 0xF0 && u[0] <= 0xF4)
-        len = 4;
-    for (i = 1; i < len; i++)
-        if ((u[i] & 0xC0) != 0x80)
-            len = 0;
-    /* Overlong forms, surrogates and code points past U+10FFFF. */
-    if ((len == 3 && u[0] == 0xE0 && u[1] < 0xA0) ||
-        (len == 3 && u[0] == 0xED && u[1] >= 0xA0) ||
-        (len == 4 && u[0] == 0xF0 && u[1] < 0x90) ||
-        (len == 4 && u[0] == 0xF4 && u[1] >= 0x90))
-        len = 0;
     if (len) {
         memcpy(buf, p, len);
         buf[len] = '\0';

@@ -448,6 +448,12 @@ sg_status sg_position_analyse(sg_position *out, const sg_rule *r,
 /* ------------------------------------------------------------------ */
 
 /* Parse a non-negative decimal integer that must fit in 63 bits. */
+/* Length (1..4) of the valid UTF-8 character at text, of the at most n
+ * bytes there, or 0 when it is not one (overlong forms, surrogates and
+ * code points past U+10FFFF are invalid): so that names are checked and
+ * messages quote whole characters. */
+size_t sg_utf8_len(const char *text, size_t n);
+
 sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
                        sg_error *err);
 
