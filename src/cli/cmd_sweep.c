@@ -543,9 +543,15 @@ static void worker(const sweep *s, const cli_args *a, int in, int out)
     cli_progress_forbid();
     for (;;) {
         int r;
+        /* A --seconds alarm that fired just after the previous rule
+         * finished leaves 2 behind; only a signal (1) stops the worker. */
+        if (cli_cancel == 2)
+            cli_cancel = 0;
         if (cli_cancel)
             break;
         r = read_all(in, &index, sizeof index);
+        if (cli_cancel == 2)
+            cli_cancel = 0;
         if (r <= 0 || cli_cancel || index >= s->n)
             break;
         if (work_one(s, a, index, out))
@@ -558,7 +564,8 @@ static void worker(const sweep *s, const cli_args *a, int in, int out)
 typedef struct slot {
     pid_t pid;
     int task, result; /* parent's ends */
-    int busy;
+    int busy;         /* analysing items[rule] */
+    size_t rule;
 } slot;
 
 /* ------------------------------------------------------------------ */
@@ -994,7 +1001,7 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
             uint64_t idx = next;
             if (write_all(w[i].task, &idx, sizeof idx) == 0) {
                 w[i].busy = 1;
-                next++;
+                w[i].rule = next++;
                 continue;
             }
         }
@@ -1039,7 +1046,15 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
                 continue;
             got = read_all(w[i].result, &row, sizeof row);
             if (got <= 0 || row.index >= s->n || row.json_len > (1u << 30)) {
-                /* The worker has ended (or broke its pipe). */
+                /* The worker has ended (or broke its pipe); one that dies
+                 * in the middle of a rule, unasked, is a failure. */
+                if (w[i].busy && !stopping && !cli_cancel) {
+                    cli_error("a worker stopped while analysing %s",
+                              cli_quote(s->items[w[i].rule].canon));
+                    s->items[w[i].rule].failed = 1;
+                    rc = EXIT_RUNTIME;
+                }
+                w[i].busy = 0;
                 close(w[i].result);
                 w[i].result = -1;
                 if (w[i].task >= 0) {
@@ -1087,7 +1102,7 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
                 uint64_t idx = next;
                 if (write_all(w[i].task, &idx, sizeof idx) == 0) {
                     w[i].busy = 1;
-                    next++;
+                    w[i].rule = next++;
                     continue;
                 }
             }
@@ -1096,6 +1111,13 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
         }
     }
     progress_clear();
+    if (!rc && !stopping && !cli_cancel && done < s->n) {
+        /* Every worker is gone with rules left: none could be started,
+         * or all of them died. */
+        cli_error("%zu rules were not analysed: the workers stopped",
+                  s->n - done);
+        rc = EXIT_RUNTIME;
+    }
     for (i = 0; i < nw; i++) {
         int st;
         if (w[i].task >= 0)

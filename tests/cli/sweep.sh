@@ -166,7 +166,7 @@ check "all-but --size 0-1 --max-element 3: Nim and three more, arithmetic-period
     test "$(wc -l <"$T/ab")" = 4 -a "$(cut -f2 "$T/ab" | sort -u)" = arithmetic-periodic
 
 if command -v gnuplot >/dev/null 2>&1; then
-    "$SG" sweep octal --digits 1 --no-cache --plot "$T/s.png" >/dev/null 2>&1
+    "$SG" sweep octal --digits 1 --max 2000 --no-cache --plot "$T/s.png" >/dev/null 2>&1
     check "--plot draws a PNG" bash -c 'head -c 8 "$1" | od -An -c | grep -q "P   N   G"' _ "$T/s.png"
 else
     n=$((n + 1)); echo "ok $n # SKIP gnuplot is not installed"

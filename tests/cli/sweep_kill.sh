@@ -101,4 +101,18 @@ check "the finished rules of the killed runs came back from the cache" \
 check "the resumed sweep ends with exactly the uninterrupted table" \
     test -z "$(cut -f1-6 "$T/final.tsv" | sort | diff - "$T/whole.tsv")"
 
+# A worker that dies on its own (not asked to stop) is a failure: exit 1,
+# one line naming its rule, the other rules still done.
+"$SG" sweep "${ARGS[@]}" --db "$T/w.db" >"$T/w.json" 2>"$T/w.err" &
+pid=$!
+sleep 0.3
+victim=$(pgrep -P "$pid" | head -n 1)
+[ -n "$victim" ] && kill -KILL "$victim"
+wait "$pid"
+rc=$?
+check "a worker killed alone: exit 1 and one line naming its rule" \
+    bash -c 'test $1 = 1 && grep -q "^sgexplore: a worker stopped while analysing " "$2"' _ $rc "$T/w.err"
+check "  the other workers finished the other 55 rules" \
+    test "$(grep -c '^{"rule"' "$T/w.json")" = 55
+
 echo "1..$n"
