@@ -244,16 +244,16 @@ static void test_unique(void **state)
 static void test_bad(void **state)
 {
     static const sg_family bad[] = {
-        {SG_FAMILY_SUBTRACT, 3, 3, 2, 0, 0},  /* size above max-element */
-        {SG_FAMILY_SUBTRACT, 0, 2, 5, 0, 0},  /* empty subtraction set */
-        {SG_FAMILY_SUBTRACT, 3, 2, 5, 0, 0},  /* range backwards */
-        {SG_FAMILY_ALLBUT, 1, 1, 0, 0, 0},    /* no elements */
+        {SG_FAMILY_SUBTRACT, 3, 3, 2, 0, 0},     /* size above max-element */
+        {SG_FAMILY_SUBTRACT, 0, 2, 5, 0, 0},     /* empty subtraction set */
+        {SG_FAMILY_SUBTRACT, 3, 2, 5, 0, 0},     /* range backwards */
+        {SG_FAMILY_ALLBUT, 1, 1, 0, 0, 0},       /* no elements */
         {SG_FAMILY_SUBTRACT, 30, 30, 100, 0, 0}, /* C(100,30) > 2^63 */
-        {SG_FAMILY_OCTAL, 0, 0, 0, 0, 0},     /* no digits */
-        {SG_FAMILY_OCTAL, 0, 0, 0, 21, 0},    /* too many */
-        {SG_FAMILY_OCTAL, 0, 0, 0, 2, 1},     /* 1 before the point */
-        {SG_FAMILY_OCTAL, 0, 0, 0, 2, 8},     /* not an octal digit */
-        {SG_FAMILY_HEX, 0, 0, 0, 2, 6},       /* 6 = 4 + 2 before the point */
+        {SG_FAMILY_OCTAL, 0, 0, 0, 0, 0},        /* no digits */
+        {SG_FAMILY_OCTAL, 0, 0, 0, 21, 0},       /* too many */
+        {SG_FAMILY_OCTAL, 0, 0, 0, 2, 1},        /* 1 before the point */
+        {SG_FAMILY_OCTAL, 0, 0, 0, 2, 8},        /* not an octal digit */
+        {SG_FAMILY_HEX, 0, 0, 0, 2, 6}, /* 6 = 4 + 2 before the point */
     };
     size_t k;
     uint64_t n;
@@ -273,8 +273,8 @@ static void test_bad(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sets),       cmocka_unit_test(test_set_counts),
-        cmocka_unit_test(test_codes),      cmocka_unit_test(test_unique),
+        cmocka_unit_test(test_sets),  cmocka_unit_test(test_set_counts),
+        cmocka_unit_test(test_codes), cmocka_unit_test(test_unique),
         cmocka_unit_test(test_bad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

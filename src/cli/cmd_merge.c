@@ -159,8 +159,8 @@ static int recheck(sg_store *db, const char *path, row *x)
         if (e.res.certified_to >= SIZE_MAX - 1)
             sg_error_set(&err, SG_E_INPUT, -1, "the bound %llu is too large",
                          (unsigned long long)e.res.certified_to);
-        cli_error("merge: %s in '%s': %s", cli_quote(x->rule),
-                  cli_quote(path), err.msg);
+        cli_error("merge: %s in '%s': %s", cli_quote(x->rule), cli_quote(path),
+                  err.msg);
         rc = cli_status_exit(err.code);
         goto out;
     }
@@ -188,16 +188,16 @@ static int same_claim(const sg_result *a, const sg_result *b)
 static const char *claim_text(const sg_result *r, char *buf, size_t n)
 {
     snprintf(buf, n, "%s with pre-period %llu, period %llu, saltus %llu",
-             sg_period_status_name(r->status),
-             (unsigned long long)r->preperiod, (unsigned long long)r->period,
-             (unsigned long long)r->saltus);
+             sg_period_status_name(r->status), (unsigned long long)r->preperiod,
+             (unsigned long long)r->period, (unsigned long long)r->saltus);
     return buf;
 }
 
 /* Whether row b knows more than row a. */
 static int better(const row *a, const row *b)
 {
-    int pa = a->res.status != SG_UNRESOLVED, pb = b->res.status != SG_UNRESOLVED;
+    int pa = a->res.status != SG_UNRESOLVED,
+        pb = b->res.status != SG_UNRESOLVED;
 
     if (pa != pb)
         return pb;
@@ -249,8 +249,8 @@ static int merge_run(const cli_command *self, cli_args *a)
             continue;
         all.src = k;
         if (sg_store_list(in[k], NULL, NULL, collect, &all, &err)) {
-            rc = cli_report(cli_quote(k ? cli_pos(a, k) : out_path), NULL,
-                            &err);
+            rc =
+                cli_report(cli_quote(k ? cli_pos(a, k) : out_path), NULL, &err);
             goto out;
         }
         if (all.nomem) {
@@ -278,7 +278,8 @@ static int merge_run(const cli_command *self, cli_args *a)
                     best = j;
                 continue;
             }
-            if (proven != SIZE_MAX && !same_claim(&all.v[proven].res, &x->res)) {
+            if (proven != SIZE_MAX &&
+                !same_claim(&all.v[proven].res, &x->res)) {
                 char b1[128], b2[128];
                 cli_error("merge: two proofs of %s disagree: '%s' says %s, "
                           "'%s' says %s; nothing was merged",
@@ -344,7 +345,8 @@ static int merge_run(const cli_command *self, cli_args *a)
             sg_store_put(out, x->rule, e.family, &e.res, &seq, e.algorithm,
                          e.elapsed, &err)) {
             if (!found)
-                sg_error_set(&err, SG_E_IO, -1, "'%s' changed while it was "
+                sg_error_set(&err, SG_E_IO, -1,
+                             "'%s' changed while it was "
                              "read",
                              cli_pos(a, x->src));
             rc = cli_report(NULL, NULL, &err);

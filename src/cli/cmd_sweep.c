@@ -43,11 +43,13 @@
 
 static const cli_opt sweep_opts[] = {
     {"--size", NULL, "K", "set size, or a range A-B (subtract, all-but)"},
-    {"--max-element", NULL, "M", "largest element of a set (subtract, "
-                                 "all-but)"},
+    {"--max-element", NULL, "M",
+     "largest element of a set (subtract, "
+     "all-but)"},
     {"--digits", NULL, "D", "digits after the point (octal, hex)"},
-    {"--prefix", NULL, "P.", "the digit before the point: 0. (default) or "
-                             "4. (octal, hex)"},
+    {"--prefix", NULL, "P.",
+     "the digit before the point: 0. (default) or "
+     "4. (octal, hex)"},
     {"--max", NULL, "N", "compute at most N values per rule"},
     {"--seconds", NULL, "S", "stop computing a rule after S seconds"},
     {"--jobs", "-j", "N", "N workers at once (default: every core)"},
@@ -230,15 +232,15 @@ static int parse_size(sg_family *f, const char *text)
         (rc = parse_small(&f->size_hi, "--size", dash + 1, 0, 100000)))
         return rc;
     if (f->size_lo > f->size_hi) {
-        cli_error("--size '%s': the range must not be empty",
-                  cli_quote(text));
+        cli_error("--size '%s': the range must not be empty", cli_quote(text));
         return EXIT_USAGE;
     }
     return EXIT_DONE;
 }
 
 /* The options that only some families take: refuse them elsewhere. */
-static int refuse(const cli_args *a, const char *family, const char *const *opts)
+static int refuse(const cli_args *a, const char *family,
+                  const char *const *opts)
 {
     for (; *opts; opts++)
         if (cli_get(a, *opts)) {
@@ -272,7 +274,8 @@ static int load_family(sweep *s, const cli_args *a, const char *name)
 
     memset(&f, 0, sizeof f);
     if (strcmp(name, "subtract") == 0 || strcmp(name, "all-but") == 0) {
-        const char *size = cli_get(a, "--size"), *m = cli_get(a, "--max-element");
+        const char *size = cli_get(a, "--size"),
+                   *m = cli_get(a, "--max-element");
         f.kind = name[0] == 's' ? SG_FAMILY_SUBTRACT : SG_FAMILY_ALLBUT;
         if ((rc = refuse(a, name, set_only)))
             return rc;
@@ -301,9 +304,8 @@ static int load_family(sweep *s, const cli_args *a, const char *name)
             static const char hexd[] = "0123456789ABCDEF";
             const char *h;
             if (!p[0] || (p[1] && strcmp(p + 1, ".") != 0) ||
-                !(h = strchr(hexd, p[0] >= 'a' && p[0] <= 'f'
-                                       ? p[0] - 'a' + 'A'
-                                       : p[0]))) {
+                !(h = strchr(hexd, p[0] >= 'a' && p[0] <= 'f' ? p[0] - 'a' + 'A'
+                                                              : p[0]))) {
                 cli_error("--prefix '%s': expected one digit and a point, "
                           "such as 4.",
                           cli_quote(p));
@@ -474,8 +476,7 @@ static int read_all(int fd, void *buf, size_t n)
 }
 
 /* One rule in a worker: the cached analysis, then its row. */
-static int work_one(const sweep *s, const cli_args *a, uint64_t index,
-                    int out)
+static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
 {
     cli_flow fl;
     wire_row w;
@@ -809,8 +810,8 @@ static void print_summary(const sweep *s, double wall, int interrupted)
     if (nslow) {
         fputs("slowest:", f);
         for (i = 0; i < nslow; i++)
-            fprintf(f, "%s %s (%.2f s)", i ? "," : "",
-                    s->items[order[i]].canon, s->items[order[i]].seconds);
+            fprintf(f, "%s %s (%.2f s)", i ? "," : "", s->items[order[i]].canon,
+                    s->items[order[i]].seconds);
         fputc('\n', f);
     }
     if (nunres) {
@@ -821,8 +822,7 @@ static void print_summary(const sweep *s, double wall, int interrupted)
             if (!it->done || it->status != SG_UNRESOLVED)
                 continue;
             fprintf(f, "%s %s (G(0..%llu))", shown ? "," : "", it->canon,
-                    (unsigned long long)(it->computed ? it->computed - 1
-                                                      : 0));
+                    (unsigned long long)(it->computed ? it->computed - 1 : 0));
             shown++;
         }
         if (nunres > shown)
@@ -1138,7 +1138,7 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
 static int sweep_run(const cli_command *self, cli_args *a)
 {
     static const char *const families[] = {"subtract", "all-but", "octal",
-                                           "hex", "rules", NULL};
+                                           "hex",      "rules",   NULL};
     const char *family = cli_pos(a, 0);
     sweep s;
     sg_store *db = NULL;

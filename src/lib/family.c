@@ -76,10 +76,9 @@ static sg_status check(const sg_family *f, sg_error *err)
     case SG_FAMILY_ALLBUT: {
         unsigned lo_min = f->kind == SG_FAMILY_SUBTRACT ? 1 : 0;
         if (f->max_element < 1 || f->max_element > FAMILY_MAX_ELEMENT)
-            return sg_error_set(err, SG_E_INPUT, -1,
-                                "--max-element must be 1..%u, not %llu",
-                                FAMILY_MAX_ELEMENT,
-                                (unsigned long long)f->max_element);
+            return sg_error_set(
+                err, SG_E_INPUT, -1, "--max-element must be 1..%u, not %llu",
+                FAMILY_MAX_ELEMENT, (unsigned long long)f->max_element);
         if (f->size_lo < lo_min || f->size_lo > f->size_hi)
             return sg_error_set(err, SG_E_INPUT, -1,
                                 "--size must be at least %u (a range A-B "
@@ -107,8 +106,7 @@ static sg_status check(const sg_family *f, sg_error *err)
             return sg_error_set(err, SG_E_INPUT, -1,
                                 "the digit before the point must be %s, "
                                 "not %X",
-                                b == 8 ? "0 or 4" : "0, 4, 8 or C",
-                                f->prefix);
+                                b == 8 ? "0 or 4" : "0, 4, 8 or C", f->prefix);
         return SG_OK;
     }
     }
@@ -217,10 +215,9 @@ sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
     if ((st = sg_family_count(&count, f, err)))
         return st;
     if (index >= count)
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "rule %llu of a family of %llu",
-                            (unsigned long long)index,
-                            (unsigned long long)count);
+        return sg_error_set(
+            err, SG_E_INPUT, -1, "rule %llu of a family of %llu",
+            (unsigned long long)index, (unsigned long long)count);
     if (f->kind == SG_FAMILY_SUBTRACT || f->kind == SG_FAMILY_ALLBUT) {
         unsigned k = f->size_lo;
         for (;; k++) {
@@ -229,10 +226,9 @@ sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
                 break;
             index -= c;
         }
-        bad = unrank_set(&t,
-                         f->kind == SG_FAMILY_SUBTRACT ? "subtract{"
-                                                       : "all-but{",
-                         f->max_element, k, index);
+        bad = unrank_set(
+            &t, f->kind == SG_FAMILY_SUBTRACT ? "subtract{" : "all-but{",
+            f->max_element, k, index);
     } else {
         static const char hexd[] = "0123456789ABCDEF";
         unsigned b = base_of(f), d;
