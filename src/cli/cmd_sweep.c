@@ -112,6 +112,8 @@ typedef struct sweep {
     uint64_t max;
     double seconds;
     long jobs;
+    size_t *slots; /* hash table of canonical forms: item index + 1 */
+    size_t nslots; /* a power of two, at least twice n */
 } sweep;
 
 static void sweep_clear(sweep *s)
@@ -125,6 +127,47 @@ static void sweep_clear(sweep *s)
         free(s->items[i].canon);
     }
     free(s->items);
+    free(s->slots);
+}
+
+/* FNV-1a of a canonical form, for the table of distinct rules. */
+static size_t hash_text(const char *t)
+{
+    uint64_t h = 1469598103934665603ULL;
+
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ULL;
+    return (size_t)h;
+}
+
+/* The slot of canon: where it is, or the empty slot where it would go. */
+static size_t *find_slot(const sweep *s, const char *canon)
+{
+    size_t k = hash_text(canon) & (s->nslots - 1);
+
+    while (s->slots[k] && strcmp(s->items[s->slots[k] - 1].canon, canon))
+        k = (k + 1) & (s->nslots - 1);
+    return &s->slots[k];
+}
+
+/* Keep the table at most half full (rebuilt when it grows); -1 when out
+ * of memory. */
+static int grow_slots(sweep *s)
+{
+    size_t i, old = s->nslots, *was = s->slots;
+
+    if (2 * (s->n + 1) <= s->nslots)
+        return 0;
+    s->nslots = old ? 2 * old : 1024;
+    if (!(s->slots = calloc(s->nslots, sizeof *s->slots))) {
+        s->slots = was;
+        s->nslots = old;
+        return -1;
+    }
+    for (i = 0; i < s->n; i++)
+        *find_slot(s, s->items[i].canon) = i + 1;
+    free(was);
+    return 0;
 }
 
 /* Add one rule text (from: where it was read, for messages); rules with
@@ -136,7 +179,7 @@ static int sweep_add(sweep *s, const char *from, const char *text,
                      int keep_given)
 {
     cli_rule r;
-    size_t i;
+    size_t *slot;
     item *it = NULL;
     char **ng;
     int rc;
@@ -147,14 +190,11 @@ static int sweep_add(sweep *s, const char *from, const char *text,
         return rc;
     }
     s->listed++;
-    /* Linear search is fine for the sizes a sweep prints; rules of a
-     * generated family never repeat (test_family checks it), so only
-     * rules files pay for the search. */
-    for (i = 0; i < s->n; i++)
-        if (strcmp(s->items[i].canon, r.canon) == 0) {
-            it = &s->items[i];
-            break;
-        }
+    if (grow_slots(s))
+        goto nomem;
+    slot = find_slot(s, r.canon);
+    if (*slot)
+        it = &s->items[*slot - 1];
     if (!it) {
         if (s->n == s->cap) {
             size_t nc = s->cap ? 2 * s->cap : 256;
@@ -168,6 +208,17 @@ static int sweep_add(sweep *s, const char *from, const char *text,
         memset(it, 0, sizeof *it);
         it->canon = r.canon;
         r.canon = NULL;
+        *slot = s->n;
+    }
+    {
+        /* The same text twice is one name of the rule. */
+        const char *name = keep_given ? text : it->canon;
+        size_t j;
+        for (j = 0; j < it->ngiven; j++)
+            if (strcmp(it->given[j], name) == 0) {
+                cli_rule_clear(&r);
+                return EXIT_DONE;
+            }
     }
     ng = realloc(it->given, (it->ngiven + 1) * sizeof *ng);
     if (!ng || !(ng[it->ngiven] = strdup(keep_given ? text : it->canon))) {
