@@ -100,6 +100,7 @@ typedef struct item {
     uint64_t preperiod, period, saltus, computed;
     double seconds;
     char source[12];
+    uint64_t digest, digest_len; /* FNV-1a of G(0..digest_len-1) */
 } item;
 
 typedef struct sweep {
@@ -486,6 +487,7 @@ typedef struct wire_row {
     uint64_t preperiod, period, saltus, computed;
     double seconds;
     char source[12];
+    uint64_t digest, digest_len;
     uint64_t json_len;
 } wire_row;
 
@@ -526,6 +528,38 @@ static int read_all(int fd, void *buf, size_t n)
     return 1;
 }
 
+/* Values compared between the rules of a sweep (see digest()). */
+#define SWEEP_DIGEST_VALUES 4096
+
+/* The FNV-1a hash of G(0..L-1), L = SWEEP_DIGEST_VALUES or fewer when
+ * fewer are known: values past the computed ones follow from a proven
+ * period.  Rules with equal digests over equal lengths are noted as
+ * agreeing there, never as equal (docs/THEORY.md, section 11). */
+static void digest(uint64_t *h, uint64_t *len, const sg_result *res,
+                   const sg_seq *seq)
+{
+    uint64_t n = SWEEP_DIGEST_VALUES, i, x = 1469598103934665603ULL;
+    int proven = res->status != SG_UNRESOLVED && res->period > 0 &&
+                 seq->n >= res->preperiod + res->period;
+
+    if (!proven && seq->n < n)
+        n = seq->n;
+    for (i = 0; i < n; i++) {
+        uint64_t k = i, v, j;
+        if (k >= seq->n) /* proven: back into the first period */
+            k = res->preperiod + (k - res->preperiod) % res->period;
+        v = sg_seq_get(seq, (size_t)k);
+        if (proven && k != i && res->saltus)
+            v += (i - k) / res->period * res->saltus;
+        for (j = 0; j < 8; j++) {
+            x = (x ^ (v & 0xff)) * 1099511628211ULL;
+            v >>= 8;
+        }
+    }
+    *h = x;
+    *len = n;
+}
+
 /* One rule in a worker: the cached analysis, then its row. */
 static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
 {
@@ -558,6 +592,7 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
         w.period = fl.res.period;
         w.saltus = fl.res.saltus;
         w.computed = fl.seq.n;
+        digest(&w.digest, &w.digest_len, &fl.res, &fl.seq);
         snprintf(w.source, sizeof w.source, "%s", fl.source);
         if (s->fmt == FMT_JSON) {
             memset(&view, 0, sizeof view);
@@ -732,6 +767,82 @@ static int by_seconds(const void *x, const void *y)
     return (a->seconds < b->seconds) - (a->seconds > b->seconds);
 }
 
+/* Finished rules by (digest length, digest), for the agreements. */
+static int by_digest(const void *x, const void *y)
+{
+    const item *a = &sort_s->items[*(const size_t *)x];
+    const item *b = &sort_s->items[*(const size_t *)y];
+
+    if (a->digest_len != b->digest_len)
+        return (a->digest_len > b->digest_len) -
+               (a->digest_len < b->digest_len);
+    if (a->digest != b->digest)
+        return (a->digest > b->digest) - (a->digest < b->digest);
+    return strcmp(a->canon, b->canon);
+}
+
+/* Fewest values over which an agreement is worth noting. */
+#define SWEEP_AGREE_MIN 64
+
+/* The rules whose first values agree (equal digests over at least
+ * SWEEP_AGREE_MIN values): an observation, not a claim of equality.
+ * Text: one line per group; json: the "agreements" key. */
+static void print_agreements(FILE *f, const sweep *s, int json)
+{
+    size_t *v = malloc((s->n ? s->n : 1) * sizeof *v), n = 0, i, j, k;
+    size_t shown = 0, groups = 0;
+
+    if (json)
+        fputs(",\"agreements\":[", f);
+    if (!v) {
+        if (json)
+            fputc(']', f);
+        return;
+    }
+    for (i = 0; i < s->n; i++)
+        if (s->items[i].done && s->items[i].digest_len >= SWEEP_AGREE_MIN)
+            v[n++] = i;
+    sort_s = s;
+    qsort(v, n, sizeof *v, by_digest);
+    for (i = 0; i < n; i = j) {
+        const item *a = &s->items[v[i]];
+        for (j = i + 1; j < n && s->items[v[j]].digest == a->digest &&
+                        s->items[v[j]].digest_len == a->digest_len;
+             j++)
+            ;
+        if (j - i < 2)
+            continue;
+        groups++;
+        if (json) {
+            fprintf(f, "%s{\"over\":%llu,\"rules\":[", shown ? "," : "",
+                    (unsigned long long)a->digest_len);
+            for (k = i; k < j; k++) {
+                if (k > i)
+                    fputc(',', f);
+                cli_json_string(f, s->items[v[k]].canon);
+            }
+            fputs("]}", f);
+            shown++;
+            continue;
+        }
+        if (shown == SWEEP_LIST)
+            continue;
+        fprintf(f, "agree over G(0..%llu), not claimed equal:",
+                (unsigned long long)(a->digest_len - 1));
+        for (k = i; k < j && k < i + SWEEP_LIST; k++)
+            fprintf(f, "%s %s", k > i ? "," : "", s->items[v[k]].canon);
+        if (j - i > SWEEP_LIST)
+            fprintf(f, " and %zu more", j - i - SWEEP_LIST);
+        fputc('\n', f);
+        shown++;
+    }
+    if (json)
+        fputc(']', f);
+    else if (groups > shown)
+        fprintf(f, "(and %zu more groups that agree)\n", groups - shown);
+    free(v);
+}
+
 static void print_summary(const sweep *s, double wall, int interrupted)
 {
     size_t i, done = 0, nslow = 0, nunres = 0, ngroups = 0;
@@ -834,7 +945,9 @@ static void print_summary(const sweep *s, double wall, int interrupted)
             fputs("]}", f);
             sep = ",";
         }
-        fputs("]}}\n", f);
+        fputc(']', f);
+        print_agreements(f, s, 1);
+        fputs("}}\n", f);
         free(order);
         return;
     }
@@ -897,6 +1010,7 @@ static void print_summary(const sweep *s, double wall, int interrupted)
             fprintf(f, "; and %zu more", ngroups - shown);
         fputc('\n', f);
     }
+    print_agreements(f, s, 0);
     free(order);
 }
 
@@ -1140,6 +1254,8 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
                 it->computed = row.computed;
                 it->seconds = row.seconds;
                 memcpy(it->source, row.source, sizeof it->source);
+                it->digest = row.digest;
+                it->digest_len = row.digest_len;
                 it->source[sizeof it->source - 1] = '\0';
                 progress_clear();
                 print_row(s, it, json, (size_t)row.json_len);

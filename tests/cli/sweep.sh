@@ -165,6 +165,17 @@ check "--size 1-2: C(6,1) + C(6,2) = 21 rows, the same with 1 and 3 workers" \
 check "all-but --size 0-1 --max-element 3: Nim and three more, arithmetic-periodic" \
     test "$(wc -l <"$T/ab")" = 4 -a "$(cut -f2 "$T/ab" | sort -u)" = arithmetic-periodic
 
+# Agreements: noted, never claimed equal, and true.
+"$SG" sweep octal --digits 1 --max 3000 --no-cache --json 2>/dev/null |
+    tail -n 1 >"$T/agree.json"
+check "the summary notes that 0.5, 0.7 and subtract{1} agree over 4096 values" \
+    python3 -c 'import json,sys; a = json.load(open(sys.argv[1]))["summary"]["agreements"]; sys.exit(0 if {"over": 4096, "rules": ["0.5", "0.7", "subtract{1}"]} in a else 1)' "$T/agree.json"
+for r in 0.5 0.7 0.3; do
+    "$SG" "$r" --no-cache --values 0:4095 --quiet | sed 's/^G([0-9]*) = //' >"$T/v$r"
+done
+check "  and their values G(0..4095) are indeed the same" \
+    bash -c 'cmp -s "$1/v0.5" "$1/v0.7" && cmp -s "$1/v0.5" "$1/v0.3" && test "$(wc -l <"$1/v0.5")" = 4096' _ "$T"
+
 if command -v gnuplot >/dev/null 2>&1; then
     "$SG" sweep octal --digits 1 --max 2000 --no-cache --plot "$T/s.png" >/dev/null 2>&1
     check "--plot draws a PNG" bash -c 'head -c 8 "$1" | od -An -c | grep -q "P   N   G"' _ "$T/s.png"
