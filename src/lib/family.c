@@ -29,21 +29,6 @@
 /* Most digits of a code family (8^21 > 2^63). */
 #define FAMILY_MAX_DIGITS 20u
 
-const char *sg_family_kind_name(sg_family_kind k)
-{
-    switch (k) {
-    case SG_FAMILY_SUBTRACT:
-        return "subtract";
-    case SG_FAMILY_ALLBUT:
-        return "all-but";
-    case SG_FAMILY_OCTAL:
-        return "octal";
-    case SG_FAMILY_HEX:
-        return "hex";
-    }
-    return "?";
-}
-
 /* C(n, k), or UINT64_MAX when it does not fit in 63 bits. */
 static uint64_t binom(uint64_t n, uint64_t k)
 {

@@ -402,9 +402,6 @@ typedef struct sg_family {
     unsigned prefix;           /* the digit before the point (codes) */
 } sg_family;
 
-/* "subtract", "all-but", "octal" or "hex". */
-const char *sg_family_kind_name(sg_family_kind k);
-
 /* The number of rules of family f; SG_E_INPUT when its parameters are
  * impossible (a set size above the largest element, no digits, ...) or
  * the count exceeds 2^63. */
