@@ -27,8 +27,8 @@ static int merge_run(const cli_command *self, cli_args *a);
 const cli_command cli_cmd_merge = {
     "merge",
     "merge OUT.db IN.db...",
-    "Combine sgexplore caches (the shards of a sweep) into OUT.db, which is\n"
-    "created when missing.  A proven result beats an unresolved one, a\n"
+    "Combine the caches of a sweep's shards into one.  OUT.db is created\n"
+    "when missing.  A proven result beats an unresolved one, a\n"
     "longer computed range beats a shorter one; every incoming proven\n"
     "result is re-checked against its certificate first, and two proven\n"
     "results that disagree stop the merge (OUT.db is then unchanged).",

@@ -67,11 +67,11 @@ const cli_command cli_cmd_sweep = {
     "sweep subtract|all-but --size K[-K2] --max-element M [options]\n"
     "sweep octal|hex --digits D [--prefix P.] [options]\n"
     "sweep rules FILE|- [options]",
-    "Analyse every rule of a family, on every core, through the cache:\n"
-    "one row per rule as it finishes (rule, status, pre-period, period,\n"
-    "saltus, values computed, seconds, source), then a summary.  Rules\n"
-    "already in the cache are not recomputed; an interrupted sweep run\n"
-    "again continues where it stopped.",
+    "Analyse every rule of a family on every core.  One row per rule as\n"
+    "it finishes (rule, status, pre-period, period, saltus, values\n"
+    "computed, seconds, source), then a summary.  Rules already in the\n"
+    "cache are not recomputed; an interrupted sweep run again continues\n"
+    "where it stopped.",
     CLI_CMD_CACHE,
     sweep_opts,
     sweep_run,
