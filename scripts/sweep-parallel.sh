@@ -58,8 +58,9 @@ remote=
 cd "$dir"
 if [ -n "$remote" ]; then
     parallel --will-cite --halt soon,fail=1 --jobs "$jobs" "${logins[@]}" \
-        --return shard-{}.db --return shard-{}.csv --cleanup \
-        "sgexplore sweep $(printf '%q ' "$@") --shard {}/$shards --db shard-{}.db --format csv > shard-{}.csv" \
+        --return shard-{}.db --return shard-{}.csv --return shard-{}.log \
+        --cleanup \
+        "sgexplore sweep $(printf '%q ' "$@") --shard {}/$shards --db shard-{}.db --format csv > shard-{}.csv 2> shard-{}.log" \
         ::: $(seq 1 "$shards")
 else
     parallel --will-cite --halt soon,fail=1 --jobs "$jobs" \

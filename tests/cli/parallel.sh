@@ -56,6 +56,13 @@ check "every rule comes from the merged cache" \
     >"$T/launch2.out" 2>&1
 check "a second run: every shard from its cache, the merge adds nothing" \
     bash -c 'grep -q "0 rules added, 0 improved" "$1" && ! grep -v "^rule," "$2"/merged.db.shards/shard-*.csv | grep -qv ",cache,"' _ "$T/launch2.out" "$T"
+# The --sshlogin path (--return, --cleanup, sgexplore from the PATH), with
+# this machine as the login ':'.
+mkdir -p "$T/bin" && ln -sf "$SG" "$T/bin/sgexplore"
+PATH="$T/bin:$PATH" "$SRC/scripts/sweep-parallel.sh" -n 2 -S : -o "$T/ssh.db" \
+    -- octal --digits 1 --max 100 >"$T/ssh.out" 2>"$T/ssh.err"
+check "-S : (the --sshlogin path): exit 0, 2 caches merged, 7 rules" \
+    bash -c 'test $1 = 0 && grep -q "^merged 2 caches into .*: 7 rows read, 7 rules added" "$2"' _ $? "$T/ssh.out"
 check "a bad launcher argument: usage, exit 2" \
     bash -c '"$1/scripts/sweep-parallel.sh" -n 0 -o x.db -- octal --digits 1 2>/dev/null; test $? = 2' _ "$SRC"
 
