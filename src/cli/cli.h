@@ -100,7 +100,7 @@ extern const cli_command *const cli_commands[];
 
 /* The command entries, one per cmd_*.c file. */
 extern const cli_command cli_cmd_analyse, cli_cmd_verify, cli_cmd_cache,
-    cli_cmd_plot, cli_cmd_graph;
+    cli_cmd_plot, cli_cmd_graph, cli_cmd_sweep, cli_cmd_merge;
 
 /* Print the --help text of a command, generated from its entry. */
 void cli_help(FILE *f, const cli_command *c);
@@ -247,6 +247,10 @@ int cli_plot_flow(const char *path, const cli_flow *f);
 
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
+
+/* Never show the enumeration progress in this process (the workers of a
+ * sweep, whose parent draws one progress line for the whole sweep). */
+void cli_progress_forbid(void);
 
 /* ------------------------------------------------------------------ */
 /* The one result printer (report.c)                                    */

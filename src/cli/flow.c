@@ -61,11 +61,16 @@ static void progress_show(void *ctx, size_t done, size_t target, size_t rare)
     progress.shown = 1;
 }
 
-static int progress_on;
+static int progress_on, progress_forbidden;
+
+void cli_progress_forbid(void)
+{
+    progress_forbidden = 1;
+}
 
 void cli_progress_enable(int on)
 {
-    progress_on = on && isatty(STDERR_FILENO);
+    progress_on = on && !progress_forbidden && isatty(STDERR_FILENO);
     if (progress_on) {
         memset(&progress, 0, sizeof progress);
         return;

@@ -461,6 +461,40 @@ sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
 uint64_t sg_physical_memory(void);
 
 /* ------------------------------------------------------------------ */
+/* Rule families (sweeps)                                               */
+/* ------------------------------------------------------------------ */
+
+/* The built-in families of `sgexplore sweep` (family.c). */
+typedef enum sg_family_kind {
+    SG_FAMILY_SUBTRACT, /* subtraction sets: size_lo..size_hi elements */
+    SG_FAMILY_ALLBUT,   /* all-but sets: as many excluded numbers */
+    SG_FAMILY_OCTAL,    /* codes P.d1..dD, digits 0-7, dD != 0 */
+    SG_FAMILY_HEX       /* codes P.d1..dD, digits 0-F, dD != 0 */
+} sg_family_kind;
+
+/* A family: which rules, described by the sweep's options. */
+typedef struct sg_family {
+    sg_family_kind kind;
+    unsigned size_lo, size_hi; /* set sizes (subtract, all-but) */
+    uint64_t max_element;      /* largest element of a set */
+    unsigned digits;           /* D: digits after the point (codes) */
+    unsigned prefix;           /* the digit before the point (codes) */
+} sg_family;
+
+/* The number of rules of family f; SG_E_INPUT when its parameters are
+ * impossible (a set size above the largest element, no digits, ...) or
+ * the count exceeds 2^63. */
+sg_status sg_family_count(uint64_t *count, const sg_family *f,
+                          sg_error *err);
+
+/* The text of rule number `index` (0-based) of f in the family's fixed
+ * order (family.c, docs/SWEEPS.md), accepted by sg_rule_parse with
+ * SG_SYNTAX_RULE: "subtract{1,3}", "all-but{}", "0.07", "4.37".  Every
+ * rule of the shape appears exactly once. */
+sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
+                         sg_error *err);
+
+/* ------------------------------------------------------------------ */
 /* Cache (SQLite)                                                       */
 /* ------------------------------------------------------------------ */
 

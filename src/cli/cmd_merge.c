@@ -1,0 +1,386 @@
+/*
+ * cmd_merge.c - `sgexplore merge OUT.db IN.db...`: combine the caches that
+ * the shards of a sweep wrote (docs/SWEEPS.md).  For every rule the best
+ * row wins: a proven result beats an unresolved one, a longer computed
+ * prefix beats a shorter one.  Nothing from an input is trusted blindly:
+ * every incoming proven row is re-checked against its certificate (the
+ * values G(0..certified_to) are recomputed with sg_enumerate and
+ * sg_certificate_check re-checks every hypothesis of the theorem) before
+ * it is accepted, and two proven results that disagree stop the merge.
+ * Everything is checked before anything is written, so a refused merge
+ * leaves OUT as it was.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const cli_opt merge_opts[] = {
+    {NULL, NULL, NULL, NULL},
+};
+
+static int merge_run(const cli_command *self, cli_args *a);
+
+const cli_command cli_cmd_merge = {
+    "merge",
+    "merge OUT.db IN.db...",
+    "Combine the caches of a sweep's shards into one.  OUT.db is created\n"
+    "when missing.  A proven result beats an unresolved one, a\n"
+    "longer computed range beats a shorter one; every incoming proven\n"
+    "result is re-checked against its certificate first, and two proven\n"
+    "results that disagree stop the merge (OUT.db is then unchanged).",
+    0,
+    merge_opts,
+    merge_run,
+};
+
+/* One row of one cache, as listed. */
+typedef struct row {
+    char *rule, *family;
+    size_t src; /* 0: OUT as it was, k: the k-th input */
+    sg_result res;
+    int verified; /* an incoming proven row passed its certificate */
+} row;
+
+typedef struct rows {
+    row *v;
+    size_t n, cap;
+    size_t src;
+    int nomem;
+} rows;
+
+static int collect(const sg_store_entry *e, void *arg)
+{
+    rows *r = arg;
+    row *x;
+
+    if (r->n == r->cap) {
+        size_t nc = r->cap ? 2 * r->cap : 256;
+        row *nv = realloc(r->v, nc * sizeof *nv);
+        if (!nv) {
+            r->nomem = 1;
+            return 1;
+        }
+        r->v = nv;
+        r->cap = nc;
+    }
+    x = &r->v[r->n];
+    memset(x, 0, sizeof *x);
+    x->rule = strdup(e->rule);
+    x->family = strdup(e->family ? e->family : "");
+    if (!x->rule || !x->family) {
+        free(x->rule);
+        free(x->family);
+        r->nomem = 1;
+        return 1;
+    }
+    x->src = r->src;
+    x->res = e->res;
+    /* The strings of e die with it; proven rows are re-read for their
+     * theorem when checked. */
+    x->res.theorem = x->res.theorem_id = x->res.note = NULL;
+    r->n++;
+    return 0;
+}
+
+static int by_rule_then_src(const void *p, const void *q)
+{
+    const row *a = p, *b = q;
+    int c = strcmp(a->rule, b->rule);
+
+    if (c)
+        return c;
+    return (a->src > b->src) - (a->src < b->src);
+}
+
+/* Open one cache read-only for the check: a file that cannot be read is
+ * an I/O error (1), one that is not an sgexplore cache bad input (2). */
+static int open_input(sg_store **db, const char *path)
+{
+    struct stat sb;
+    FILE *f;
+    sg_error err;
+
+    *db = NULL;
+    if (!(f = fopen(path, "rb"))) {
+        cli_error("merge: cannot open '%s': %s", cli_quote(path),
+                  strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    fclose(f);
+    if (stat(path, &sb) == 0 && (sb.st_size == 0 || !S_ISREG(sb.st_mode))) {
+        cli_error("merge: '%s' is not an sgexplore cache", cli_quote(path));
+        return EXIT_USAGE;
+    }
+    if (sg_store_open(db, path, SG_STORE_READONLY, &err)) {
+        cli_error("merge: %s", err.msg);
+        *db = NULL;
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}
+
+/* Re-check an incoming proven row against its certificate, from values
+ * recomputed here.  Exit status after one error line. */
+static int recheck(sg_store *db, const char *path, row *x)
+{
+    sg_store_entry e;
+    cli_rule r;
+    sg_seq seq;
+    sg_error err;
+    sg_enum_options eo;
+    uint64_t fail_n;
+    int found, rc = EXIT_DONE;
+
+    sg_store_entry_init(&e);
+    sg_seq_init(&seq);
+    cli_rule_init(&r);
+    memset(&eo, 0, sizeof eo);
+    eo.cancel = &cli_cancel;
+    if (sg_store_get(db, x->rule, &e, NULL, &found, &err)) {
+        rc = cli_report(cli_quote(path), NULL, &err);
+        goto out;
+    }
+    if (!found || e.res.status == SG_UNRESOLVED) {
+        cli_error("merge: '%s' changed while it was read", cli_quote(path));
+        rc = EXIT_RUNTIME;
+        goto out;
+    }
+    if ((rc = cli_rule_parse_text(&r, "cached rule", x->rule)))
+        goto out;
+    if (e.res.certified_to >= SIZE_MAX - 1 ||
+        sg_seq_check_size((size_t)e.res.certified_to + 1, &err) ||
+        sg_enumerate(&seq, &r.rule, (size_t)e.res.certified_to + 1, &eo,
+                     &err)) {
+        if (e.res.certified_to >= SIZE_MAX - 1)
+            sg_error_set(&err, SG_E_INPUT, -1, "the bound %llu is too large",
+                         (unsigned long long)e.res.certified_to);
+        cli_error("merge: %s in '%s': %s", cli_quote(x->rule), cli_quote(path),
+                  err.msg);
+        rc = cli_status_exit(err.code);
+        goto out;
+    }
+    if (!sg_certificate_check(&r.rule, &e.res, &seq, &fail_n, &err)) {
+        cli_error("merge: the proof of %s in '%s' does not hold (%s); "
+                  "nothing was merged",
+                  cli_quote(x->rule), cli_quote(path), err.msg);
+        rc = EXIT_RUNTIME;
+        goto out;
+    }
+    x->verified = 1;
+out:
+    cli_rule_clear(&r);
+    sg_seq_clear(&seq);
+    sg_store_entry_clear(&e);
+    return rc;
+}
+
+static int same_claim(const sg_result *a, const sg_result *b)
+{
+    return a->status == b->status && a->preperiod == b->preperiod &&
+           a->period == b->period && a->saltus == b->saltus;
+}
+
+static const char *claim_text(const sg_result *r, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s with pre-period %llu, period %llu, saltus %llu",
+             sg_period_status_name(r->status), (unsigned long long)r->preperiod,
+             (unsigned long long)r->period, (unsigned long long)r->saltus);
+    return buf;
+}
+
+/* Whether row b knows more than row a. */
+static int better(const row *a, const row *b)
+{
+    int pa = a->res.status != SG_UNRESOLVED,
+        pb = b->res.status != SG_UNRESOLVED;
+
+    if (pa != pb)
+        return pb;
+    return !pa && b->res.computed > a->res.computed;
+}
+
+static int merge_run(const cli_command *self, cli_args *a)
+{
+    size_t nin = cli_npos(a), k, i, j, nwin = 0, checked = 0, added = 0,
+           replaced = 0;
+    const char *out_path = cli_pos(a, 0);
+    sg_store **in = NULL, *out = NULL;
+    rows all;
+    size_t *win = NULL;
+    struct stat sb;
+    sg_error err;
+    int rc = EXIT_DONE, out_exists;
+
+    (void)self;
+    memset(&all, 0, sizeof all);
+    if (nin < 2) {
+        cli_error("merge: expected OUT.db and at least one IN.db "
+                  "(sgexplore merge --help)");
+        return EXIT_USAGE;
+    }
+    if (!(in = calloc(nin, sizeof *in))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    for (k = 1; k < nin; k++) {
+        struct stat so;
+        if (stat(out_path, &so) == 0 && stat(cli_pos(a, k), &sb) == 0 &&
+            so.st_dev == sb.st_dev && so.st_ino == sb.st_ino) {
+            cli_error("merge: '%s' is both the output and an input",
+                      cli_quote(cli_pos(a, k)));
+            rc = EXIT_USAGE;
+            goto out;
+        }
+    }
+    /* Open everything read-only: OUT (when it exists) as source 0. */
+    out_exists = stat(out_path, &sb) == 0;
+    if (out_exists && (rc = open_input(&in[0], out_path)))
+        goto out;
+    for (k = 1; k < nin; k++)
+        if ((rc = open_input(&in[k], cli_pos(a, k))))
+            goto out;
+    for (k = 0; k < nin; k++) {
+        if (!in[k])
+            continue;
+        all.src = k;
+        if (sg_store_list(in[k], NULL, NULL, collect, &all, &err)) {
+            rc =
+                cli_report(cli_quote(k ? cli_pos(a, k) : out_path), NULL, &err);
+            goto out;
+        }
+        if (all.nomem) {
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            goto out;
+        }
+    }
+    /* Per rule: check every incoming proven row, refuse disagreements,
+     * choose the winner. */
+    if (all.n)
+        qsort(all.v, all.n, sizeof *all.v, by_rule_then_src);
+    if (!(win = malloc((all.n ? all.n : 1) * sizeof *win))) {
+        cli_error("out of memory");
+        rc = EXIT_RUNTIME;
+        goto out;
+    }
+    for (i = 0; i < all.n; i = j) {
+        size_t best = i, proven = SIZE_MAX;
+        for (j = i; j < all.n && strcmp(all.v[j].rule, all.v[i].rule) == 0;
+             j++) {
+            row *x = &all.v[j];
+            if (x->res.status == SG_UNRESOLVED) {
+                if (better(&all.v[best], x))
+                    best = j;
+                continue;
+            }
+            if (proven != SIZE_MAX &&
+                !same_claim(&all.v[proven].res, &x->res)) {
+                char b1[128], b2[128];
+                cli_error("merge: two proofs of %s disagree: '%s' says %s, "
+                          "'%s' says %s; nothing was merged",
+                          cli_quote(x->rule),
+                          cli_quote(cli_pos(a, all.v[proven].src)),
+                          claim_text(&all.v[proven].res, b1, sizeof b1),
+                          cli_quote(cli_pos(a, x->src)),
+                          claim_text(&x->res, b2, sizeof b2));
+                rc = EXIT_RUNTIME;
+                goto out;
+            }
+            if (x->src != 0) {
+                if ((rc = recheck(in[x->src], cli_pos(a, x->src), x)))
+                    goto out;
+                checked++;
+            }
+            if (proven == SIZE_MAX)
+                proven = j;
+        }
+        /* The first proven row (OUT's own when it has one: rows are in
+         * source order) beats every unresolved one. */
+        if (proven != SIZE_MAX)
+            best = proven;
+        if (all.v[best].src != 0) {
+            win[nwin++] = best;
+            if (all.v[i].src == 0)
+                replaced++;
+            else
+                added++;
+        }
+    }
+    if (cli_cancel) {
+        cli_error("merge: interrupted; nothing was merged");
+        rc = EXIT_RUNTIME;
+        goto out;
+    }
+    /* Everything checked: now write, one whole row at a time. */
+    if (in[0]) {
+        sg_store_close(in[0]);
+        in[0] = NULL;
+    }
+    if (sg_store_open(&out, out_path, 0, &err)) {
+        rc = cli_report(NULL, NULL, &err);
+        goto out;
+    }
+    {
+        const char *why;
+        if (sg_store_readonly(out, &why)) {
+            cli_error("merge: %s", why);
+            rc = EXIT_RUNTIME;
+            goto out;
+        }
+    }
+    for (k = 0; k < nwin; k++) {
+        row *x = &all.v[win[k]];
+        sg_store_entry e;
+        sg_seq seq;
+        int found;
+        sg_store_entry_init(&e);
+        sg_seq_init(&seq);
+        if (sg_store_get(in[x->src], x->rule, &e, &seq, &found, &err) ||
+            !found ||
+            sg_store_put(out, x->rule, e.family, &e.res, &seq, e.algorithm,
+                         e.elapsed, &err)) {
+            if (!found)
+                sg_error_set(&err, SG_E_IO, -1,
+                             "'%s' changed while it was "
+                             "read",
+                             cli_pos(a, x->src));
+            rc = cli_report(NULL, NULL, &err);
+            cli_error("merge: stopped after %zu of %zu rows; every row "
+                      "written is whole, and merging again completes it",
+                      k, nwin);
+            sg_store_entry_clear(&e);
+            sg_seq_clear(&seq);
+            goto out;
+        }
+        sg_store_entry_clear(&e);
+        sg_seq_clear(&seq);
+    }
+    if (cli_json(a)) {
+        fputs("{\"output\":", stdout);
+        cli_json_string(stdout, out_path);
+        printf(",\"inputs\":%zu,\"rows\":%zu,\"added\":%zu,\"replaced\":%zu,"
+               "\"rechecked\":%zu}\n",
+               nin - 1, all.n, added, replaced, checked);
+    } else {
+        printf("merged %zu cache%s into %s: %zu rows read, %zu rules added, "
+               "%zu improved, %zu proofs re-checked\n",
+               nin - 1, nin - 1 == 1 ? "" : "s", out_path, all.n, added,
+               replaced, checked);
+    }
+out:
+    for (k = 0; k < nin; k++)
+        sg_store_close(in[k]);
+    sg_store_close(out);
+    free(in);
+    for (i = 0; i < all.n; i++) {
+        free(all.v[i].rule);
+        free(all.v[i].family);
+    }
+    free(all.v);
+    free(win);
+    return rc;
+}

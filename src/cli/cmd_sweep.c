@@ -1,0 +1,1384 @@
+/*
+ * cmd_sweep.c - `sgexplore sweep FAMILY`: analyse every rule of a family
+ * (the generators of family.c, or a file of rules) on every core, through
+ * the cache, printing one row per rule as it finishes and a summary.
+ *
+ * Design (docs/SWEEPS.md has the user's side):
+ *  - Everything the user typed is checked before anything is computed or
+ *    written: family, sizes, shard, format, budgets, every rule of a
+ *    rules file (with its line number).
+ *  - The parent forks --jobs workers.  Each worker has a task pipe (the
+ *    parent writes the index of the next rule) and a result pipe (the
+ *    worker writes back one finished row: a fixed header, then the row's
+ *    JSON object formatted by the one printer, cli_view_json).  The parent
+ *    alone prints, so rows never interleave.  Each worker runs the cached
+ *    analysis of the program (cli_flow_run_rule) with its own connection
+ *    to the cache, which is WAL SQLite and safe for concurrent writers.
+ *  - SIGINT/SIGTERM: the parent forwards SIGTERM to the workers; each one
+ *    stops its enumeration, stores the computed prefix (the flow does that
+ *    in one transaction) and exits.  A finished rule is stored before its
+ *    row is sent, so a rerun reports it from the cache and extends the
+ *    interrupted ones.
+ *  - Rules with equal canonical forms are the same game (docs/THEORY.md,
+ *    "Equal canonical forms"): they are analysed once and shown as a
+ *    group.  Nothing else is grouped.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Families larger than this need --yes. */
+#define SWEEP_CONFIRM 10000
+/* Rules named in the summary's lists (slowest, unresolved). */
+#define SWEEP_SLOWEST 5
+#define SWEEP_LIST 20
+
+static const cli_opt sweep_opts[] = {
+    {"--size", NULL, "K", "set size, or a range A-B (subtract, all-but)"},
+    {"--max-element", NULL, "M",
+     "largest element of a set (subtract, "
+     "all-but)"},
+    {"--digits", NULL, "D", "digits after the point (octal, hex)"},
+    {"--prefix", NULL, "P.",
+     "the digit before the point: 0. (default) or "
+     "4. (octal, hex)"},
+    {"--max", NULL, "N", "compute at most N values per rule"},
+    {"--seconds", NULL, "S", "stop computing a rule after S seconds"},
+    {"--jobs", "-j", "N", "N workers at once (default: every core)"},
+    {"--format", NULL, "FMT", "table (default), csv or json"},
+    {"--shard", NULL, "K/N", "only every N-th rule, from the K-th on"},
+    {"--plot", NULL, "FILE", "draw periods and pre-periods of the sweep"},
+    {"--yes", NULL, NULL, "sweep a family of more than 10,000 rules"},
+    {NULL, NULL, NULL, NULL},
+};
+
+static int sweep_run(const cli_command *self, cli_args *a);
+
+const cli_command cli_cmd_sweep = {
+    "sweep",
+    "sweep subtract|all-but --size K[-K2] --max-element M [options]\n"
+    "sweep octal|hex --digits D [--prefix P.] [options]\n"
+    "sweep rules FILE|- [options]",
+    "Analyse every rule of a family on every core.  One row per rule as\n"
+    "it finishes (rule, status, pre-period, period, saltus, values\n"
+    "computed, seconds, source), then a summary.  Rules already in the\n"
+    "cache are not recomputed; an interrupted sweep run again continues\n"
+    "where it stopped.",
+    CLI_CMD_CACHE,
+    sweep_opts,
+    sweep_run,
+};
+
+static double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ------------------------------------------------------------------ */
+/* The rules of the sweep                                               */
+/* ------------------------------------------------------------------ */
+
+/* One distinct rule (canonical form) and the texts that named it. */
+typedef struct item {
+    char *canon;
+    char **given;
+    size_t ngiven;
+    /* the result, once its row has come back */
+    int done, failed;
+    sg_period_status status;
+    uint64_t preperiod, period, saltus, computed;
+    double seconds;
+    char source[12];
+    uint64_t digest, digest_len; /* FNV-1a of G(0..digest_len-1) */
+} item;
+
+typedef struct sweep {
+    item *items;
+    size_t n, cap;
+    uint64_t family_total; /* rules in the whole family (before --shard) */
+    uint64_t listed;       /* rules of this shard, duplicates included */
+    unsigned shard_k, shard_n;
+    enum { FMT_TABLE, FMT_CSV, FMT_JSON } fmt;
+    uint64_t max;
+    double seconds;
+    long jobs;
+    size_t *slots; /* hash table of canonical forms: item index + 1 */
+    size_t nslots; /* a power of two, at least twice n */
+} sweep;
+
+static void sweep_clear(sweep *s)
+{
+    size_t i, j;
+
+    for (i = 0; i < s->n; i++) {
+        for (j = 0; j < s->items[i].ngiven; j++)
+            free(s->items[i].given[j]);
+        free(s->items[i].given);
+        free(s->items[i].canon);
+    }
+    free(s->items);
+    free(s->slots);
+}
+
+/* FNV-1a of a canonical form, for the table of distinct rules. */
+static size_t hash_text(const char *t)
+{
+    uint64_t h = 1469598103934665603ULL;
+
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 1099511628211ULL;
+    return (size_t)h;
+}
+
+/* The slot of canon: where it is, or the empty slot where it would go. */
+static size_t *find_slot(const sweep *s, const char *canon)
+{
+    size_t k = hash_text(canon) & (s->nslots - 1);
+
+    while (s->slots[k] && strcmp(s->items[s->slots[k] - 1].canon, canon))
+        k = (k + 1) & (s->nslots - 1);
+    return &s->slots[k];
+}
+
+/* Keep the table at most half full (rebuilt when it grows); -1 when out
+ * of memory. */
+static int grow_slots(sweep *s)
+{
+    size_t i, old = s->nslots, *was = s->slots;
+
+    if (2 * (s->n + 1) <= s->nslots)
+        return 0;
+    s->nslots = old ? 2 * old : 1024;
+    if (!(s->slots = calloc(s->nslots, sizeof *s->slots))) {
+        s->slots = was;
+        s->nslots = old;
+        return -1;
+    }
+    for (i = 0; i < s->n; i++)
+        *find_slot(s, s->items[i].canon) = i + 1;
+    free(was);
+    return 0;
+}
+
+/* Add one rule text (from: where it was read, for messages); rules with
+ * the canonical form of an earlier one join its group.  keep_given: show
+ * the text as given when it differs from the canonical form (a code such
+ * as 0.33 for subtract{1,2}); a generated set is only another notation of
+ * its canonical form (subtract{1,2,3} for subtract{1-3}). */
+static int sweep_add(sweep *s, const char *from, const char *text,
+                     int keep_given)
+{
+    cli_rule r;
+    size_t *slot;
+    item *it = NULL;
+    char **ng;
+    int rc;
+
+    cli_rule_init(&r);
+    if ((rc = cli_rule_parse_text(&r, from, text))) {
+        cli_rule_clear(&r);
+        return rc;
+    }
+    s->listed++;
+    if (grow_slots(s))
+        goto nomem;
+    slot = find_slot(s, r.canon);
+    if (*slot)
+        it = &s->items[*slot - 1];
+    if (!it) {
+        if (s->n == s->cap) {
+            size_t nc = s->cap ? 2 * s->cap : 256;
+            item *ni = realloc(s->items, nc * sizeof *ni);
+            if (!ni)
+                goto nomem;
+            s->items = ni;
+            s->cap = nc;
+        }
+        it = &s->items[s->n++];
+        memset(it, 0, sizeof *it);
+        it->canon = r.canon;
+        r.canon = NULL;
+        *slot = s->n;
+    }
+    {
+        /* The same text twice is one name of the rule. */
+        const char *name = keep_given ? text : it->canon;
+        size_t j;
+        for (j = 0; j < it->ngiven; j++)
+            if (strcmp(it->given[j], name) == 0) {
+                cli_rule_clear(&r);
+                return EXIT_DONE;
+            }
+    }
+    ng = realloc(it->given, (it->ngiven + 1) * sizeof *ng);
+    if (!ng || !(ng[it->ngiven] = strdup(keep_given ? text : it->canon))) {
+        if (ng)
+            it->given = ng;
+        goto nomem;
+    }
+    it->given = ng;
+    it->ngiven++;
+    cli_rule_clear(&r);
+    return EXIT_DONE;
+nomem:
+    cli_rule_clear(&r);
+    cli_error("out of memory");
+    return EXIT_RUNTIME;
+}
+
+/* Whether rule number i (0-based, family order) belongs to this shard. */
+static int in_shard(const sweep *s, uint64_t i)
+{
+    return i % s->shard_n == s->shard_k - 1;
+}
+
+/* A small natural number option ("--digits 3"). */
+static int parse_small(unsigned *out, const char *opt, const char *text,
+                       unsigned lo, unsigned hi)
+{
+    char *end;
+    unsigned long v;
+
+    errno = 0;
+    v = strtoul(text, &end, 10);
+    if (!*text || *text == '-' || *text == '+' || *end || errno || v < lo ||
+        v > hi) {
+        cli_error("%s '%s': expected a whole number from %u to %u", opt,
+                  cli_quote(text), lo, hi);
+        return EXIT_USAGE;
+    }
+    *out = (unsigned)v;
+    return EXIT_DONE;
+}
+
+/* --size K or A-B. */
+static int parse_size(sg_family *f, const char *text)
+{
+    const char *dash = strchr(text, '-');
+    char buf[32];
+    int rc;
+
+    if (!dash) {
+        rc = parse_small(&f->size_lo, "--size", text, 0, 100000);
+        f->size_hi = f->size_lo;
+        return rc;
+    }
+    if ((size_t)(dash - text) >= sizeof buf) {
+        cli_error("--size '%s': expected K or a range A-B", cli_quote(text));
+        return EXIT_USAGE;
+    }
+    memcpy(buf, text, (size_t)(dash - text));
+    buf[dash - text] = '\0';
+    if ((rc = parse_small(&f->size_lo, "--size", buf, 0, 100000)) ||
+        (rc = parse_small(&f->size_hi, "--size", dash + 1, 0, 100000)))
+        return rc;
+    if (f->size_lo > f->size_hi) {
+        cli_error("--size '%s': the range must not be empty", cli_quote(text));
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}
+
+/* The options that only some families take: refuse them elsewhere. */
+static int refuse(const cli_args *a, const char *family,
+                  const char *const *opts)
+{
+    for (; *opts; opts++)
+        if (cli_get(a, *opts)) {
+            cli_error("sweep %s does not take %s", family, *opts);
+            return EXIT_USAGE;
+        }
+    return EXIT_DONE;
+}
+
+static int too_large(uint64_t total, const cli_args *a)
+{
+    if (total > SWEEP_CONFIRM && !cli_get(a, "--yes")) {
+        cli_error("the family has %llu rules, more than %d: add --yes to "
+                  "sweep them all (or --shard K/N to sweep a slice)",
+                  (unsigned long long)total, SWEEP_CONFIRM);
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}
+
+/* A built-in family: its parameters, then this shard's rules. */
+static int load_family(sweep *s, const cli_args *a, const char *name)
+{
+    static const char *const set_only[] = {"--digits", "--prefix", NULL};
+    static const char *const code_only[] = {"--size", "--max-element", NULL};
+    sg_family f;
+    sg_error err;
+    uint64_t i;
+    unsigned me;
+    int rc;
+
+    memset(&f, 0, sizeof f);
+    if (strcmp(name, "subtract") == 0 || strcmp(name, "all-but") == 0) {
+        const char *size = cli_get(a, "--size"),
+                   *m = cli_get(a, "--max-element");
+        f.kind = name[0] == 's' ? SG_FAMILY_SUBTRACT : SG_FAMILY_ALLBUT;
+        if ((rc = refuse(a, name, set_only)))
+            return rc;
+        if (!size || !m) {
+            cli_error("sweep %s needs --size K and --max-element M", name);
+            return EXIT_USAGE;
+        }
+        if ((rc = parse_size(&f, size)))
+            return rc;
+        if ((rc = parse_small(&me, "--max-element", m, 1, 1000000)))
+            return rc;
+        f.max_element = me;
+    } else {
+        const char *d = cli_get(a, "--digits"), *p = cli_get(a, "--prefix");
+        f.kind = name[0] == 'o' ? SG_FAMILY_OCTAL : SG_FAMILY_HEX;
+        if ((rc = refuse(a, name, code_only)))
+            return rc;
+        if (!d) {
+            cli_error("sweep %s needs --digits D", name);
+            return EXIT_USAGE;
+        }
+        if ((rc = parse_small(&f.digits, "--digits", d, 1, 20)))
+            return rc;
+        if (p) {
+            /* "4." or "4": one digit before the point. */
+            static const char hexd[] = "0123456789ABCDEF";
+            const char *h;
+            if (!p[0] || (p[1] && strcmp(p + 1, ".") != 0) ||
+                !(h = strchr(hexd, p[0] >= 'a' && p[0] <= 'f' ? p[0] - 'a' + 'A'
+                                                              : p[0]))) {
+                cli_error("--prefix '%s': expected one digit and a point, "
+                          "such as 4.",
+                          cli_quote(p));
+                return EXIT_USAGE;
+            }
+            f.prefix = (unsigned)(h - hexd);
+        }
+    }
+    if (sg_family_count(&s->family_total, &f, &err))
+        return cli_report(NULL, NULL, &err);
+    if ((rc = too_large(s->family_total, a)))
+        return rc;
+    for (i = 0; i < s->family_total; i++) {
+        char *text;
+        if (!in_shard(s, i))
+            continue;
+        if (sg_family_rule(&text, &f, i, &err))
+            return cli_report(NULL, NULL, &err);
+        rc = sweep_add(s, "family rule", text,
+                       f.kind == SG_FAMILY_OCTAL || f.kind == SG_FAMILY_HEX);
+        free(text);
+        if (rc)
+            return rc;
+    }
+    return EXIT_DONE;
+}
+
+/* `sweep rules FILE|-`: one rule per line, `#` comments, blank lines. */
+static int load_rules(sweep *s, const cli_args *a, const char *path)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    char *line = NULL, from[64];
+    size_t cap = 0;
+    ssize_t len;
+    unsigned long lineno = 0;
+    uint64_t k = 0;
+    int rc = EXIT_DONE;
+    /* The rules are parsed twice: once to count them (--yes) and check
+     * them all before anything runs, then into this shard. */
+    char **texts = NULL;
+    size_t ntexts = 0, i;
+    unsigned long *lines = NULL;
+
+    if (!f) {
+        cli_error("cannot open the rules file '%s': %s", cli_quote(path),
+                  strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        char *p = line, *e, *hash;
+        lineno++;
+        if ((hash = strchr(p, '#')))
+            *hash = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        e = p + strlen(p);
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' ||
+                         e[-1] == '\r'))
+            *--e = '\0';
+        if (!*p)
+            continue;
+        if (ntexts % 256 == 0) {
+            char **nt = realloc(texts, (ntexts + 256) * sizeof *nt);
+            unsigned long *nl = realloc(lines, (ntexts + 256) * sizeof *nl);
+            if (nt)
+                texts = nt;
+            if (nl)
+                lines = nl;
+            if (!nt || !nl) {
+                rc = EXIT_RUNTIME;
+                cli_error("out of memory");
+                break;
+            }
+        }
+        if (!(texts[ntexts] = strdup(p))) {
+            rc = EXIT_RUNTIME;
+            cli_error("out of memory");
+            break;
+        }
+        lines[ntexts++] = lineno;
+    }
+    if (!rc && ferror(f)) {
+        cli_error("cannot read the rules file '%s': %s", cli_quote(path),
+                  strerror(errno));
+        rc = EXIT_RUNTIME;
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    if (!rc && ntexts == 0) {
+        cli_error("the rules file '%s' holds no rule", cli_quote(path));
+        rc = EXIT_USAGE;
+    }
+    s->family_total = ntexts;
+    if (!rc)
+        rc = too_large(ntexts, a);
+    for (i = 0; !rc && i < ntexts; i++) {
+        cli_rule r;
+        snprintf(from, sizeof from, "%s line %lu",
+                 strcmp(path, "-") == 0 ? "stdin" : "rules file", lines[i]);
+        if (!in_shard(s, k++)) {
+            /* Still checked: a bad rule is found by every shard. */
+            cli_rule_init(&r);
+            rc = cli_rule_parse_text(&r, from, texts[i]);
+            cli_rule_clear(&r);
+            continue;
+        }
+        rc = sweep_add(s, from, texts[i], 1);
+    }
+    for (i = 0; i < ntexts; i++)
+        free(texts[i]);
+    free(texts);
+    free(lines);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Workers                                                              */
+/* ------------------------------------------------------------------ */
+
+/* The fixed part of a row sent back by a worker; `json_len` bytes of its
+ * JSON object follow. */
+typedef struct wire_row {
+    uint64_t index;
+    int32_t rc; /* the flow's exit status; 0: a result follows */
+    int32_t status;
+    uint64_t preperiod, period, saltus, computed;
+    double seconds;
+    char source[12];
+    uint64_t digest, digest_len;
+    uint64_t json_len;
+} wire_row;
+
+/* Write all of buf (the pipe may take it in pieces); -1 on failure. */
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Read exactly n bytes: 1 done, 0 end of file before any byte, -1 error
+ * or a short message.  Signals do not cut a message in half. */
+static int read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    size_t got = 0;
+
+    while (got < n) {
+        ssize_t r = read(fd, p + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return got == 0 ? 0 : -1;
+        got += (size_t)r;
+    }
+    return 1;
+}
+
+/* Values compared between the rules of a sweep (see digest()). */
+#define SWEEP_DIGEST_VALUES 4096
+
+/* The FNV-1a hash of G(0..L-1), L = SWEEP_DIGEST_VALUES or fewer when
+ * fewer are known: values past the computed ones follow from a proven
+ * period.  Rules with equal digests over equal lengths are noted as
+ * agreeing there, never as equal (docs/THEORY.md, section 12). */
+static void digest(uint64_t *h, uint64_t *len, const sg_result *res,
+                   const sg_seq *seq)
+{
+    uint64_t n = SWEEP_DIGEST_VALUES, i, x = 1469598103934665603ULL;
+    int proven = res->status != SG_UNRESOLVED && res->period > 0 &&
+                 seq->n >= res->preperiod + res->period;
+
+    if (!proven && seq->n < n)
+        n = seq->n;
+    for (i = 0; i < n; i++) {
+        uint64_t k = i, v, j;
+        if (k >= seq->n) /* proven: back into the first period */
+            k = res->preperiod + (k - res->preperiod) % res->period;
+        v = sg_seq_get(seq, (size_t)k);
+        if (proven && k != i && res->saltus)
+            v += (i - k) / res->period * res->saltus;
+        for (j = 0; j < 8; j++) {
+            x = (x ^ (v & 0xff)) * 1099511628211ULL;
+            v >>= 8;
+        }
+    }
+    *h = x;
+    *len = n;
+}
+
+/* One rule in a worker: the cached analysis, then its row. */
+static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
+{
+    cli_flow fl;
+    wire_row w;
+    cli_view view;
+    char *json = NULL;
+    size_t json_len = 0;
+    FILE *mem;
+    double t0 = now();
+    int rc, sent;
+
+    memset(&w, 0, sizeof w);
+    w.index = index;
+    cli_flow_init(&fl);
+    rc = cli_rule_parse_text(&fl.r, "rule", s->items[index].canon);
+    if (!rc)
+        rc = cli_flow_run_rule(&fl, a, s->max, s->seconds, 0);
+    rc = cli_flow_finish(&fl, rc);
+    if (rc && cli_cancel == 1) {
+        /* Interrupted: the flow stored the prefix and said so. */
+        cli_flow_clear(&fl);
+        return -1;
+    }
+    w.rc = rc;
+    w.seconds = now() - t0;
+    if (!rc) {
+        w.status = (int32_t)fl.res.status;
+        w.preperiod = fl.res.preperiod;
+        w.period = fl.res.period;
+        w.saltus = fl.res.saltus;
+        w.computed = fl.seq.n;
+        digest(&w.digest, &w.digest_len, &fl.res, &fl.seq);
+        snprintf(w.source, sizeof w.source, "%s", fl.source);
+        if (s->fmt == FMT_JSON) {
+            memset(&view, 0, sizeof view);
+            view.rule = fl.r.canon;
+            view.family = sg_rule_family(&fl.r.rule);
+            view.source = fl.source;
+            view.res = &fl.res;
+            view.seq = &fl.seq;
+            view.computed = fl.seq.n;
+            view.rerun = fl.r.canon;
+            if (!(mem = open_memstream(&json, &json_len))) {
+                cli_flow_clear(&fl);
+                return -1;
+            }
+            fputc('{', mem);
+            cli_view_json(mem, &view, 1);
+            fputc('}', mem);
+            fclose(mem);
+            w.json_len = json_len;
+        }
+    }
+    cli_flow_clear(&fl);
+    sent = write_all(out, &w, sizeof w) == 0 &&
+           (!json_len || write_all(out, json, json_len) == 0);
+    free(json);
+    return sent ? 0 : -1;
+}
+
+/* A worker's life: read indices until the parent closes the pipe or a
+ * signal stops the sweep. */
+static void worker(const sweep *s, const cli_args *a, int in, int out)
+{
+    uint64_t index;
+
+    cli_progress_forbid();
+    for (;;) {
+        int r;
+        /* A --seconds alarm that fired just after the previous rule
+         * finished leaves 2 behind; only a signal (1) stops the worker. */
+        if (cli_cancel == 2)
+            cli_cancel = 0;
+        if (cli_cancel)
+            break;
+        r = read_all(in, &index, sizeof index);
+        if (cli_cancel == 2)
+            cli_cancel = 0;
+        if (r <= 0 || cli_cancel || index >= s->n)
+            break;
+        if (work_one(s, a, index, out))
+            break;
+    }
+    close(in);
+    close(out);
+}
+
+typedef struct slot {
+    pid_t pid;
+    int task, result; /* parent's ends */
+    int busy;         /* analysing items[rule] */
+    size_t rule;
+} slot;
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                             */
+/* ------------------------------------------------------------------ */
+
+static void print_header(const sweep *s)
+{
+    if (s->fmt == FMT_TABLE)
+        printf("%-22s %-19s %7s %7s %6s %9s %8s  %s\n", "rule", "status", "n0",
+               "p", "saltus", "computed", "seconds", "source");
+    else if (s->fmt == FMT_CSV)
+        printf("rule,status,preperiod,period,saltus,computed,seconds,source,"
+               "given\n");
+}
+
+/* The texts of a group that differ from the canonical form, for the
+ * table and csv: "0.33" for subtract{1,2}; NULL when none. */
+static void print_given(const item *it, const char *sep)
+{
+    size_t j;
+    int first = 1;
+
+    for (j = 0; j < it->ngiven; j++) {
+        if (strcmp(it->given[j], it->canon) == 0)
+            continue;
+        printf("%s%s", first ? "" : sep, it->given[j]);
+        first = 0;
+    }
+}
+
+static int has_given(const item *it)
+{
+    size_t j;
+
+    for (j = 0; j < it->ngiven; j++)
+        if (strcmp(it->given[j], it->canon) != 0)
+            return 1;
+    return 0;
+}
+
+static void print_row(const sweep *s, const item *it, const char *json,
+                      size_t json_len)
+{
+    int p = it->status != SG_UNRESOLVED;
+    char n0[24] = "-", per[24] = "-", sal[24] = "-";
+
+    if (s->fmt == FMT_JSON) {
+        fwrite(json, 1, json_len, stdout);
+        fputc('\n', stdout);
+        return;
+    }
+    if (p) {
+        snprintf(n0, sizeof n0, "%llu", (unsigned long long)it->preperiod);
+        snprintf(per, sizeof per, "%llu", (unsigned long long)it->period);
+        snprintf(sal, sizeof sal, "%llu", (unsigned long long)it->saltus);
+    }
+    if (s->fmt == FMT_CSV) {
+        /* Canonical forms hold commas (subtract{1,2}): always quoted. */
+        printf("\"%s\",%s,%s,%s,%s,%llu,%.3f,%s,\"", it->canon,
+               sg_period_status_name(it->status), p ? n0 : "", p ? per : "",
+               p ? sal : "", (unsigned long long)it->computed, it->seconds,
+               it->source);
+        print_given(it, " ");
+        fputs("\"\n", stdout);
+        return;
+    }
+    printf("%-22s %-19s %7s %7s %6s %9llu %8.2f  %s", it->canon,
+           sg_period_status_name(it->status), n0, per, sal,
+           (unsigned long long)it->computed, it->seconds, it->source);
+    if (has_given(it)) {
+        fputs("  (= ", stdout);
+        print_given(it, ", ");
+        fputc(')', stdout);
+    }
+    fputc('\n', stdout);
+}
+
+/* The progress line on a terminal: rules done / total, rate, time left. */
+static struct {
+    int on, shown;
+    double start, last;
+} prog;
+
+static void progress(size_t done, size_t total, int force)
+{
+    double t = now(), rate;
+
+    if (!prog.on || (!force && t - prog.last < 0.5))
+        return;
+    prog.last = t;
+    rate = t > prog.start ? (double)done / (t - prog.start) : 0;
+    fprintf(stderr, "\r\033[Ksweep: %zu/%zu rules, %.3g/s", done, total, rate);
+    if (rate > 0 && done < total)
+        fprintf(stderr, ", about %.0f s left", (double)(total - done) / rate);
+    prog.shown = 1;
+}
+
+static void progress_clear(void)
+{
+    if (prog.shown)
+        fputs("\r\033[K", stderr);
+    prog.shown = 0;
+}
+
+/* Indices of the finished items sorted by seconds, slowest first. */
+static const sweep *sort_s;
+static int by_seconds(const void *x, const void *y)
+{
+    const item *a = &sort_s->items[*(const size_t *)x];
+    const item *b = &sort_s->items[*(const size_t *)y];
+    return (a->seconds < b->seconds) - (a->seconds > b->seconds);
+}
+
+/* Finished rules by (digest length, digest), for the agreements. */
+static int by_digest(const void *x, const void *y)
+{
+    const item *a = &sort_s->items[*(const size_t *)x];
+    const item *b = &sort_s->items[*(const size_t *)y];
+
+    if (a->digest_len != b->digest_len)
+        return (a->digest_len > b->digest_len) -
+               (a->digest_len < b->digest_len);
+    if (a->digest != b->digest)
+        return (a->digest > b->digest) - (a->digest < b->digest);
+    return strcmp(a->canon, b->canon);
+}
+
+/* Fewest values over which an agreement is worth noting. */
+#define SWEEP_AGREE_MIN 64
+
+/* The rules whose first values agree (equal digests over at least
+ * SWEEP_AGREE_MIN values): an observation, not a claim of equality.
+ * Text: one line per group; json: the "agreements" key. */
+static void print_agreements(FILE *f, const sweep *s, int json)
+{
+    size_t *v = malloc((s->n ? s->n : 1) * sizeof *v), n = 0, i, j, k;
+    size_t shown = 0, groups = 0;
+
+    if (json)
+        fputs(",\"agreements\":[", f);
+    if (!v) {
+        if (json)
+            fputc(']', f);
+        return;
+    }
+    for (i = 0; i < s->n; i++)
+        if (s->items[i].done && s->items[i].digest_len >= SWEEP_AGREE_MIN)
+            v[n++] = i;
+    sort_s = s;
+    qsort(v, n, sizeof *v, by_digest);
+    for (i = 0; i < n; i = j) {
+        const item *a = &s->items[v[i]];
+        for (j = i + 1; j < n && s->items[v[j]].digest == a->digest &&
+                        s->items[v[j]].digest_len == a->digest_len;
+             j++)
+            ;
+        if (j - i < 2)
+            continue;
+        groups++;
+        if (json) {
+            fprintf(f, "%s{\"over\":%llu,\"rules\":[", shown ? "," : "",
+                    (unsigned long long)a->digest_len);
+            for (k = i; k < j; k++) {
+                if (k > i)
+                    fputc(',', f);
+                cli_json_string(f, s->items[v[k]].canon);
+            }
+            fputs("]}", f);
+            shown++;
+            continue;
+        }
+        if (shown == SWEEP_LIST)
+            continue;
+        fprintf(f, "agree over G(0..%llu), not claimed equal:",
+                (unsigned long long)(a->digest_len - 1));
+        for (k = i; k < j && k < i + SWEEP_LIST; k++)
+            fprintf(f, "%s %s", k > i ? "," : "", s->items[v[k]].canon);
+        if (j - i > SWEEP_LIST)
+            fprintf(f, " and %zu more", j - i - SWEEP_LIST);
+        fputc('\n', f);
+        shown++;
+    }
+    if (json)
+        fputc(']', f);
+    else if (groups > shown)
+        fprintf(f, "(and %zu more groups that agree)\n", groups - shown);
+    free(v);
+}
+
+static void print_summary(const sweep *s, double wall, int interrupted)
+{
+    size_t i, done = 0, nslow = 0, nunres = 0, ngroups = 0;
+    size_t counts[3] = {0, 0, 0}, failed = 0, src[3] = {0, 0, 0};
+    const item *lp = NULL, *ln0 = NULL;
+    size_t *order = malloc((s->n ? s->n : 1) * sizeof *order);
+    FILE *f = s->fmt == FMT_CSV ? stderr : stdout;
+    int json = s->fmt == FMT_JSON;
+    const char *sep;
+
+    for (i = 0; i < s->n; i++) {
+        const item *it = &s->items[i];
+        if (it->ngiven > 1 || has_given(it))
+            ngroups++;
+        if (it->failed)
+            failed++;
+        if (!it->done)
+            continue;
+        if (order)
+            order[done] = i;
+        done++;
+        counts[it->status <= SG_ARITH_PERIODIC ? it->status : 0]++;
+        src[strcmp(it->source, "cache") == 0      ? 1
+            : strcmp(it->source, "extended") == 0 ? 2
+                                                  : 0]++;
+        if (it->status == SG_UNRESOLVED) {
+            nunres++;
+            continue;
+        }
+        if (!lp || it->period > lp->period)
+            lp = it;
+        if (!ln0 || it->preperiod > ln0->preperiod)
+            ln0 = it;
+    }
+    if (order) {
+        sort_s = s;
+        qsort(order, done, sizeof *order, by_seconds);
+        nslow = done < SWEEP_SLOWEST ? done : SWEEP_SLOWEST;
+    }
+    if (json) {
+        fprintf(f,
+                "{\"summary\":{\"rules\":%zu,\"listed\":%llu,"
+                "\"family_rules\":%llu,\"shard\":\"%u/%u\",\"done\":%zu,"
+                "\"periodic\":%zu,\"arithmetic-periodic\":%zu,"
+                "\"unresolved\":%zu,\"failed\":%zu,\"interrupted\":%s,"
+                "\"computed\":%zu,\"cache\":%zu,\"extended\":%zu,"
+                "\"seconds\":%.3f,\"longest_period\":",
+                s->n, (unsigned long long)s->listed,
+                (unsigned long long)s->family_total, s->shard_k, s->shard_n,
+                done, counts[SG_PERIODIC], counts[SG_ARITH_PERIODIC],
+                counts[SG_UNRESOLVED], failed, interrupted ? "true" : "false",
+                src[0], src[1], src[2], wall);
+        if (lp) {
+            fputs("{\"rule\":", f);
+            cli_json_string(f, lp->canon);
+            fprintf(f, ",\"period\":%llu}", (unsigned long long)lp->period);
+        } else
+            fputs("null", f);
+        fputs(",\"largest_preperiod\":", f);
+        if (ln0) {
+            fputs("{\"rule\":", f);
+            cli_json_string(f, ln0->canon);
+            fprintf(f, ",\"preperiod\":%llu}",
+                    (unsigned long long)ln0->preperiod);
+        } else
+            fputs("null", f);
+        fputs(",\"slowest\":[", f);
+        for (i = 0; i < nslow; i++) {
+            const item *it = &s->items[order[i]];
+            fputs(i ? ",{\"rule\":" : "{\"rule\":", f);
+            cli_json_string(f, it->canon);
+            fprintf(f, ",\"seconds\":%.3f}", it->seconds);
+        }
+        fputs("],\"unresolved_rules\":[", f);
+        sep = "";
+        for (i = 0; i < s->n; i++) {
+            const item *it = &s->items[i];
+            if (!it->done || it->status != SG_UNRESOLVED)
+                continue;
+            fprintf(f, "%s{\"rule\":", sep);
+            cli_json_string(f, it->canon);
+            fprintf(f, ",\"computed\":%llu}", (unsigned long long)it->computed);
+            sep = ",";
+        }
+        fputs("],\"groups\":[", f);
+        sep = "";
+        for (i = 0; i < s->n; i++) {
+            const item *it = &s->items[i];
+            size_t j;
+            if (!(it->ngiven > 1 || has_given(it)))
+                continue;
+            fprintf(f, "%s{\"rule\":", sep);
+            cli_json_string(f, it->canon);
+            fputs(",\"given\":[", f);
+            for (j = 0; j < it->ngiven; j++) {
+                if (j)
+                    fputc(',', f);
+                cli_json_string(f, it->given[j]);
+            }
+            fputs("]}", f);
+            sep = ",";
+        }
+        fputc(']', f);
+        print_agreements(f, s, 1);
+        fputs("}}\n", f);
+        free(order);
+        return;
+    }
+    fprintf(f,
+            "summary: %zu of %zu rules%s: %zu periodic, %zu "
+            "arithmetic-periodic, %zu unresolved",
+            done, s->n, interrupted ? " (interrupted)" : "",
+            counts[SG_PERIODIC], counts[SG_ARITH_PERIODIC],
+            counts[SG_UNRESOLVED]);
+    if (failed)
+        fprintf(f, ", %zu failed", failed);
+    fprintf(f, "; %zu computed, %zu from the cache, %zu extended; %.1f s",
+            src[0], src[1], src[2], wall);
+    if (s->shard_n > 1)
+        fprintf(f, "; shard %u/%u of %llu rules", s->shard_k, s->shard_n,
+                (unsigned long long)s->family_total);
+    fputc('\n', f);
+    if (lp)
+        fprintf(f, "longest period: %llu (%s)\n",
+                (unsigned long long)lp->period, lp->canon);
+    if (ln0)
+        fprintf(f, "largest pre-period: %llu (%s)\n",
+                (unsigned long long)ln0->preperiod, ln0->canon);
+    if (nslow) {
+        fputs("slowest:", f);
+        for (i = 0; i < nslow; i++)
+            fprintf(f, "%s %s (%.2f s)", i ? "," : "", s->items[order[i]].canon,
+                    s->items[order[i]].seconds);
+        fputc('\n', f);
+    }
+    if (nunres) {
+        size_t shown = 0;
+        fputs("unresolved:", f);
+        for (i = 0; i < s->n && shown < SWEEP_LIST; i++) {
+            const item *it = &s->items[i];
+            if (!it->done || it->status != SG_UNRESOLVED)
+                continue;
+            fprintf(f, "%s %s (G(0..%llu))", shown ? "," : "", it->canon,
+                    (unsigned long long)(it->computed ? it->computed - 1 : 0));
+            shown++;
+        }
+        if (nunres > shown)
+            fprintf(f, " and %zu more", nunres - shown);
+        fputc('\n', f);
+    }
+    if (ngroups) {
+        size_t shown = 0;
+        fputs("same game (equal canonical forms):", f);
+        for (i = 0; i < s->n && shown < SWEEP_LIST; i++) {
+            const item *it = &s->items[i];
+            size_t j;
+            if (!(it->ngiven > 1 || has_given(it)))
+                continue;
+            fprintf(f, "%s %s =", shown ? ";" : "", it->canon);
+            for (j = 0; j < it->ngiven; j++)
+                fprintf(f, "%s %s", j ? "," : "", it->given[j]);
+            shown++;
+        }
+        if (ngroups > shown)
+            fprintf(f, "; and %zu more", ngroups - shown);
+        fputc('\n', f);
+    }
+    print_agreements(f, s, 0);
+    free(order);
+}
+
+/* --plot FILE: periods and pre-periods of the finished rules. */
+static int draw(const sweep *s, const char *path, const char *family)
+{
+    sg_plot_result *r = calloc(s->n ? s->n : 1, sizeof *r);
+    size_t i, k = 0;
+    sg_error err;
+    char title[128];
+    int rc = EXIT_DONE;
+
+    if (!r) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    for (i = 0; i < s->n; i++) {
+        if (!s->items[i].done)
+            continue;
+        r[k].rule = s->items[i].canon;
+        r[k].status = s->items[i].status;
+        r[k].preperiod = s->items[i].preperiod;
+        r[k].period = s->items[i].period;
+        k++;
+    }
+    snprintf(title, sizeof title, "sweep %s", family);
+    if (sg_plot_results(path, title, r, k, NULL, &err))
+        rc = cli_report("--plot", NULL, &err);
+    free(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                          */
+/* ------------------------------------------------------------------ */
+
+static int parse_options(sweep *s, const cli_args *a)
+{
+    const char *fmt = cli_get(a, "--format"), *shard = cli_get(a, "--shard");
+    const char *jobs = cli_get(a, "--jobs"), *plot = cli_get(a, "--plot");
+    int rc;
+
+    s->fmt = FMT_TABLE;
+    if (fmt) {
+        if (strcmp(fmt, "table") == 0)
+            s->fmt = FMT_TABLE;
+        else if (strcmp(fmt, "csv") == 0)
+            s->fmt = FMT_CSV;
+        else if (strcmp(fmt, "json") == 0)
+            s->fmt = FMT_JSON;
+        else {
+            cli_error("--format '%s': expected table, csv or json",
+                      cli_quote(fmt));
+            return EXIT_USAGE;
+        }
+    }
+    if (cli_json(a))
+        s->fmt = FMT_JSON;
+    s->shard_k = s->shard_n = 1;
+    if (shard) {
+        unsigned long k, n;
+        char *e1, *e2;
+        errno = 0;
+        k = strtoul(shard, &e1, 10);
+        if (e1 == shard || *e1 != '/' || shard[0] == '-' || shard[0] == '+' ||
+            e1[1] == '-' || e1[1] == '+' ||
+            ((n = strtoul(e1 + 1, &e2, 10)), *e2 || e2 == e1 + 1) || errno ||
+            n < 1 || n > 100000 || k < 1 || k > n) {
+            cli_error("--shard '%s': expected K/N with 1 <= K <= N <= 100000",
+                      cli_quote(shard));
+            return EXIT_USAGE;
+        }
+        s->shard_k = (unsigned)k;
+        s->shard_n = (unsigned)n;
+    }
+    s->jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    if (s->jobs < 1)
+        s->jobs = 1;
+    if (jobs) {
+        unsigned j;
+        if ((rc = parse_small(&j, "--jobs", jobs, 1, 1024)))
+            return rc;
+        s->jobs = j;
+    }
+    if (cli_get(a, "--max") &&
+        (rc = cli_parse_count(&s->max, "--max", cli_get(a, "--max"))))
+        return rc;
+    if (cli_get(a, "--seconds") &&
+        (rc = cli_parse_seconds(&s->seconds, "--seconds",
+                                cli_get(a, "--seconds"))))
+        return rc;
+    if (plot && sg_plot_format_of(plot) == SG_PLOT_UNKNOWN) {
+        cli_error("--plot '%s': the file name must end in .png, .svg or .pdf",
+                  cli_quote(plot));
+        return EXIT_USAGE;
+    }
+    return EXIT_DONE;
+}
+
+/* Start the workers and hand out the rules; returns the exit status. */
+static int run_workers(sweep *s, const cli_args *a, int *interrupted)
+{
+    size_t nw = (size_t)s->jobs < s->n ? (size_t)s->jobs : s->n;
+    size_t next = 0, done = 0, live = 0, i, k;
+    slot *w = calloc(nw ? nw : 1, sizeof *w);
+    struct pollfd *pf = calloc(nw ? nw : 1, sizeof *pf);
+    int rc = EXIT_DONE, stopping = 0;
+    char *json = NULL;
+
+    if (!w || !pf) {
+        free(w);
+        free(pf);
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    for (i = 0; i < nw; i++) {
+        int tp[2], rp[2];
+        if (pipe(tp) || pipe(rp)) {
+            cli_error("cannot create a pipe: %s", strerror(errno));
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        w[i].pid = fork();
+        if (w[i].pid < 0) {
+            cli_error("cannot start a worker: %s", strerror(errno));
+            close(tp[0]), close(tp[1]), close(rp[0]), close(rp[1]);
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        if (w[i].pid == 0) {
+            /* The worker keeps only its own two ends. */
+            for (k = 0; k < i; k++) {
+                close(w[k].task);
+                close(w[k].result);
+            }
+            close(tp[1]);
+            close(rp[0]);
+            worker(s, a, tp[0], rp[1]);
+            _exit(0);
+        }
+        close(tp[0]);
+        close(rp[1]);
+        w[i].task = tp[1];
+        w[i].result = rp[0];
+        live++;
+    }
+    nw = live;
+    /* Feed one rule to each worker; more as rows come back. */
+    for (i = 0; i < nw; i++) {
+        if (next < s->n && !rc) {
+            uint64_t idx = next;
+            if (write_all(w[i].task, &idx, sizeof idx) == 0) {
+                w[i].busy = 1;
+                w[i].rule = next++;
+                continue;
+            }
+        }
+        close(w[i].task);
+        w[i].task = -1;
+    }
+    prog.start = now();
+    progress(0, s->n, 1);
+    while (live) {
+        int r;
+        if (cli_cancel && !stopping) {
+            /* Ctrl-C or SIGTERM: every worker stores what it has. */
+            stopping = 1;
+            *interrupted = 1;
+            for (i = 0; i < nw; i++) {
+                if (w[i].pid > 0)
+                    kill(w[i].pid, SIGTERM);
+                if (w[i].task >= 0) {
+                    close(w[i].task);
+                    w[i].task = -1;
+                }
+            }
+        }
+        for (i = 0; i < nw; i++) {
+            pf[i].fd = w[i].result;
+            pf[i].events = POLLIN;
+            pf[i].revents = 0;
+        }
+        r = poll(pf, nw, 500);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            cli_error("poll: %s", strerror(errno));
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        for (i = 0; i < nw; i++) {
+            wire_row row;
+            item *it;
+            int got;
+            if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            got = read_all(w[i].result, &row, sizeof row);
+            if (got <= 0 || row.index >= s->n || row.json_len > (1u << 30)) {
+                /* The worker has ended (or broke its pipe); one that dies
+                 * in the middle of a rule, unasked, is a failure. */
+                if (w[i].busy && !stopping && !cli_cancel) {
+                    cli_error("a worker stopped while analysing %s",
+                              cli_quote(s->items[w[i].rule].canon));
+                    s->items[w[i].rule].failed = 1;
+                    rc = EXIT_RUNTIME;
+                }
+                w[i].busy = 0;
+                close(w[i].result);
+                w[i].result = -1;
+                if (w[i].task >= 0) {
+                    close(w[i].task);
+                    w[i].task = -1;
+                }
+                live--;
+                continue;
+            }
+            free(json);
+            json = NULL;
+            if (row.json_len) {
+                json = malloc((size_t)row.json_len);
+                if (!json ||
+                    read_all(w[i].result, json, (size_t)row.json_len) != 1) {
+                    cli_error("a worker's row was cut short");
+                    rc = EXIT_RUNTIME;
+                    row.rc = EXIT_RUNTIME;
+                }
+            }
+            it = &s->items[row.index];
+            done++;
+            if (row.rc) {
+                it->failed = 1;
+                rc = EXIT_RUNTIME;
+            } else {
+                it->done = 1;
+                it->status = (sg_period_status)row.status;
+                it->preperiod = row.preperiod;
+                it->period = row.period;
+                it->saltus = row.saltus;
+                it->computed = row.computed;
+                it->seconds = row.seconds;
+                memcpy(it->source, row.source, sizeof it->source);
+                it->digest = row.digest;
+                it->digest_len = row.digest_len;
+                it->source[sizeof it->source - 1] = '\0';
+                progress_clear();
+                print_row(s, it, json, (size_t)row.json_len);
+                fflush(stdout);
+            }
+            progress(done, s->n, 0);
+            w[i].busy = 0;
+            if (w[i].task < 0)
+                continue;
+            if (next < s->n && !stopping) {
+                uint64_t idx = next;
+                if (write_all(w[i].task, &idx, sizeof idx) == 0) {
+                    w[i].busy = 1;
+                    w[i].rule = next++;
+                    continue;
+                }
+            }
+            close(w[i].task);
+            w[i].task = -1;
+        }
+    }
+    progress_clear();
+    if (!rc && !stopping && !cli_cancel && done < s->n) {
+        /* Every worker is gone with rules left: none could be started,
+         * or all of them died. */
+        cli_error("%zu rules were not analysed: the workers stopped",
+                  s->n - done);
+        rc = EXIT_RUNTIME;
+    }
+    for (i = 0; i < nw; i++) {
+        int st;
+        if (w[i].task >= 0)
+            close(w[i].task);
+        if (w[i].result >= 0)
+            close(w[i].result);
+        while (waitpid(w[i].pid, &st, 0) < 0 && errno == EINTR)
+            ;
+    }
+    if (cli_cancel)
+        *interrupted = 1;
+    free(json);
+    free(w);
+    free(pf);
+    return rc;
+}
+
+static int sweep_run(const cli_command *self, cli_args *a)
+{
+    static const char *const families[] = {"subtract", "all-but", "octal",
+                                           "hex",      "rules",   NULL};
+    const char *family = cli_pos(a, 0);
+    sweep s;
+    sg_store *db = NULL;
+    char *path = NULL;
+    double t0 = now();
+    int rc, interrupted = 0;
+    size_t k;
+
+    (void)self;
+    memset(&s, 0, sizeof s);
+    if (!family) {
+        cli_error("sweep: which family? subtract, all-but, octal, hex or "
+                  "rules (sgexplore sweep --help)");
+        return EXIT_USAGE;
+    }
+    for (k = 0; families[k]; k++)
+        if (strcmp(family, families[k]) == 0)
+            break;
+    if (!families[k]) {
+        cli_error("sweep: unknown family '%s' (families: subtract, all-but, "
+                  "octal, hex, rules)",
+                  cli_quote(family));
+        return EXIT_USAGE;
+    }
+    if (cli_npos(a) > (strcmp(family, "rules") == 0 ? 2u : 1u)) {
+        cli_error("sweep %s: unexpected argument '%s'", family,
+                  cli_quote(cli_pos(a, cli_npos(a) - 1)));
+        return EXIT_USAGE;
+    }
+    if ((rc = parse_options(&s, a)))
+        goto out;
+    if (strcmp(family, "rules") == 0) {
+        static const char *const no[] = {"--size", "--max-element", "--digits",
+                                         "--prefix", NULL};
+        if ((rc = refuse(a, family, no)))
+            goto out;
+        if (!cli_pos(a, 1)) {
+            cli_error("sweep rules needs a FILE (or - for standard input)");
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        rc = load_rules(&s, a, cli_pos(a, 1));
+    } else {
+        rc = load_family(&s, a, family);
+    }
+    if (rc)
+        goto out;
+    /* The cache is checked (and created) once, before any worker starts,
+     * so that a bad --db is one message, not one per worker. */
+    if ((rc = cli_cache_open(&db, &path, a, 0)))
+        goto out;
+    sg_store_close(db);
+    free(path);
+    prog.on = isatty(STDERR_FILENO);
+    print_header(&s);
+    if (s.n)
+        rc = run_workers(&s, a, &interrupted);
+    print_summary(&s, now() - t0, interrupted);
+    if (interrupted) {
+        size_t d = 0;
+        for (k = 0; k < s.n; k++)
+            d += s.items[k].done;
+        cli_error("sweep interrupted: %zu of %zu rules finished and stored; "
+                  "run the same command again to continue",
+                  d, s.n);
+        rc = EXIT_RUNTIME;
+    }
+    if (!interrupted && cli_get(a, "--plot")) {
+        int prc = draw(&s, cli_get(a, "--plot"), family);
+        if (!rc)
+            rc = prc;
+    }
+out:
+    sweep_clear(&s);
+    return rc;
+}
