@@ -30,6 +30,47 @@
  * is the Walsh-Hadamard transform of H at m, so one transform rates every
  * mask.  The choice is renewed when the heaps computed double and when a
  * new highest value bit appears; a change rebuilds R in one pass.
+ *
+ * Part 2: the heap's parity (docs/THEORY.md, section 12).  Extend the
+ * value of heap h to e(h) = G(h) << 1 | ((h + c) & 1), c = 0 or 1, and
+ * let the mask have a parity bit q: h is rare when
+ *
+ *     lambda(h) = popcount(G(h) & m) + q * ((h + c) & 1)
+ *
+ * is even.  For a split (a, b) of n - k, (a + c) + (b + c) = a + b =
+ * n - k (mod 2), so with mu(x) = popcount(x & m) mod 2
+ *
+ *     lambda(a) + lambda(b) = mu(G(a) ^ G(b)) + q * ((n - k) & 1):
+ *
+ * the offset c cancels, and the option value x = G(a) ^ G(b) comes from a
+ * pair with exactly one rare part iff mu(x) + q * ((n - k) & 1) is odd.
+ * So for heap n and split position k the "common" option values (those
+ * step 1 is sure to mark) are {x : mu(x) = 1 + q (n - k) mod 2}.  That set
+ * depends on k: with q = 1 and split positions of both parities, no value
+ * is common for every k at once, step 2 guarantees nothing and the method
+ * is naive.  Such rules therefore never use q = 1 (a forced parity mask is
+ * dropped).  When every split position k has the parity kpar, the common
+ * option values of heap n are one set C(n) for all its splits: the plain
+ * common values when q (n - kpar) is even, the plain rare ones when it is
+ * odd.  Steps 1-3 run unchanged with C(n) for "common" and its complement
+ * for "rare" (sparse_flip swaps the two lists per heap); one-heap and
+ * whole-heap options are all marked in step 1 in any case.  Two things
+ * differ: whether n joins R is decided by lambda(n), from G(n) and n's own
+ * parity, not by the list G(n) was found in (when kpar + c is odd a value
+ * found by step 3 can belong to a common heap); and the classes of the
+ * stored values of R never change, since they only depend on (G(h), h).
+ * Again nothing depends on the mask (m, q, c), only the speed does.
+ *
+ * c matters for the choice only: with q = 1, c = 1 makes every heap's
+ * class the opposite of c = 0's.  0.106 is the example: under m = 13 with
+ * c = 1 only 15 heaps are rare (the last 1103), with c = 0 all but those.
+ * hist counts heaps by (G(h), h & 1), so that one transform of 2 * P
+ * entries rates every (m, q) for c = 0 as w[m << 1 | q] and, for q = 1,
+ * c = 1 as -w; a parity mask is taken only when it is strictly better than
+ * the best plain mask (sg_sparse_mask_pick_ext), so games without a
+ * parity space keep their plain mask and their speed.  With q = 1 the
+ * small path's multi-heap loop (small_run1) is not used: it keeps one
+ * classification for all its heaps.
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
