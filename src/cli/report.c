@@ -192,8 +192,10 @@ void cli_view_text(FILE *f, const cli_view *v)
         if (sp.found)
             fprintf(f, "sparse space: mask %u%s, %llu rare heaps, the last "
                        "at %llu\n",
-                    (unsigned)sp.mask, sp.parity ? " with the heap's parity"
-                                                  : "",
+                    (unsigned)sp.mask,
+                    !sp.parity         ? ""
+                    : sp.parity_shift ? " with the heap's parity (h + 1) mod 2"
+                                      : " with the heap's parity h mod 2",
                     (unsigned long long)sp.rare,
                     (unsigned long long)sp.last_rare);
         else
@@ -282,9 +284,10 @@ void cli_view_json(FILE *f, const cli_view *v, int with_values)
         fputs("null", f);
     fputs(",\"sparse\":", f);
     if (sparse_of(v, &sp) && sp.found)
-        fprintf(f, "{\"mask\":%u,\"parity\":%s,\"rare\":%llu,"
-                   "\"last_rare\":%llu}",
+        fprintf(f, "{\"mask\":%u,\"parity\":%s,\"parity_offset\":%d,"
+                   "\"rare\":%llu,\"last_rare\":%llu}",
                 (unsigned)sp.mask, sp.parity ? "true" : "false",
+                sp.parity ? sp.parity_shift : 0,
                 (unsigned long long)sp.rare, (unsigned long long)sp.last_rare);
     else
         fputs("null", f);

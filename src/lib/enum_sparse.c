@@ -199,13 +199,6 @@ typedef struct sparse {
 
     int forced;            /* the mask was given by the caller */
     uint32_t mask;
-    /* the parity bit of the extended mask and the offset c of the heap's
-     * parity (h + c) & 1 (see the header), whether the rule allows one
-     * (its split positions k all have parity kpar), and whether the lists
-     * below are swapped for the current heap */
-    uint32_t pmask, pshift;
-    unsigned kpar;
-    int par_ok, flipped;
 
     /* R: heaps >= 1 with rare values, ascending, and their values */
     size_t nrare, ralloc;
@@ -281,6 +274,14 @@ typedef struct sparse {
     /* no helper thread in this run (last, so that the fields the two
      * threads share keep their places in the cache lines) */
     int no_threads;
+    /* the parity bit of the extended mask and the offset c of the heap's
+     * parity (h + c) & 1 (see the header), whether the rule allows one
+     * (its split positions k all have parity kpar), and whether the value
+     * lists are swapped for the current heap (after no_threads for the
+     * same reason) */
+    uint32_t pmask, pshift;
+    unsigned kpar;
+    int par_ok, flipped;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
@@ -1444,7 +1445,8 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
                 v = (sg_value)__builtin_ctzll(want);
             }
         }
-        if (v >= half || heap_rare(sp, v, m)) {
+        /* (no parity mask here: small_fast; so the plain test) */
+        if (v >= half || is_rare(sp->mask, v)) {
             *out = v;
             return 1;
         }
