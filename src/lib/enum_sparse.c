@@ -64,7 +64,9 @@
  * c matters for the choice only: with q = 1, c = 1 makes every heap's
  * class the opposite of c = 0's.  0.106 is the example: under m = 13 with
  * c = 1 only 15 heaps are rare (the last 1103), with c = 0 all but those.
- * hist counts heaps by (G(h), h & 1), so that one transform of 2 * P
+ * With such a rule hist counts heaps by (G(h), h & 1) (by G(h) alone
+ * otherwise, so that Kayles' small_run pays nothing), so that one
+ * transform of 2 * P
  * entries rates every (m, q) for c = 0 as w[m << 1 | q] and, for q = 1,
  * c = 1 as -w; a parity mask is taken only when it is strictly better than
  * the best plain mask (sg_sparse_mask_pick_ext), so games without a
@@ -213,8 +215,8 @@ typedef struct sparse {
      * stamp[AT(x) + m % LANES], where TAG(m) means "an option of m" */
     stamp_t *stamp;
     size_t base;           /* heap whose tag is 2; moved on before wrapping */
-    uint64_t *hist;        /* heaps >= 1 per extended value v << 1 |
-                              (h & 1): 2 * size entries */
+    uint64_t *hist;        /* heaps >= 1 per value, at HIST(sp, v, h):
+                              2 * size entries */
     /* common and rare option values below size, ascending: with a
      * parity mask, of the current heap (see sparse_flip) */
     sg_value *common;
@@ -288,6 +290,11 @@ static int is_rare(uint32_t mask, sg_value v)
 {
     return !__builtin_parity(v & mask);
 }
+
+/* hist's slot for heap h of value v: by (v, h & 1) when the rule allows
+ * parity masks (par_ok), else by v alone. */
+#define HIST(sp, v, h)                                                      \
+    ((sp)->par_ok ? (size_t)(v) << 1 | ((h) & 1) : (size_t)(v))
 
 /* Whether heap h of value v is rare: its extended value v << 1 | ((h +
  * pshift) & 1) has an even number of bits under the extended mask. */
@@ -548,7 +555,7 @@ static int sparse_rebuild(sparse *sp, const sg_seq *s)
     return 0;
 }
 
-/* hist[v << 1 | (h & 1)] += the heaps 1 <= h < s->n of value v (v <
+/* hist[HIST(v, h)] += the heaps 1 <= h < s->n of value v (v <
  * sp->size).  Four partial counts, so that runs of one value do not wait
  * on each other's increments.  -1 when out of memory. */
 static int sparse_count(sparse *sp, const sg_seq *s)
@@ -559,13 +566,13 @@ static int sparse_count(sparse *sp, const sg_seq *s)
     if (!c)
         return -1;
     for (h = 1; h + 4 <= s->n; h += 4) {
-        c[(size_t)sg_seq_get(s, h) << 1 | 1]++;
-        c[z + ((size_t)sg_seq_get(s, h + 1) << 1)]++;
-        c[2 * z + ((size_t)sg_seq_get(s, h + 2) << 1 | 1)]++;
-        c[3 * z + ((size_t)sg_seq_get(s, h + 3) << 1)]++;
+        c[HIST(sp, sg_seq_get(s, h), h)]++;
+        c[z + HIST(sp, sg_seq_get(s, h + 1), h + 1)]++;
+        c[2 * z + HIST(sp, sg_seq_get(s, h + 2), h + 2)]++;
+        c[3 * z + HIST(sp, sg_seq_get(s, h + 3), h + 3)]++;
     }
     for (; h < s->n; h++)
-        c[(size_t)sg_seq_get(s, h) << 1 | (h & 1)]++;
+        c[HIST(sp, sg_seq_get(s, h), h)]++;
     for (v = 0; v < z; v++)
         sp->hist[v] += c[v] + c[z + v] + c[2 * z + v] + c[3 * z + v];
     free(c);
@@ -593,7 +600,7 @@ static int64_t sparse_best_mask(const sparse *sp, int *shift)
     } else {
         /* the values alone, exactly as before the parity existed */
         for (i = 0; i < p; i++)
-            w[i] = (int64_t)(sp->hist[2 * i] + sp->hist[2 * i + 1]);
+            w[i] = (int64_t)sp->hist[i];
         best = sg_sparse_mask_pick(w, p, sp->mask, 0) << 1;
         *shift = 0;
     }
@@ -1368,10 +1375,13 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
 /* The same three steps as sparse1_small for heaps s->n, s->n + 1, ...
  * up to e - 1 (small_fast holding for the first): 0 when all got plain
  * values, now stored; 1 when heap s->n got a rare value or one of size /
- * 2, which is left in *out for the caller to store.  Compiled twice (see
- * small_run1), so that with AVX2 the block scan is inlined. */
+ * 2, which is left in *out for the caller to store.  Compiled once
+ * without and twice with AVX2 (see small_run1), so that the block scan is
+ * inlined and, with par = 0 (rules without parity masks), the histogram
+ * count is by value alone, as in Kayles' loop before the parity existed. */
 static inline __attribute__((always_inline)) int
-small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
+small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
+               int par)
 {
     uint8_t *g = s->data;
     const unsigned half = (unsigned)(sp->size / 2);
@@ -1454,7 +1464,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
         s->n = m + 1;
         if (v > s->max)
             s->max = v;
-        sp->hist[(size_t)v << 1 | (m & 1)]++;
+        sp->hist[par ? (size_t)v << 1 | (m & 1) : (size_t)v]++;
     }
     return 0;
 }
@@ -1463,7 +1473,14 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
 __attribute__((target("avx2,bmi2"))) static int
 small_run1_avx2(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
-    return small_run_body(sp, s, e, out, 1);
+    return small_run_body(sp, s, e, out, 1, 0);
+}
+
+/* The same for rules with parity masks (par_ok: hist by parity too). */
+__attribute__((target("avx2,bmi2"))) static int
+small_run1_avx2p(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 1, 1);
 }
 #endif
 
@@ -1471,9 +1488,10 @@ static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
 #ifdef SPARSE_AVX2
     if (sp->simd)
-        return small_run1_avx2(sp, s, e, out);
+        return sp->par_ok ? small_run1_avx2p(sp, s, e, out)
+                          : small_run1_avx2(sp, s, e, out);
 #endif
-    return small_run_body(sp, s, e, out, 0);
+    return small_run_body(sp, s, e, out, 0, sp->par_ok);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1878,11 +1896,11 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     sp.balance = 256;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
+    sp.par_ok = sg_sparse_parity_ok(r, &sp.kpar);
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
         goto nomem;
     if (sparse_count(&sp, s))
         goto nomem;
-    sp.par_ok = sg_sparse_parity_ok(r, &sp.kpar);
     if (mask == SG_SPARSE_AUTO) {
         int c;
         int64_t best = sparse_best_mask(&sp, &c);
@@ -2063,7 +2081,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 goto out;
             if (m == 0)
                 continue;
-            sp.hist[(size_t)v << 1 | (m & 1)]++;
+            sp.hist[HIST(&sp, v, m)]++;
             if (heap_rare(&sp, v, m) && rare_push(&sp, m, v))
                 goto nomem;
             if ((size_t)v >= sp.size / 2) {
