@@ -82,6 +82,14 @@ target() {
     echo "; target $out: $ok"
 }
 
+# parity LINE: how the sparse mask used the heap's parity, if it did.
+parity() {
+    case $(field parity "$1") in
+    h) echo " with h mod 2" ;;
+    h+1) echo " with (h+1) mod 2" ;;
+    esac
+}
+
 # enum_case LABEL RULE N [HOW]: enumeration of G(0..N-1) by the method
 # sg_enumerate picks (or HOW: sparse1 = sparse without the helper thread).
 enum_case() {
@@ -90,7 +98,7 @@ enum_case() {
         row "$label" "$n" "$(field method "$M_LINE")" "$M_RUNS" \
             "$(field wall "$M_LINE")" "$(field cpu "$M_LINE")" \
             "$(field vps "$M_LINE")" "$(mb "$(field maxrss_kb "$M_LINE")")" \
-            "max $(field max "$M_LINE"), rare $(field rare "$M_LINE"), mask $(field mask "$M_LINE")$(target "$M_LINE")"
+            "max $(field max "$M_LINE"), rare $(field rare "$M_LINE"), mask $(field mask "$M_LINE")$(parity "$M_LINE")$(target "$M_LINE")"
     else
         row "$label" "$n" "-" "-" "-" "-" "-" "-" "skipped: over ${TIMEOUT} s or failed"
     fi
@@ -164,6 +172,10 @@ if [ "$LONG" = 1 ]; then
 else
     row "0.1777 proven" "443139470" "analyse" "-" "-" "-" "-" "-" "skipped (SG_BENCH_LONG=0)"
 fi
+# 0.106 has a sparse space only over (G(h), h mod 2) (issue 14).
+ratio_case "0.106 (vs naive)" '0.106' 30000
+T_WALL=0.03 enum_case "0.106" '0.106' 200000
+T_WALL=10 enum_case "0.106" '0.106' 100000000
 ratio_case "S={997,1999,2996} (vs naive)" 'subtract{997,1999,2996}' 4194304
 T_WALL=0.1 analyse_case "S={997,1999,2996} proven" 'subtract{997,1999,2996}' 10000000 3990991 0
 

@@ -6,7 +6,14 @@
  *       time the enumeration of G(0..N-1) (sparse1: without the helper
  *       thread; MASK: a forced sparse-space mask);
  *   sgbench analyse RULE MAX
- *       time sg_analyse (enumeration in rounds plus proofs) until proven.
+ *       time sg_analyse (enumeration in rounds plus proofs) until proven;
+ *   sgbench space RULE N
+ *       the sparse space of G(0..N-1) over the values alone and with the
+ *       heap's parity (sg_sparse_space_find, _find_rule), for the sweep of
+ *       docs/BENCHMARKS.md.
+ *
+ * MASK is a number (0x1b) or, for the parity masks, the number followed
+ * by "p" (the heap's parity h mod 2) or "q" ((h + 1) mod 2): "0xdq".
  *
  * Prints one line of key=value pairs: wall and CPU seconds, values per
  * second, peak resident memory (getrusage ru_maxrss), and what was found.
@@ -40,7 +47,8 @@ static int usage(void)
 {
     fprintf(stderr, "usage: sgbench enum RULE N "
                     "[auto|naive|sparse|sparse1|MASK]\n"
-                    "       sgbench analyse RULE MAX\n");
+                    "       sgbench analyse RULE MAX\n"
+                    "       sgbench space RULE N\n");
     return 2;
 }
 
@@ -83,8 +91,14 @@ static int run_enum(const char *rule, size_t n, const char *how)
         sg_enum_options opt = {0};
         if (strcmp(how, "sparse1") == 0)
             opt.no_threads = 1;   /* one thread only */
-        else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0)
-            mask = (int64_t)strtoll(how, NULL, 0);
+        else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
+            char *end;
+            mask = (int64_t)strtoll(how, &end, 0);
+            if (*end == 'p')
+                mask |= SG_SPARSE_PARITY;
+            else if (*end == 'q')
+                mask |= SG_SPARSE_PARITY_INV;
+        }
         method = "sparse";
         st = sg_enumerate_sparse(&s, &r, n, mask, &stats, &opt, &err);
     }
@@ -96,10 +110,11 @@ static int run_enum(const char *rule, size_t n, const char *how)
     }
     printf("mode=enum rule=%s n=%zu method=%s wall=%.4f cpu=%.4f vps=%.4g "
            "maxrss_kb=%ld max=%u width=%u mask=0x%x rare=%zu full_scans=%zu "
-           "repicks=%zu\n",
+           "repicks=%zu parity=%s\n",
            rule, n, method, w1 - w0, c1 - c0, (double)n / (w1 - w0),
            maxrss_kb(), (unsigned)s.max, s.width, (unsigned)stats.mask,
-           stats.rare, stats.full_scans, stats.repicks);
+           stats.rare, stats.full_scans, stats.repicks,
+           !stats.parity ? "none" : stats.parity_shift ? "h+1" : "h");
     sg_seq_clear(&s);
     sg_rule_clear(&r);
     return 0;
@@ -140,6 +155,43 @@ static int run_analyse(const char *rule, size_t max)
     return 0;
 }
 
+/* One sparse space as key=value pairs, the keys prefixed by `pre`. */
+static void space_print(const char *pre, const sg_sparse_space *sp)
+{
+    printf(" %sfound=%d %smask=0x%x %sparity=%s %srare=%llu %slast=%llu", pre,
+           sp->found, pre, (unsigned)sp->mask, pre,
+           !sp->parity ? "none" : sp->parity_shift ? "h+1" : "h", pre,
+           (unsigned long long)sp->rare, pre,
+           (unsigned long long)sp->last_rare);
+}
+
+static int run_space(const char *rule, size_t n)
+{
+    sg_rule r;
+    sg_seq s;
+    sg_error err;
+    sg_sparse_space plain, ext;
+
+    if (parse_rule(&r, rule))
+        return 2;
+    sg_seq_init(&s);
+    if (sg_enumerate(&s, &r, n, NULL, &err) != SG_OK ||
+        sg_sparse_space_find(&plain, &s, s.n, &err) != SG_OK ||
+        sg_sparse_space_find_rule(&ext, &s, &r, s.n, &err) != SG_OK) {
+        fprintf(stderr, "sgbench: %s: %s\n", rule, err.msg);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+        return 1;
+    }
+    printf("mode=space rule=%s n=%zu", rule, s.n);
+    space_print("plain_", &plain);
+    space_print("", &ext);
+    putchar('\n');
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "enum") == 0)
@@ -147,5 +199,7 @@ int main(int argc, char **argv)
                         argc >= 5 ? argv[4] : "auto");
     if (argc == 4 && strcmp(argv[1], "analyse") == 0)
         return run_analyse(argv[2], (size_t)strtoull(argv[3], NULL, 10));
+    if (argc == 4 && strcmp(argv[1], "space") == 0)
+        return run_space(argv[2], (size_t)strtoull(argv[3], NULL, 10));
     return usage();
 }

@@ -534,7 +534,7 @@ static int read_all(int fd, void *buf, size_t n)
 /* The FNV-1a hash of G(0..L-1), L = SWEEP_DIGEST_VALUES or fewer when
  * fewer are known: values past the computed ones follow from a proven
  * period.  Rules with equal digests over equal lengths are noted as
- * agreeing there, never as equal (docs/THEORY.md, section 12). */
+ * agreeing there, never as equal (docs/THEORY.md, section 13). */
 static void digest(uint64_t *h, uint64_t *len, const sg_result *res,
                    const sg_seq *seq)
 {

@@ -56,13 +56,23 @@ static int largest(const sg_seq *s, sg_value *v, size_t *first)
     return i < s->n;
 }
 
-/* The sparse space of the computed values (0 when there are too few or
- * the transform does not fit: the report then says nothing of it). */
-static int sparse_of(const sg_seq *s, sg_sparse_space *sp)
+/* The sparse space of the computed values, with the heap's parity when
+ * the rule allows it (0 when there are too few or the transform does not
+ * fit: the report then says nothing of it). */
+static int sparse_of(const cli_view *v, sg_sparse_space *sp)
 {
-    if (!s || s->n < SG_SPARSE_SPACE_MIN)
+    sg_rule r;
+    int ok, parsed;
+
+    if (!v->seq || v->seq->n < SG_SPARSE_SPACE_MIN)
         return 0;
-    return sg_sparse_space_find(sp, s, s->n, NULL) == SG_OK;
+    sg_rule_init(&r);
+    parsed = v->rule &&
+             sg_rule_parse(&r, SG_SYNTAX_RULE, v->rule, NULL) == SG_OK;
+    ok = sg_sparse_space_find_rule(sp, v->seq, parsed ? &r : NULL,
+                                   v->seq->n, NULL) == SG_OK;
+    sg_rule_clear(&r);
+    return ok;
 }
 
 /* G(from..to-1) separated by sep. */
@@ -190,12 +200,14 @@ void cli_view_text(FILE *f, const cli_view *v)
     if (largest(v->seq, &big, &first))
         fprintf(f, "largest value: %u, first at heap %zu\n", (unsigned)big,
                 first);
-    if (sparse_of(v->seq, &sp)) {
+    if (sparse_of(v, &sp)) {
         if (sp.found)
             fprintf(f, "sparse space: mask %u%s, %llu rare heaps, the last "
                        "at %llu\n",
-                    (unsigned)sp.mask, sp.parity ? " with the heap's parity"
-                                                  : "",
+                    (unsigned)sp.mask,
+                    !sp.parity         ? ""
+                    : sp.parity_shift ? " with the heap's parity (h + 1) mod 2"
+                                      : " with the heap's parity h mod 2",
                     (unsigned long long)sp.rare,
                     (unsigned long long)sp.last_rare);
         else
@@ -283,10 +295,11 @@ void cli_view_json(FILE *f, const cli_view *v, int with_values)
     else
         fputs("null", f);
     fputs(",\"sparse\":", f);
-    if (sparse_of(v->seq, &sp) && sp.found)
-        fprintf(f, "{\"mask\":%u,\"parity\":%s,\"rare\":%llu,"
-                   "\"last_rare\":%llu}",
+    if (sparse_of(v, &sp) && sp.found)
+        fprintf(f, "{\"mask\":%u,\"parity\":%s,\"parity_offset\":%d,"
+                   "\"rare\":%llu,\"last_rare\":%llu}",
                 (unsigned)sp.mask, sp.parity ? "true" : "false",
+                sp.parity ? sp.parity_shift : 0,
                 (unsigned long long)sp.rare, (unsigned long long)sp.last_rare);
     else
         fputs("null", f);

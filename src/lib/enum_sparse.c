@@ -30,6 +30,49 @@
  * is the Walsh-Hadamard transform of H at m, so one transform rates every
  * mask.  The choice is renewed when the heaps computed double and when a
  * new highest value bit appears; a change rebuilds R in one pass.
+ *
+ * Part 2: the heap's parity (docs/THEORY.md, section 12).  Extend the
+ * value of heap h to e(h) = G(h) << 1 | ((h + c) & 1), c = 0 or 1, and
+ * let the mask have a parity bit q: h is rare when
+ *
+ *     lambda(h) = popcount(G(h) & m) + q * ((h + c) & 1)
+ *
+ * is even.  For a split (a, b) of n - k, (a + c) + (b + c) = a + b =
+ * n - k (mod 2), so with mu(x) = popcount(x & m) mod 2
+ *
+ *     lambda(a) + lambda(b) = mu(G(a) ^ G(b)) + q * ((n - k) & 1):
+ *
+ * the offset c cancels, and the option value x = G(a) ^ G(b) comes from a
+ * pair with exactly one rare part iff mu(x) + q * ((n - k) & 1) is odd.
+ * So for heap n and split position k the "common" option values (those
+ * step 1 is sure to mark) are {x : mu(x) = 1 + q (n - k) mod 2}.  That set
+ * depends on k: with q = 1 and split positions of both parities, no value
+ * is common for every k at once, step 2 guarantees nothing and the method
+ * is naive.  Such rules therefore never use q = 1 (a forced parity mask is
+ * dropped).  When every split position k has the parity kpar, the common
+ * option values of heap n are one set C(n) for all its splits: the plain
+ * common values when q (n - kpar) is even, the plain rare ones when it is
+ * odd.  Steps 1-3 run unchanged with C(n) for "common" and its complement
+ * for "rare" (sparse_flip swaps the two lists per heap); one-heap and
+ * whole-heap options are all marked in step 1 in any case.  Two things
+ * differ: whether n joins R is decided by lambda(n), from G(n) and n's own
+ * parity, not by the list G(n) was found in (when kpar + c is odd a value
+ * found by step 3 can belong to a common heap); and the classes of the
+ * stored values of R never change, since they only depend on (G(h), h).
+ * Again nothing depends on the mask (m, q, c), only the speed does.
+ *
+ * c matters for the choice only: with q = 1, c = 1 makes every heap's
+ * class the opposite of c = 0's.  0.106 is the example: under m = 13 with
+ * c = 1 only 15 heaps are rare (the last 1103), with c = 0 all but those.
+ * With such a rule hist counts heaps by (G(h), h & 1) (by G(h) alone
+ * otherwise, so that Kayles' small_run pays nothing), so that one
+ * transform of 2 * P
+ * entries rates every (m, q) for c = 0 as w[m << 1 | q] and, for q = 1,
+ * c = 1 as -w; a parity mask is taken only when it is strictly better than
+ * the best plain mask (sg_sparse_mask_pick_ext), so games without a
+ * parity space keep their plain mask and their speed.  With q = 1 the
+ * small path's multi-heap loop (small_run1) is not used: it keeps one
+ * classification for all its heaps.
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
@@ -172,9 +215,12 @@ typedef struct sparse {
      * stamp[AT(x) + m % LANES], where TAG(m) means "an option of m" */
     stamp_t *stamp;
     size_t base;           /* heap whose tag is 2; moved on before wrapping */
-    uint64_t *hist;        /* heaps >= 1 per value */
-    sg_value *common;      /* common values below size, ascending */
-    sg_value *rarev;       /* rare values below size, ascending */
+    uint64_t *hist;        /* heaps >= 1 per value, at HIST(sp, v, h):
+                              2 * size entries */
+    /* common and rare option values below size, ascending: with a
+     * parity mask, of the current heap (see sparse_flip) */
+    sg_value *common;
+    sg_value *rarev;
     size_t ncommon, nrarev;
     /* with size <= SMALL_SIZE: the common and the rare values below
      * size / 2 as bit sets (see NAME_small) */
@@ -230,11 +276,32 @@ typedef struct sparse {
     /* no helper thread in this run (last, so that the fields the two
      * threads share keep their places in the cache lines) */
     int no_threads;
+    /* the parity bit of the extended mask and the offset c of the heap's
+     * parity (h + c) & 1 (see the header), whether the rule allows one
+     * (its split positions k all have parity kpar), and whether the value
+     * lists are swapped for the current heap (after no_threads for the
+     * same reason) */
+    uint32_t pmask, pshift;
+    unsigned kpar;
+    int par_ok, flipped;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
 {
     return !__builtin_parity(v & mask);
+}
+
+/* hist's slot for heap h of value v: by (v, h & 1) when the rule allows
+ * parity masks (par_ok), else by v alone. */
+#define HIST(sp, v, h)                                                      \
+    ((sp)->par_ok ? (size_t)(v) << 1 | ((h) & 1) : (size_t)(v))
+
+/* Whether heap h of value v is rare: its extended value v << 1 | ((h +
+ * pshift) & 1) has an even number of bits under the extended mask. */
+static int heap_rare(const sparse *sp, sg_value v, size_t h)
+{
+    return !(__builtin_parity(v & sp->mask) ^
+             (sp->pmask & ((uint32_t)h ^ sp->pshift) & 1));
 }
 
 int sg_sparse_applicable(const sg_rule *r)
@@ -319,6 +386,7 @@ static void sparse_lists(sparse *sp)
 
     sp->ncommon = sp->nrarev = 0;
     sp->cbits = sp->rbits = 0;
+    sp->flipped = 0;
     memset(sp->cmask, 0, sp->bw * sizeof *sp->cmask);
     memset(sp->rmask, 0, sp->bw * sizeof *sp->rmask);
     for (v = 0; v < sp->size; v++) {
@@ -336,6 +404,28 @@ static void sparse_lists(sparse *sp)
                 sp->cbits |= (uint64_t)1 << v;
         }
     }
+}
+
+/*
+ * With a parity mask, which option values of heap m step 1 marks depends
+ * on the parity of m - k (the header's part 2): when it is odd, the lists
+ * of sparse_lists (made for even m - k) swap roles.  Called before each
+ * heap; the swap is of pointers, counts and two words.
+ */
+static inline void sparse_flip(sparse *sp, size_t m)
+{
+    int want = (int)(sp->pmask & ((uint32_t)(m ^ sp->kpar) & 1));
+    sg_value *v;
+    uint64_t *b, x;
+    size_t c;
+
+    if (want == sp->flipped)
+        return;
+    v = sp->common, sp->common = sp->rarev, sp->rarev = v;
+    c = sp->ncommon, sp->ncommon = sp->nrarev, sp->nrarev = c;
+    b = sp->cmask, sp->cmask = sp->rmask, sp->rmask = b;
+    x = sp->cbits, sp->cbits = sp->rbits, sp->rbits = x;
+    sp->flipped = want;
 }
 
 /* Grow the value tables so that size > 2 * max.  -1 when out of memory
@@ -366,10 +456,10 @@ static int sparse_fit(sparse *sp, sg_value max)
     sp->wbits = calloc(sp->bw, sizeof *sp->wbits);
     if (!sp->cmask || !sp->rmask || !sp->wbits)
         return -1;
-    if (!(t = realloc(sp->hist, want * sizeof *sp->hist)))
+    if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
         return -1;
     sp->hist = t;
-    memset(sp->hist + old, 0, (want - old) * sizeof *sp->hist);
+    memset(sp->hist + 2 * old, 0, 2 * (want - old) * sizeof *sp->hist);
     if (!(t = realloc(sp->common, want * sizeof *sp->common)))
         return -1;
     sp->common = t;
@@ -447,77 +537,94 @@ static int sparse_rebuild(sparse *sp, const sg_seq *s)
     sp->rgen++;
     if (s->width == 1) {
         /* a resumed run reads the whole prefix: a table per byte */
-        uint8_t rare[256];
+        uint8_t rare[512];
         unsigned v;
-        for (v = 0; v < 256; v++)
-            rare[v] = (uint8_t)is_rare(sp->mask, v);
+        for (v = 0; v < 512; v++)
+            rare[v] = (uint8_t)heap_rare(sp, v >> 1, v);
         for (h = 1; h < s->n; h++)
-            if (rare[s->data[h]] && rare_push(sp, h, s->data[h]))
+            if (rare[s->data[h] << 1 | (h & 1)] &&
+                rare_push(sp, h, s->data[h]))
                 return -1;
         return 0;
     }
     for (h = 1; h < s->n; h++) {
         sg_value v = sg_seq_get(s, h);
-        if (is_rare(sp->mask, v) && rare_push(sp, h, v))
+        if (heap_rare(sp, v, h) && rare_push(sp, h, v))
             return -1;
     }
     return 0;
 }
 
-/* hist[v] += the heaps 1 <= h < s->n of value v (v < sp->size).  Four
- * partial counts, so that runs of one value do not wait on each other's
- * increments.  -1 when out of memory. */
+/* hist[HIST(v, h)] += the heaps 1 <= h < s->n of value v (v <
+ * sp->size).  Four partial counts, so that runs of one value do not wait
+ * on each other's increments.  -1 when out of memory. */
 static int sparse_count(sparse *sp, const sg_seq *s)
 {
-    size_t h, v, z = sp->size;
+    size_t h, v, z = 2 * sp->size;
     uint64_t *c = calloc(4 * z, sizeof *c);
 
     if (!c)
         return -1;
     for (h = 1; h + 4 <= s->n; h += 4) {
-        c[sg_seq_get(s, h)]++;
-        c[z + sg_seq_get(s, h + 1)]++;
-        c[2 * z + sg_seq_get(s, h + 2)]++;
-        c[3 * z + sg_seq_get(s, h + 3)]++;
+        c[HIST(sp, sg_seq_get(s, h), h)]++;
+        c[z + HIST(sp, sg_seq_get(s, h + 1), h + 1)]++;
+        c[2 * z + HIST(sp, sg_seq_get(s, h + 2), h + 2)]++;
+        c[3 * z + HIST(sp, sg_seq_get(s, h + 3), h + 3)]++;
     }
     for (; h < s->n; h++)
-        c[sg_seq_get(s, h)]++;
+        c[HIST(sp, sg_seq_get(s, h), h)]++;
     for (v = 0; v < z; v++)
         sp->hist[v] += c[v] + c[z + v] + c[2 * z + v] + c[3 * z + v];
     free(c);
     return 0;
 }
 
-/* The mask below P = size/2 that makes the fewest heaps rare (the current
- * one when it ties; 1 when every value is 0).  -1 when out of memory. */
-static int64_t sparse_best_mask(const sparse *sp)
+/* The extended mask (mask << 1 | pmask, mask below P = size/2) that makes
+ * the fewest heaps rare, its offset in *shift (the current one when it
+ * ties; plain mask 1 when every value is 0); a parity mask only when the
+ * rule allows it and it is strictly better (sg_sparse_mask_pick_ext).  -1
+ * when out of memory. */
+static int64_t sparse_best_mask(const sparse *sp, int *shift)
 {
     size_t p = sp->size / 2, i;
-    int64_t *w = malloc(p * sizeof *w);
+    int64_t *w = malloc(2 * p * sizeof *w);
     uint32_t best;
 
     if (!w)
         return -1;
-    for (i = 0; i < p; i++)
-        w[i] = (int64_t)sp->hist[i];
-    best = sg_sparse_mask_pick(w, p, sp->mask, 0);
+    if (sp->par_ok) {
+        for (i = 0; i < 2 * p; i++)
+            w[i] = (int64_t)sp->hist[i];
+        best = sg_sparse_mask_pick_ext(w, p, sp->mask << 1 | sp->pmask,
+                                       (int)sp->pshift, 0, 1, shift);
+    } else {
+        /* the values alone, exactly as before the parity existed */
+        for (i = 0; i < p; i++)
+            w[i] = (int64_t)sp->hist[i];
+        best = sg_sparse_mask_pick(w, p, sp->mask, 0) << 1;
+        *shift = 0;
+    }
     free(w);
-    return best ? (int64_t)best : 1;
+    return best ? (int64_t)best : 2;
 }
 
 /* Re-choose the mask from the values so far; rebuild R if it changed. */
 static int sparse_repick(sparse *sp, const sg_seq *s)
 {
     int64_t m;
+    int c;
 
     if (sp->forced)
         return 0;
-    m = sparse_best_mask(sp);
+    m = sparse_best_mask(sp, &c);
     if (m < 0)
         return -1;
-    if ((uint32_t)m == sp->mask)
+    if ((uint32_t)m == (sp->mask << 1 | sp->pmask) &&
+        (uint32_t)c == sp->pshift)
         return 0;
-    sp->mask = (uint32_t)m;
+    sp->mask = (uint32_t)m >> 1;
+    sp->pmask = (uint32_t)m & 1;
+    sp->pshift = (uint32_t)c;
     sp->repicks++;
     sparse_lists(sp);
     return sparse_rebuild(sp, s);
@@ -1255,7 +1362,9 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
 {
     size_t nr = sp->nrare;
 
+    /* (its heap loop keeps the lists of sparse_lists: no parity mask) */
     if (s->width != 1 || sp->size > SMALL_SIZE || m <= sp->kone ||
+        sp->pmask ||
         m < sp->kmax + 2 + 2 * (nr ? sp->rpos[nr - 1] : 0))
         return 0;
     if (sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen)
@@ -1266,10 +1375,13 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
 /* The same three steps as sparse1_small for heaps s->n, s->n + 1, ...
  * up to e - 1 (small_fast holding for the first): 0 when all got plain
  * values, now stored; 1 when heap s->n got a rare value or one of size /
- * 2, which is left in *out for the caller to store.  Compiled twice (see
- * small_run1), so that with AVX2 the block scan is inlined. */
+ * 2, which is left in *out for the caller to store.  Compiled once
+ * without and twice with AVX2 (see small_run1), so that the block scan is
+ * inlined and, with par = 0 (rules without parity masks), the histogram
+ * count is by value alone, as in Kayles' loop before the parity existed. */
 static inline __attribute__((always_inline)) int
-small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
+small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
+               int par)
 {
     uint8_t *g = s->data;
     const unsigned half = (unsigned)(sp->size / 2);
@@ -1343,6 +1455,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
                 v = (sg_value)__builtin_ctzll(want);
             }
         }
+        /* (no parity mask here: small_fast; so the plain test) */
         if (v >= half || is_rare(sp->mask, v)) {
             *out = v;
             return 1;
@@ -1351,7 +1464,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
         s->n = m + 1;
         if (v > s->max)
             s->max = v;
-        sp->hist[v]++;
+        sp->hist[par ? (size_t)v << 1 | (m & 1) : (size_t)v]++;
     }
     return 0;
 }
@@ -1360,7 +1473,14 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd)
 __attribute__((target("avx2,bmi2"))) static int
 small_run1_avx2(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
-    return small_run_body(sp, s, e, out, 1);
+    return small_run_body(sp, s, e, out, 1, 0);
+}
+
+/* The same for rules with parity masks (par_ok: hist by parity too). */
+__attribute__((target("avx2,bmi2"))) static int
+small_run1_avx2p(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 1, 1);
 }
 #endif
 
@@ -1368,9 +1488,10 @@ static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
 #ifdef SPARSE_AVX2
     if (sp->simd)
-        return small_run1_avx2(sp, s, e, out);
+        return sp->par_ok ? small_run1_avx2p(sp, s, e, out)
+                          : small_run1_avx2(sp, s, e, out);
 #endif
-    return small_run_body(sp, s, e, out, 0);
+    return small_run_body(sp, s, e, out, 0, sp->par_ok);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1758,6 +1879,14 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             memset(stats, 0, sizeof *stats);
         return sg_enumerate_naive(s, r, n, opt, err);
     }
+    if (mask != SG_SPARSE_AUTO &&
+        (mask < 0 || (mask & ~(SG_SPARSE_PARITY_INV | (int64_t)UINT32_MAX)) ||
+         (mask & SG_SPARSE_PARITY_INV) == (SG_SPARSE_PARITY_INV ^
+                                           SG_SPARSE_PARITY)))
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "sparse mask %lld: not a mask of 32 bits, "
+                            "with or without the parity",
+                            (long long)mask);
     memset(&sp, 0, sizeof sp);
     memset(&tr, 0, sizeof tr);
     tr.mode = -1;
@@ -1767,19 +1896,27 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     sp.balance = 256;
     if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
         return st;
+    sp.par_ok = sg_sparse_parity_ok(r, &sp.kpar);
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
         goto nomem;
     if (sparse_count(&sp, s))
         goto nomem;
     if (mask == SG_SPARSE_AUTO) {
-        int64_t best = sparse_best_mask(&sp);
+        int c;
+        int64_t best = sparse_best_mask(&sp, &c);
         if (best < 0)
             goto nomem;
-        sp.mask = (uint32_t)best;
+        sp.mask = (uint32_t)best >> 1;
+        sp.pmask = (uint32_t)best & 1;
+        sp.pshift = (uint32_t)c;
         sparse_lists(&sp);
     } else {
         sp.forced = 1;
         sp.mask = (uint32_t)mask;
+        /* no use without one parity of n - k per heap (see the header) */
+        sp.pmask = (mask & SG_SPARSE_PARITY) && sp.par_ok;
+        sp.pshift = sp.pmask && (mask & SG_SPARSE_PARITY_INV) ==
+                                    SG_SPARSE_PARITY_INV;
         sparse_lists(&sp);
     }
     if (sparse_rebuild(&sp, s))
@@ -1862,6 +1999,8 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
         for (m = h; m < e; m++) {
             sg_value v;
 
+            if (sp.pmask)
+                sparse_flip(&sp, m);
             if (small_fast(&sp, s, m)) {
                 if (!small_run1(&sp, s, e, &v))
                     break;      /* all of [m, e) done */
@@ -1942,8 +2081,8 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                 goto out;
             if (m == 0)
                 continue;
-            sp.hist[v]++;
-            if (is_rare(sp.mask, v) && rare_push(&sp, m, v))
+            sp.hist[HIST(&sp, v, m)]++;
+            if (heap_rare(&sp, v, m) && rare_push(&sp, m, v))
                 goto nomem;
             if ((size_t)v >= sp.size / 2) {
                 /* New stamps: the helper's marks and this superblock's
@@ -1978,6 +2117,8 @@ out:
     helper_stop(&sp, &out);
     if (stats) {
         stats->mask = sp.mask;
+        stats->parity = (int)sp.pmask;
+        stats->parity_shift = (int)sp.pshift;
         stats->rare = sp.nrare;
         stats->full_scans = sp.full_scans;
         stats->repicks = sp.repicks;

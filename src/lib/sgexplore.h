@@ -231,6 +231,11 @@ int sg_sparse_applicable(const sg_rule *r);
 
 /* Pass as `mask` to let sg_enumerate_sparse choose (and re-choose) it. */
 #define SG_SPARSE_AUTO (-1)
+/* Or into a forced `mask` to take the heap's parity into the extended
+ * value: G(h) << 1 | h mod 2 with SG_SPARSE_PARITY, G(h) << 1 | (h + 1)
+ * mod 2 with SG_SPARSE_PARITY_INV (src/lib/enum_sparse.c explains it). */
+#define SG_SPARSE_PARITY ((int64_t)1 << 32)
+#define SG_SPARSE_PARITY_INV (SG_SPARSE_PARITY | (int64_t)1 << 33)
 
 /* What a sparse-space run did, for benchmarks and tests. */
 typedef struct sg_sparse_stats {
@@ -238,15 +243,22 @@ typedef struct sg_sparse_stats {
     size_t rare;       /* heaps h >= 1 with a rare value, at the end */
     size_t full_scans; /* heaps whose value needed every pair */
     size_t repicks;    /* times the mask changed */
+    int parity;        /* the heap's parity was part of that mask */
+    int parity_shift;  /* with it: (h + parity_shift) mod 2 was used */
 } sg_sparse_stats;
 
 /* The sparse-space enumerator (method and proof at the top of
- * src/lib/enum_sparse.c): same contract as sg_enumerate.  A value v is
- * "rare" when v AND mask has an even number of bits; the results do not
- * depend on the mask, only the speed does.  `mask` is SG_SPARSE_AUTO or a
- * mask in 0..UINT32_MAX to force (tests use this to check every mask gives
- * the same values).  Falls back to sg_enumerate_naive when
- * !sg_sparse_applicable(r) (stats then all zero).  `stats` may be NULL. */
+ * src/lib/enum_sparse.c): same contract as sg_enumerate.  Heap h is
+ * "rare" when G(h) AND mask, plus h mod 2 with a parity mask, has an even
+ * number of bits; the results do not depend on the mask, only the speed
+ * does.  `mask` is SG_SPARSE_AUTO or a mask in 0..UINT32_MAX to force,
+ * optionally ORed with SG_SPARSE_PARITY or SG_SPARSE_PARITY_INV (tests
+ * use this to check every mask gives the same values); anything else is
+ * SG_E_INPUT.  A parity
+ * mask on a rule whose split positions are not all of one parity is of
+ * no use (see sg_sparse_space_find_rule) and is used without the parity.
+ * Falls back to sg_enumerate_naive when !sg_sparse_applicable(r) (stats
+ * then all zero).  `stats` may be NULL. */
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
                               const sg_enum_options *opt, sg_error *err);
@@ -255,9 +267,12 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
  * found = 0 when no mask makes the rare values rare enough. */
 typedef struct sg_sparse_space {
     int found;
-    uint32_t mask;      /* v is rare when popcount(v & mask) is even */
+    uint32_t mask;      /* heap h of value v is rare when popcount(v &
+                           mask) + parity * ((h + parity_shift) mod 2)
+                           is even */
     int parity;         /* 1 when the heap's parity is part of the
-                           extended value (always 0 until issue 14) */
+                           extended value (sg_sparse_space_find_rule) */
+    int parity_shift;   /* 0 or 1, see mask */
     uint64_t rare;      /* heaps h >= 1 (or as the method counts) with a
                            rare value */
     uint64_t last_rare; /* the last such heap */
@@ -269,9 +284,19 @@ typedef struct sg_sparse_space {
  * SG_SPARSE_SPACE_MIN heaps, that mask leaves at most one in
  * SG_SPARSE_SPACE_SHARE of them rare; otherwise out holds found = 0 and
  * the counts under the best mask all the same.  SG_E_INPUT when n > s->n,
- * SG_E_NOMEM when the transform does not fit. */
+ * SG_E_NOMEM when the transform does not fit.  Masks over the values
+ * alone (parity = 0). */
 sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s,
                                size_t n, sg_error *err);
+
+/* The same for the values of rule r (NULL: as sg_sparse_space_find),
+ * also rating the masks over the extended values G(h) << 1 | h mod 2 when
+ * r's split positions all have one parity, and taking such a mask
+ * (parity = 1) when it leaves strictly fewer heaps rare than the best
+ * plain one. */
+sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
+                                    const sg_rule *r, size_t n,
+                                    sg_error *err);
 #define SG_SPARSE_SPACE_MIN 100
 #define SG_SPARSE_SPACE_SHARE 10
 

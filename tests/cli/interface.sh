@@ -228,9 +228,26 @@ sp = d["sparse"]
 rare = [h for h in range(1, len(v)) if bin(v[h] & sp["mask"]).count("1") % 2 == 0]
 sys.exit(0 if sp["mask"] == 15 and sp["rare"] == len(rare) and
          sp["last_rare"] == rare[-1] == 70 and sp["parity"] is False else 1)' "$out" "$vals"
+# 0.106 has none from the values alone, but one with the heap's parity:
+# heap h is rare when popcount(G(h) & 13) + (h + 1) mod 2 is even.
 out=$("$SG" 0.106 --no-cache --max 3000 --json)
-check "0.106: no sparse space from the values alone (sparse null)" \
-    test "$(jget "d['sparse']" <<<"$out")" = None
+vals=$("$SG" 0.106 --no-cache --max 3000 --values 0:2999 --json)
+check "0.106: sparse space mask 13 with (h + 1) mod 2, 15 rare heaps counted from the values" \
+    python3 -c '
+import json, sys
+d, v = json.loads(sys.argv[1]), json.loads(sys.argv[2])["values"]
+sp = d["sparse"]
+assert len(v) == 3000
+rare = [h for h in range(1, len(v))
+        if (bin(v[h] & sp["mask"]).count("1") + (h + 1) % 2) % 2 == 0]
+plain = min(sum(1 for h in range(1, len(v)) if bin(v[h] & m).count("1") % 2 == 0)
+            for m in range(1, 32))
+sys.exit(0 if sp["mask"] == 13 and sp["parity"] is True and
+         sp["parity_offset"] == 1 and sp["rare"] == len(rare) == 15 and
+         sp["last_rare"] == rare[-1] == 1103 and plain > 1000 else 1)' "$out" "$vals"
+out=$("$SG" 0.106 --no-cache --max 3000)
+check "0.106: the text names the parity" \
+    contains "$out" "sparse space: mask 13 with the heap's parity (h + 1) mod 2, 15 rare heaps, the last at 1103"
 
 # An unresolved report a researcher can act on: the observed candidate and
 # the --max its theorem needs, which then proves it (Kayles: p 12, n0 71).
