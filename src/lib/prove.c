@@ -366,13 +366,43 @@ static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
     res->preperiod = m;
 }
 
-/* n0(p) for saltus sal: one past the last n < N - p with G(n+p) !=
- * G(n) + sal, or 0.  Scanning backwards, a wrong p usually fails at once. */
-static uint64_t start_of(const sg_seq *s, uint64_t p, uint64_t sal)
+/*
+ * n0(p) for saltus sal: one past the last n < N - p with G(n+p) !=
+ * G(n) + sal, or 0.  Scanning backwards, a wrong p usually fails at once;
+ * a right one scans its whole agreement stretch, and so would each of its
+ * multiples, which the searches all try: for a period of 4 that is
+ * N / 8 candidates of ~N comparisons each per round (issue 14).  The memo
+ * removes that: after one scan of p0 ending at i0, every multiple
+ * p = k p0 <= N - i0 with sal = k s0 has n0(p) = i0 exactly, without a
+ * scan.  Why: for n in [i0, N - p) the chain n, n + p0, ..., n + p stays in
+ * [i0, N), so G(n+p) = G(n) + k s0; and if i0 > 0, G(i0-1+p) =
+ * G(i0-1+p0) + (k-1) s0 by the same chain from i0-1+p0 (its last link ends
+ * at i0-1+p <= N-1), which differs from G(i0-1) + k s0 because
+ * G(i0-1+p0) != G(i0-1) + s0.  So each search costs one scan per stretch
+ * plus a few comparisons per wrong candidate, about one pass per round.
+ */
+typedef struct run_memo {
+    uint64_t p0;    /* 0 while empty */
+    uint64_t i0;    /* n0(p0) */
+    uint64_t s0;    /* the saltus it was scanned with */
+} run_memo;
+
+static uint64_t start_of(const sg_seq *s, uint64_t p, uint64_t sal,
+                         run_memo *memo)
 {
     uint64_t i = s->n - p;
+
+    if (memo && memo->p0 && p % memo->p0 == 0 && p <= s->n - memo->i0 &&
+        sal == mul_sat(p / memo->p0, memo->s0))
+        return memo->i0;
     while (i > 0 && G(i - 1 + p) == G(i - 1) + sal)
         i--;
+    /* Keep the longest stretch seen: the true period's multiples. */
+    if (memo && (!memo->p0 || i < memo->i0)) {
+        memo->p0 = p;
+        memo->i0 = i;
+        memo->s0 = sal;
+    }
     return i;
 }
 
@@ -395,13 +425,13 @@ static int saltus_of(uint64_t *sal, const sg_seq *s, int with_saltus,
  * n0(p) is one past the last disagreement.  Fills res and returns 1 when
  * the theorem certifies p. */
 static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
-                      uint64_t p, uint64_t t)
+                      uint64_t p, uint64_t t, run_memo *memo)
 {
     uint64_t N = s->n, a, sal, tries;
 
     if (saltus_of(&sal, s, kind == KIND_TAIL3, p))
         return 0;
-    a = start_of(s, p, sal);
+    a = start_of(s, p, sal, memo);
     if (kind != KIND_TAIL3) {
         if (a == 0)
             a = 1;
@@ -443,6 +473,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s)
 {
     uint64_t N = s->n, t = kind_length(kind, r), p, from = 1, len = t;
+    run_memo memo = {0, 0, 0};
 
     if (N < 2)
         return 0;
@@ -450,7 +481,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
-            if (try_period(res, kind, s, p, t))
+            if (try_period(res, kind, s, p, t, &memo))
                 return 1;
         if (p < from)
             return 0;
@@ -461,7 +492,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
                    theorem_needs(kind, 1, p, t) < N)
-                if (try_period(res, kind, s, p, t)) {
+                if (try_period(res, kind, s, p, t, &memo)) {
                     found = 1;
                     break;
                 }
@@ -471,7 +502,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         /* Out of memory for the scan: fall back to trying every p. */
     }
     for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
-        if (try_period(res, kind, s, p, t))
+        if (try_period(res, kind, s, p, t, &memo))
             return 1;
     return 0;
 }
@@ -479,16 +510,16 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 /* Whether candidate p is seen to repeat: its block from n0(p) occurs and
  * repeats at least twice more, N - n0 >= 3p.  Fills *n0, *sal. */
 static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
-                       uint64_t *n0, uint64_t *sal)
+                       uint64_t *n0, uint64_t *sal, run_memo *memo)
 {
     uint64_t N = s->n, i;
 
     if (saltus_of(sal, s, with_saltus, p))
         return 0;
     /* A wrong p stops at its first disagreement from the end: fewer than
-     * 2p + 1 comparisons when it does not qualify. */
-    for (i = N - p; i > 0 && G(i - 1 + p) == G(i - 1) + *sal; i--)
-        ;
+     * 2p + 1 comparisons when it does not qualify; multiples of a long
+     * stretch come from the memo. */
+    i = start_of(s, p, *sal, memo);
     *n0 = i;
     return N - i >= 3 * p;
 }
@@ -522,6 +553,7 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
     sg_observed *o = &res->observed;
     uint64_t N = s->n, p, n0 = 0, sal = 0;
     int with_saltus = r->tail_len != 0, found = 0;
+    run_memo memo = {0, 0, 0};
 
     memset(o, 0, sizeof *o);
     if (N < 3)
@@ -530,18 +562,18 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
      * SCAN_FROM one by one, then the shifts where the last SCAN_FROM
      * values recur, which every p with N - n0 >= 3p > SCAN_FROM is. */
     for (p = 1; p <= N / 3 && (with_saltus || p < SCAN_FROM); p++)
-        if ((found = observed_at(s, with_saltus, p, &n0, &sal)))
+        if ((found = observed_at(s, with_saltus, p, &n0, &sal, &memo)))
             break;
     if (!found && !with_saltus && p < N / 3 + 1) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3)
-                if ((found = observed_at(s, 0, p, &n0, &sal)))
+                if ((found = observed_at(s, 0, p, &n0, &sal, &memo)))
                     break;
             sg_period_scan_clear(&ps);
         } else {
             for (p = SCAN_FROM; p <= N / 3; p++)
-                if ((found = observed_at(s, 0, p, &n0, &sal)))
+                if ((found = observed_at(s, 0, p, &n0, &sal, &memo)))
                     break;
         }
     }
@@ -709,6 +741,7 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
     proof_kind kind = rule_kind(r, NULL);
     uint64_t N = s->n, best = 2 * N, t, p;
     sg_period_scan ps;
+    run_memo memo = {0, 0, 0};
     int have_scan;
 
     if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_WINDOW ||
@@ -722,10 +755,7 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
                 sg_period_scan_init(&ps, s, SCAN_FROM / 2, SCAN_FROM, NULL) ==
                     SG_OK;
     for (p = 1; p < N;) {
-        uint64_t i = N - p, a, need;
-        while (i > 0 && sg_seq_get(s, (size_t)(i - 1 + p)) ==
-                            sg_seq_get(s, (size_t)(i - 1)))
-            i--;
+        uint64_t i = start_of(s, p, 0, &memo), a, need;
         if (2 * (N - p - i) >= p) {
             a = i ? i : 1;
             need = agreement_end(kind, a, p, t) + p;
