@@ -1370,6 +1370,20 @@ static void test_search_naive(void **state)
     const size_t L = 1200;
 
     (void)state;
+    /* The memo's edge: block 0,1,2,0,3,4 ending at its 0 in position 3
+     * agrees with shift 3 on one value only, so the memo holds p0 = 3 with
+     * a stretch of 4 < 6 when p = 6, whose own stretch is everything. */
+    {
+        static const uint32_t blk[] = {0, 1, 2, 0, 3, 4};
+        uint32_t v[100];
+        sg_rule r;
+
+        for (size_t j = 0; j < 100; j++)
+            v[j] = blk[j % 6];
+        parse_or_fail(&r, SG_SYNTAX_RULE, "0.77");
+        search_naive_one(&r, "0.77 (block 012034)", v, 100);
+        sg_rule_clear(&r);
+    }
     tu_rng_init(&g, 307);
     for (size_t i = 0; i < tu_scaled(60); i++) {
         static ref_rule ref;

@@ -397,8 +397,9 @@ static uint64_t start_of(const sg_seq *s, uint64_t p, uint64_t sal,
         return memo->i0;
     while (i > 0 && G(i - 1 + p) == G(i - 1) + sal)
         i--;
-    /* Keep the longest stretch seen: the true period's multiples. */
-    if (memo && (!memo->p0 || i < memo->i0)) {
+    /* Keep the longest stretch N - p - n0(p) seen: the true period's,
+     * whose multiples come next. */
+    if (memo && (!memo->p0 || s->n - p - i > s->n - memo->p0 - memo->i0)) {
         memo->p0 = p;
         memo->i0 = i;
         memo->s0 = sal;
