@@ -1349,12 +1349,51 @@ static void search_naive_one(const sg_rule *r, const char *text,
     }
 }
 
+/* sg_analyse keeps the memo across its rounds: its last round must give
+ * exactly the brute-force proof (or, unresolved, the brute-force observed
+ * candidate) of the values it ends with. */
+static void analyse_naive_one(const sg_rule *r, const char *text, size_t max)
+{
+    sg_seq s;
+    sg_result res;
+    sg_error err;
+    uint32_t *v;
+
+    sg_seq_init(&s);
+    assert_int_equal(sg_analyse(&res, &s, r, max, NULL, &err), SG_OK);
+    v = malloc((s.n ? s.n : 1) * sizeof *v);
+    assert_non_null(v);
+    for (size_t i = 0; i < s.n; i++)
+        v[i] = (uint32_t)sg_seq_get(&s, i);
+    search_naive_one(r, text, v, s.n);
+    if (res.status == SG_UNRESOLVED) {
+        sg_observed o;
+        naive_observe(&o, v, s.n, r->tail_len != 0);
+        if (o.have != res.observed.have ||
+            (o.have && (o.period != res.observed.period ||
+                        o.preperiod != res.observed.preperiod ||
+                        o.saltus != res.observed.saltus))) {
+            fail_msg("%s: analysed to %zu values, observed %d p %llu n0 "
+                     "%llu, naive %d p %llu n0 %llu (seed %llu)",
+                     text, s.n, res.observed.have,
+                     (unsigned long long)res.observed.period,
+                     (unsigned long long)res.observed.preperiod, o.have,
+                     (unsigned long long)o.period,
+                     (unsigned long long)o.preperiod, TU_SEED);
+        }
+    }
+    free(v);
+    sg_seq_clear(&s);
+}
+
 /* The search (with its memo of agreement stretches, its period scan for
  * large p, and every theorem) finds exactly the proof of the brute-force
  * definition: on prefixes of random rules' values, and on made-up values
  * (a period of a few values with sparse exceptions before a random
  * pre-period, so that many multiples and near-periods agree for long
- * stretches) proven under rules of every theorem. */
+ * stretches) proven under rules of every theorem; and sg_analyse, whose
+ * memo lives across rounds, ends with the same proof as the definition
+ * over its final values. */
 static void test_search_naive(void **state)
 {
     tu_rng g;
@@ -1434,6 +1473,7 @@ static void test_search_naive(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, text);
         for (size_t n = 2; n <= L; n += (size_t)tu_range(&g, 1, 60))
             search_naive_one(&r, text, v, n);
+        analyse_naive_one(&r, text, (size_t)tu_range(&g, 2, L));
         sg_rule_clear(&r);
         free(v);
         free(text);
