@@ -36,6 +36,13 @@
  * candidate goes on.  The observation reuses the period scan: p below
  * SCAN_FROM are tried one by one (a failed p costs fewer than 2p + 1
  * comparisons), larger p only where the last SCAN_FROM values recur.
+ *
+ * Cost: every search (proof, observation, sg_analyse's next round) finds
+ * n0(p) through start_of and its memo of the longest agreement stretch, so
+ * that the multiples of a period and the later rounds of sg_analyse scan
+ * no value twice; the period scan is one pass per round, and the rounds
+ * grow geometrically.  An analysis thus costs little more than its
+ * enumeration (issue 14; docs/BENCHMARKS.md).
  */
 #include "sgexplore.h"
 #include "fnv.h"
@@ -444,6 +451,7 @@ static void memo_refresh(run_memo *m, const sg_seq *s)
         sal = G(N - 1) - G(N - 1 - p0);
     }
     if (sal != m->s0) {
+        /* Still exact for s0, but of no use to this end's candidates. */
         m->p0 = 0;
         return;
     }
@@ -539,7 +547,8 @@ static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
  * p >= SCAN_FROM), recur need a try, and one O(N) pass (period_search.c)
  * lists them: this keeps periods of millions cheap.  Smaller p, and the
  * tail theorem (whose agreement is up to a saltus), try every p: a wrong
- * one fails within a few comparisons. */
+ * one fails within a few comparisons, and a multiple of the period found
+ * first costs none (the memo of start_of). */
 static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s, run_memo *memo)
 {
