@@ -1208,8 +1208,7 @@ static uint64_t naive_needs(const char *th, uint64_t a, uint64_t p, uint64_t t)
 }
 
 /* {g(m): m < a+p} == [0,sal) u ({g(m): m < a} + sal), with sets of flags. */
-static int naive_prefix(const uint32_t *g, uint64_t a, uint64_t p,
-                        uint64_t sal)
+static int naive_prefix(const uint32_t *g, uint64_t a, uint64_t p, uint64_t sal)
 {
     uint64_t top = 0;
     unsigned char *x, *y;
@@ -1321,12 +1320,12 @@ static void search_naive_one(const sg_rule *r, const char *text,
     res = prove_prefix(r, g, n);
     have = naive_prove(&want, th, t, g, n);
     if (have != (res.status != SG_UNRESOLVED) ||
-        (have && (res.proof_period != want.proof_period ||
-                  res.proof_start != want.proof_start ||
-                  res.proof_saltus != want.proof_saltus ||
-                  res.certified_to != want.certified_to ||
-                  res.period != want.period || res.saltus != want.saltus ||
-                  res.preperiod != want.preperiod))) {
+        (have &&
+         (res.proof_period != want.proof_period ||
+          res.proof_start != want.proof_start ||
+          res.proof_saltus != want.proof_saltus ||
+          res.certified_to != want.certified_to || res.period != want.period ||
+          res.saltus != want.saltus || res.preperiod != want.preperiod))) {
         fail_msg("%s at %zu values: proof %d (p %llu from %llu saltus %llu, "
                  "to %llu; period %llu saltus %llu from %llu), naive %d (p "
                  "%llu from %llu saltus %llu, to %llu; period %llu saltus "
@@ -1336,8 +1335,7 @@ static void search_naive_one(const sg_rule *r, const char *text,
                  (unsigned long long)res.proof_start,
                  (unsigned long long)res.proof_saltus,
                  (unsigned long long)res.certified_to,
-                 (unsigned long long)res.period,
-                 (unsigned long long)res.saltus,
+                 (unsigned long long)res.period, (unsigned long long)res.saltus,
                  (unsigned long long)res.preperiod, have,
                  (unsigned long long)want.proof_period,
                  (unsigned long long)want.proof_start,

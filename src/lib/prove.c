@@ -416,15 +416,14 @@ static void memo_init(run_memo *m, const sg_rule *r)
 /* The least i' in [lo, i] with G(n+p) = G(n) + sal for every n in
  * [i', i); i + p <= N.  Plain agreement compares bytes, 64 values at a
  * time (the scans read hundreds of millions of values). */
-static uint64_t scan_back(const sg_seq *s, uint64_t p, uint64_t sal,
-                          uint64_t i, uint64_t lo)
+static uint64_t scan_back(const sg_seq *s, uint64_t p, uint64_t sal, uint64_t i,
+                          uint64_t lo)
 {
     if (sal == 0) {
         const uint8_t *d = s->data;
         size_t w = s->width;
-        while (i - lo >= 64 &&
-               memcmp(d + (size_t)(i - 64 + p) * w, d + (size_t)(i - 64) * w,
-                      64 * w) == 0)
+        while (i - lo >= 64 && memcmp(d + (size_t)(i - 64 + p) * w,
+                                      d + (size_t)(i - 64) * w, 64 * w) == 0)
             i -= 64;
     }
     while (i > lo && G(i - 1 + p) == G(i - 1) + sal)
