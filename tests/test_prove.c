@@ -1190,6 +1190,295 @@ static void test_observed_random(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* The proof search against its definition                              */
+/* ------------------------------------------------------------------ */
+
+/* The theorem's certified_to for start a, period p (docs/THEORY.md). */
+static uint64_t naive_needs(const char *th, uint64_t a, uint64_t p, uint64_t t)
+{
+    uint64_t m = a ? a : 1;
+
+    if (strcmp(th, SG_THM_GUY_SMITH) == 0)
+        return 2 * m + 2 * p + t - 1;
+    if (strcmp(th, SG_THM_UNEQUAL) == 0)
+        return 2 * m + 3 * p + t - 1;
+    if (strcmp(th, SG_THM_THREE_HEAP) == 0)
+        return 3 * m + 3 * p + t - 1;
+    return m + t + p - 1; /* window, tail */
+}
+
+/* {g(m): m < a+p} == [0,sal) u ({g(m): m < a} + sal), with sets of flags. */
+static int naive_prefix(const uint32_t *g, uint64_t a, uint64_t p, uint64_t sal)
+{
+    uint64_t top = 0;
+    unsigned char *x, *y;
+    int ok;
+
+    for (uint64_t i = 0; i < a + p; i++)
+        top = g[i] > top ? g[i] : top;
+    x = calloc(top + sal + 2, 1);
+    y = calloc(top + sal + 2, 1);
+    assert_non_null(x);
+    assert_non_null(y);
+    for (uint64_t i = 0; i < a + p; i++)
+        x[g[i]] = 1;
+    for (uint64_t i = 0; i < sal; i++)
+        y[i] = 1;
+    for (uint64_t i = 0; i < a; i++)
+        y[g[i] + sal] = 1;
+    ok = memcmp(x, y, top + sal + 2) == 0;
+    free(x);
+    free(y);
+    return ok;
+}
+
+/* g(n), continued past the n computed values by (p, sal) from a. */
+static uint64_t naive_val(const uint32_t *g, size_t n, uint64_t a, uint64_t p,
+                          uint64_t sal, uint64_t i)
+{
+    return i < n ? g[i] : g[a + (i - a) % p] + (i - a) / p * sal;
+}
+
+/* The proof search straight from its definition (prove.c's header comment
+ * and THEORY.md), by brute force over every p: the least p, saltus read off
+ * the end (tails) and start one past the last disagreement (at least 1
+ * unless for tails, which try up to 64 + 2p later starts for the prefix
+ * condition), whose bound is below n; then the least period dividing it
+ * and the least pre-period.  Returns 0 when no p is proven. */
+static int naive_prove(sg_result *o, const char *th, uint64_t t,
+                       const uint32_t *g, size_t n)
+{
+    int tail = strcmp(th, SG_THM_TAIL_ARITH) == 0;
+
+    memset(o, 0, sizeof *o);
+    if (n < 2)
+        return 0;
+    for (uint64_t p = 1; p < n && naive_needs(th, 1, p, t) < n; p++) {
+        uint64_t sal = 0, a, q, sq = 0, m, tries;
+
+        if (tail) {
+            if (g[n - 1] < g[n - 1 - p])
+                continue;
+            sal = g[n - 1] - g[n - 1 - p];
+        }
+        for (a = n - p; a > 0 && g[a - 1 + p] == g[a - 1] + sal; a--)
+            ;
+        if (!tail) {
+            a = a ? a : 1;
+            if (naive_needs(th, a, p, t) >= n)
+                continue;
+        } else {
+            for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
+                if (naive_needs(th, a, p, t) >= n) {
+                    tries = 64 + 2 * p;
+                    break;
+                }
+                if (naive_prefix(g, a, p, sal))
+                    break;
+            }
+            if (tries == 64 + 2 * p)
+                continue;
+        }
+        o->proof_period = p;
+        o->proof_start = a;
+        o->proof_saltus = sal;
+        o->certified_to = naive_needs(th, a, p, t);
+        for (q = 1; q <= p; q++) {
+            uint64_t j;
+            if (p % q || sal % (p / q))
+                continue;
+            sq = sal / (p / q);
+            for (j = a; j < a + p; j++)
+                if (naive_val(g, n, a, p, sal, j + q) != g[j] + sq)
+                    break;
+            if (j == a + p)
+                break;
+        }
+        for (m = a; m > 0 && g[m - 1 + q] == g[m - 1] + sq; m--)
+            ;
+        o->period = q;
+        o->saltus = sq;
+        o->preperiod = m;
+        return 1;
+    }
+    return 0;
+}
+
+/* sg_prove on g[0..n-1] gives exactly the naive search's proof. */
+static void search_naive_one(const sg_rule *r, const char *text,
+                             const uint32_t *g, size_t n)
+{
+    const char *th = sg_prove_theorem_id(r);
+    uint64_t t;
+    sg_result res, want;
+    int have;
+
+    if (!th)
+        return;
+    t = strcmp(th, SG_THM_TAIL_ARITH) == 0 ? r->tail_start - 1
+                                           : sg_rule_max_take(r);
+    res = prove_prefix(r, g, n);
+    have = naive_prove(&want, th, t, g, n);
+    if (have != (res.status != SG_UNRESOLVED) ||
+        (have &&
+         (res.proof_period != want.proof_period ||
+          res.proof_start != want.proof_start ||
+          res.proof_saltus != want.proof_saltus ||
+          res.certified_to != want.certified_to || res.period != want.period ||
+          res.saltus != want.saltus || res.preperiod != want.preperiod))) {
+        fail_msg("%s at %zu values: proof %d (p %llu from %llu saltus %llu, "
+                 "to %llu; period %llu saltus %llu from %llu), naive %d (p "
+                 "%llu from %llu saltus %llu, to %llu; period %llu saltus "
+                 "%llu from %llu) (seed %llu)",
+                 text, n, res.status != SG_UNRESOLVED,
+                 (unsigned long long)res.proof_period,
+                 (unsigned long long)res.proof_start,
+                 (unsigned long long)res.proof_saltus,
+                 (unsigned long long)res.certified_to,
+                 (unsigned long long)res.period, (unsigned long long)res.saltus,
+                 (unsigned long long)res.preperiod, have,
+                 (unsigned long long)want.proof_period,
+                 (unsigned long long)want.proof_start,
+                 (unsigned long long)want.proof_saltus,
+                 (unsigned long long)want.certified_to,
+                 (unsigned long long)want.period,
+                 (unsigned long long)want.saltus,
+                 (unsigned long long)want.preperiod, TU_SEED);
+    }
+}
+
+/* sg_analyse keeps the memo across its rounds: its last round must give
+ * exactly the brute-force proof (or, unresolved, the brute-force observed
+ * candidate) of the values it ends with. */
+static void analyse_naive_one(const sg_rule *r, const char *text, size_t max)
+{
+    sg_seq s;
+    sg_result res;
+    sg_error err;
+    uint32_t *v;
+
+    sg_seq_init(&s);
+    assert_int_equal(sg_analyse(&res, &s, r, max, NULL, &err), SG_OK);
+    v = malloc((s.n ? s.n : 1) * sizeof *v);
+    assert_non_null(v);
+    for (size_t i = 0; i < s.n; i++)
+        v[i] = (uint32_t)sg_seq_get(&s, i);
+    search_naive_one(r, text, v, s.n);
+    if (res.status == SG_UNRESOLVED) {
+        sg_observed o;
+        naive_observe(&o, v, s.n, r->tail_len != 0);
+        if (o.have != res.observed.have ||
+            (o.have && (o.period != res.observed.period ||
+                        o.preperiod != res.observed.preperiod ||
+                        o.saltus != res.observed.saltus))) {
+            fail_msg("%s: analysed to %zu values, observed %d p %llu n0 "
+                     "%llu, naive %d p %llu n0 %llu (seed %llu)",
+                     text, s.n, res.observed.have,
+                     (unsigned long long)res.observed.period,
+                     (unsigned long long)res.observed.preperiod, o.have,
+                     (unsigned long long)o.period,
+                     (unsigned long long)o.preperiod, TU_SEED);
+        }
+    }
+    free(v);
+    sg_seq_clear(&s);
+}
+
+/* The search (with its memo of agreement stretches, its period scan for
+ * large p, and every theorem) finds exactly the proof of the brute-force
+ * definition: on prefixes of random rules' values, and on made-up values
+ * (a period of a few values with sparse exceptions before a random
+ * pre-period, so that many multiples and near-periods agree for long
+ * stretches) proven under rules of every theorem; and sg_analyse, whose
+ * memo lives across rounds, ends with the same proof as the definition
+ * over its final values. */
+static void test_search_naive(void **state)
+{
+    tu_rng g;
+    static const tu_code_opts opts[] = {
+        {7, 1, 3, 1, 0, 0},  /* octal */
+        {15, 1, 2, 1, 0, 0}, /* hexadecimal */
+        {7, 1, 3, 1, 1, 0},  /* with `!` */
+        {3, 0, 5, 0, 0, 1},  /* tails */
+    };
+    static const char *const made_rules[] = {
+        "subtract{1,2}", "0.77", "0.7!7", "0.157", "4.[3]", "0.3[3]",
+    };
+    const size_t L = 1200;
+
+    (void)state;
+    /* The memo's edge: block 0,1,2,0,3,4 ending at its 0 in position 3
+     * agrees with shift 3 on one value only, so the memo holds p0 = 3 with
+     * a stretch of 4 < 6 when p = 6, whose own stretch is everything. */
+    {
+        static const uint32_t blk[] = {0, 1, 2, 0, 3, 4};
+        uint32_t v[100];
+        sg_rule r;
+
+        for (size_t j = 0; j < 100; j++)
+            v[j] = blk[j % 6];
+        parse_or_fail(&r, SG_SYNTAX_RULE, "0.77");
+        search_naive_one(&r, "0.77 (block 012034)", v, 100);
+        sg_rule_clear(&r);
+    }
+    tu_rng_init(&g, 307);
+    for (size_t i = 0; i < tu_scaled(60); i++) {
+        static ref_rule ref;
+        char *text;
+        uint32_t *v;
+        unsigned kind = (unsigned)tu_range(&g, 0, 5);
+        sg_rule r;
+
+        if (kind == 5) {
+            /* Made-up values under a fixed rule. */
+            uint32_t blk[16];
+            size_t P = (size_t)tu_range(&g, 1, 12);
+            size_t n0 = (size_t)tu_range(&g, 0, L / 2);
+            uint32_t top = (uint32_t)tu_range(&g, 1, 4);
+            uint32_t sal = tu_chance(&g, 2) ? (uint32_t)tu_range(&g, 0, 2) : 0;
+            const char *rt = made_rules[tu_range(&g, 0, 5)];
+
+            v = malloc(L * sizeof *v);
+            assert_non_null(v);
+            for (size_t j = 0; j < P; j++)
+                blk[j] = (uint32_t)tu_range(&g, 0, top);
+            for (size_t j = 0; j < L; j++) {
+                v[j] = blk[j % P] + (uint32_t)(j / P) * sal;
+                if (j < n0 && tu_chance(&g, 40))
+                    v[j] += 1 + (uint32_t)tu_range(&g, 0, 2);
+            }
+            parse_or_fail(&r, SG_SYNTAX_RULE, rt);
+            for (size_t n = 2; n <= L; n += (size_t)tu_range(&g, 1, 60))
+                search_naive_one(&r, rt, v, n);
+            sg_rule_clear(&r);
+            free(v);
+            continue;
+        }
+        if (kind == 4) {
+            uint64_t set[6];
+            size_t m = tu_random_set(set, &g, 4, 40);
+            ref_rule_subtract(&ref, set, m);
+        } else {
+            tu_random_code(&ref, &g, &opts[kind]);
+            if (kind == 3 && !tu_chance(&g, 3)) {
+                ref.tail_len = 1;
+                ref.tail[0] = 3;
+            }
+        }
+        text = ref_rule_text(&ref);
+        assert_non_null(text);
+        v = ref_prefix(&ref, L);
+        parse_or_fail(&r, SG_SYNTAX_RULE, text);
+        for (size_t n = 2; n <= L; n += (size_t)tu_range(&g, 1, 60))
+            search_naive_one(&r, text, v, n);
+        analyse_naive_one(&r, text, (size_t)tu_range(&g, 2, L));
+        sg_rule_clear(&r);
+        free(v);
+        free(text);
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* Certificates                                                         */
 /* ------------------------------------------------------------------ */
 
@@ -1398,6 +1687,7 @@ int main(void)
         cmocka_unit_test(test_observed),
         cmocka_unit_test(test_observed_random),
         cmocka_unit_test(test_observed_long),
+        cmocka_unit_test(test_search_naive),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
         cmocka_unit_test(test_checksum),

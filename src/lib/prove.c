@@ -36,6 +36,13 @@
  * candidate goes on.  The observation reuses the period scan: p below
  * SCAN_FROM are tried one by one (a failed p costs fewer than 2p + 1
  * comparisons), larger p only where the last SCAN_FROM values recur.
+ *
+ * Cost: every search (proof, observation, sg_analyse's next round) finds
+ * n0(p) through start_of and its memo of the longest agreement stretch, so
+ * that the multiples of a period and the later rounds of sg_analyse scan
+ * no value twice; the period scan is one pass per round, and the rounds
+ * grow geometrically.  An analysis thus costs little more than its
+ * enumeration (issue 14; docs/BENCHMARKS.md).
  */
 #include "sgexplore.h"
 #include "fnv.h"
@@ -366,13 +373,114 @@ static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
     res->preperiod = m;
 }
 
-/* n0(p) for saltus sal: one past the last n < N - p with G(n+p) !=
- * G(n) + sal, or 0.  Scanning backwards, a wrong p usually fails at once. */
-static uint64_t start_of(const sg_seq *s, uint64_t p, uint64_t sal)
+/*
+ * n0(p) for saltus sal: one past the last n < N - p with G(n+p) !=
+ * G(n) + sal, or 0.  Scanning backwards, a wrong p usually fails at once;
+ * a right one scans its whole agreement stretch, and so would each of its
+ * multiples, which the searches all try, and so would every round of
+ * sg_analyse: for a period of 4 that was N / 8 candidates of ~N
+ * comparisons each per round (issue 14).  The memo removes both:
+ *
+ *  - Multiples.  After a scan of p0 ending at i0 (at N values), every
+ *    multiple p = k p0 <= N - i0 with sal = k s0 has n0(p) = i0 exactly,
+ *    without a scan.  Why: for n in [i0, N - p) the chain n, n + p0, ...,
+ *    n + p stays in [i0, N), so G(n+p) = G(n) + k s0; and if i0 > 0,
+ *    G(i0-1+p) = G(i0-1+p0) + (k-1) s0 by the same chain from i0-1+p0 (its
+ *    last link ends at i0-1+p <= N-1), which differs from G(i0-1) + k s0
+ *    because G(i0-1+p0) != G(i0-1) + s0.
+ *  - Rounds.  Values are only ever appended, so when N grows from n to N'
+ *    the agreement on [i0, n - p0) still holds: only n in [n - p0, N' - p0)
+ *    need a look (with the saltus read off the new end, when it is still
+ *    s0; otherwise the memo is dropped).  If they all agree n0(p0) is
+ *    still i0, else it is one past the last new disagreement.
+ *
+ * So a search costs one scan of the new values for the longest stretch
+ * plus a few comparisons per wrong candidate: about one pass over the
+ * values in all, however the rounds fall.  Kept by sg_analyse across its
+ * rounds; sg_prove alone starts empty.
+ */
+typedef struct run_memo {
+    uint64_t p0;     /* 0 while empty */
+    uint64_t i0;     /* n0(p0) at n values */
+    uint64_t s0;     /* its saltus */
+    uint64_t n;      /* the values (s->n) it is exact for */
+    int with_saltus; /* saltus read off the end (tail rules) or 0 */
+} run_memo;
+
+static void memo_init(run_memo *m, const sg_rule *r)
 {
-    uint64_t i = s->n - p;
-    while (i > 0 && G(i - 1 + p) == G(i - 1) + sal)
+    memset(m, 0, sizeof *m);
+    m->with_saltus = r->tail_len != 0;
+}
+
+/* The least i' in [lo, i] with G(n+p) = G(n) + sal for every n in
+ * [i', i); i + p <= N.  Plain agreement compares bytes, 64 values at a
+ * time (the scans read hundreds of millions of values). */
+static uint64_t scan_back(const sg_seq *s, uint64_t p, uint64_t sal, uint64_t i,
+                          uint64_t lo)
+{
+    if (sal == 0) {
+        const uint8_t *d = s->data;
+        size_t w = s->width;
+        while (i - lo >= 64 && memcmp(d + (size_t)(i - 64 + p) * w,
+                                      d + (size_t)(i - 64) * w, 64 * w) == 0)
+            i -= 64;
+    }
+    while (i > lo && G(i - 1 + p) == G(i - 1) + sal)
         i--;
+    return i;
+}
+
+/* Bring the memo to the current N (see above); drops it when it cannot. */
+static void memo_refresh(run_memo *m, const sg_seq *s)
+{
+    uint64_t N = s->n, p0 = m->p0, sal = 0, i;
+
+    if (!p0 || m->n == N)
+        return;
+    if (N < m->n || p0 >= N) {
+        m->p0 = 0;
+        return;
+    }
+    if (m->with_saltus) {
+        if (G(N - 1) < G(N - 1 - p0)) {
+            m->p0 = 0;
+            return;
+        }
+        sal = G(N - 1) - G(N - 1 - p0);
+    }
+    if (sal != m->s0) {
+        /* Still exact for s0, but of no use to this end's candidates. */
+        m->p0 = 0;
+        return;
+    }
+    /* i0 <= n - p0, and [i0, n - p0) agrees already. */
+    i = scan_back(s, p0, sal, N - p0, m->n - p0);
+    if (i > m->n - p0)
+        m->i0 = i;
+    m->n = N;
+}
+
+static uint64_t start_of(const sg_seq *s, uint64_t p, uint64_t sal,
+                         run_memo *memo)
+{
+    uint64_t N = s->n, i;
+
+    if (memo) {
+        memo_refresh(memo, s);
+        if (memo->p0 && p % memo->p0 == 0 && p <= N - memo->i0 &&
+            sal == mul_sat(p / memo->p0, memo->s0))
+            return memo->i0;
+    }
+    i = scan_back(s, p, sal, N - p, 0);
+    /* Keep the longest stretch N - p - n0(p) seen: the true period's,
+     * whose multiples come next. */
+    if (memo && (!memo->p0 || N - p - i > N - memo->p0 - memo->i0)) {
+        memo->p0 = p;
+        memo->i0 = i;
+        memo->s0 = sal;
+        memo->n = N;
+    }
     return i;
 }
 
@@ -395,13 +503,13 @@ static int saltus_of(uint64_t *sal, const sg_seq *s, int with_saltus,
  * n0(p) is one past the last disagreement.  Fills res and returns 1 when
  * the theorem certifies p. */
 static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
-                      uint64_t p, uint64_t t)
+                      uint64_t p, uint64_t t, run_memo *memo)
 {
     uint64_t N = s->n, a, sal, tries;
 
     if (saltus_of(&sal, s, kind == KIND_TAIL3, p))
         return 0;
-    a = start_of(s, p, sal);
+    a = start_of(s, p, sal, memo);
     if (kind != KIND_TAIL3) {
         if (a == 0)
             a = 1;
@@ -438,9 +546,10 @@ static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
  * p >= SCAN_FROM), recur need a try, and one O(N) pass (period_search.c)
  * lists them: this keeps periods of millions cheap.  Smaller p, and the
  * tail theorem (whose agreement is up to a saltus), try every p: a wrong
- * one fails within a few comparisons. */
+ * one fails within a few comparisons, and a multiple of the period found
+ * first costs none (the memo of start_of). */
 static int search(sg_result *res, proof_kind kind, const sg_rule *r,
-                  const sg_seq *s)
+                  const sg_seq *s, run_memo *memo)
 {
     uint64_t N = s->n, t = kind_length(kind, r), p, from = 1, len = t;
 
@@ -450,7 +559,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
-            if (try_period(res, kind, s, p, t))
+            if (try_period(res, kind, s, p, t, memo))
                 return 1;
         if (p < from)
             return 0;
@@ -461,7 +570,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
                    theorem_needs(kind, 1, p, t) < N)
-                if (try_period(res, kind, s, p, t)) {
+                if (try_period(res, kind, s, p, t, memo)) {
                     found = 1;
                     break;
                 }
@@ -471,7 +580,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         /* Out of memory for the scan: fall back to trying every p. */
     }
     for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
-        if (try_period(res, kind, s, p, t))
+        if (try_period(res, kind, s, p, t, memo))
             return 1;
     return 0;
 }
@@ -479,16 +588,16 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 /* Whether candidate p is seen to repeat: its block from n0(p) occurs and
  * repeats at least twice more, N - n0 >= 3p.  Fills *n0, *sal. */
 static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
-                       uint64_t *n0, uint64_t *sal)
+                       uint64_t *n0, uint64_t *sal, run_memo *memo)
 {
     uint64_t N = s->n, i;
 
     if (saltus_of(sal, s, with_saltus, p))
         return 0;
     /* A wrong p stops at its first disagreement from the end: fewer than
-     * 2p + 1 comparisons when it does not qualify. */
-    for (i = N - p; i > 0 && G(i - 1 + p) == G(i - 1) + *sal; i--)
-        ;
+     * 2p + 1 comparisons when it does not qualify; multiples of a long
+     * stretch come from the memo. */
+    i = start_of(s, p, *sal, memo);
     *n0 = i;
     return N - i >= 3 * p;
 }
@@ -517,7 +626,7 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
 /* Fill res->observed for an unresolved result (see the comment at the top):
  * the least p seen to repeat, found like the proof search's candidates. */
 static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
-                    const sg_seq *s)
+                    const sg_seq *s, run_memo *memo)
 {
     sg_observed *o = &res->observed;
     uint64_t N = s->n, p, n0 = 0, sal = 0;
@@ -530,18 +639,18 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
      * SCAN_FROM one by one, then the shifts where the last SCAN_FROM
      * values recur, which every p with N - n0 >= 3p > SCAN_FROM is. */
     for (p = 1; p <= N / 3 && (with_saltus || p < SCAN_FROM); p++)
-        if ((found = observed_at(s, with_saltus, p, &n0, &sal)))
+        if ((found = observed_at(s, with_saltus, p, &n0, &sal, memo)))
             break;
     if (!found && !with_saltus && p < N / 3 + 1) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3)
-                if ((found = observed_at(s, 0, p, &n0, &sal)))
+                if ((found = observed_at(s, 0, p, &n0, &sal, memo)))
                     break;
             sg_period_scan_clear(&ps);
         } else {
             for (p = SCAN_FROM; p <= N / 3; p++)
-                if ((found = observed_at(s, 0, p, &n0, &sal)))
+                if ((found = observed_at(s, 0, p, &n0, &sal, memo)))
                     break;
         }
     }
@@ -555,7 +664,10 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
     o->needs = observed_needs(kind, r, s, n0, p, sal);
 }
 
-void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
+/* sg_prove with the memo of agreement stretches that sg_analyse keeps
+ * across its rounds. */
+static void prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
+                       run_memo *memo)
 {
     proof_kind kind;
     const struct theorem *th;
@@ -565,12 +677,12 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
     if (kind == KIND_NONE) {
-        observe(res, kind, r, s);
+        observe(res, kind, r, s, memo);
         return;
     }
-    if (!search(res, kind, r, s)) {
+    if (!search(res, kind, r, s, memo)) {
         res->note = "no period proven in the computed range";
-        observe(res, kind, r, s);
+        observe(res, kind, r, s, memo);
         return;
     }
     th = theorem_of(kind);
@@ -578,6 +690,14 @@ void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     res->theorem = th->name;
     res->theorem_id = th->id;
     res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
+}
+
+void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
+{
+    run_memo memo;
+
+    memo_init(&memo, r);
+    prove_memo(res, r, s, &memo);
 }
 
 /* Set the reason a certificate is refuted; returns 0 for `return refute()`. */
@@ -704,7 +824,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
  * costs one more round, never a wrong answer, as the proof is searched
  * afresh at every round.  (Short stretches, e.g. runs of equal values,
  * would only shave a little off 2N, so they are ignored.) */
-static size_t next_round(const sg_rule *r, const sg_seq *s)
+static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
 {
     proof_kind kind = rule_kind(r, NULL);
     uint64_t N = s->n, best = 2 * N, t, p;
@@ -722,10 +842,7 @@ static size_t next_round(const sg_rule *r, const sg_seq *s)
                 sg_period_scan_init(&ps, s, SCAN_FROM / 2, SCAN_FROM, NULL) ==
                     SG_OK;
     for (p = 1; p < N;) {
-        uint64_t i = N - p, a, need;
-        while (i > 0 && sg_seq_get(s, (size_t)(i - 1 + p)) ==
-                            sg_seq_get(s, (size_t)(i - 1)))
-            i--;
+        uint64_t i = start_of(s, p, 0, memo), a, need;
         if (2 * (N - p - i) >= p) {
             a = i ? i : 1;
             need = agreement_end(kind, a, p, t) + p;
@@ -754,18 +871,20 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
 {
     size_t n = s->n < 128 ? 128 : s->n;
     sg_status st;
+    run_memo memo;
 
+    memo_init(&memo, r);
     if (!sg_prove_applicable(r, NULL))
         n = max;
     for (;;) {
         if (n > max)
             n = max;
         st = sg_enumerate(s, r, n, opt, err);
-        sg_prove(res, r, s);
+        prove_memo(res, r, s, &memo);
         if (st)
             return st;
         if (res->status != SG_UNRESOLVED || s->n >= max)
             return SG_OK;
-        n = next_round(r, s);
+        n = next_round(r, s, &memo);
     }
 }
