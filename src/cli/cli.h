@@ -177,6 +177,33 @@ int cli_parse_count(uint64_t *out, const char *opt, const char *text);
 /* A duration in seconds (--seconds): a positive decimal number. */
 int cli_parse_seconds(double *out, const char *opt, const char *text);
 
+/* Heaps of one position: decimal naturals (any size) separated by commas
+ * or, when `spaces`, also spaces and tabs.  Exit status after one line
+ * naming `what` (the option, or "--positions line N"); on success *out
+ * (n heaps) is freed with cli_heaps_free. */
+int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what,
+                    int spaces);
+void cli_heaps_free(mpz_t *h, size_t n);
+
+/* Limits of a --positions file: longest line, most positions. */
+#define CLI_MAX_POSITION_LINE 65536
+#define CLI_MAX_POSITIONS 1000000
+
+/* One position of a --positions file: its heaps and its line's text. */
+typedef struct cli_position_item {
+    mpz_t *h;
+    size_t n;
+    char *text;
+} cli_position_item;
+
+/* Read every position of a --positions file, one per line (blank lines
+ * and lines starting with # skipped), before anything is answered.  Exit
+ * status after one line naming the file and line; on success *items
+ * (count of them) is freed with cli_positions_free. */
+int cli_positions_read(cli_position_item **items, size_t *count, FILE *in,
+                       const char *path);
+void cli_positions_free(cli_position_item *items, size_t count);
+
 /* ------------------------------------------------------------------ */
 /* The cached analysis (flow.c)                                         */
 /* ------------------------------------------------------------------ */

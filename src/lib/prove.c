@@ -222,7 +222,8 @@ static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 #define G(i) ((int64_t)sg_seq_get(s, (size_t)(i)))
 
 /* The prefix condition of the tail theorem at start a:
- * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal). */
+ * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal).  Returns 1 when it
+ * holds, 0 when not, -1 when out of memory. */
 static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
                             uint64_t sal)
 {
@@ -233,7 +234,7 @@ static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
     if (!x || !y) {
         free(x);
         free(y);
-        return 0;
+        return -1;
     }
     for (i = 0; i < a + p; i++)
         x[sg_seq_get(s, i)] = 1;
@@ -294,7 +295,7 @@ static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
 /* Try candidate period p: its saltus is read off the end of the data, and
  * n0(p) is one past the last disagreement, found scanning backwards (a
  * wrong p usually fails at once).  Fills res and returns 1 when the
- * theorem certifies p. */
+ * theorem certifies p, 0 when not, -1 when out of memory. */
 static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
                       uint64_t p, uint64_t t)
 {
@@ -315,15 +316,21 @@ static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
             return 0;
     } else {
         /* The prefix condition may need a later start than n0(p). */
+        int ok = 0;
         for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
             if (agreement_end(kind, a, p, t) + p > N)
-                break;
-            if (prefix_condition(s, a, p, sal))
+                return 0;
+            if ((ok = prefix_condition(s, a, p, sal)) != 0)
                 break;
         }
-        if (agreement_end(kind, a, p, t) + p > N ||
-            !prefix_condition(s, a, p, sal))
-            return 0;
+        if (ok < 0)
+            return -1;
+        if (!ok) {
+            if (agreement_end(kind, a, p, t) + p > N)
+                return 0;
+            if ((ok = prefix_condition(s, a, p, sal)) <= 0)
+                return ok;
+        }
     }
     res->proof_start = a;
     res->proof_period = p;
@@ -350,6 +357,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s)
 {
     uint64_t N = s->n, t = kind_length(kind, r), p, from = 1, len = t;
+    int found = 0;
 
     if (N < 2)
         return 0;
@@ -358,52 +366,56 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && agreement_end(kind, 1, p, t) + p <= N;
              p++)
-            if (try_period(res, kind, s, p, t))
-                return 1;
+            if ((found = try_period(res, kind, s, p, t)) != 0)
+                return found;
         if (p < from)
             return 0;
     }
     if (kind != KIND_TAIL3 && len >= 1 && len < N) {
         sg_period_scan ps;
-        int found = 0;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
                    agreement_end(kind, 1, p, t) + p <= N)
-                if (try_period(res, kind, s, p, t)) {
-                    found = 1;
+                if ((found = try_period(res, kind, s, p, t)) != 0)
                     break;
-                }
             sg_period_scan_clear(&ps);
             return found;
         }
         /* Out of memory for the scan: fall back to trying every p. */
     }
     for (p = from; p < N && agreement_end(kind, 1, p, t) + p <= N; p++)
-        if (try_period(res, kind, s, p, t))
-            return 1;
+        if ((found = try_period(res, kind, s, p, t)) != 0)
+            return found;
     return 0;
 }
 
-void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
+sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
     proof_kind kind;
     const struct theorem *th;
+    int found;
 
     memset(res, 0, sizeof *res);
     res->status = SG_UNRESOLVED;
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
     if (kind == KIND_NONE)
-        return;
-    if (!search(res, kind, r, s)) {
-        res->note = "no period proven in the computed range";
-        return;
+        return SG_OK;
+    found = search(res, kind, r, s);
+    if (found <= 0) {
+        memset(res, 0, sizeof *res);
+        res->status = SG_UNRESOLVED;
+        res->computed = s->n;
+        res->note = found < 0 ? "out of memory while proving"
+                              : "no period proven in the computed range";
+        return found < 0 ? SG_E_NOMEM : SG_OK;
     }
     th = theorem_of(kind);
     res->status = res->saltus ? SG_ARITH_PERIODIC : SG_PERIODIC;
     res->theorem = th->name;
     res->theorem_id = th->id;
     res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
+    return SG_OK;
 }
 
 /* Whether (q, sq) is an arithmetic period from a, given that (p, sal) is. */
@@ -562,7 +574,11 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
         if (n > max)
             n = max;
         st = sg_enumerate(s, r, n, cancel, err);
-        sg_prove(res, r, s);
+        if (sg_prove(res, r, s) == SG_E_NOMEM && !st)
+            return sg_error_set(err, SG_E_NOMEM, -1,
+                                "out of memory while proving the period of "
+                                "%zu values",
+                                s->n);
         if (st)
             return st;
         if (res->status != SG_UNRESOLVED || s->n >= max)
