@@ -1029,7 +1029,9 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
             r = sg_error_set(err, SG_E_NOMEM, -1,
                              "out of memory while reading %s from cache %s",
                              rule, st->path);
-        else if (id < 0)
+        else if (id < 0 || strcmp(e->rule, rule) != 0)
+            /* A row of another rule: a damaged index can point the
+             * lookup at it, and its values must not be served. */
             r = sg_error_set(err, SG_E_IO, -1,
                              "cache %s: the row of %s is damaged; drop it "
                              "with `sgexplore cache drop '%s'`",
