@@ -133,7 +133,7 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
             rc = report("plot", &err);
     }
     for (i = 0; i < l.n; i++)
-        free((char *)l.items[i].rule);
+        free((void *)(uintptr_t)l.items[i].rule); /* owned: strdup'd */
     free(l.items);
     sg_store_close(db);
     free(path);

@@ -74,6 +74,7 @@ const char *sg_period_status_name(sg_period_status st)
         return "periodic";
     case SG_ARITH_PERIODIC:
         return "arithmetic-periodic";
+    case SG_UNRESOLVED:
     default:
         return "unresolved";
     }
@@ -209,6 +210,7 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     case KIND_TWO_UNEQUAL:
         return 2 * m + 2 * p + t;
     case KIND_THREE:
+    case KIND_NONE:
     default:
         return 3 * m + 2 * p + t;
     }

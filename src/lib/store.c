@@ -12,6 +12,7 @@
 #include "enum_impl.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,11 +408,17 @@ static int make_dirs(const char *dir, char **where)
     return e;
 }
 
-static void set_readonly(sg_store *st, const char *fmt, const char *a,
-                         const char *b)
+/* Mark the cache read-only, with the reason (printf-style). */
+static void set_readonly(sg_store *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_readonly(sg_store *st, const char *fmt, ...)
 {
+    va_list ap;
+
     st->readonly = 1;
-    snprintf(st->why, sizeof st->why, fmt, a, b);
+    va_start(ap, fmt);
+    vsnprintf(st->why, sizeof st->why, fmt, ap);
+    va_end(ap);
 }
 
 /*

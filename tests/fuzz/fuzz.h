@@ -16,9 +16,11 @@
 
 #ifdef SG_FUZZ_REPLAY
 #define SG_FUZZ_TARGET(name)                                                  \
+    int sg_fuzz_##name(const uint8_t *data, size_t size);                     \
     int sg_fuzz_##name(const uint8_t *data, size_t size)
 #else
 #define SG_FUZZ_TARGET(name)                                                  \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);             \
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 

@@ -19,13 +19,16 @@ SG_FUZZ_TARGET(positions)
     char *text;
     int rc;
 
-    if (size == 0)
+    if (size == 0 || !(text = sg_fuzz_text(data, size)))
         return 0;
-    in = fmemopen((void *)data, size, "r");
-    if (!in)
+    in = fmemopen(text, size, "r");
+    if (!in) {
+        free(text);
         return 0;
+    }
     rc = cli_positions_read(&items, &count, in, "fuzz");
     fclose(in);
+    free(text);
     SG_FUZZ_CHECK(rc == EXIT_DONE || rc == EXIT_USAGE || rc == EXIT_RUNTIME);
     if (rc)
         SG_FUZZ_CHECK(items == NULL && count == 0);
