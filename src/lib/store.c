@@ -28,8 +28,12 @@
 #endif
 
 /* How long a process waits for another one's write before giving up.  A
- * write of 10^9 values takes seconds; this leaves a wide margin. */
+ * write of 10^9 values takes seconds; this leaves a wide margin.
+ * $SGEXPLORE_LOCK_TIMEOUT (whole seconds, 0 to 86400) replaces it, for
+ * users who would rather not wait and for the tests of a cache locked by
+ * another program. */
 #define BUSY_TIMEOUT_MS 600000
+#define BUSY_TIMEOUT_MAX_S 86400
 
 /* Files up to this size get SQLite's structural check (PRAGMA quick_check,
  * about 0.1 s per 100 MB) before they are used; larger ones rely on the
@@ -121,6 +125,13 @@ static sg_status db_error(sg_error *err, const sg_store *st, int rc,
         return sg_error_set(err, SG_E_NOMEM, -1,
                             "out of memory while %s (cache %s)", doing,
                             st->path);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return sg_error_set(err, SG_E_IO, -1,
+                            "cache %s is locked by another process (gave "
+                            "up waiting while %s; $SGEXPLORE_LOCK_TIMEOUT "
+                            "sets the wait); it keeps its previous contents",
+                            st->path, doing);
     default:
         return sg_error_set(err, SG_E_IO, -1, "cache %s: %s while %s", st->path,
                             msg, doing);
@@ -503,7 +514,16 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
 /* Per-connection settings. */
 static void configure(sqlite3 *db)
 {
-    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    const char *env = getenv("SGEXPLORE_LOCK_TIMEOUT");
+    int ms = BUSY_TIMEOUT_MS;
+
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && env[0] != '-' && v <= BUSY_TIMEOUT_MAX_S)
+            ms = (int)v * 1000;
+    }
+    sqlite3_busy_timeout(db, ms);
     sqlite3_extended_result_codes(db, 1);
     exec(db, "PRAGMA foreign_keys = ON");
 }

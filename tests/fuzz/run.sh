@@ -67,7 +67,7 @@ for t in $TARGETS; do
     # -close_fd_mask=2: the targets' one-line refusals are not wanted;
     # libFuzzer's and the sanitizers' reports still reach the log.
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-        "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 \
+        "$bin" -max_total_time="$SECONDS_EACH" -timeout=30 \
         -rss_limit_mb=2048 -max_len=$maxlen -print_final_stats=1 \
         -close_fd_mask=2 -artifact_prefix="$out/found/$t-" "${dict[@]}" \
         "$work" "${seeds[@]}" >"$log" 2>&1
