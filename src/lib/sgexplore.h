@@ -99,6 +99,10 @@ typedef enum sg_rule_syntax {
 void sg_rule_init(sg_rule *r);
 void sg_rule_clear(sg_rule *r);
 
+/* The longest rule text sg_rule_parse reads (1 MiB); a longer one is
+ * SG_E_INPUT before anything is parsed. */
+#define SG_RULE_MAX_TEXT ((size_t)1 << 20)
+
 /* Parse `text` written in `syntax` into r (which must be initialised).
  * On error r is left empty and err names the problem and its position. */
 sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,

@@ -5,7 +5,8 @@
 # still work), the cache deleted mid-run, stdout closed or full for every
 # command, and SIGINT/SIGTERM at seeded random moments of long runs, each
 # followed by a rerun that must end with exactly the values of an
-# uninterrupted run.
+# uninterrupted run; and the limits of sgexplore(1) (LIMITS), each refused
+# at once with one line.
 #
 # SG_SIGNAL_MOMENTS=N sets the number of seeded moments (default 12);
 # SG_SIGNAL_SEED the first seed (default 1; moment i uses seed + i).
@@ -102,6 +103,29 @@ for c in "${cmds[@]}"; do
     check "stdout full: sgexplore $c: exit 1 with one line" \
         bash -c '[ $1 = 1 ] && [ $(wc -l <"$2") = 1 ] && grep -q "cannot write" "$2"' _ $rc "$T/err"
 done
+
+# --- limits (sgexplore(1), LIMITS) ------------------------------------------
+# limit NAME WORDS ARGS...: exit 2 at once with one line saying WORDS.
+limit() {
+    local name=$1 words=$2
+    shift 2
+    "$SG" --no-cache "$@" >"$T/out" 2>"$T/err"
+    check "limit: $name: exit 2 with one line saying '$words'" \
+        bash -c '[ $1 = 2 ] && [ ! -s "$2" ] && [ $(wc -l <"$3") = 1 ] && grep -q -- "$4" "$3"' \
+        _ $? "$T/out" "$T/err" "$words"
+}
+limit "--max beyond memory" "GiB of memory" 0.07 --max 10^15
+limit "--max 2^63" "at most 2^63 - 1" 0.07 --max 2^63
+limit "a 4097-character number" "longer than 4096 characters" \
+    0.07 --heap "$(printf '1%.0s' $(seq 4097))"
+limit "an exponent above 100000" "exponents above 100000" 0.07 --heap 10^100001
+limit "a --values range of 10^8 + 1" "at most 100000000 values" 0.07 --values 0:100000000
+limit "a list of more than 2^24 numbers" "more than 16777216" \
+    --subtract 1-16777217
+printf '1,%.0s' $(seq 40000) >"$T/long.pos"
+echo 1 >>"$T/long.pos"
+limit "a --positions line over 65536 characters" "longer than 65536" \
+    0.07 --positions "$T/long.pos"
 
 # --- SIGINT and SIGTERM at seeded random moments -----------------------
 # A run of Grundy's game taking about a second; each moment sends INT or
