@@ -4,7 +4,8 @@
 # fails, for every k from 1 to the number of allocations the run makes,
 # along a full round trip of Dawson's Kayles (0.07): analysis with
 # questions, store and certificate export into an empty cache; the same
-# questions answered from the cache; `verify --certificate`; `cache list`.
+# questions answered from the cache; `verify --certificate`; `cache list`;
+# and a proof by the tail theorem.
 # Each run must either answer exactly as a run without failures does
 # (exit 0) or say "out of memory" (exit 1) having printed no more than a
 # prefix of the right answer; the cache must then still answer correctly
@@ -146,6 +147,14 @@ TODO="cert.c reports a failed strdup as a bad value" \
 # Step 4: the cache listed.
 sweep "cache list" "$T/list.golden" filled filled_post \
     "$SG" cache list --db "$T/c.db"
+
+# Step 5: a rule proven by the tail theorem (all-but{}, Nim), whose proof
+# allocates (the prefix condition): a failure there must be "out of
+# memory", not "no period proven".
+"$SG" --no-cache --rule '0.[3]' --heap 10^20 >"$T/tail.out" || exit 1
+answer <"$T/tail.out" >"$T/tail.golden"
+sweep "tail theorem proof (0.[3])" "$T/tail.golden" none none_post \
+    "$SG" --no-cache --rule '0.[3]' --heap 10^20
 
 echo "1..$n"
 exit $((fails > 0))
