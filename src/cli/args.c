@@ -282,7 +282,8 @@ void cli_help(FILE *f, const cli_command *c)
         fprintf(f, "%s sgexplore %.*s\n", first ? "Usage:" : "      ",
                 (int)(nl ? nl - s : (long)strlen(s)), s);
         first = 0;
-        s = nl + 1;
+        if (nl)
+            s = nl + 1; /* NULL + 1 is undefined (UBSan) */
     } while (nl);
     fprintf(f, "%s\n", c->summary);
     help_group(f, "Options", c->opts);
