@@ -7,7 +7,6 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
