@@ -650,6 +650,38 @@ static void test_zero_rule_clear(void **state)
     sg_rule_clear(&r);
 }
 
+
+/* The limit on rule texts: a list of 1,1,...,1 just under SG_RULE_MAX_TEXT
+ * characters is read (one term: duplicates drop), one character past the
+ * limit is refused with SG_E_INPUT before parsing. */
+static void test_text_limit(void **state)
+{
+    size_t n = SG_RULE_MAX_TEXT + 2, i;
+    char *text = malloc(n + 1);
+    sg_rule r;
+    sg_error err;
+
+    (void)state;
+    assert_non_null(text);
+    for (i = 0; i < n; i++)
+        text[i] = i % 2 ? ',' : '1';
+    /* 2k+1 characters end with a digit: the largest such under the limit. */
+    text[SG_RULE_MAX_TEXT - 1] = '\0';
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, text, &err), SG_OK);
+    assert_int_equal(r.nterms, 1);
+    assert_int_equal(r.terms[0].take, 1);
+    text[SG_RULE_MAX_TEXT - 1] = ',';
+    text[SG_RULE_MAX_TEXT + 1] = '\0'; /* limit + 1 characters */
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, text, &err),
+                     SG_E_INPUT);
+    assert_non_null(strstr(err.msg, "at most 1048576"));
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, text, &err),
+                     SG_E_INPUT);
+    sg_rule_clear(&r);
+    free(text);
+}
+
 /* Well-known names, and messages that quote whole characters: the name
  * table is checked against the codes the literature gives for each game
  * (Kayles 0.77, Dawson's Kayles 0.07, Officers 0.6, Grundy 4!.0, Nim). */
@@ -703,6 +735,7 @@ int main(void)
         cmocka_unit_test(test_zero_rule_clear),
         cmocka_unit_test(test_allbut_many_exclusions),
         cmocka_unit_test(test_names_and_messages),
+        cmocka_unit_test(test_text_limit),
     };
 
     (void)tu_base_seed();

@@ -282,7 +282,8 @@ void cli_help(FILE *f, const cli_command *c)
         fprintf(f, "%s sgexplore %.*s\n", first ? "Usage:" : "      ",
                 (int)(nl ? nl - s : (long)strlen(s)), s);
         first = 0;
-        s = nl + 1;
+        if (nl)
+            s = nl + 1; /* NULL + 1 is undefined (UBSan) */
     } while (nl);
     fprintf(f, "%s\n", c->summary);
     help_group(f, "Options", c->opts);
@@ -541,4 +542,164 @@ int cli_parse_seconds(double *out, const char *opt, const char *text)
         return EXIT_USAGE;
     }
     return EXIT_DONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Positions: --position A,B,C and --positions FILE                     */
+/* ------------------------------------------------------------------ */
+
+int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what,
+                    int spaces)
+{
+    const char *p = text;
+    size_t cap = 1, k = 0;
+    int rc = EXIT_USAGE;
+    mpz_t *h;
+
+    for (; *p; p++)
+        cap += *p == ',' || *p == ' ' || *p == '\t';
+    if (!(h = malloc(cap * sizeof *h))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    p = text;
+    for (;;) {
+        const char *q;
+        if (spaces)
+            while (*p == ' ' || *p == '\t')
+                p++;
+        q = p;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == p ||
+            (*q && *q != ',' && !(spaces && (*q == ' ' || *q == '\t')))) {
+            cli_error("%s '%s': expected heap sizes separated by commas%s "
+                      "(at position %ld)",
+                      what, cli_quote(text), spaces ? " or spaces" : "",
+                      (long)(q - text) + 1);
+            goto fail;
+        }
+        {
+            char *digits = strndup(p, (size_t)(q - p));
+            if (!digits) {
+                cli_error("out of memory");
+                rc = EXIT_RUNTIME;
+                goto fail;
+            }
+            mpz_init_set_str(h[k++], digits, 10);
+            free(digits);
+        }
+        p = q;
+        if (spaces)
+            while (*p == ' ' || *p == '\t')
+                p++;
+        if (!*p)
+            break;
+        if (*p == ',')
+            p++;
+    }
+    *out = h;
+    *n = k;
+    return EXIT_DONE;
+fail:
+    while (k)
+        mpz_clear(h[--k]);
+    free(h);
+    return rc;
+}
+
+void cli_heaps_free(mpz_t *h, size_t n)
+{
+    while (n)
+        mpz_clear(h[--n]);
+    free(h);
+}
+
+int cli_positions_read(cli_position_item **out, size_t *nout, FILE *in,
+                       const char *path)
+{
+    cli_position_item *items = NULL;
+    size_t count = 0, alloc = 0, cap = 0, lineno = 0;
+    char *line = NULL;
+    ssize_t len;
+    int rc = EXIT_DONE;
+
+    for (;;) {
+        char what[64];
+        char *s;
+        errno = 0;
+        if ((len = getline(&line, &cap, in)) < 0) {
+            if (errno == ENOMEM) {
+                cli_error("out of memory");
+                rc = EXIT_RUNTIME;
+            }
+            break;
+        }
+        s = line;
+        lineno++;
+        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s == '\0' || *s == '#')
+            continue;
+        if (len > CLI_MAX_POSITION_LINE) {
+            cli_error("--positions %s line %zu: longer than %d characters",
+                      cli_quote(path), lineno, CLI_MAX_POSITION_LINE);
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (count == CLI_MAX_POSITIONS) {
+            cli_error("--positions %s: more than %d positions", cli_quote(path),
+                      CLI_MAX_POSITIONS);
+            rc = EXIT_USAGE;
+            break;
+        }
+        if (count == alloc) {
+            size_t na = alloc ? 2 * alloc : 16;
+            cli_position_item *ni = realloc(items, na * sizeof *ni);
+            if (!ni) {
+                cli_error("out of memory");
+                rc = EXIT_RUNTIME;
+                break;
+            }
+            items = ni;
+            alloc = na;
+        }
+        snprintf(what, sizeof what, "--positions line %zu", lineno);
+        if ((rc =
+                 cli_parse_heaps(&items[count].h, &items[count].n, s, what, 1)))
+            break;
+        if (!(items[count].text = strdup(s))) {
+            cli_heaps_free(items[count].h, items[count].n);
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            break;
+        }
+        count++;
+    }
+    if (!rc && ferror(in)) {
+        cli_error("--positions '%s': read error", cli_quote(path));
+        rc = EXIT_RUNTIME;
+    }
+    free(line);
+    if (rc) {
+        cli_positions_free(items, count);
+        items = NULL;
+        count = 0;
+    }
+    *out = items;
+    *nout = count;
+    return rc;
+}
+
+void cli_positions_free(cli_position_item *items, size_t count)
+{
+    size_t i;
+
+    for (i = 0; i < count; i++) {
+        cli_heaps_free(items[i].h, items[i].n);
+        free(items[i].text);
+    }
+    free(items);
 }

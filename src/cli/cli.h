@@ -60,6 +60,10 @@ const char *cli_quote(const char *text);
 /* Write s as a JSON string literal (invalid UTF-8 bytes as U+FFFD). */
 void cli_json_string(FILE *f, const char *s);
 
+/* Set when a report had to leave something out for lack of memory:
+ * cli_stdout_finish then says so and exits 1. */
+extern int cli_out_of_memory;
+
 /* Flush stdout and report a failed write (a full disk, a closed pipe) as
  * one line; returns rc, or EXIT_RUNTIME when the output was lost. */
 int cli_stdout_finish(int rc);
@@ -176,6 +180,33 @@ int cli_parse_count(uint64_t *out, const char *opt, const char *text);
 /* A duration in seconds (--seconds): a positive decimal number. */
 int cli_parse_seconds(double *out, const char *opt, const char *text);
 
+/* Heaps of one position: decimal naturals (any size) separated by commas
+ * or, when `spaces`, also spaces and tabs.  Exit status after one line
+ * naming `what` (the option, or "--positions line N"); on success *out
+ * (n heaps) is freed with cli_heaps_free. */
+int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what,
+                    int spaces);
+void cli_heaps_free(mpz_t *h, size_t n);
+
+/* Limits of a --positions file: longest line, most positions. */
+#define CLI_MAX_POSITION_LINE 65536
+#define CLI_MAX_POSITIONS 1000000
+
+/* One position of a --positions file: its heaps and its line's text. */
+typedef struct cli_position_item {
+    mpz_t *h;
+    size_t n;
+    char *text;
+} cli_position_item;
+
+/* Read every position of a --positions file, one per line (blank lines
+ * and lines starting with # skipped), before anything is answered.  Exit
+ * status after one line naming the file and line; on success *items
+ * (count of them) is freed with cli_positions_free. */
+int cli_positions_read(cli_position_item **items, size_t *count, FILE *in,
+                       const char *path);
+void cli_positions_free(cli_position_item *items, size_t count);
+
 /* ------------------------------------------------------------------ */
 /* The cached analysis (flow.c)                                         */
 /* ------------------------------------------------------------------ */
@@ -268,7 +299,15 @@ typedef struct cli_view {
     uint64_t computed;        /* values computed */
     const sg_store_entry *entry; /* cache metadata (cache show), or NULL */
     const char *rerun;        /* how to name the rule in a hint command */
+    int sparse_state;         /* 0: not yet computed, 1: in `sparse`,
+                                 -1: too few values */
+    sg_sparse_space sparse;   /* filled by cli_view_prepare */
 } cli_view;
+
+/* Compute what the report derives from the values (the sparse space)
+ * before anything is printed, so that running out of memory is an error
+ * line and exit status 1, never a report with a line missing. */
+int cli_view_prepare(cli_view *v);
 
 /* The view of a flow's result: its rule, family, source and values. */
 void cli_flow_view(cli_view *v, const cli_flow *f);

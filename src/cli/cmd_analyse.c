@@ -7,15 +7,10 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Positions in a --positions file: longest line, most lines. */
-#define MAX_POSITION_LINE 65536
-#define MAX_POSITIONS 1000000
 
 static const cli_opt analyse_opts[] = {
     {"--max", NULL, "N", "compute at most N values (default: by rule)"},
@@ -42,74 +37,6 @@ const cli_command cli_cmd_analyse = {
     analyse_opts,
     analyse_run,
 };
-
-/* Heaps of one position: decimal naturals (any size) separated by commas
- * or, in a positions file, spaces.  Exit status after one line naming
- * `what` (the option, or "FILE line N"). */
-static int parse_heaps(mpz_t **out, size_t *n, const char *text,
-                       const char *what, int spaces)
-{
-    const char *p = text;
-    size_t cap = 1, k = 0;
-    mpz_t *h;
-
-    for (; *p; p++)
-        cap += *p == ',' || *p == ' ' || *p == '\t';
-    if (!(h = malloc(cap * sizeof *h))) {
-        cli_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    p = text;
-    for (;;) {
-        const char *q;
-        if (spaces)
-            while (*p == ' ' || *p == '\t')
-                p++;
-        q = p;
-        while (isdigit((unsigned char)*q))
-            q++;
-        if (q == p || (*q && *q != ',' && !(spaces && (*q == ' ' ||
-                                                       *q == '\t')))) {
-            cli_error("%s '%s': expected heap sizes separated by commas%s "
-                      "(at position %ld)",
-                      what, cli_quote(text), spaces ? " or spaces" : "",
-                      (long)(q - text) + 1);
-            goto fail;
-        }
-        {
-            char *digits = strndup(p, (size_t)(q - p));
-            if (!digits) {
-                cli_error("out of memory");
-                goto fail;
-            }
-            mpz_init_set_str(h[k++], digits, 10);
-            free(digits);
-        }
-        p = q;
-        if (spaces)
-            while (*p == ' ' || *p == '\t')
-                p++;
-        if (!*p)
-            break;
-        if (*p == ',')
-            p++;
-    }
-    *out = h;
-    *n = k;
-    return EXIT_DONE;
-fail:
-    while (k)
-        mpz_clear(h[--k]);
-    free(h);
-    return EXIT_USAGE;
-}
-
-static void heaps_free(mpz_t *h, size_t n)
-{
-    while (n)
-        mpz_clear(h[--n]);
-    free(h);
-}
 
 /* One position: its answer as text or one JSON value.  Returns 0, or
  * EXIT_UNKNOWN (a heap has no known value), or a runtime failure. */
@@ -188,80 +115,27 @@ static int answer_positions_file(const cli_flow *fl, const char *path,
                                  int json)
 {
     FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0, lineno = 0, count = 0, i;
-    ssize_t len;
-    struct item {
-        mpz_t *h;
-        size_t n;
-        char *text;
-    } *items = NULL;
-    int rc = EXIT_DONE, unknown = 0;
+    cli_position_item *items = NULL;
+    size_t count = 0, i;
+    int rc, unknown = 0;
 
     if (!in) {
-        cli_error("--positions '%s': %s", cli_quote(path), strerror(errno));
+        cli_error("--positions '%s': %s", cli_quote(path),
+                  errno == ENOMEM ? "out of memory" : strerror(errno));
         return EXIT_RUNTIME;
     }
-    while ((len = getline(&line, &cap, in)) >= 0) {
-        char what[64];
-        char *s = line;
-        struct item *ni;
-        lineno++;
-        while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-            line[--len] = '\0';
-        while (*s == ' ' || *s == '\t')
-            s++;
-        if (*s == '\0' || *s == '#')
-            continue;
-        if (len > MAX_POSITION_LINE) {
-            cli_error("--positions %s line %zu: longer than %d characters",
-                      cli_quote(path), lineno, MAX_POSITION_LINE);
-            rc = EXIT_USAGE;
-            break;
-        }
-        if (count == MAX_POSITIONS) {
-            cli_error("--positions %s: more than %d positions", cli_quote(path),
-                      MAX_POSITIONS);
-            rc = EXIT_USAGE;
-            break;
-        }
-        if (!(ni = realloc(items, (count + 1) * sizeof *ni))) {
-            cli_error("out of memory");
-            rc = EXIT_RUNTIME;
-            break;
-        }
-        items = ni;
-        snprintf(what, sizeof what, "--positions line %zu", lineno);
-        if ((rc = parse_heaps(&items[count].h, &items[count].n, s, what, 1)))
-            break;
-        if (!(items[count].text = strdup(s))) {
-            heaps_free(items[count].h, items[count].n);
-            cli_error("out of memory");
-            rc = EXIT_RUNTIME;
-            break;
-        }
-        count++;
-    }
-    if (!rc && ferror(in)) {
-        cli_error("--positions '%s': read error", cli_quote(path));
-        rc = EXIT_RUNTIME;
-    }
+    rc = cli_positions_read(&items, &count, in, path);
     if (in != stdin)
         fclose(in);
-    free(line);
-    for (i = 0; i < count; i++) {
-        if (!rc || rc == EXIT_UNKNOWN) {
-            int r = answer_position(stdout, fl, (const mpz_t *)items[i].h,
-                                    items[i].n, json, 1, items[i].text);
-            if (r == EXIT_UNKNOWN)
-                unknown = 1;
-            else if (r)
-                rc = r;
-        }
-        heaps_free(items[i].h, items[i].n);
-        free(items[i].text);
+    for (i = 0; i < count && !rc; i++) {
+        int r = answer_position(stdout, fl, (const mpz_t *)items[i].h,
+                                items[i].n, json, 1, items[i].text);
+        if (r == EXIT_UNKNOWN)
+            unknown = 1;
+        else if (r)
+            rc = r;
     }
-    free(items);
+    cli_positions_free(items, count);
     return rc ? rc : unknown ? EXIT_UNKNOWN : EXIT_DONE;
 }
 
@@ -269,15 +143,19 @@ static int answer_positions_file(const cli_flow *fl, const char *path,
  * only once the new one is complete. */
 static int export_certificate(const char *path, const cli_flow *fl)
 {
-    char *text = sg_certificate_format(fl->r.canon, &fl->res);
+    char *text;
     char *tmp;
     FILE *f;
     int ok;
 
-    if (!text) {
+    if (fl->res.status == SG_UNRESOLVED) {
         cli_error("--export-certificate: no period is proven, so there is "
                   "no certificate to write");
         return EXIT_UNKNOWN;
+    }
+    if (!(text = sg_certificate_format(fl->r.canon, &fl->res))) {
+        cli_error("--export-certificate: out of memory");
+        return EXIT_RUNTIME;
     }
     if (!(tmp = malloc(strlen(path) + 32))) {
         free(text);
@@ -293,7 +171,8 @@ static int export_certificate(const char *path, const cli_flow *fl)
         ok = 0;
     if (!ok) {
         cli_error("--export-certificate: cannot write '%s': %s",
-                  cli_quote(path), strerror(errno));
+                  cli_quote(path),
+                  errno == ENOMEM ? "out of memory" : strerror(errno));
         remove(tmp);
     }
     free(tmp);
@@ -365,7 +244,7 @@ static int analyse_run(const cli_command *self, cli_args *a)
             goto out;
         }
     }
-    if (position && (rc = parse_heaps(&pos_heaps, &npos, position,
+    if (position && (rc = cli_parse_heaps(&pos_heaps, &npos, position,
                                       "--position", 0)))
         goto out;
     if (values) {
@@ -378,6 +257,8 @@ static int analyse_run(const cli_command *self, cli_args *a)
         goto out;
 
     cli_flow_view(&view, &fl);
+    if ((rc = cli_view_prepare(&view)))
+        goto out;
 
     if (positions) {
         rc = answer_positions_file(&fl, positions, json);
@@ -409,9 +290,14 @@ static int analyse_run(const cli_command *self, cli_args *a)
         }
         if (position) {
             fputs(",\"position\":", stdout);
-            if (answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos,
-                                1, 0, position) == EXIT_UNKNOWN)
+            k = answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos,
+                                1, 0, position);
+            if (k == EXIT_UNKNOWN)
                 unknown = 1;
+            else if (k) {
+                rc = k; /* out of memory: said, and no answer printed */
+                goto after;
+            }
         }
         fputs("}\n", stdout);
     } else {
@@ -432,10 +318,16 @@ static int analyse_run(const cli_command *self, cli_args *a)
             }
             mpz_clear(y);
         }
-        if (position && answer_position(stdout, &fl,
-                                        (const mpz_t *)pos_heaps, npos, 0, 0,
-                                        position) == EXIT_UNKNOWN)
-            unknown = 1;
+        if (position) {
+            k = answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos,
+                                0, 0, position);
+            if (k == EXIT_UNKNOWN)
+                unknown = 1;
+            else if (k) {
+                rc = k; /* out of memory: said, and no answer printed */
+                goto after;
+            }
+        }
     }
     if (unknown)
         rc = EXIT_UNKNOWN;
@@ -457,7 +349,7 @@ out:
         free(heaps);
     }
     if (pos_heaps)
-        heaps_free(pos_heaps, npos);
+        cli_heaps_free(pos_heaps, npos);
     mpz_clear(va);
     mpz_clear(vb);
     rc = cli_flow_finish(&fl, rc);

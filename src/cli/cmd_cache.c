@@ -313,7 +313,8 @@ static int cmd_show(const cli_args *a, int json)
         }
         entry_view(&v, &e, &s);
         v.rerun = e.rule;
-        if (json) {
+        if (rc) {
+        } else if (json) {
             fputc('{', stdout);
             cli_view_json(stdout, &v, 1);
             fputs("}\n", stdout);

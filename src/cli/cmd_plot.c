@@ -133,7 +133,7 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
             rc = report("plot", &err);
     }
     for (i = 0; i < l.n; i++)
-        free((char *)l.items[i].rule);
+        free((void *)(uintptr_t)l.items[i].rule); /* owned: strdup'd */
     free(l.items);
     sg_store_close(db);
     free(path);
@@ -211,6 +211,8 @@ static int plot_rule(const cli_args *a, const char *out,
     if (cli_json(a)) {
         cli_view v;
         cli_flow_view(&v, &fl);
+        if ((rc = cli_view_prepare(&v)))
+            goto out;
         fputc('{', stdout);
         cli_view_json(stdout, &v, 0);
         fputs(",\"plot\":", stdout);

@@ -595,15 +595,9 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
         digest(&w.digest, &w.digest_len, &fl.res, &fl.seq);
         snprintf(w.source, sizeof w.source, "%s", fl.source);
         if (s->fmt == FMT_JSON) {
-            memset(&view, 0, sizeof view);
-            view.rule = fl.r.canon;
-            view.family = sg_rule_family(&fl.r.rule);
-            view.source = fl.source;
-            view.res = &fl.res;
-            view.seq = &fl.seq;
-            view.computed = fl.seq.n;
-            view.rerun = fl.r.canon;
-            if (!(mem = open_memstream(&json, &json_len))) {
+            cli_flow_view(&view, &fl);
+            if (cli_view_prepare(&view) ||
+                !(mem = open_memstream(&json, &json_len))) {
                 cli_flow_clear(&fl);
                 return -1;
             }

@@ -19,6 +19,10 @@ static char *read_file(const char *path, sg_error *err)
     char *buf = NULL;
     size_t len = 0, cap = 0, got;
 
+    if (!f && errno == ENOMEM) {
+        sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        return NULL;
+    }
     if (!f) {
         sg_error_set(err, SG_E_IO, -1, "cannot open '%s': %s", path,
                      strerror(errno));

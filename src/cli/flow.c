@@ -163,6 +163,22 @@ char *cli_cache_path(const char *db_opt)
     return sg_store_default_path();
 }
 
+/* Whether one of the variables sg_store_default_path reads is set (and
+ * not empty): when it is, a NULL path means out of memory. */
+static int cache_variables_set(void)
+{
+    static const char *const vars[] = {"SGEXPLORE_DB", "XDG_CACHE_HOME",
+                                       "HOME"};
+    size_t i;
+
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return 1;
+    }
+    return 0;
+}
+
 int cli_cache_open(sg_store **db, char **path, const cli_args *a,
                    int readonly)
 {
@@ -175,6 +191,10 @@ int cli_cache_open(sg_store **db, char **path, const cli_args *a,
     if (cli_get(a, "--no-cache"))
         return EXIT_DONE;
     if (!(*path = cli_cache_path(opt))) {
+        if (opt || cache_variables_set()) {
+            cli_error("out of memory");
+            return EXIT_RUNTIME;
+        }
         if (readonly) {
             cli_error("no cache location: $SGEXPLORE_DB, $XDG_CACHE_HOME "
                       "and $HOME are unset (use --db PATH)");
@@ -191,6 +211,10 @@ int cli_cache_open(sg_store **db, char **path, const cli_args *a,
         char *copy = strdup(opt);
         const char *dir = copy ? dirname(copy) : NULL;
         int ok = dir && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+        if (!copy) {
+            cli_error("out of memory");
+            return EXIT_RUNTIME;
+        }
         if (!ok) {
             cli_error("--db '%s': the folder '%s' does not exist",
                       cli_quote(opt), cli_quote(dir ? dir : opt));
@@ -316,14 +340,19 @@ static int flow_failed(cli_flow *f, sg_status st, const char *what,
 }
 
 /* A step stopped by the --seconds budget is not a failure: the values
- * computed so far are a correct prefix, proven on as far as they go. */
-static int budget_spent(cli_flow *f, sg_status st)
+ * computed so far are a correct prefix, proven on as far as they go.
+ * Unless the proof then runs out of memory: *st becomes SG_E_NOMEM. */
+static int budget_spent(cli_flow *f, sg_status *st, sg_error *err)
 {
-    if (st != SG_E_INTERRUPTED || cli_cancel != 2)
+    if (*st != SG_E_INTERRUPTED || cli_cancel != 2)
         return 0;
     cli_cancel = 0;
     f->budget_spent = 1;
-    sg_prove(&f->res, &f->r.rule, &f->seq);
+    if (sg_prove(&f->res, &f->r.rule, &f->seq) == SG_E_NOMEM) {
+        *st = sg_error_set(err, SG_E_NOMEM, -1,
+                           "out of memory while proving the period");
+        return 0;
+    }
     f->res.computed = f->seq.n;
     return 1;
 }
@@ -343,7 +372,7 @@ int cli_flow_extend(cli_flow *f, uint64_t n, const char *what)
     o = enum_options();
     st = sg_enumerate(&f->seq, &f->r.rule, (size_t)n, &o, &err);
     f->res.computed = f->seq.n;
-    if (st && !budget_spent(f, st))
+    if (st && !budget_spent(f, &st, &err))
         return flow_failed(f, st, what, &err);
     flow_source(f);
     return EXIT_DONE;
@@ -373,7 +402,7 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     if (!f->proven) {
         o = enum_options();
         st = sg_analyse(&f->res, &f->seq, &f->r.rule, f->max, &o, &err);
-        if (st && budget_spent(f, st))
+        if (st && budget_spent(f, &st, &err))
             st = SG_OK;
     }
     f->proven = f->res.status != SG_UNRESOLVED;

@@ -89,6 +89,41 @@ static const char *command_names(void)
     return buf;
 }
 
+/* GMP cannot report an allocation failure to its caller: by default it
+ * prints its own message and aborts.  The program says "out of memory"
+ * and exits 1 instead, like every other allocation failure; the cache is
+ * safe, since an unfinished SQLite transaction is rolled back. */
+static void gmp_oom(void)
+{
+    cli_error("out of memory (GMP)");
+    exit(EXIT_RUNTIME);
+}
+
+static void *gmp_alloc(size_t n)
+{
+    void *p = malloc(n);
+
+    if (!p)
+        gmp_oom();
+    return p;
+}
+
+static void *gmp_realloc(void *p, size_t old, size_t n)
+{
+    void *q = realloc(p, n);
+
+    (void)old;
+    if (!q)
+        gmp_oom();
+    return q;
+}
+
+static void gmp_free(void *p, size_t n)
+{
+    (void)n;
+    free(p);
+}
+
 static int run(const cli_command *c, int argc, char **argv, int first)
 {
     cli_args *a;
@@ -115,6 +150,7 @@ int main(int argc, char **argv)
 {
     size_t k;
 
+    mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 volatile sig_atomic_t cli_cancel = 0;
+int cli_out_of_memory = 0;
 
 static void on_signal(int sig)
 {
@@ -143,6 +144,10 @@ int cli_stdout_finish(int rc)
     int failed = fflush(stdout) != 0 || ferror(stdout);
     int e = errno;
 
+    if (!failed && cli_out_of_memory) {
+        cli_error("out of memory: the report above is incomplete");
+        return EXIT_RUNTIME;
+    }
     if (!failed)
         return rc;
     cli_error("cannot write the output: %s",

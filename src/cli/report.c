@@ -59,20 +59,57 @@ static int largest(const sg_seq *s, sg_value *v, size_t *first)
 /* The sparse space of the computed values, with the heap's parity when
  * the rule allows it (0 when there are too few or the transform does not
  * fit: the report then says nothing of it). */
-static int sparse_of(const cli_view *v, sg_sparse_space *sp)
+static sg_status sparse_compute(const cli_view *v, sg_sparse_space *sp)
 {
     sg_rule r;
-    int ok, parsed;
+    sg_status st = SG_OK;
+    int parsed;
 
-    if (!v->seq || v->seq->n < SG_SPARSE_SPACE_MIN)
-        return 0;
     sg_rule_init(&r);
     parsed = v->rule &&
-             sg_rule_parse(&r, SG_SYNTAX_RULE, v->rule, NULL) == SG_OK;
-    ok = sg_sparse_space_find_rule(sp, v->seq, parsed ? &r : NULL,
-                                   v->seq->n, NULL) == SG_OK;
+             (st = sg_rule_parse(&r, SG_SYNTAX_RULE, v->rule, NULL)) == SG_OK;
+    if (st != SG_E_NOMEM)
+        st = sg_sparse_space_find_rule(sp, v->seq, parsed ? &r : NULL,
+                                       v->seq->n, NULL);
     sg_rule_clear(&r);
-    return ok;
+    return st;
+}
+
+int cli_view_prepare(cli_view *v)
+{
+    sg_status st;
+
+    v->sparse_state = -1;
+    if (!v->seq || v->seq->n < SG_SPARSE_SPACE_MIN)
+        return EXIT_DONE;
+    st = sparse_compute(v, &v->sparse);
+    if (st == SG_E_NOMEM) {
+        cli_error("out of memory while rating the sparse space of %s",
+                  cli_quote(v->rule));
+        return EXIT_RUNTIME;
+    }
+    v->sparse_state = st == SG_OK ? 1 : -1;
+    return EXIT_DONE;
+}
+
+/* The sparse space: 1 (in *sp), 0 (none to show), -1 out of memory (for
+ * views that were not prepared; the exit status says so). */
+static int sparse_of(const cli_view *v, sg_sparse_space *sp)
+{
+    sg_status st;
+
+    if (v->sparse_state) {
+        *sp = v->sparse;
+        return v->sparse_state > 0;
+    }
+    if (!v->seq || v->seq->n < SG_SPARSE_SPACE_MIN)
+        return 0;
+    st = sparse_compute(v, sp);
+    if (st == SG_E_NOMEM) {
+        cli_out_of_memory = 1;
+        return -1;
+    }
+    return st == SG_OK;
 }
 
 /* G(from..to-1) separated by sep. */
@@ -162,6 +199,7 @@ void cli_view_text(FILE *f, const cli_view *v)
     sg_value big;
     size_t first;
     sg_sparse_space sp;
+    int k;
 
     fprintf(f, "rule: %s\n", v->rule);
     fprintf(f, "family: %s\n", v->family);
@@ -200,7 +238,10 @@ void cli_view_text(FILE *f, const cli_view *v)
     if (largest(v->seq, &big, &first))
         fprintf(f, "largest value: %u, first at heap %zu\n", (unsigned)big,
                 first);
-    if (sparse_of(v, &sp)) {
+    k = sparse_of(v, &sp);
+    if (k < 0) {
+        fputs("sparse space: unknown (out of memory)\n", f);
+    } else if (k) {
         if (sp.found)
             fprintf(f, "sparse space: mask %u%s, %llu rare heaps, the last "
                        "at %llu\n",
@@ -295,7 +336,7 @@ void cli_view_json(FILE *f, const cli_view *v, int with_values)
     else
         fputs("null", f);
     fputs(",\"sparse\":", f);
-    if (sparse_of(v, &sp) && sp.found)
+    if (sparse_of(v, &sp) > 0 && sp.found)
         fprintf(f, "{\"mask\":%u,\"parity\":%s,\"parity_offset\":%d,"
                    "\"rare\":%llu,\"last_rare\":%llu}",
                 (unsigned)sp.mask, sp.parity ? "true" : "false",

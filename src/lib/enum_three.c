@@ -178,13 +178,13 @@ sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
             /* Bitsets of untouched values stay zero between uses. */
             nused = 0;
             for (a = 1; a + 2 <= rem; a++) {
-                sg_value g = sg_seq_get(s, a);
-                uint64_t *u = t.unions + (size_t)g * W;
+                sg_value ga = sg_seq_get(s, a);
+                uint64_t *u = t.unions + (size_t)ga * W;
                 const uint64_t *p = t.pairs + (rem - a) * W;
                 size_t w;
-                if (!t.in_use[g]) {
-                    t.in_use[g] = 1;
-                    t.used[nused++] = g;
+                if (!t.in_use[ga]) {
+                    t.in_use[ga] = 1;
+                    t.used[nused++] = ga;
                 }
                 for (w = 0; w < W; w++)
                     u[w] |= p[w];

@@ -745,6 +745,7 @@ static const char *terminal_text(sg_plot_format fmt, int wide)
         return wide ? "svg size 1200,540 noenhanced background '#ffffff'"
                     : "svg size 960,540 noenhanced background '#ffffff'";
     case SG_PLOT_PDF:
+    case SG_PLOT_UNKNOWN:
     default:
         return wide ? "pdfcairo size 10in,4.5in noenhanced"
                     : "pdfcairo size 8in,4.5in noenhanced";
@@ -1250,7 +1251,7 @@ static sg_status run_gnuplot(const workdir *w, const script *sc,
     ssize_t r;
     struct stat st;
 
-    argv[0] = (char *)prog;
+    argv[0] = (char *)(uintptr_t)prog; /* execv does not write it */
     argv[1] = w->script;
     argv[2] = NULL;
     text = malloc(STDERR_KEEP + 1);

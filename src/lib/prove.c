@@ -100,6 +100,7 @@ const char *sg_period_status_name(sg_period_status st)
         return "periodic";
     case SG_ARITH_PERIODIC:
         return "arithmetic-periodic";
+    case SG_UNRESOLVED:
     default:
         return "unresolved";
     }
@@ -250,6 +251,7 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     case KIND_TWO_UNEQUAL:
         return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
     case KIND_THREE:
+    case KIND_NONE:
     default:
         return add_sat(add_sat(mul_sat(3, m), mul_sat(2, p)), t);
     }
@@ -278,7 +280,8 @@ static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 
 /* The prefix condition of the tail theorem at start a:
  * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal).  The caller makes
- * sure that a + p <= s->n and sal <= s->max. */
+ * sure that a + p <= s->n and sal <= s->max.  Returns 1 when it holds, 0
+ * when not, -1 when out of memory (never a silent "no"). */
 static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
                             uint64_t sal)
 {
@@ -289,7 +292,7 @@ static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
     if (!x || !y) {
         free(x);
         free(y);
-        return 0;
+        return -1;
     }
     for (i = 0; i < a + p; i++)
         x[sg_seq_get(s, i)] = 1;
@@ -501,7 +504,7 @@ static int saltus_of(uint64_t *sal, const sg_seq *s, int with_saltus,
 
 /* Try candidate period p: its saltus is read off the end of the data, and
  * n0(p) is one past the last disagreement.  Fills res and returns 1 when
- * the theorem certifies p. */
+ * the theorem certifies p, 0 when not, -1 when out of memory. */
 static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
                       uint64_t p, uint64_t t, run_memo *memo)
 {
@@ -517,12 +520,15 @@ static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
             return 0;
     } else {
         /* The prefix condition may need a later start than n0(p). */
+        int ok = 0;
         for (tries = 0; tries < tail_tries(p); tries++, a++) {
             if (theorem_needs(kind, a, p, t) >= N)
                 return 0;
-            if (prefix_condition(s, a, p, sal))
+            if ((ok = prefix_condition(s, a, p, sal)) != 0)
                 break;
         }
+        if (ok < 0)
+            return -1;
         if (tries == tail_tries(p))
             return 0;
     }
@@ -552,6 +558,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s, run_memo *memo)
 {
     uint64_t N = s->n, t = kind_length(kind, r), p, from = 1, len = t;
+    int found = 0;
 
     if (N < 2)
         return 0;
@@ -559,29 +566,26 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
-            if (try_period(res, kind, s, p, t, memo))
-                return 1;
+            if ((found = try_period(res, kind, s, p, t, memo)) != 0)
+                return found;
         if (p < from)
             return 0;
     }
     if (kind != KIND_TAIL3 && len >= 1 && len < N) {
         sg_period_scan ps;
-        int found = 0;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
                    theorem_needs(kind, 1, p, t) < N)
-                if (try_period(res, kind, s, p, t, memo)) {
-                    found = 1;
+                if ((found = try_period(res, kind, s, p, t, memo)) != 0)
                     break;
-                }
             sg_period_scan_clear(&ps);
             return found;
         }
         /* Out of memory for the scan: fall back to trying every p. */
     }
     for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
-        if (try_period(res, kind, s, p, t, memo))
-            return 1;
+        if ((found = try_period(res, kind, s, p, t, memo)) != 0)
+            return found;
     return 0;
 }
 
@@ -608,9 +612,10 @@ static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
  * be read from the computed values holds.  Mirrors try_period. */
 static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
                                const sg_seq *s, uint64_t n0, uint64_t p,
-                               uint64_t sal)
+                               uint64_t sal, int *nomem)
 {
     uint64_t t, a = n0, tries;
+    int ok;
 
     if (kind == KIND_NONE)
         return UINT64_MAX;
@@ -618,15 +623,18 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
     if (kind != KIND_TAIL3)
         return theorem_needs(kind, a ? a : 1, p, t);
     for (tries = 0; tries < tail_tries(p) && a + p <= s->n; tries++, a++)
-        if (prefix_condition(s, a, p, sal))
-            return theorem_needs(kind, a, p, t);
+        if ((ok = prefix_condition(s, a, p, sal)) != 0) {
+            if (ok < 0)
+                *nomem = 1;
+            return ok < 0 ? UINT64_MAX : theorem_needs(kind, a, p, t);
+        }
     return UINT64_MAX;
 }
 
 /* Fill res->observed for an unresolved result (see the comment at the top):
  * the least p seen to repeat, found like the proof search's candidates. */
 static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
-                    const sg_seq *s, run_memo *memo)
+                    const sg_seq *s, run_memo *memo, int *nomem)
 {
     sg_observed *o = &res->observed;
     uint64_t N = s->n, p, n0 = 0, sal = 0;
@@ -661,43 +669,56 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
     o->period = p;
     o->saltus = sal;
     o->held_to = N - 1;
-    o->needs = observed_needs(kind, r, s, n0, p, sal);
+    o->needs = observed_needs(kind, r, s, n0, p, sal, nomem);
 }
 
 /* sg_prove with the memo of agreement stretches that sg_analyse keeps
  * across its rounds. */
-static void prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
-                       run_memo *memo)
+static sg_status prove_memo(sg_result *res, const sg_rule *r,
+                            const sg_seq *s, run_memo *memo)
 {
     proof_kind kind;
     const struct theorem *th;
+    int found, nomem = 0;
 
     memset(res, 0, sizeof *res);
     res->status = SG_UNRESOLVED;
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
     if (kind == KIND_NONE) {
-        observe(res, kind, r, s, memo);
-        return;
+        observe(res, kind, r, s, memo, &nomem);
+        return nomem ? SG_E_NOMEM : SG_OK;
     }
-    if (!search(res, kind, r, s, memo)) {
+    found = search(res, kind, r, s, memo);
+    if (found <= 0) {
+        /* Out of memory is an error, never "no period proven". */
+        memset(res, 0, sizeof *res);
+        res->status = SG_UNRESOLVED;
+        res->computed = s->n;
+        if (found == 0)
+            observe(res, kind, r, s, memo, &nomem);
+        if (found < 0 || nomem) {
+            memset(&res->observed, 0, sizeof res->observed);
+            res->note = "out of memory while proving";
+            return SG_E_NOMEM;
+        }
         res->note = "no period proven in the computed range";
-        observe(res, kind, r, s, memo);
-        return;
+        return SG_OK;
     }
     th = theorem_of(kind);
     res->status = res->saltus ? SG_ARITH_PERIODIC : SG_PERIODIC;
     res->theorem = th->name;
     res->theorem_id = th->id;
     res->checksum = sg_checksum(s, (size_t)res->certified_to + 1);
+    return SG_OK;
 }
 
-void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
+sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
     run_memo memo;
 
     memo_init(&memo, r);
-    prove_memo(res, r, s, &memo);
+    return prove_memo(res, r, s, &memo);
 }
 
 /* Set the reason a certificate is refuted; returns 0 for `return refute()`. */
@@ -727,6 +748,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     uint64_t a = c->proof_start, p = c->proof_period, sal = c->proof_saltus;
     uint64_t q = c->period, sq = c->saltus, n0 = c->preperiod;
     uint64_t B = c->certified_to, t, end, need, n, d, sd;
+    int pc;
 
     *fail_n = UINT64_MAX;
     if (!th)
@@ -776,8 +798,14 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                           "theorem's range",
                           U(p), U(sal));
         }
-    if (kind == KIND_TAIL3 && !prefix_condition(s, a, p, sal))
+    if (kind == KIND_TAIL3 && (pc = prefix_condition(s, a, p, sal)) != 1) {
+        if (pc < 0) {
+            sg_error_set(err, SG_E_NOMEM, -1,
+                         "out of memory while checking the prefix condition");
+            return 0;
+        }
         return refute(err, "the prefix condition of the tail theorem fails");
+    }
     /* The claim: every arithmetic period of the proven sequence is a
      * multiple of the least one d, with saltus in proportion. */
     d = least_period(s, a, p, sal, &sd);
@@ -880,7 +908,11 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
         if (n > max)
             n = max;
         st = sg_enumerate(s, r, n, opt, err);
-        prove_memo(res, r, s, &memo);
+        if (prove_memo(res, r, s, &memo) == SG_E_NOMEM && !st)
+            return sg_error_set(err, SG_E_NOMEM, -1,
+                                "out of memory while proving the period of "
+                                "%zu values",
+                                s->n);
         if (st)
             return st;
         if (res->status != SG_UNRESOLVED || s->n >= max)

@@ -600,6 +600,11 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
     size_t len = strlen(text);
 
     sg_rule_clear(r);
+    if (len > SG_RULE_MAX_TEXT)
+        return sg_error_set(err, SG_E_INPUT, (long)SG_RULE_MAX_TEXT,
+                            "the rule text is %zu characters long; at most "
+                            "%zu are read",
+                            len, SG_RULE_MAX_TEXT);
     switch (syntax) {
     case SG_SYNTAX_SUBTRACT:
         st = parse_subtract(r, text, 0, err);

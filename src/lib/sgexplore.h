@@ -99,6 +99,10 @@ typedef enum sg_rule_syntax {
 void sg_rule_init(sg_rule *r);
 void sg_rule_clear(sg_rule *r);
 
+/* The longest rule text sg_rule_parse reads (1 MiB); a longer one is
+ * SG_E_INPUT before anything is parsed. */
+#define SG_RULE_MAX_TEXT ((size_t)1 << 20)
+
 /* Parse `text` written in `syntax` into r (which must be initialised).
  * On error r is left empty and err names the problem and its position. */
 sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
@@ -374,10 +378,13 @@ typedef struct sg_result {
  * any language can recompute a certificate's checksum. */
 uint64_t sg_checksum(const sg_seq *s, size_t n);
 
-/* Try to prove periodicity of rule r from the values in s.  Always
- * succeeds; res->status says whether a proof was found.  A period is
- * reported only when a stated theorem (docs/THEORY.md) certifies it. */
-void sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
+/* Try to prove periodicity of rule r from the values in s; res->status
+ * says whether a proof was found.  A period is reported only when a stated
+ * theorem (docs/THEORY.md) certifies it.  Returns SG_OK, or SG_E_NOMEM
+ * when the search ran out of memory: res is then unresolved with the note
+ * "out of memory while proving", which is not an answer (a period might
+ * have been proven with more memory). */
+sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
 
 /* Re-check a claimed result (a certificate: claim, theorem, proof fields,
  * bound, checksum) against values s holding at least G(0..certified_to),

@@ -13,6 +13,7 @@
 #include "seq_impl.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,12 @@
 #endif
 
 /* How long a process waits for another one's write before giving up.  A
- * write of 10^9 values takes seconds; this leaves a wide margin. */
+ * write of 10^9 values takes seconds; this leaves a wide margin.
+ * $SGEXPLORE_LOCK_TIMEOUT (whole seconds, 0 to 86400) replaces it, for
+ * users who would rather not wait and for the tests of a cache locked by
+ * another program. */
 #define BUSY_TIMEOUT_MS 600000
+#define BUSY_TIMEOUT_MAX_S 86400
 
 /* Files up to this size get SQLite's structural check (PRAGMA quick_check,
  * about 0.1 s per 100 MB) before they are used; larger ones rely on the
@@ -121,6 +126,13 @@ static sg_status db_error(sg_error *err, const sg_store *st, int rc,
         return sg_error_set(err, SG_E_NOMEM, -1,
                             "out of memory while %s (cache %s)", doing,
                             st->path);
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return sg_error_set(err, SG_E_IO, -1,
+                            "cache %s is locked by another process (gave "
+                            "up waiting while %s; $SGEXPLORE_LOCK_TIMEOUT "
+                            "sets the wait); it keeps its previous contents",
+                            st->path, doing);
     default:
         return sg_error_set(err, SG_E_IO, -1, "cache %s: %s while %s", st->path,
                             msg, doing);
@@ -168,7 +180,12 @@ static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
  * failures by itself). */
 static void rollback(sqlite3 *db)
 {
-    if (!sqlite3_get_autocommit(db))
+    int tries;
+
+    /* ROLLBACK itself needs memory to be prepared: a failure there would
+     * leave the connection inside the transaction, and every later write
+     * would fail.  A few more tries get past a passing shortage. */
+    for (tries = 0; tries < 4 && !sqlite3_get_autocommit(db); tries++)
         exec(db, "ROLLBACK");
 }
 
@@ -182,10 +199,22 @@ static void now_iso(char out[24])
         snprintf(out, 24, "1970-01-01T00:00:00Z");
 }
 
-static char *dup_text(sqlite3_stmt *q, int col)
+/* A malloc'd copy of a text column, or NULL for SQL NULL; *nomem is set
+ * when the copy (or SQLite's conversion) ran out of memory, which must not
+ * be mistaken for a damaged row. */
+static char *dup_text(sqlite3_stmt *q, int col, int *nomem)
 {
     const unsigned char *t = sqlite3_column_text(q, col);
-    return t ? strdup((const char *)t) : NULL;
+    char *c;
+
+    if (!t) {
+        if (sqlite3_column_type(q, col) != SQLITE_NULL)
+            *nomem = 1;
+        return NULL;
+    }
+    if (!(c = strdup((const char *)t)))
+        *nomem = 1;
+    return c;
 }
 
 static uint64_t col_u64(sqlite3_stmt *q, int col)
@@ -200,6 +229,14 @@ static int bind_u64_or_null(sqlite3_stmt *q, int i, int have, uint64_t v)
         return sqlite3_bind_null(q, i);
     return sqlite3_bind_int64(q, i, (sqlite3_int64)v);
 }
+
+/* Run one sqlite3_bind_* call unless an earlier one failed; rc keeps the
+ * first failure. */
+#define BIND(call)                                                         \
+    do {                                                                   \
+        if (rc == SQLITE_OK)                                               \
+            rc = (call);                                                   \
+    } while (0)
 
 static int bind_text_or_null(sqlite3_stmt *q, int i, const char *s)
 {
@@ -236,17 +273,23 @@ void sg_store_entry_clear(sg_store_entry *e)
     memset(e, 0, sizeof *e);
 }
 
+/* read_entry's answer when memory ran out (the row may be fine). */
+#define READ_NOMEM (-2)
+
 /* Fill e from a row selected with ENTRY_COLUMNS; returns the row id, or -1
  * when the row makes no sense (reported as a corrupt cache). */
 static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
 {
+    int nomem = 0;
     const char *status = (const char *)sqlite3_column_text(q, 3);
     const char *sum = (const char *)sqlite3_column_text(q, 14);
     const char *t;
 
     sg_store_entry_clear(e);
-    e->rule = dup_text(q, 1);
-    e->family = dup_text(q, 2);
+    e->rule = dup_text(q, 1, &nomem);
+    e->family = dup_text(q, 2, &nomem);
+    if (!status && sqlite3_column_type(q, 3) != SQLITE_NULL)
+        return READ_NOMEM;
     if (!status)
         return -1;
     if (!sg_period_status_parse(&e->res.status, status))
@@ -256,17 +299,17 @@ static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
     e->res.saltus = col_u64(q, 6);
     e->res.computed = col_u64(q, 7);
     e->res.certified_to = col_u64(q, 8);
-    e->theorem = dup_text(q, 9);
-    e->theorem_id = dup_text(q, 10);
+    e->theorem = dup_text(q, 9, &nomem);
+    e->theorem_id = dup_text(q, 10, &nomem);
     e->res.proof_start = col_u64(q, 11);
     e->res.proof_period = col_u64(q, 12);
     e->res.proof_saltus = col_u64(q, 13);
     if (!sg_fnv_parse(&e->res.checksum, sum))
         e->res.checksum = 0;
-    e->note = dup_text(q, 15);
+    e->note = dup_text(q, 15, &nomem);
     e->stored = col_u64(q, 16);
-    e->version = dup_text(q, 17);
-    e->algorithm = dup_text(q, 18);
+    e->version = dup_text(q, 17, &nomem);
+    e->algorithm = dup_text(q, 18, &nomem);
     e->elapsed = sqlite3_column_double(q, 19);
     t = (const char *)sqlite3_column_text(q, 20);
     snprintf(e->created, sizeof e->created, "%s", t ? t : "");
@@ -275,10 +318,13 @@ static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
     e->res.theorem = e->theorem;
     e->res.theorem_id = e->theorem_id;
     e->res.note = e->note;
+    if (nomem || (!sum && sqlite3_column_type(q, 14) != SQLITE_NULL))
+        return READ_NOMEM;
     if (!e->rule || !e->family || !e->version || !e->algorithm)
         return -1;
     if (e->res.status != SG_UNRESOLVED &&
-        (e->res.period == 0 || e->stored != e->res.preperiod + e->res.period))
+        (e->res.period == 0 || e->stored != e->res.preperiod + e->res.period ||
+         !e->theorem || !e->theorem_id))
         return -1;
     if (e->stored > e->res.computed)
         return -1;
@@ -361,11 +407,17 @@ static int make_dirs(const char *dir, char **where)
     return e;
 }
 
-static void set_readonly(sg_store *st, const char *fmt, const char *a,
-                         const char *b)
+/* Mark the cache read-only, with the reason (printf-style). */
+static void set_readonly(sg_store *st, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void set_readonly(sg_store *st, const char *fmt, ...)
 {
+    va_list ap;
+
     st->readonly = 1;
-    snprintf(st->why, sizeof st->why, fmt, a, b);
+    va_start(ap, fmt);
+    vsnprintf(st->why, sizeof st->why, fmt, ap);
+    va_end(ap);
 }
 
 /*
@@ -450,7 +502,16 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
 /* Per-connection settings. */
 static void configure(sqlite3 *db)
 {
-    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    const char *env = getenv("SGEXPLORE_LOCK_TIMEOUT");
+    int ms = BUSY_TIMEOUT_MS;
+
+    if (env && *env) {
+        char *end;
+        unsigned long v = strtoul(env, &end, 10);
+        if (*end == '\0' && env[0] != '-' && v <= BUSY_TIMEOUT_MAX_S)
+            ms = (int)v * 1000;
+    }
+    sqlite3_busy_timeout(db, ms);
     sqlite3_extended_result_codes(db, 1);
     exec(db, "PRAGMA foreign_keys = ON");
 }
@@ -502,8 +563,8 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
             }
             return db_error(err, st, rc, "creating its tables");
         }
-    } else {
-        exec(st->db, "COMMIT");
+    } else if (exec(st->db, "COMMIT") != SQLITE_OK) {
+        rollback(st->db);
     }
 wal:
     /* WAL is a property of the file: set once, kept for good. */
@@ -619,6 +680,11 @@ sg_status sg_store_open(sg_store **out, const char *path, unsigned flags,
     }
     if (exists) {
         rc = open_ro(&ro, path);
+        if ((rc & 0xff) == SQLITE_NOMEM) {
+            s = sg_error_set(err, SG_E_NOMEM, -1,
+                             "out of memory while opening cache %s", path);
+            goto fail;
+        }
         if (rc != SQLITE_OK) {
             s = sg_error_set(err, SG_E_IO, -1, "cannot read cache %s: %s", path,
                              sqlite3_errstr(rc));
@@ -657,6 +723,11 @@ sg_status sg_store_open(sg_store **out, const char *path, unsigned flags,
     }
     if (!exists) {
         e = make_dirs(dir, &where);
+        if (e == ENOMEM) {
+            free(where);
+            s = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto fail;
+        }
         if (e) {
             set_readonly(st, "cannot create the cache directory %s: %s",
                          where ? where : dir, strerror(e));
@@ -677,6 +748,13 @@ sg_status sg_store_open(sg_store **out, const char *path, unsigned flags,
     rc = sqlite3_open_v2(
         path, &st->db,
         SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE), NULL);
+    if ((rc & 0xff) == SQLITE_NOMEM) {
+        sqlite3_close(st->db);
+        st->db = NULL;
+        s = sg_error_set(err, SG_E_NOMEM, -1,
+                         "out of memory while opening cache %s", path);
+        goto fail;
+    }
     if (rc != SQLITE_OK) {
         sqlite3_close(st->db);
         st->db = NULL;
@@ -869,6 +947,15 @@ static sg_status load_values(sg_store *st, sqlite3_int64 id, uint64_t stored,
         const char *hash = (const char *)sqlite3_column_text(q, 4);
         char want[SG_FNV_TEXT];
 
+        if ((!blob && bytes > 0) ||
+            (!hash && sqlite3_column_type(q, 4) != SQLITE_NULL)) {
+            sqlite3_finalize(q);
+            sg_seq_clear(s);
+            return sg_error_set(err, SG_E_NOMEM, -1,
+                                "out of memory while reading the values of "
+                                "%s from cache %s",
+                                rule, st->path);
+        }
         if (first != (sqlite3_int64)s->n || count <= 0 ||
             (uint64_t)first + (uint64_t)count > stored ||
             (width != 1 && width != 2 && width != 4) || width > maxw ||
@@ -948,7 +1035,13 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     rc = sqlite3_step(q);
     if (rc == SQLITE_ROW) {
         id = read_entry(e, q);
-        if (id < 0)
+        if (id == READ_NOMEM)
+            r = sg_error_set(err, SG_E_NOMEM, -1,
+                             "out of memory while reading %s from cache %s",
+                             rule, st->path);
+        else if (id < 0 || strcmp(e->rule, rule) != 0)
+            /* A row of another rule: a damaged index can point the
+             * lookup at it, and its values must not be served. */
             r = sg_error_set(err, SG_E_IO, -1,
                              "cache %s: the row of %s is damaged; drop it "
                              "with `sgexplore cache drop '%s'`",
@@ -1000,7 +1093,14 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
     bind_text_or_null(q, 1, status);
     bind_text_or_null(q, 2, family);
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (read_entry(&e, q) < 0) {
+        sqlite3_int64 id = read_entry(&e, q);
+        if (id == READ_NOMEM) {
+            r = sg_error_set(err, SG_E_NOMEM, -1,
+                             "out of memory while listing cache %s",
+                             st->path);
+            break;
+        }
+        if (id < 0) {
             r = sg_error_set(err, SG_E_IO, -1,
                              "cache %s: the row of %s is damaged", st->path,
                              e.rule ? e.rule : "(unnamed)");
@@ -1071,12 +1171,14 @@ static int write_chunks(sqlite3 *db, sqlite3_int64 id, const sg_seq *s,
             b = to;
         w = encode_chunk(buf, s, a, b);
         chunk_hash(hash, buf, (b - a) * w);
-        sqlite3_bind_int64(q, 1, id);
-        sqlite3_bind_int64(q, 2, (sqlite3_int64)a);
-        sqlite3_bind_int64(q, 3, (sqlite3_int64)(b - a));
-        sqlite3_bind_int(q, 4, (int)w);
-        sqlite3_bind_blob(q, 5, buf, (int)((b - a) * w), SQLITE_STATIC);
-        sqlite3_bind_text(q, 6, hash, -1, SQLITE_STATIC);
+        BIND(sqlite3_bind_int64(q, 1, id));
+        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)a));
+        BIND(sqlite3_bind_int64(q, 3, (sqlite3_int64)(b - a)));
+        BIND(sqlite3_bind_int(q, 4, (int)w));
+        BIND(sqlite3_bind_blob(q, 5, buf, (int)((b - a) * w), SQLITE_STATIC));
+        BIND(sqlite3_bind_text(q, 6, hash, -1, SQLITE_STATIC));
+        if (rc != SQLITE_OK)
+            break;
         rc = sqlite3_step(q);
         rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
         sqlite3_reset(q);
@@ -1210,29 +1312,33 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
         -1, &q, NULL);
     if (rc != SQLITE_OK)
         goto sqlfail;
-    sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, family, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 3, sg_period_status_name(res->status), -1,
-                      SQLITE_STATIC);
-    bind_u64_or_null(q, 4, proven, res->preperiod);
-    bind_u64_or_null(q, 5, proven, res->period);
-    bind_u64_or_null(q, 6, proven, res->saltus);
-    sqlite3_bind_int64(q, 7, (sqlite3_int64)s->n);
-    bind_u64_or_null(q, 8, proven, res->certified_to);
-    bind_text_or_null(q, 9, proven ? res->theorem : NULL);
-    bind_text_or_null(q, 10, proven ? res->theorem_id : NULL);
-    bind_u64_or_null(q, 11, proven, res->proof_start);
-    bind_u64_or_null(q, 12, proven, res->proof_period);
-    bind_u64_or_null(q, 13, proven, res->proof_saltus);
-    bind_text_or_null(q, 14, proven ? sum : NULL);
-    bind_text_or_null(q, 15, proven ? NULL : res->note);
-    sqlite3_bind_int64(q, 16, (sqlite3_int64)stored);
-    sqlite3_bind_text(q, 17, PACKAGE_VERSION, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 18, algorithm ? algorithm : "unknown", -1,
-                      SQLITE_STATIC);
-    sqlite3_bind_double(q, 19, elapsed);
-    sqlite3_bind_text(q, 20, created, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 21, now, -1, SQLITE_STATIC);
+    /* A bind that runs out of memory (SQLITE_TRANSIENT copies) would
+     * otherwise leave its column NULL in the stored row. */
+    BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
+    BIND(sqlite3_bind_text(q, 2, family, -1, SQLITE_STATIC));
+    BIND(sqlite3_bind_text(q, 3, sg_period_status_name(res->status), -1,
+                           SQLITE_STATIC));
+    BIND(bind_u64_or_null(q, 4, proven, res->preperiod));
+    BIND(bind_u64_or_null(q, 5, proven, res->period));
+    BIND(bind_u64_or_null(q, 6, proven, res->saltus));
+    BIND(sqlite3_bind_int64(q, 7, (sqlite3_int64)s->n));
+    BIND(bind_u64_or_null(q, 8, proven, res->certified_to));
+    BIND(bind_text_or_null(q, 9, proven ? res->theorem : NULL));
+    BIND(bind_text_or_null(q, 10, proven ? res->theorem_id : NULL));
+    BIND(bind_u64_or_null(q, 11, proven, res->proof_start));
+    BIND(bind_u64_or_null(q, 12, proven, res->proof_period));
+    BIND(bind_u64_or_null(q, 13, proven, res->proof_saltus));
+    BIND(bind_text_or_null(q, 14, proven ? sum : NULL));
+    BIND(bind_text_or_null(q, 15, proven ? NULL : res->note));
+    BIND(sqlite3_bind_int64(q, 16, (sqlite3_int64)stored));
+    BIND(sqlite3_bind_text(q, 17, PACKAGE_VERSION, -1, SQLITE_STATIC));
+    BIND(sqlite3_bind_text(q, 18, algorithm ? algorithm : "unknown", -1,
+                           SQLITE_STATIC));
+    BIND(sqlite3_bind_double(q, 19, elapsed));
+    BIND(sqlite3_bind_text(q, 20, created, -1, SQLITE_STATIC));
+    BIND(sqlite3_bind_text(q, 21, now, -1, SQLITE_STATIC));
+    if (rc != SQLITE_OK)
+        goto sqlfail;
     rc = sqlite3_step(q);
     sqlite3_finalize(q);
     q = NULL;

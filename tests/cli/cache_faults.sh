@@ -57,39 +57,58 @@ fi
 
 # --- read-only cache -----------------------------------------------------
 # As root, permissions do not stop writes: run as user nobody instead.
-mkdir "$T/ro"
-"$SG" --db "$T/ro/c.db" --subtract 1,3,4 >/dev/null
-chmod 444 "$T/ro/c.db"
-chmod 555 "$T/ro"
+# Nobody may be unable to enter the build tree (a checkout under a 0700
+# home or mktemp -d folder), so the files nobody must reach, the cache and
+# a copy of the program, live in a fresh world-traversable directory made
+# here; when nobody still cannot reach them, the checks are skipped with
+# the reason.
+RO=$(mktemp -d /tmp/sgexplore-ro.XXXXXX) || exit 1
+chmod 755 "$RO"
+trap 'chmod -R u+w "$T" "$RO" 2>/dev/null; rm -rf "$T" "$RO"' EXIT
+mkdir "$RO/ro"
+"$SG" --db "$RO/ro/c.db" --subtract 1,3,4 >/dev/null
+chmod 444 "$RO/ro/c.db"
+chmod 555 "$RO/ro"
 run_ro=()
+SG_RO=$SG
+ro_skip=
 if [ "$(id -u)" = 0 ]; then
-    if command -v setpriv >/dev/null 2>&1 &&
-        setpriv --reuid=65534 --regid=65534 --clear-groups "$SG" --version \
-            >/dev/null 2>&1; then
-        run_ro=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+    if ! command -v setpriv >/dev/null 2>&1; then
+        ro_skip="running as root without setpriv"
     else
-        run_ro=(none)
+        if ! "${as_nobody[@]}" "$SG" --version >/dev/null 2>&1; then
+            cp "$SG" "$RO/sgexplore" && chmod 755 "$RO/sgexplore"
+            SG_RO=$RO/sgexplore
+        fi
+        if ! "${as_nobody[@]}" "$SG_RO" --version >/dev/null 2>&1; then
+            ro_skip="user nobody cannot run the program (copied to $RO)"
+        elif ! "${as_nobody[@]}" test -r "$RO/ro/c.db"; then
+            ro_skip="user nobody cannot reach $RO/ro/c.db"
+        else
+            run_ro=("${as_nobody[@]}")
+        fi
     fi
 fi
-if [ "${run_ro[0]}" = none ]; then
-    for i in 1 2 3 4 5 6; do skip "running as root without setpriv"; done
+if [ -n "$ro_skip" ]; then
+    for i in 1 2 3 4 5 6; do skip "$ro_skip"; done
 else
-    cp -p "$T/ro/c.db" "$T/before"
-    out=$("${run_ro[@]}" "$SG" --db "$T/ro/c.db" --octal 0.07 2>"$T/err"); rc=$?
+    cp -p "$RO/ro/c.db" "$T/before"
+    out=$("${run_ro[@]}" "$SG_RO" --db "$RO/ro/c.db" --octal 0.07 2>"$T/err"); rc=$?
     check "read-only cache: the analysis exits 0" test $rc -eq 0
     check "read-only cache: it prints its answer (Dawson's Kayles: p 34, n0 53)" \
         bash -c 'grep -qx "period: 34" <<<"$1" && grep -qx "preperiod: 53" <<<"$1"' _ "$out"
     check "read-only cache: exactly one warning, that nothing was stored" \
         bash -c '[ $(wc -l <"$1") = 1 ] && grep -q "nothing was stored" "$1"' _ "$T/err"
-    out=$("${run_ro[@]}" "$SG" --db "$T/ro/c.db" --subtract 1,3,4 2>"$T/err"); rc=$?
+    out=$("${run_ro[@]}" "$SG_RO" --db "$RO/ro/c.db" --subtract 1,3,4 2>"$T/err"); rc=$?
     check "read-only cache: a cached rule is still read from it" \
         bash -c '[ $2 = 0 ] && grep -qx "source: cache" <<<"$1" && [ ! -s "$3" ]' _ "$out" "$rc" "$T/err"
-    check "read-only cache: the file is unchanged" cmp -s "$T/ro/c.db" "$T/before"
-    out=$(SGEXPLORE_DB="$T/ro/sub/c.db" "${run_ro[@]}" "$SG" --subtract 1,3,4 2>"$T/err"); rc=$?
+    check "read-only cache: the file is unchanged" cmp -s "$RO/ro/c.db" "$T/before"
+    out=$(SGEXPLORE_DB="$RO/ro/sub/c.db" "${run_ro[@]}" "$SG_RO" --subtract 1,3,4 2>"$T/err"); rc=$?
     check "default cache directory cannot be created: answer plus one warning" \
         bash -c '[ $2 = 0 ] && grep -qx "period: 7" <<<"$1" && [ $(wc -l <"$3") = 1 ]' _ "$out" "$rc" "$T/err"
 fi
-chmod 755 "$T/ro"
+chmod 755 "$RO/ro"
 
 # --- disk full -----------------------------------------------------------
 # A 256 KiB tmpfs in a private mount namespace: small rules fit, 300000

@@ -1,0 +1,164 @@
+#!/bin/bash
+# tests/cli/alloc_fail.sh - allocation failure (TAP).  Through the shim
+# tests/alloc_fail.so (LD_PRELOAD), the k-th heap allocation of a run
+# fails, for every k from 1 to the number of allocations the run makes,
+# along a full round trip of Dawson's Kayles (0.07): analysis with
+# questions, store and certificate export into an empty cache; the same
+# questions answered from the cache; `verify --certificate`; `cache list`;
+# and a proof by the tail theorem.
+# Each run must either answer exactly as a run without failures does
+# (exit 0) or say "out of memory" (exit 1) having printed no more than a
+# prefix of the right answer; the cache must then still answer correctly
+# and a certificate file must be complete or absent.  Never a crash, a
+# wrong answer or a damaged cache.
+#
+# SG_ALLOC_STRIDE=s tries every s-th k only in runs of more than 200
+# allocations (default 5, so that `make check` stays quick; .ci/run sets 1:
+# every k).  A step that fails through a known defect another branch
+# fixes is marked TODO (TAP), so it counts as an expected failure.
+# Skipped when the shim is not built (sanitizer builds, where LD_PRELOAD
+# of a malloc replacement does not work).
+
+SG=${SGEXPLORE:-sgexplore}
+SHIM=${abs_top_builddir:-.}/tests/alloc_fail.so
+STRIDE=${SG_ALLOC_STRIDE:-5}
+T=$(mktemp -d "${TMPDIR:-/tmp}/allocfail.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+unset SGEXPLORE_DB
+
+. "$(dirname "$0")/tap.sh"
+
+# The shim must load and see the program's allocations (a sanitizer's
+# allocator, or valgrind's, takes them instead).
+if [ ! -f "$SHIM" ] ||
+    ! SG_ALLOC_COUNT=$T/probe LD_PRELOAD=$SHIM "$SG" --version >/dev/null 2>&1 ||
+    [ "$(cat "$T/probe" 2>/dev/null || echo 0)" -eq 0 ]; then
+    echo "1..0 # SKIP the allocation-failure shim tests/alloc_fail.so does not see the program's allocations here"
+    exit 0
+fi
+
+Q=(0.07 --heap 1000 --position 4,9,20)
+# What a run without failures prints, less the line saying where the
+# values came from (computed or cache), which may differ.
+answer() { grep -v '^source: '; }
+
+# Reference results, from runs without the shim.
+"$SG" --db "$T/good.db" "${Q[@]}" --export-certificate "$T/good.cert" \
+    >"$T/first.out" || exit 1
+answer <"$T/first.out" >"$T/golden"
+"$SG" --db "$T/good.db" "${Q[@]}" >"$T/cached.out" || exit 1
+"$SG" verify --certificate "$T/good.cert" >"$T/verify.golden" || exit 1
+cp "$T/good.db" "$T/c.db"; "$SG" cache list --db "$T/c.db" >"$T/list.golden" || exit 1
+check "the reference round trip agrees with itself" \
+    cmp -s "$T/golden" <(answer <"$T/cached.out")
+check "the reference answer is Dawson's Kayles (p 34, n0 53, G(1000) = 4)" \
+    bash -c 'grep -qx "period: 34" "$1" && grep -qx "preperiod: 53" "$1" &&
+             grep -qx "G(1000) = 4" "$1"' _ "$T/golden"
+
+# count CMD...: the number of allocations CMD makes.
+count() {
+    rm -f "$T/count"
+    SG_ALLOC_COUNT=$T/count LD_PRELOAD=$SHIM "$@" >/dev/null 2>&1
+    cat "$T/count" 2>/dev/null || echo 0
+}
+
+# prefix_of OUT GOLDEN: OUT is a prefix of GOLDEN (nothing wrong printed).
+prefix_of() {
+    local size
+    size=$(stat -c %s "$1")
+    cmp -s -n "$size" "$1" "$2"
+}
+
+# sweep NAME GOLDEN SETUP POST CMD...: run CMD failing the k-th allocation
+# for each k; SETUP (a function) prepares the files first and POST (a
+# function, given the exit status) checks what remains afterwards.
+# GOLDEN is the expected stdout (less the source line).
+sweep() {
+    local name=$1 golden=$2 setup=$3 post=$4 total k rc answered=0 oom=0
+    local bad=() runs=0 step=1
+    shift 4
+    $setup
+    total=$(count "$@")
+    [ "$total" -gt 200 ] && step=$STRIDE
+    for ((k = 1; k <= total; k += step)); do
+        $setup
+        SG_ALLOC_FAIL=$k LD_PRELOAD=$SHIM "$@" >"$T/out" 2>"$T/err"
+        rc=$?
+        runs=$((runs + 1))
+        answer <"$T/out" >"$T/out.a"
+        if [ $rc = 0 ] && cmp -s "$T/out.a" "$golden" && [ ! -s "$T/err" ]; then
+            answered=$((answered + 1))
+        elif [ $rc = 1 ] && grep -q "out of memory" "$T/err" &&
+            [ "$(wc -l <"$T/err")" = 1 ] && prefix_of "$T/out.a" "$golden"; then
+            oom=$((oom + 1))
+        else
+            bad+=("k=$k rc=$rc: $(head -c 200 "$T/err" | tr '\n' ' ')")
+            continue
+        fi
+        if ! $post $rc; then
+            bad+=("k=$k rc=$rc: what remains afterwards is wrong")
+        fi
+    done
+    echo "# $name: $total allocations, $runs runs: $answered answered," \
+        "$oom reported out of memory, ${#bad[@]} wrong"
+    local b
+    for b in "${bad[@]:0:10}"; do echo "#   $b"; done
+    local what="$name: every one of $runs runs answers correctly or reports out of memory"
+    if [ ${#bad[@]} = 0 ]; then
+        ok "$what"
+    elif [ -n "$TODO" ]; then
+        n=$((n + 1)) # a known defect: not counted as a failure
+        echo "not ok $n - $what # TODO $TODO"
+    else
+        not_ok "$what"
+    fi
+    check "$name: some runs did fail an allocation" test $oom -gt 0
+}
+
+# Step 1: an empty cache; analysis, store, certificate export.
+fresh() { rm -rf "$T/c.db"* "$T/c.cert"; }
+fresh_post() {
+    local out
+    if [ -e "$T/c.cert" ] && ! cmp -s "$T/c.cert" "$T/good.cert"; then
+        return 1
+    fi
+    [ "$1" = 0 ] && [ ! -e "$T/c.cert" ] && return 1
+    out=$("$SG" --db "$T/c.db" "${Q[@]}" 2>&1) || return 1
+    cmp -s <(answer <<<"$out") "$T/golden"
+}
+sweep "analyse, store, export" "$T/golden" fresh fresh_post \
+    "$SG" --db "$T/c.db" "${Q[@]}" --export-certificate "$T/c.cert"
+
+# Step 2: the same questions answered from a filled cache.
+filled() { rm -rf "$T/c.db"*; cp "$T/good.db" "$T/c.db"; }
+filled_post() {
+    local out
+    out=$("$SG" --db "$T/c.db" "${Q[@]}" 2>&1) || return 1
+    cmp -s <(answer <<<"$out") "$T/golden"
+}
+sweep "answer from the cache" "$T/golden" filled filled_post \
+    "$SG" --db "$T/c.db" "${Q[@]}"
+
+# Step 3: the certificate checked independently.
+none() { :; }
+none_post() { :; }
+# Known: src/lib/cert.c turns a failed strdup of the rule into "bad value
+# for 'rule'" (exit 2); reported, fixed on the certificate branch.
+TODO="cert.c reports a failed strdup as a bad value" \
+    sweep "verify --certificate" "$T/verify.golden" none none_post \
+    "$SG" verify --certificate "$T/good.cert"
+
+# Step 4: the cache listed.
+sweep "cache list" "$T/list.golden" filled filled_post \
+    "$SG" cache list --db "$T/c.db"
+
+# Step 5: a rule proven by the tail theorem (all-but{}, Nim), whose proof
+# allocates (the prefix condition): a failure there must be "out of
+# memory", not "no period proven".
+"$SG" --no-cache --rule '0.[3]' --heap 10^20 >"$T/tail.out" || exit 1
+answer <"$T/tail.out" >"$T/tail.golden"
+sweep "tail theorem proof (0.[3])" "$T/tail.golden" none none_post \
+    "$SG" --no-cache --rule '0.[3]' --heap 10^20
+
+echo "1..$n"
+exit $((fails > 0))
