@@ -1945,11 +1945,13 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             next_poll = (h / SG_ENUM_POLL + 1) * SG_ENUM_POLL;
         }
         if (h >= next_pick) {
-            uint32_t old = sp.mask;
+            /* The helper's premarks follow the whole mode: the mask and,
+             * with a parity mask, its parity bit and offset. */
+            uint32_t old = sp.mask, old_p = sp.pmask, old_c = sp.pshift;
             helper_wait(&sp, &out);
             if (sparse_repick(&sp, s))
                 goto nomem;
-            if (sp.mask != old)
+            if (sp.mask != old || sp.pmask != old_p || sp.pshift != old_c)
                 premarked = 0;
             next_pick = 2 * h;
         }
