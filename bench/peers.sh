@@ -17,7 +17,9 @@
 #                     github.com/beling/impartial-games; unset: skipped
 #   OGSOLVE_METHOD    ogsolve's -m method (default rc2, its fastest here)
 #   SG_PEERS_RUNS     interleaved rounds of a short case (default 3)
-#   SG_PEERS_TIMEOUT  seconds of wall time before a run is abandoned (60)
+#   SG_PEERS_TIMEOUT  seconds of wall time before a peer's run is abandoned
+#                     (default 60; its ratio is then a lower bound, ">")
+#   SG_PEERS_SG_TIMEOUT  the same for sgexplore's runs (default 600)
 #
 # The peers are built outside this repository from their public sources;
 # nothing of theirs is kept here.  As done for the run in docs/BENCHMARKS.md:
@@ -54,6 +56,7 @@ set -u
 SGBENCH=${SGBENCH:-./bench/sgbench}
 RUNS=${SG_PEERS_RUNS:-3}
 TIMEOUT=${SG_PEERS_TIMEOUT:-60}
+SG_TIMEOUT=${SG_PEERS_SG_TIMEOUT:-600}
 OGM=${OGSOLVE_METHOD:-rc2}
 # A case whose first round takes longer than this (seconds) runs once.
 REPEAT_LIMIT=10
@@ -76,12 +79,13 @@ done
 TCZAJKA=${TCZAJKA:-}
 OGSOLVE=${OGSOLVE:-}
 
-# timed CMD...: run CMD under the timeout; sets T_CPU and T_WALL (seconds,
-# 3 decimals) and returns CMD's status (124 on a timeout).
+# timed SECONDS CMD...: run CMD under that timeout; sets T_CPU and T_WALL
+# (seconds, 3 decimals) and returns CMD's status (124 on a timeout).
 timed() {
-    local rc
+    local rc limit=$1
+    shift
     TIMEFORMAT='%3U %3S %3R'
-    { time timeout "$TIMEOUT" "$@" > "$TMP/out" 2> "$TMP/err"; } 2> "$TMP/time"
+    { time timeout "$limit" "$@" > "$TMP/out" 2> "$TMP/err"; } 2> "$TMP/time"
     rc=$?
     read -r u s T_WALL < "$TMP/time"
     T_CPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
@@ -90,15 +94,17 @@ timed() {
 
 # tczajka_run RULE K: run tczajka's analyze until it prints "n=2^K" (K
 # empty: until it finds the period), then stop it; sets T_CPU and T_WALL
-# (bash's `time` of the stopped process) and T_NOTE (how it ended).
+# and T_NOTE (how it ended).
 tczajka_run() {
-    local rule=$1 k=$2 sub pid line left end=$((SECONDS + TIMEOUT)) u s
+    local rule=$1 k=$2 sub pid line left end=$((SECONDS + TIMEOUT)) u s w st
+    local t0
     rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
     (
         TIMEFORMAT='%3U %3S %3R'
         time "$TCZAJKA" "$rule" > "$TMP/fifo" 2> "$TMP/err"
     ) 2> "$TMP/time" &
     sub=$!
+    t0=$(date +%s.%N)
     T_NOTE="timeout ${TIMEOUT} s"
     exec 3< "$TMP/fifo"
     while left=$((end - SECONDS)) && ((left > 0)) &&
@@ -109,13 +115,24 @@ tczajka_run() {
         fi
         case $line in "Found period"*) T_NOTE=${line#Found }; break ;; esac
     done
-    # The subshell's only child is the analyser (ended by its id).
+    # The subshell's only child is the analyser: when it is to be stopped,
+    # its CPU time is read from /proc first (bash's `time` reports nothing
+    # for a killed command), then it is ended by its id.
+    st=
     for pid in $(cat "/proc/$sub/task/$sub/children" 2> /dev/null); do
+        st=$(cut -d' ' -f14,15 "/proc/$pid/stat" 2> /dev/null)
         kill "$pid" 2> /dev/null
     done
+    T_WALL=$(awk -v a="$t0" -v b="$(date +%s.%N)" \
+        'BEGIN { printf "%.3f", b - a }')
     exec 3<&-
     wait "$sub" 2> /dev/null
-    read -r u s T_WALL < "$TMP/time"
+    if [ -n "$st" ]; then
+        T_CPU=$(echo "$st" | awk -v t="$(getconf CLK_TCK)" \
+            '{ printf "%.3f", ($1 + $2) / t }')
+        return
+    fi
+    read -r u s w < "$TMP/time"
     T_CPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
 }
 
@@ -129,7 +146,9 @@ fail() { row "$1" sgexplore - - - "failed or timed out"; }
 
 row() { printf '%-30s %-9s %10s %8s %8s %s\n' "$@"; }
 
-# case NAME RULE N [MAX PERIOD PREPERIOD]: one case; with MAX it is proven.
+# bench_case NAME RULE N MAX PERIOD PREPERIOD K: one case, proven when MAX
+# is given (N then empty); tczajka's run stops at 2^K values (K empty: at
+# its proof; "-": neither peer reads the rule).
 bench_case() {
     local name=$1 rule=$2 n=$3 max=${4:-} per=${5:-} pre=${6:-}
     local r k=$7 tn sgc=() sgw=() ogc=() ogw=() tzc=() tzw=() sgk=()
@@ -143,18 +162,21 @@ bench_case() {
     for ((r = 0; r < RUNS; r++)); do
         first=$(date +%s)
         if [ -n "$max" ]; then
-            timed "$SGBENCH" analyse "$rule" "$max" || { fail "$name"; return 1; }
+            timed "$SG_TIMEOUT" "$SGBENCH" analyse "$rule" "$max" ||
+                { fail "$name"; return 1; }
         else
-            timed "$SGBENCH" enum "$rule" "$n" || { fail "$name"; return 1; }
+            timed "$SG_TIMEOUT" "$SGBENCH" enum "$rule" "$n" ||
+                { fail "$name"; return 1; }
         fi
         sgc+=("$T_CPU") sgw+=("$T_WALL")
         if [ -n "$tn" ] && [ -n "$TCZAJKA" ]; then
-            timed "$SGBENCH" enum "$rule" "$tn" || { fail "$name"; return 1; }
+            timed "$SG_TIMEOUT" "$SGBENCH" enum "$rule" "$tn" ||
+                { fail "$name"; return 1; }
             sgk+=("$T_CPU")
         fi
         if [ -n "$OGSOLVE" ] && [ "$k" != "-" ]; then
             og_note=
-            timed "$OGSOLVE" -m "$OGM" -n $((og_n - 1)) "$rule" ||
+            timed "$TIMEOUT" "$OGSOLVE" -m "$OGM" -n $((og_n - 1)) "$rule" ||
                 og_note="timeout ${TIMEOUT} s or failed, "
             ogc+=("$T_CPU") ogw+=("$T_WALL")
         fi
@@ -202,8 +224,6 @@ bench_case() {
 
 echo "bench-peers: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 row case program "cpu s" "wall s" ratio notes
-# bench_case NAME RULE N MAX PERIOD PREPERIOD K (tczajka's 2^K >= N, "-":
-# the peers cannot run the rule)
 bench_case "0.106" 0.106 200000 "" "" "" 18
 bench_case "0.56 proven" 0.56 "" 2000000 144 326640 ""
 bench_case "0.376 proven" 0.376 "" 10000000 4 2268248 ""
