@@ -202,7 +202,7 @@ bench_case() {
         row "" ogsolve "$c" "$(median "${ogw[@]}")" "$t" \
             "$og_note-m $OGM, $og_n values${max:+ (enumeration only)}"
     else
-        row "" ogsolve - - - "skipped: OGSOLVE not set"
+        row "" ogsolve - - - "skipped: OGSOLVE not given"
     fi
     if [ -n "$TCZAJKA" ]; then
         c=$(median "${tzc[@]}")
@@ -218,7 +218,7 @@ bench_case() {
         fi
         row "" tczajka "$c" "$(median "${tzw[@]}")" "$t" "$tz_note"
     else
-        row "" tczajka - - - "skipped: TCZAJKA not set"
+        row "" tczajka - - - "skipped: TCZAJKA not given"
     fi
 }
 
