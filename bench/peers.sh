@@ -48,8 +48,9 @@
 #              values.  For an enumeration case its run is stopped when it
 #              reports 2^k >= N values, and sgexplore is timed on those 2^k
 #              values too (printed in the line).  A proven case is stopped
-#              at the timeout if it has not proved the period by then.  It
-#              reads only octal codes: no Grundy's game.
+#              at the timeout if it has not proved the period by then.  A
+#              stopped run's CPU time is read from /proc just before it is
+#              ended.  It reads only octal codes: no Grundy's game.
 
 set -u
 
