@@ -142,10 +142,7 @@ sweep "answer from the cache" "$T/golden" filled filled_post \
 # Step 3: the certificate checked independently.
 none() { :; }
 none_post() { :; }
-# Known: src/lib/cert.c turns a failed strdup of the rule into "bad value
-# for 'rule'" (exit 2); reported, fixed on the certificate branch.
-TODO="cert.c reports a failed strdup as a bad value" \
-    sweep "verify --certificate" "$T/verify.golden" none none_post \
+sweep "verify --certificate" "$T/verify.golden" none none_post \
     "$SG" verify --certificate "$T/good.cert"
 
 # Step 4: the cache listed.
