@@ -649,6 +649,22 @@ typedef struct slot {
     size_t rule;
 } slot;
 
+/* Give a worker the next rule, or, when there is none (or `go` is 0),
+ * close its task pipe so that it ends. */
+static void feed(slot *w, size_t *next, size_t n, int go)
+{
+    if (go && *next < n) {
+        uint64_t idx = *next;
+        if (write_all(w->task, &idx, sizeof idx) == 0) {
+            w->busy = 1;
+            w->rule = (*next)++;
+            return;
+        }
+    }
+    close(w->task);
+    w->task = -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Printing                                                             */
 /* ------------------------------------------------------------------ */
@@ -1155,18 +1171,8 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
     }
     nw = live;
     /* Feed one rule to each worker; more as rows come back. */
-    for (i = 0; i < nw; i++) {
-        if (next < s->n && !rc) {
-            uint64_t idx = next;
-            if (write_all(w[i].task, &idx, sizeof idx) == 0) {
-                w[i].busy = 1;
-                w[i].rule = next++;
-                continue;
-            }
-        }
-        close(w[i].task);
-        w[i].task = -1;
-    }
+    for (i = 0; i < nw; i++)
+        feed(&w[i], &next, s->n, !rc);
     prog.start = now();
     progress(0, s->n, 1);
     while (live) {
@@ -1259,16 +1265,7 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
             w[i].busy = 0;
             if (w[i].task < 0)
                 continue;
-            if (next < s->n && !stopping) {
-                uint64_t idx = next;
-                if (write_all(w[i].task, &idx, sizeof idx) == 0) {
-                    w[i].busy = 1;
-                    w[i].rule = next++;
-                    continue;
-                }
-            }
-            close(w[i].task);
-            w[i].task = -1;
+            feed(&w[i], &next, s->n, !stopping);
         }
     }
     progress_clear();
