@@ -288,18 +288,8 @@ static int analyse_run(const cli_command *self, cli_args *a)
             fputc(']', stdout);
             mpz_clear(y);
         }
-        if (position) {
+        if (position)
             fputs(",\"position\":", stdout);
-            k = answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos,
-                                1, 0, position);
-            if (k == EXIT_UNKNOWN)
-                unknown = 1;
-            else if (k) {
-                rc = k; /* out of memory: said, and no answer printed */
-                goto after;
-            }
-        }
-        fputs("}\n", stdout);
     } else {
         if (!(quiet && (nheaps || position || values)))
             cli_view_text(stdout, &view);
@@ -318,17 +308,20 @@ static int analyse_run(const cli_command *self, cli_args *a)
             }
             mpz_clear(y);
         }
-        if (position) {
-            k = answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos,
-                                0, 0, position);
-            if (k == EXIT_UNKNOWN)
-                unknown = 1;
-            else if (k) {
-                rc = k; /* out of memory: said, and no answer printed */
-                goto after;
-            }
+    }
+    /* The position's answer ends either report. */
+    if (position) {
+        k = answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos, json,
+                            0, position);
+        if (k == EXIT_UNKNOWN)
+            unknown = 1;
+        else if (k) {
+            rc = k; /* out of memory: said, and no answer printed */
+            goto after;
         }
     }
+    if (json)
+        fputs("}\n", stdout);
     if (unknown)
         rc = EXIT_UNKNOWN;
 after:
