@@ -40,4 +40,19 @@ int sg_direct_applicable(const sg_rule *r);
 sg_status sg_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
                               const sg_enum_options *opt, sg_error *err);
 
+/* Deep runs (deep.c, enum_sparse.c): the sparse method on d's window, and
+ * the running checksum of the values before they leave it (G(hashed..
+ * upto-1), all still kept). */
+sg_status sg_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
+                             const sg_enum_options *opt, sg_error *err);
+void sg_deep_hash(sg_deep *d, size_t upto);
+
+/* The values a deep run holds at most: its prefix, and twice its window
+ * (so the window moves on every `window` heaps), plus a margin for the
+ * superblock being computed. */
+static inline size_t sg_deep_hold(const sg_deep *d)
+{
+    return 3 * d->window + 256;
+}
+
 #endif /* SG_ENUM_IMPL_H */

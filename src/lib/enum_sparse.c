@@ -284,6 +284,12 @@ typedef struct sparse {
     uint32_t pmask, pshift;
     unsigned kpar;
     int par_ok, flipped;
+    /* a deep run's window (sg_seq's keep and off; 0 and 0 otherwise):
+     * large indices are read at x - off, small ones (below keep) at x,
+     * and step 3 stops at the kept pairs; cut says it did for the current
+     * heap, deep_fail that a heap's value could not be decided */
+    size_t keep, off;
+    int cut, deep_fail;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
@@ -815,6 +821,27 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 }
 
 /*
+ * The largest small part a step 3 may try for a split leaving rem: top,
+ * or in a deep run's window the last a whose pair (a, rem - a) is kept
+ * (a below keep, rem - a at least keep + off), setting sp->cut when that
+ * is less.
+ */
+static inline size_t kept_top(sparse *sp, size_t rem, size_t top)
+{
+    size_t lim;
+
+    if (!sp->off)
+        return top;
+    lim = sp->keep - 1;
+    if (rem - (sp->keep + sp->off) < lim)
+        lim = rem - (sp->keep + sp->off);
+    if (top <= lim)
+        return top;
+    sp->cut = 1;
+    return lim;
+}
+
+/*
  * Step 1 for heap m apart from the marks of its block (see NAME_block):
  * the one-heap and whole-heap options, and the pairs with a rare part
  * that the block left out (far slot arrays flo, fhi, slo, shi); sets
@@ -824,33 +851,36 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 #define BIT_MARK(x) (bits[(x) / 64] |= (uint64_t)1 << ((x) % 64))
 #define STEP1_REST(MARK)                                                    \
     do {                                                                    \
+        sp->cut = 0;                                                        \
         for (i = 0; i < sp->none && sp->one[i] < m; i++)                    \
-            MARK(g[m - sp->one[i]]);                                        \
+            MARK(g[m - sp->off - sp->one[i]]);                              \
         for (i = 0; i < sp->nall && sp->all[i] <= m; i++)                   \
             if (sp->all[i] == m)                                            \
                 MARK(0);                                                    \
         for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= m; j++) {         \
             size_t rem = m - sp->split[j], lo = flo[j];                     \
+            size_t remp = rem - sp->off;                                    \
             int uneq = sp->split_uneq[j] && rem % 2 == 0;                   \
             while (nr > 0 && rp[nr - 1] >= rem)                             \
                 nr--;                                                       \
             for (i = 0; i < nr && i < lo; i++)                              \
                 if (!uneq || 2 * rp[i] != rem)                              \
-                    MARK(rv[i] ^ g[rem - rp[i]]);                           \
+                    MARK(rv[i] ^ g[remp - rp[i]]);                          \
             for (i = slo[j]; i < shi[j]; i++)                               \
                 if (!uneq || 2 * rp[i] != rem)                              \
-                    MARK(rv[i] ^ g[rem - rp[i]]);                           \
+                    MARK(rv[i] ^ g[remp - rp[i]]);                          \
             i = fhi[j] > lo ? fhi[j] : lo;                                  \
             if (uneq) {                                                     \
                 for (; i < nr; i++)                                         \
                     if (2 * rp[i] != rem)                                   \
-                        MARK(rv[i] ^ g[rem - rp[i]]);                       \
+                        MARK(rv[i] ^ g[remp - rp[i]]);                      \
             } else {                                                        \
                 for (; i < nr; i++)                                         \
-                    MARK(rv[i] ^ g[rem - rp[i]]);                           \
+                    MARK(rv[i] ^ g[remp - rp[i]]);                          \
             }                                                               \
-            sp->rem[j] = rem;                                               \
-            sp->top[j] = rem / 2 - (sp->split_uneq[j] && rem % 2 == 0);     \
+            sp->rem[j] = remp;                                              \
+            sp->top[j] = kept_top(sp, rem, rem / 2 - (sp->split_uneq[j] &&  \
+                                                      rem % 2 == 0));       \
             if (sp->top[j] > maxtop)                                        \
                 maxtop = sp->top[j];                                        \
             ntop = j + 1;                                                   \
@@ -884,6 +914,7 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
     {                                                                       \
         const size_t *rp = sp->rpos, rmin = b + (L) - done;                 \
         const sg_value *rv = sp->rval;                                      \
+        const size_t bp = b - sp->off; /* where g holds heap b */           \
         size_t j, i, l;                                                     \
         for (j = 0; j < sp->nsplit; j++) {                                  \
             size_t k = sp->split[j], lo, hi, slo, shi;                      \
@@ -915,7 +946,7 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
                     i = shi;                                                \
                 if (i >= hi)                                                \
                     break;                                                  \
-                p = g + (b - k - rp[i]);                                    \
+                p = g + (bp - k - rp[i]);                                   \
                 v = rv[i];                                                  \
                 UNROLL for (l = 0; l < (L); l++)                            \
                     s0[(v ^ p[l]) * (L) + l] = t0;                          \
@@ -931,7 +962,7 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
             if (aend > (b - k) / 2)                                         \
                 aend = (b - k) / 2;                                         \
             for (; a < aend; a++) {                                         \
-                const T *p = g + (b - k - a);                               \
+                const T *p = g + (bp - k - a);                              \
                 size_t v = g[a];                                            \
                 UNROLL for (l = 0; l < (L); l++)                            \
                     s0[(v ^ p[l]) * (L) + l] = t0;                          \
@@ -1022,8 +1053,10 @@ static inline int wanted_take(sparse *sp, sg_value x)
                 }                                                           \
             }                                                               \
         }                                                                   \
-        /* the pairs ran out: the least rare value still wanted */          \
+        /* the pairs ran out: the least rare value still wanted (unless     \
+         * a deep run's window cut them short: then nothing is known) */    \
         sp->full_scans++;                                                   \
+        sp->deep_fail |= sp->cut;                                           \
         for (w = 0; !sp->wbits[w]; w++)                                     \
             ;                                                               \
         v = (sg_value)(w * 64 + (size_t)__builtin_ctzll(sp->wbits[w]));     \
@@ -1050,8 +1083,9 @@ static inline int wanted_take(sparse *sp, sg_value x)
         sg_value c;                                                         \
                                                                             \
         /* 1: one-heap options and pairs with a rare part */                \
+        sp->cut = 0;                                                        \
         for (i = 0; i < sp->none && sp->one[i] < m; i++)                    \
-            opt |= (uint64_t)1 << g[m - sp->one[i]];                        \
+            opt |= (uint64_t)1 << g[m - sp->off - sp->one[i]];              \
         for (i = 0; i < sp->nall && sp->all[i] <= m; i++)                   \
             if (sp->all[i] == m)                                            \
                 opt |= 1;                                                   \
@@ -1064,30 +1098,31 @@ static inline int wanted_take(sparse *sp, sg_value x)
             const sg_value *tv = sp->tval;                                  \
             const size_t nt = sp->nterm;                                    \
             uint64_t o2 = 0;                                                \
+            const size_t mp = m - sp->off;                                  \
             for (i = 0; i + 1 < nt; i += 2) {                               \
-                opt |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);               \
-                o2 |= (uint64_t)1 << (tv[i + 1] ^ g[m - to[i + 1]]);        \
+                opt |= (uint64_t)1 << (tv[i] ^ g[mp - to[i]]);              \
+                o2 |= (uint64_t)1 << (tv[i + 1] ^ g[mp - to[i + 1]]);       \
             }                                                               \
             if (i < nt)                                                     \
-                opt |= (uint64_t)1 << (tv[i] ^ g[m - to[i]]);               \
+                opt |= (uint64_t)1 << (tv[i] ^ g[mp - to[i]]);              \
             opt |= o2;                                                      \
             nr = 0;     /* the loop below only sets rem and top */          \
         }                                                                   \
         for (j = 0; j < sp->nsplit && sp->split[j] + 2 <= m; j++) {         \
-            size_t rem = m - sp->split[j];                                  \
+            size_t rem = m - sp->split[j], remp = rem - sp->off;            \
             int uneq = sp->split_uneq[j] && rem % 2 == 0;                   \
             while (nr > 0 && rp[nr - 1] >= rem)                             \
                 nr--;                                                       \
             if (uneq) {                                                     \
                 for (i = 0; i < nr; i++)                                    \
                     if (2 * rp[i] != rem)                                   \
-                        opt |= (uint64_t)1 << (rv[i] ^ g[rem - rp[i]]);     \
+                        opt |= (uint64_t)1 << (rv[i] ^ g[remp - rp[i]]);    \
             } else {                                                        \
                 for (i = 0; i < nr; i++)                                    \
-                    opt |= (uint64_t)1 << (rv[i] ^ g[rem - rp[i]]);         \
+                    opt |= (uint64_t)1 << (rv[i] ^ g[remp - rp[i]]);        \
             }                                                               \
-            sp->rem[j] = rem;                                               \
-            sp->top[j] = rem / 2 - (size_t)uneq;                            \
+            sp->rem[j] = remp;                                              \
+            sp->top[j] = kept_top(sp, rem, rem / 2 - (size_t)uneq);         \
             if (sp->top[j] > maxtop)                                        \
                 maxtop = sp->top[j];                                        \
             ntop = j + 1;                                                   \
@@ -1122,6 +1157,7 @@ static inline int wanted_take(sparse *sp, sg_value x)
             }                                                               \
         }                                                                   \
         sp->full_scans++;                                                   \
+        sp->deep_fail |= sp->cut;                                           \
         return (sg_value)__builtin_ctzll(want);                             \
     }                                                                       \
                                                                             \
@@ -1399,7 +1435,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
 
         /* 1: every option but the pairs of two common parts */
         {
-            const uint8_t *gm = g + m;
+            const uint8_t *gm = g + (m - sp->off);
             uint64_t o2 = 0, o3 = 0;
             for (i = 0; i + 3 < nt; i += 4) {
                 o0 |= (uint64_t)1 << (tv[i] ^ gm[-(ptrdiff_t)to[i]]);
@@ -1425,15 +1461,19 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         if (want && simd) {
             /* usually the first 32 pairs of the first digit suffice */
             size_t rem = m - sp->split[0], a = 1;
+            /* (a deep run's window holds these: its keep and
+             * DEEP_MARGIN are far above 33) */
             if (rem / 2 > 33)
-                want = avx2_small1(g, rem, &a, 33, want);
+                want = avx2_small1(g, rem - sp->off, &a, 33, want);
         }
         if (want) {
             size_t a0, blk, maxtop = 0;
+            sp->cut = 0;
             for (j = 0; j < ns; j++) {
                 size_t rem = m - sp->split[j];
-                sp->rem[j] = rem;
-                sp->top[j] = rem / 2 - (sp->split_uneq[j] && rem % 2 == 0);
+                sp->rem[j] = rem - sp->off;
+                sp->top[j] = kept_top(
+                    sp, rem, rem / 2 - (sp->split_uneq[j] && rem % 2 == 0));
                 if (sp->top[j] > maxtop)
                     maxtop = sp->top[j];
             }
@@ -1452,15 +1492,16 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             }
             if (want) {
                 sp->full_scans++;
+                sp->deep_fail |= sp->cut;
                 v = (sg_value)__builtin_ctzll(want);
             }
         }
         /* (no parity mask here: small_fast; so the plain test) */
-        if (v >= half || is_rare(sp->mask, v)) {
+        if (v >= half || is_rare(sp->mask, v) || sp->deep_fail) {
             *out = v;
             return 1;
         }
-        g[m] = (uint8_t)v;
+        g[m - sp->off] = (uint8_t)v;
         s->n = m + 1;
         if (v > s->max)
             s->max = v;
@@ -1860,9 +1901,126 @@ static int trials_next(trials *tr, int mode)
     return phase < TRIAL ? 1 : phase <= 2 * TRIAL ? 0 : tr->best;
 }
 
-sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
-                              int64_t mask, sg_sparse_stats *stats,
-                              const sg_enum_options *opt, sg_error *err)
+/*
+ * Deep runs (sg_deep, docs/DEEP.md).  Once its values leave memory a run
+ * reads, for heap m: one-heap options m - k (k <= kone), pairs (r, m - k
+ * - r) with r in R (so m - k - r >= m - kmax - last rare heap), the
+ * helper's and the blocks' extra pairs (small parts below 2 SUPER +
+ * BALANCE_MAX + HLANES), the small path's first 32 pairs, and step 3's
+ * pairs (a, m - k - a), which kept_top stops at the kept ones.  So a
+ * window of W values behind m and G(0..W-1) hold all of it as long as W
+ * is at least DEEP_MARGIN above kmax + kone + the last rare heap; a new
+ * rare heap later, or a step 3 cut short before it found every value it
+ * wanted, stops the run (deep_stop) instead of being guessed.
+ */
+#define DEEP_MARGIN (4 * SUPER + BALANCE_MAX + 4 * HLANES + 64)
+
+static sg_status deep_stop(const sg_seq *s, const sparse *sp, size_t m,
+                           sg_value v, sg_error *err)
+{
+    if (sp->deep_fail)
+        return sg_error_set(
+            err, SG_E_UNKNOWN, -1,
+            "deep run stopped at heap %zu: its value needs pairs beyond the "
+            "%zu values kept at each end (it may be a new rare value); "
+            "G(0..%zu) are exact, a larger --window run from the start may "
+            "pass it",
+            m, s->keep, m - 1);
+    return sg_error_set(
+        err, SG_E_UNKNOWN, -1,
+        "deep run stopped at heap %zu: its value %lu is a new rare value, "
+        "which later heaps pair with values no longer kept; G(0..%zu) are "
+        "exact, a larger --window run from the start may pass it",
+        m, (unsigned long)v, m - 1);
+}
+
+/* Move the window on before the superblock at h (the helper idle): the
+ * values [hashed, h - W) are hashed and leave memory; the first time the
+ * prefix G(0..W-1) is set aside and the mask is fixed for good. */
+static sg_status deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
+                            sg_error *err)
+{
+    const size_t w = d->window, wd = s->width;
+    size_t last = sp->nrare ? sp->rpos[sp->nrare - 1] : 0;
+    size_t need = sp->kmax + sp->kone + last + DEEP_MARGIN;
+
+    if (need > w)
+        return sg_error_set(
+            err, SG_E_UNKNOWN, -1,
+            "deep run stopped at heap %zu: a window of %zu values is too "
+            "small for this rule (last rare heap %zu); use --window %zu or "
+            "more",
+            h, w, last, 2 * need);
+    if (!s->off) {
+        s->keep = w;
+        d->frozen = 1;
+        sp->forced = 1;
+    }
+    sg_deep_hash(d, h - w);
+    memmove(s->data + s->keep * wd, s->data + (h - w - s->off) * wd, w * wd);
+    s->off = h - w - s->keep;
+    sp->off = s->off;
+    sp->keep = s->keep;
+    return SG_OK;
+}
+
+/* The sparse state of a deep run that left memory: its frozen mask, R and
+ * counts, which cannot be recomputed from the values.  -1: out of memory. */
+static int deep_enter(sparse *sp, const sg_deep *d)
+{
+    size_t i, nh = 2 * sp->size < d->nhist ? 2 * sp->size : d->nhist;
+
+    sp->forced = 1;
+    sp->mask = d->mask;
+    sp->pmask = (uint32_t)d->parity;
+    sp->pshift = (uint32_t)d->pshift;
+    sp->keep = d->seq.keep;
+    sp->off = d->seq.off;
+    sparse_lists(sp);
+    memcpy(sp->hist, d->hist, nh * sizeof *sp->hist);
+    sp->nrare = 0;
+    sp->rgen++;
+    for (i = 0; i < d->nrare; i++)
+        if (rare_push(sp, d->rpos[i], d->rval[i]))
+            return -1;
+    return 0;
+}
+
+/* Hand the sparse state back to the deep run.  -1: out of memory. */
+static int deep_leave(const sparse *sp, sg_deep *d)
+{
+    void *p;
+
+    d->mask = sp->mask;
+    d->parity = (int)sp->pmask;
+    d->pshift = (int)sp->pshift;
+    if (sp->nrare > d->nrare || !d->rpos) {
+        if (!(p = realloc(d->rpos, (sp->nrare + 1) * sizeof *d->rpos)))
+            return -1;
+        d->rpos = p;
+        if (!(p = realloc(d->rval, (sp->nrare + 1) * sizeof *d->rval)))
+            return -1;
+        d->rval = p;
+    }
+    memcpy(d->rpos, sp->rpos, sp->nrare * sizeof *d->rpos);
+    memcpy(d->rval, sp->rval, sp->nrare * sizeof *d->rval);
+    d->nrare = sp->nrare;
+    if (2 * sp->size != d->nhist) {
+        if (!(p = realloc(d->hist, 2 * sp->size * sizeof *d->hist)))
+            return -1;
+        d->hist = p;
+        d->nhist = 2 * sp->size;
+    }
+    memcpy(d->hist, sp->hist, d->nhist * sizeof *d->hist);
+    d->full_scans += sp->full_scans;
+    return 0;
+}
+
+/* sg_enumerate_sparse, or with d a deep run (s = &d->seq). */
+static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
+                            int64_t mask, sg_sparse_stats *stats,
+                            const sg_enum_options *opt, sg_deep *d,
+                            sg_error *err)
 {
     sparse sp;
     sg_status st = SG_OK;
@@ -1894,14 +2052,25 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     sp.simd = !(opt && opt->no_simd) && have_avx2();
     sp.no_threads = opt && opt->no_threads;
     sp.balance = 256;
-    if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK)
+    if (d) {
+        /* the prefix and twice the window: a slide every W heaps */
+        if ((st = sg_seq_reserve(s, sg_deep_hold(d), err)) != SG_OK)
+            return st;
+    } else if (n > s->n && (st = sg_seq_reserve(s, n, err)) != SG_OK) {
         return st;
+    }
     sp.par_ok = sg_sparse_parity_ok(r, &sp.kpar);
     if (sparse_moves(&sp, r) || sparse_fit(&sp, s->max))
         goto nomem;
-    if (sparse_count(&sp, s))
+    if (d && d->frozen) {
+        if (deep_enter(&sp, d))
+            goto nomem;
+    } else if (sparse_count(&sp, s)) {
         goto nomem;
-    if (mask == SG_SPARSE_AUTO) {
+    }
+    if (d && d->frozen) {
+        ; /* the mask, R and the counts came with the run */
+    } else if (mask == SG_SPARSE_AUTO) {
         int c;
         int64_t best = sparse_best_mask(&sp, &c);
         if (best < 0)
@@ -1919,7 +2088,7 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                                     SG_SPARSE_PARITY_INV;
         sparse_lists(&sp);
     }
-    if (sparse_rebuild(&sp, s))
+    if (!(d && d->frozen) && sparse_rebuild(&sp, s))
         goto nomem;
     next_pick = s->n < 32 ? 32 : 2 * s->n;
     sp.base = s->n;
@@ -1943,6 +2112,13 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
             }
             sg_enum_progress(opt, h, n, sp.nrare);
             next_poll = (h / SG_ENUM_POLL + 1) * SG_ENUM_POLL;
+        }
+        if (d && e - s->off > sg_deep_hold(d)) {
+            helper_wait(&sp, &out);
+            job_ok = 0;
+            premarked = 0;
+            if ((st = deep_slide(&sp, s, d, h, err)) != SG_OK)
+                goto out;
         }
         if (h >= next_pick) {
             /* The helper's premarks follow the whole mode: the mask and,
@@ -2077,6 +2253,10 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                     break;
                 }
             }
+            if (sp.deep_fail || (sp.off && m > 0 && heap_rare(&sp, v, m))) {
+                st = deep_stop(s, &sp, m, v, err);
+                goto out;
+            }
             if (sg_value_width(v) > s->width)
                 helper_wait(&sp, &out); /* the values are about to move */
             if ((st = sg_seq_push(s, v, err)) != SG_OK)
@@ -2117,6 +2297,9 @@ sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     }
 out:
     helper_stop(&sp, &out);
+    if (d && deep_leave(&sp, d) && st == SG_OK)
+        st = sg_error_set(err, SG_E_NOMEM, -1,
+                          "out of memory after %zu values", s->n);
     if (stats) {
         stats->mask = sp.mask;
         stats->parity = (int)sp.pmask;
@@ -2131,4 +2314,17 @@ nomem:
     st = sg_error_set(err, SG_E_NOMEM, -1,
                       "out of memory after %zu values", s->n);
     goto out;
+}
+
+sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
+                              int64_t mask, sg_sparse_stats *stats,
+                              const sg_enum_options *opt, sg_error *err)
+{
+    return sparse_run(s, r, n, mask, stats, opt, NULL, err);
+}
+
+sg_status sg_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
+                             const sg_enum_options *opt, sg_error *err)
+{
+    return sparse_run(&d->seq, r, n, SG_SPARSE_AUTO, NULL, opt, d, err);
 }

@@ -137,15 +137,15 @@ static uint64_t fnv_number(uint64_t h, sg_value x)
     return h;
 }
 
-uint64_t sg_checksum(const sg_seq *s, size_t n)
+uint64_t sg_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
+                            size_t to)
 {
-    uint64_t h = SG_FNV_OFFSET;
     /* Certificates cover hundreds of millions of values and the hash is a
      * chain of multiplications: at least keep the digits out of it. */
     unsigned char txt[DIGITS_TABLE][4];
     size_t i;
     unsigned v;
-    int table = n > 4 * DIGITS_TABLE;
+    int table = to - from > 4 * DIGITS_TABLE;
 
     for (v = 0; table && v < DIGITS_TABLE; v++) {
         txt[v][0] = (unsigned char)(v < 10 ? 1 : v < 100 ? 2 : 3);
@@ -155,8 +155,8 @@ uint64_t sg_checksum(const sg_seq *s, size_t n)
         if (v >= 100)
             txt[v][1] = (unsigned char)('0' + v / 100);
     }
-    for (i = 0; i < n; i++) {
-        sg_value x = sg_seq_get(s, i);
+    for (i = from; i < to; i++) {
+        sg_value x = sg_seq_at(s, i);
         if (i)
             h = (h ^ (unsigned char)',') * FNV_PRIME;
         if (table && x < DIGITS_TABLE) {
@@ -171,6 +171,11 @@ uint64_t sg_checksum(const sg_seq *s, size_t n)
         }
     }
     return h;
+}
+
+uint64_t sg_checksum(const sg_seq *s, size_t n)
+{
+    return sg_checksum_extend(SG_FNV_OFFSET, s, 0, n);
 }
 
 /* Which theorem can apply, and why not when none can. */

@@ -75,7 +75,7 @@ sg_status sg_seq_widen(sg_seq *s, unsigned width, sg_error *err)
     if (st)
         return st;
     /* Convert in place from the top down so nothing is overwritten early. */
-    for (i = s->n; i-- > 0;) {
+    for (i = s->n - s->off; i-- > 0;) {
         sg_value v = old == 1   ? s->data[i]
                      : old == 2 ? ((uint16_t *)(void *)s->data)[i]
                                 : ((uint32_t *)(void *)s->data)[i];
@@ -111,9 +111,10 @@ sg_status sg_seq_reserve(sg_seq *s, size_t n, sg_error *err)
 sg_status sg_seq_append(sg_seq *s, sg_value v, sg_error *err)
 {
     sg_status st;
+    size_t i = s->n - s->off; /* where it goes (see sg_seq) */
 
-    if (s->n == s->alloc || !s->data) {
-        st = sg_seq_reserve(s, s->n + 1, err);
+    if (i == s->alloc || !s->data) {
+        st = sg_seq_reserve(s, i + 1, err);
         if (st)
             return st;
     }
@@ -124,13 +125,13 @@ sg_status sg_seq_append(sg_seq *s, sg_value v, sg_error *err)
     }
     switch (s->width) {
     case 1:
-        s->data[s->n] = (uint8_t)v;
+        s->data[i] = (uint8_t)v;
         break;
     case 2:
-        ((uint16_t *)(void *)s->data)[s->n] = (uint16_t)v;
+        ((uint16_t *)(void *)s->data)[i] = (uint16_t)v;
         break;
     default:
-        ((uint32_t *)(void *)s->data)[s->n] = v;
+        ((uint32_t *)(void *)s->data)[i] = v;
         break;
     }
     s->n++;

@@ -19,24 +19,29 @@ static inline unsigned sg_value_width(sg_value v)
  * single store, everything else goes through sg_seq_append. */
 static inline sg_status sg_seq_push(sg_seq *s, sg_value v, sg_error *err)
 {
-    if (s->n < s->alloc && s->data) {
+    size_t i = s->n - s->off;   /* where it goes (see sg_seq) */
+
+    if (i < s->alloc && s->data) {
         switch (s->width) {
         case 1:
             if (v > 0xFF)
                 break;
-            s->data[s->n++] = (uint8_t)v;
+            s->data[i] = (uint8_t)v;
+            s->n++;
             if (v > s->max)
                 s->max = v;
             return SG_OK;
         case 2:
             if (v > 0xFFFF)
                 break;
-            ((uint16_t *)(void *)s->data)[s->n++] = (uint16_t)v;
+            ((uint16_t *)(void *)s->data)[i] = (uint16_t)v;
+            s->n++;
             if (v > s->max)
                 s->max = v;
             return SG_OK;
         case 4:
-            ((uint32_t *)(void *)s->data)[s->n++] = v;
+            ((uint32_t *)(void *)s->data)[i] = v;
+            s->n++;
             if (v > s->max)
                 s->max = v;
             return SG_OK;

@@ -146,9 +146,13 @@ typedef struct sg_seq {
     size_t n;       /* values computed: G(0..n-1) */
     size_t alloc;   /* capacity, in values */
     sg_value max;   /* largest value seen so far */
+    /* 0 and 0 but in a deep run's window (sg_deep), which holds G(i) at
+     * data[i] for i < keep and at data[i - off] for i >= keep + off, the
+     * values between having left memory */
+    size_t keep, off;
 } sg_seq;
 
-/* G(i) for i < s->n. */
+/* G(i) for i < s->n, of a sequence that holds all its values (off 0). */
 static inline sg_value sg_seq_get(const sg_seq *s, size_t i)
 {
     switch (s->width) {
@@ -159,6 +163,17 @@ static inline sg_value sg_seq_get(const sg_seq *s, size_t i)
     default:
         return ((const uint32_t *)(const void *)s->data)[i];
     }
+}
+
+/* Whether G(i) is held by s (always for i < s->n unless s is a deep
+ * run's window), and G(i) when it is. */
+static inline int sg_seq_kept(const sg_seq *s, size_t i)
+{
+    return i < s->n && (i < s->keep || i >= s->keep + s->off);
+}
+static inline sg_value sg_seq_at(const sg_seq *s, size_t i)
+{
+    return sg_seq_get(s, i < s->keep ? i : i - s->off);
 }
 
 /* Append G(s->n) = v, growing and widening as needed. */
@@ -266,6 +281,64 @@ typedef struct sg_sparse_stats {
 sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
                               int64_t mask, sg_sparse_stats *stats,
                               const sg_enum_options *opt, sg_error *err);
+
+/*
+ * Deep runs (docs/DEEP.md): the sparse method past what memory holds.  A
+ * run keeps every value until its window fills; from then on it keeps
+ * G(0..window-1), the last `window` values and the rare heaps, with the
+ * sparse space frozen, so memory is bounded by the window and not by N.
+ * A heap whose value the kept values cannot decide (step 3 would need a
+ * pair beyond them, or the value is a new rare one) stops the run there,
+ * with SG_E_UNKNOWN and every value before it correct: nothing is
+ * guessed.  The state is plain data, so that a checkpoint (sg_deep_save)
+ * resumes in another process exactly where it was taken.
+ */
+#define SG_DEEP_BLOCK ((size_t)1 << 24) /* heaps per block checksum */
+#define SG_DEEP_MIN_WINDOW ((size_t)1 << 14)
+
+typedef struct sg_deep {
+    sg_seq seq;         /* the values kept (sg_seq_kept) */
+    size_t window;      /* values kept at each end, once the window fills */
+    int frozen;         /* values have left memory: the mask is fixed */
+    /* the sparse space: mask, parity bit and offset (sg_sparse_stats), R
+     * (every heap >= 1 with a rare value, ascending) and the count of
+     * heaps per extended value (nhist entries) */
+    uint32_t mask;
+    int parity, pshift;
+    size_t nrare;
+    size_t *rpos;
+    sg_value *rval;
+    size_t nhist;
+    uint64_t *hist;
+    size_t full_scans;  /* heaps whose value needed every pair */
+    /* sg_checksum of G(0..hashed-1) as a running FNV-1a state, and of
+     * G(0..(i + 1) * SG_DEEP_BLOCK - 1) for i < nblocks; max_heap is the
+     * first heap of value hmax among those hashed */
+    uint64_t sum;
+    size_t hashed, max_heap, nblocks;
+    uint64_t *blocks;
+    sg_value hmax;      /* the largest value hashed */
+} sg_deep;
+
+/* An empty run keeping `window` values (at least SG_DEEP_MIN_WINDOW). */
+void sg_deep_init(sg_deep *d, size_t window);
+void sg_deep_clear(sg_deep *d);
+
+/* Extend the run to G(0..n-1) of rule r (sg_sparse_applicable), under
+ * the same contract as sg_enumerate otherwise (cancel, progress). */
+sg_status sg_deep_extend(sg_deep *d, const sg_rule *r, size_t n,
+                         const sg_enum_options *opt, sg_error *err);
+
+/* The run's checksum (sg_checksum's definition) of all its values. */
+uint64_t sg_deep_checksum(sg_deep *d);
+
+/* The run as bytes for a checkpoint (*blob malloc'd), and back: load
+ * checks every field (a damaged or foreign blob is SG_E_IO, never a
+ * crash) and that it belongs to rule r. */
+sg_status sg_deep_save(sg_deep *d, const sg_rule *r, void **blob,
+                       size_t *len, sg_error *err);
+sg_status sg_deep_load(sg_deep *d, const sg_rule *r, const void *blob,
+                       size_t len, sg_error *err);
 
 /* The sparse space of G(0..n-1), as the sparse method would pick it:
  * found = 0 when no mask makes the rare values rare enough. */
@@ -377,6 +450,11 @@ typedef struct sg_result {
  * separated by single commas, no spaces.  Chosen so that a short script in
  * any language can recompute a certificate's checksum. */
 uint64_t sg_checksum(const sg_seq *s, size_t n);
+/* The same FNV-1a state h, computed over G(0..from-1), extended by
+ * G(from..to-1) (kept values of s, sg_seq_kept): deep runs hash their
+ * values before they leave memory. */
+uint64_t sg_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
+                            size_t to);
 
 /* Try to prove periodicity of rule r from the values in s; res->status
  * says whether a proof was found.  A period is reported only when a stated
