@@ -7,6 +7,9 @@
  *       thread; MASK: a forced sparse-space mask);
  *   sgbench analyse RULE MAX
  *       time sg_analyse (enumeration in rounds plus proofs) until proven;
+ *   sgbench deep RULE N [WINDOW]
+ *       time a deep run (sg_deep_extend) of G(0..N-1), default window
+ *       2^20 values, with its checksum, to compare with `enum`;
  *   sgbench space RULE N
  *       the sparse space of G(0..N-1) over the values alone and with the
  *       heap's parity (sg_sparse_space_find, _find_rule), for the sweep of
@@ -48,6 +51,7 @@ static int usage(void)
     fprintf(stderr, "usage: sgbench enum RULE N "
                     "[auto|naive|sparse|sparse1|MASK]\n"
                     "       sgbench analyse RULE MAX\n"
+                    "       sgbench deep RULE N [WINDOW]\n"
                     "       sgbench space RULE N\n");
     return 2;
 }
@@ -155,6 +159,35 @@ static int run_analyse(const char *rule, size_t max)
     return 0;
 }
 
+static int run_deep(const char *rule, size_t n, size_t window)
+{
+    sg_rule r;
+    sg_deep d;
+    sg_error err;
+    sg_status st;
+    double w0, c0, w1, c1;
+
+    if (parse_rule(&r, rule))
+        return 2;
+    sg_deep_init(&d, window);
+    w0 = clock_s(CLOCK_MONOTONIC);
+    c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    st = sg_deep_extend(&d, &r, n, NULL, &err);
+    c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    w1 = clock_s(CLOCK_MONOTONIC);
+    if (st != SG_OK)
+        fprintf(stderr, "sgbench: %s: %s\n", rule, err.msg);
+    printf("mode=deep rule=%s n=%zu computed=%zu window=%zu wall=%.4f "
+           "cpu=%.4f vps=%.4g maxrss_kb=%ld max=%u rare=%zu "
+           "checksum=%016llx\n",
+           rule, n, d.seq.n, d.window, w1 - w0, c1 - c0,
+           (double)d.seq.n / (w1 - w0), maxrss_kb(), (unsigned)d.seq.max,
+           d.nrare, (unsigned long long)sg_deep_checksum(&d));
+    sg_deep_clear(&d);
+    sg_rule_clear(&r);
+    return st == SG_OK ? 0 : 1;
+}
+
 /* One sparse space as key=value pairs, the keys prefixed by `pre`. */
 static void space_print(const char *pre, const sg_sparse_space *sp)
 {
@@ -199,6 +232,10 @@ int main(int argc, char **argv)
                         argc >= 5 ? argv[4] : "auto");
     if (argc == 4 && strcmp(argv[1], "analyse") == 0)
         return run_analyse(argv[2], (size_t)strtoull(argv[3], NULL, 10));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "deep") == 0)
+        return run_deep(argv[2], (size_t)strtoull(argv[3], NULL, 10),
+                        argc == 5 ? (size_t)strtoull(argv[4], NULL, 10)
+                                  : (size_t)1 << 20);
     if (argc == 4 && strcmp(argv[1], "space") == 0)
         return run_space(argv[2], (size_t)strtoull(argv[3], NULL, 10));
     return usage();

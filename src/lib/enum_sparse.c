@@ -1420,6 +1420,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                int par)
 {
     uint8_t *g = s->data;
+    const size_t off = sp->off; /* (kept in a register: g aliases sp) */
     const unsigned half = (unsigned)(sp->size / 2);
     const uint64_t all = half >= 64 ? ~(uint64_t)0
                                     : ((uint64_t)1 << half) - 1;
@@ -1435,7 +1436,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
 
         /* 1: every option but the pairs of two common parts */
         {
-            const uint8_t *gm = g + (m - sp->off);
+            const uint8_t *gm = g + (m - off);
             uint64_t o2 = 0, o3 = 0;
             for (i = 0; i + 3 < nt; i += 4) {
                 o0 |= (uint64_t)1 << (tv[i] ^ gm[-(ptrdiff_t)to[i]]);
@@ -1464,14 +1465,14 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             /* (a deep run's window holds these: its keep and
              * DEEP_MARGIN are far above 33) */
             if (rem / 2 > 33)
-                want = avx2_small1(g, rem - sp->off, &a, 33, want);
+                want = avx2_small1(g, rem - off, &a, 33, want);
         }
         if (want) {
             size_t a0, blk, maxtop = 0;
             sp->cut = 0;
             for (j = 0; j < ns; j++) {
                 size_t rem = m - sp->split[j];
-                sp->rem[j] = rem - sp->off;
+                sp->rem[j] = rem - off;
                 sp->top[j] = kept_top(
                     sp, rem, rem / 2 - (sp->split_uneq[j] && rem % 2 == 0));
                 if (sp->top[j] > maxtop)
@@ -1501,7 +1502,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             *out = v;
             return 1;
         }
-        g[m - sp->off] = (uint8_t)v;
+        g[m - off] = (uint8_t)v;
         s->n = m + 1;
         if (v > s->max)
             s->max = v;
