@@ -1138,6 +1138,38 @@ static sg_status write_failed(sg_store *st, int rc, const char *doing,
     return db_error(err, st, rc, doing);
 }
 
+/* Start a write: one IMMEDIATE transaction, which waits for other
+ * writers up to the busy timeout.  Refused on a read-only cache. */
+static sg_status write_begin(sg_store *st, sg_error *err)
+{
+    int rc;
+
+    if (st->readonly || !st->db)
+        return refuse_write(st, err);
+    rc = exec(st->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK)
+        return write_failed(st, rc, "starting a write", err);
+    return SG_OK;
+}
+
+/* End a write begun by write_begin: commit when rc (the first failure of
+ * its statements) is SQLITE_OK; otherwise, or when the commit fails,
+ * report it and roll back, so that nothing of it stays in the file. */
+static sg_status write_end(sg_store *st, int rc, const char *doing,
+                           sg_error *err)
+{
+    sg_status r;
+
+    if (rc == SQLITE_OK)
+        rc = exec(st->db, "COMMIT");
+    if (rc == SQLITE_OK)
+        return SG_OK;
+    /* The message first: the rollback would replace SQLite's. */
+    r = write_failed(st, rc, doing, err);
+    rollback(st->db);
+    return r;
+}
+
 /* Write chunks of G(from..to-1) for row id. */
 static int write_chunks(sqlite3 *db, sqlite3_int64 id, const sg_seq *s,
                         size_t from, size_t to)
@@ -1243,6 +1275,7 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     uint64_t stored, old_stored = 0, keep = 0;
     char now[24], created[24], sum[SG_FNV_TEXT];
     int rc, have_row = 0;
+    sg_status r;
 
     if (st->readonly || !st->db)
         return refuse_write(st, err);
@@ -1256,9 +1289,8 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     snprintf(created, sizeof created, "%s", now);
     sg_fnv_format(sum, res->checksum);
 
-    rc = exec(st->db, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK)
-        return write_failed(st, rc, "starting a write", err);
+    if ((r = write_begin(st, err)))
+        return r;
 
     /* What is there already? */
     rc = sqlite3_prepare_v2(st->db,
@@ -1366,20 +1398,12 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     if (rc != SQLITE_DONE)
         goto sqlfail;
     rc = write_chunks(st->db, id, s, (size_t)keep, (size_t)stored);
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    rc = exec(st->db, "COMMIT");
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    return SG_OK;
-
-sqlfail : {
-    sg_status r = write_failed(st, rc, "storing a rule", err);
+sqlfail:
+    /* q is still open only after a failed bind: finalizing a statement
+     * that never ran leaves SQLite's message as it is. */
     if (q)
         sqlite3_finalize(q);
-    rollback(st->db);
-    return r;
-}
+    return write_end(st, rc, "storing a rule", err);
 }
 
 sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
@@ -1387,15 +1411,13 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
 {
     sqlite3_stmt *q = NULL;
     int rc;
+    sg_status r;
 
     *found = 0;
     if (!st->db)
         return SG_OK;
-    if (st->readonly)
-        return refuse_write(st, err);
-    rc = exec(st->db, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK)
-        return write_failed(st, rc, "starting a write", err);
+    if ((r = write_begin(st, err)))
+        return r;
     rc = sqlite3_prepare_v2(st->db,
                             "DELETE FROM chunks WHERE rule_id IN"
                             " (SELECT id FROM rules WHERE rule = ?1)",
@@ -1418,13 +1440,7 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
             rc = SQLITE_OK;
         }
     }
-    if (rc == SQLITE_OK)
-        rc = exec(st->db, "COMMIT");
-    if (rc != SQLITE_OK) {
-        sg_status r = write_failed(st, rc, "dropping a rule", err);
-        rollback(st->db);
+    if ((r = write_end(st, rc, "dropping a rule", err)))
         *found = 0;
-        return r;
-    }
-    return SG_OK;
+    return r;
 }
