@@ -6,7 +6,9 @@
  * documented pragmas), extension of a stored prefix compared with the
  * reference implementation, the rule for which row wins, refusal of
  * foreign, corrupt and newer files (left byte-for-byte untouched),
- * read-only caches, a full disk and concurrent writers.
+ * read-only caches, a full disk and concurrent writers; deep-run
+ * checkpoints (round trips, replacement, files without their table,
+ * damage, refused writes).
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
@@ -927,6 +929,9 @@ static int readonly_child(const char *path, const char *sub, const sg_seq *s)
                  SG_E_IO ||
              !strstr(err.msg, "nothing was stored"))
         code = 14;
+    else if (sg_store_checkpoint_put(db, "0.6", 1, "x", 1, &err) != SG_E_IO ||
+             !strstr(err.msg, "nothing was stored"))
+        code = 17;
     sg_store_close(db);
     /* A cache that cannot even be created opens, empty, read-only. */
     if (!code) {
@@ -947,7 +952,8 @@ static int readonly_child(const char *path, const char *sub, const sg_seq *s)
 
 /* In a child process that may not write the cache (as user nobody when
  * the tests run as root, which ignores permissions), the cache reads but
- * refuses to store, saying why; the file does not change. */
+ * refuses to store rules and checkpoints, saying why; the file does not
+ * change. */
 static void test_readonly(void **state)
 {
     char *dir = shared_tmp_dir(), *sub = path_in(dir, "ro"), *path;
@@ -1077,6 +1083,390 @@ static void test_disk_full(void **state)
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
+    free(path);
+    rm_tree(dir);
+}
+
+/* ------------------------------------------------------------------ */
+/* Deep-run checkpoints                                                 */
+/* ------------------------------------------------------------------ */
+
+/* One text column from a query on a separate connection, malloc'd (NULL
+ * when there is no row). */
+static char *sql_text(const char *path, const char *text)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    char *v = NULL;
+
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, text, -1, &q, NULL), SQLITE_OK);
+    if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+        v = strdup((const char *)sqlite3_column_text(q, 0));
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return v;
+}
+
+/* Whether the file has the checkpoints table. */
+static long long has_ckpt_table(const char *path)
+{
+    return sql_int(path, "SELECT count(*) FROM sqlite_master WHERE type ="
+                         " 'table' AND name = 'checkpoints'");
+}
+
+/* A blob of n pseudo-random bytes. */
+static unsigned char *random_blob(size_t n, uint64_t salt)
+{
+    unsigned char *b = malloc(n ? n : 1);
+    tu_rng g;
+    size_t i;
+
+    assert_non_null(b);
+    tu_rng_init(&g, salt);
+    for (i = 0; i < n; i++)
+        b[i] = (unsigned char)tu_next(&g);
+    return b;
+}
+
+/* Get the checkpoint of rule and compare it with what was put. */
+static void expect_ckpt(sg_store *db, const char *rule, uint64_t heaps,
+                        const void *blob, size_t len)
+{
+    uint64_t h = 7;
+    void *back = NULL;
+    size_t n = 7;
+    sg_error err;
+
+    if (sg_store_checkpoint_get(db, rule, &h, &back, &n, &err) != SG_OK)
+        fail_msg("checkpoint of %s: %s", rule, err.msg);
+    assert_non_null(back);
+    assert_int_equal(h, heaps);
+    assert_int_equal(n, len);
+    if (len)
+        assert_memory_equal(back, blob, len);
+    free(back);
+}
+
+/* Checkpoints come back byte for byte, the empty one and one of a few MB
+ * included, also after the cache is reopened (read-only too); the hash
+ * column is FNV-1a as documented (the published test vector of "foobar"),
+ * the table appears with the first put and the schema version stays 1. */
+static void test_checkpoint_roundtrip(void **state)
+{
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db"), *t;
+    size_t big = 3 * 1024 * 1024 + 17;
+    unsigned char *blob = random_blob(big, 41);
+    sg_store *db = open_ok(path);
+    sg_error err;
+
+    (void)state;
+    assert_int_equal(has_ckpt_table(path), 0);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 0, NULL, 0, &err),
+                     SG_OK);
+    assert_int_equal(has_ckpt_table(path), 1);
+    assert_int_equal(
+        sg_store_checkpoint_put(db, "0.77", 123456789012ULL, blob, big, &err),
+        SG_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "4!.0", 6, "foobar", 6, &err),
+                     SG_OK);
+    expect_ckpt(db, "0.6", 0, NULL, 0);
+    expect_ckpt(db, "0.77", 123456789012ULL, blob, big);
+    expect_ckpt(db, "4!.0", 6, "foobar", 6);
+    sg_store_close(db);
+
+    t = sql_text(path, "SELECT hash FROM checkpoints WHERE rule = '4!.0'");
+    assert_string_equal(t, "fnv1a64:85944171f73967e8");
+    free(t);
+    t = sql_text(path, "SELECT hash FROM checkpoints WHERE rule = '0.6'");
+    assert_string_equal(t, "fnv1a64:cbf29ce484222325"); /* no bytes */
+    free(t);
+    t = sql_text(path, "SELECT stored FROM checkpoints WHERE rule = '0.6'");
+    assert_iso_time(t);
+    free(t);
+    t = sql_text(path, "SELECT version FROM checkpoints WHERE rule = '0.6'");
+    assert_string_equal(t, PACKAGE_VERSION);
+    free(t);
+    assert_int_equal(sql_int(path, "SELECT typeof(state) = 'blob' AND"
+                                   " length(state) = 0 FROM checkpoints"
+                                   " WHERE rule = '0.6'"),
+                     1);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
+
+    /* Reopened: the file with the extra table is still a cache of ours. */
+    db = open_ok(path);
+    expect_ckpt(db, "0.77", 123456789012ULL, blob, big);
+    sg_store_close(db);
+    assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err), SG_OK);
+    expect_ckpt(db, "4!.0", 6, "foobar", 6);
+    sg_store_close(db);
+
+    free(blob);
+    free(path);
+    rm_tree(dir);
+}
+
+/* A second put replaces the first (one row); drop removes it, says so
+ * once, and leaves the rule's own row alone, as sg_store_drop leaves the
+ * checkpoint. */
+static void test_checkpoint_replace_drop(void **state)
+{
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    sg_store *db = open_ok(path);
+    sg_store_entry e;
+    sg_result res;
+    sg_seq s;
+    sg_error err;
+    uint64_t h = 5;
+    void *back = &h;
+    size_t n = 5;
+    int found = -1, i;
+
+    (void)state;
+    sg_seq_init(&s);
+    sg_store_entry_init(&e);
+    for (i = 0; i < 100; i++)
+        assert_int_equal(sg_seq_append(&s, (sg_value)(i % 3), NULL), SG_OK);
+    res = unresolved(&s);
+    assert_int_equal(sg_store_put(db, "0.6", "octal", &res, &s, "t", 0, &err),
+                     SG_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 10, "abc", 3, &err),
+                     SG_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 20, "defgh", 5, &err),
+                     SG_OK);
+    expect_ckpt(db, "0.6", 20, "defgh", 5);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoints"), 1);
+    assert_int_equal(sql_int(path, "SELECT heaps FROM checkpoints"), 20);
+
+    /* Dropping the rule keeps its checkpoint (the CLI drops both). */
+    assert_int_equal(sg_store_drop(db, "0.6", &found, &err), SG_OK);
+    assert_true(found);
+    expect_ckpt(db, "0.6", 20, "defgh", 5);
+    assert_int_equal(sg_store_put(db, "0.6", "octal", &res, &s, "t", 0, &err),
+                     SG_OK);
+
+    assert_int_equal(sg_store_checkpoint_drop(db, "0.6", &found, &err), SG_OK);
+    assert_int_equal(found, 1);
+    assert_int_equal(sg_store_checkpoint_get(db, "0.6", &h, &back, &n, &err),
+                     SG_E_UNKNOWN);
+    assert_null(back);
+    assert_int_equal(n, 0);
+    assert_non_null(strstr(err.msg, path));
+    found = -1;
+    assert_int_equal(sg_store_checkpoint_drop(db, "0.6", &found, &err), SG_OK);
+    assert_int_equal(found, 0);
+    assert_int_equal(sg_store_get(db, "0.6", &e, NULL, &found, &err), SG_OK);
+    assert_true(found);
+    sg_store_close(db);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoints"), 0);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 1);
+    sg_store_entry_clear(&e);
+    sg_seq_clear(&s);
+    free(path);
+    rm_tree(dir);
+}
+
+/* A cache without the checkpoints table, as every file written before it
+ * existed: get finds nothing, drop finds nothing and creates nothing, in
+ * a writable and a read-only cache, and with no file at all. */
+static void test_checkpoint_old_file(void **state)
+{
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    char *none = path_in(dir, "none.db");
+    sg_store *db = open_ok(path);
+    sg_result res;
+    sg_seq s;
+    sg_error err;
+    uint64_t h = 5;
+    void *back = NULL;
+    size_t n = 5;
+    int found = -1, i, k;
+
+    (void)state;
+    sg_seq_init(&s);
+    for (i = 0; i < 50; i++)
+        assert_int_equal(sg_seq_append(&s, (sg_value)i, NULL), SG_OK);
+    res = unresolved(&s);
+    assert_int_equal(sg_store_put(db, "0.6", "octal", &res, &s, "t", 0, &err),
+                     SG_OK);
+    sg_store_close(db);
+    assert_int_equal(has_ckpt_table(path), 0);
+    for (k = 0; k < 3; k++) {
+        static const unsigned flags[] = {0, SG_STORE_READONLY,
+                                         SG_STORE_READONLY};
+        assert_int_equal(
+            sg_store_open(&db, k == 2 ? none : path, flags[k], &err), SG_OK);
+        assert_int_equal(
+            sg_store_checkpoint_get(db, "0.6", &h, &back, &n, &err),
+            SG_E_UNKNOWN);
+        assert_null(back);
+        assert_int_equal(h, 0);
+        assert_int_equal(n, 0);
+        if (k != 1) { /* a read-only file refuses the drop itself */
+            found = -1;
+            assert_int_equal(sg_store_checkpoint_drop(db, "0.6", &found, &err),
+                             SG_OK);
+            assert_int_equal(found, 0);
+        }
+        sg_store_close(db);
+    }
+    assert_int_equal(has_ckpt_table(path), 0);
+    assert_int_equal(access(none, F_OK), -1);
+    sg_seq_clear(&s);
+    free(none);
+    free(path);
+    rm_tree(dir);
+}
+
+/* A checkpoint whose state changed behind the cache's back (one byte, or
+ * its length) fails its hash: SG_E_IO naming the file, no blob, and the
+ * row stays as it is. */
+static void test_checkpoint_damaged(void **state)
+{
+    static const char *damage[] = {
+        "UPDATE checkpoints SET state = X'00' || substr(state, 2)",
+        "UPDATE checkpoints SET state = substr(state, 1, 999)",
+        "UPDATE checkpoints SET state = CAST(state AS TEXT)",
+    };
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    unsigned char *blob = random_blob(1000, 42);
+    sg_store *db;
+    sg_error err;
+    uint64_t h;
+    void *back;
+    size_t n, k;
+    char *before, *after;
+
+    (void)state;
+    blob[0] = 0xff;
+    for (k = 0; k < sizeof damage / sizeof *damage; k++) {
+        db = open_ok(path);
+        assert_int_equal(
+            sg_store_checkpoint_put(db, "0.6", 777, blob, 1000, &err), SG_OK);
+        sql(path, damage[k]);
+        before = sql_text(path, "SELECT hex(state) || hash || heaps"
+                                " FROM checkpoints");
+        back = &h;
+        assert_int_equal(
+            sg_store_checkpoint_get(db, "0.6", &h, &back, &n, &err), SG_E_IO);
+        assert_null(back);
+        assert_non_null(strstr(err.msg, path));
+        assert_non_null(strstr(err.msg, "damaged"));
+        sg_store_close(db);
+        after = sql_text(path, "SELECT hex(state) || hash || heaps"
+                               " FROM checkpoints");
+        assert_non_null(before);
+        assert_non_null(after);
+        assert_string_equal(before, after);
+        assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoints"), 1);
+        free(before);
+        free(after);
+    }
+    free(blob);
+    free(path);
+    rm_tree(dir);
+}
+
+/* Writes that cannot be made leave the previous checkpoint: a cache
+ * opened read-only (file unchanged byte for byte), another process
+ * holding the write lock, a full disk (SQLite's page limit, as in
+ * test_disk_full). */
+static void test_checkpoint_refused(void **state)
+{
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    size_t big = 2 * 1024 * 1024;
+    unsigned char *blob = random_blob(big, 43), *before, *after;
+    sg_store *db = open_ok(path);
+    sg_error err;
+    sqlite3 *h;
+    size_t n1, n2;
+    int found = -1;
+
+    (void)state;
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 1, "old", 3, &err),
+                     SG_OK);
+    sg_store_close(db);
+
+    before = slurp(path, &n1);
+    assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err), SG_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 2, "new", 3, &err),
+                     SG_E_IO);
+    assert_non_null(strstr(err.msg, path));
+    assert_non_null(strstr(err.msg, "nothing was stored"));
+    assert_int_equal(sg_store_checkpoint_drop(db, "0.6", &found, &err),
+                     SG_E_IO);
+    assert_int_equal(found, 0);
+    expect_ckpt(db, "0.6", 1, "old", 3);
+    sg_store_close(db);
+    after = slurp(path, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(before, after, n1);
+    free(before);
+    free(after);
+
+    /* Locked: give up at once instead of the ten minutes' wait. */
+    assert_int_equal(setenv("SGEXPLORE_LOCK_TIMEOUT", "0", 1), 0);
+    db = open_ok(path);
+    assert_int_equal(unsetenv("SGEXPLORE_LOCK_TIMEOUT"), 0);
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(h, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 2, "new", 3, &err),
+                     SG_E_IO);
+    if (!strstr(err.msg, "locked") || !strstr(err.msg, path))
+        fail_msg("unexpected message: %s", err.msg);
+    assert_int_equal(sg_store_checkpoint_drop(db, "0.6", &found, &err),
+                     SG_E_IO);
+    assert_int_equal(found, 0);
+    assert_int_equal(sqlite3_exec(h, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    expect_ckpt(db, "0.6", 1, "old", 3);
+
+    /* Full: the big blob does not fit in the pages left. */
+    h = sg_store_sqlite(db);
+    assert_non_null(h);
+    assert_int_equal(
+        sqlite3_exec(h, "PRAGMA max_page_count = 12", NULL, NULL, NULL),
+        SQLITE_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 3, blob, big, &err),
+                     SG_E_IO);
+    if (!strstr(err.msg, "disk is full") || !strstr(err.msg, path))
+        fail_msg("unexpected message: %s", err.msg);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.7", 3, blob, big, &err),
+                     SG_E_IO);
+    sg_store_close(db);
+    db = open_ok(path);
+    expect_ckpt(db, "0.6", 1, "old", 3);
+    sg_store_close(db);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoints"), 1);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 0);
+
+    /* The first put of a file fails with the disk full: its table goes
+     * with it (room for the table, not for the blob). */
+    free(path);
+    path = path_in(dir, "d.db");
+    db = open_ok(path);
+    h = sg_store_sqlite(db);
+    {
+        char pragma[80];
+        long long pages = sql_int(path, "PRAGMA page_count");
+        assert_true(pages > 0);
+        snprintf(pragma, sizeof pragma, "PRAGMA max_page_count = %lld",
+                 pages + 3);
+        assert_int_equal(sqlite3_exec(h, pragma, NULL, NULL, NULL), SQLITE_OK);
+    }
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 3, blob, big, &err),
+                     SG_E_IO);
+    if (!strstr(err.msg, "disk is full"))
+        fail_msg("unexpected message: %s", err.msg);
+    assert_int_equal(has_ckpt_table(path), 0);
+    /* A small one still fits. */
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 4, "x", 1, &err),
+                     SG_OK);
+    expect_ckpt(db, "0.6", 4, "x", 1);
+    sg_store_close(db);
+    free(blob);
     free(path);
     rm_tree(dir);
 }
@@ -1216,6 +1606,11 @@ int main(void)
         cmocka_unit_test(test_damaged_chunk),
         cmocka_unit_test(test_readonly),
         cmocka_unit_test(test_disk_full),
+        cmocka_unit_test(test_checkpoint_roundtrip),
+        cmocka_unit_test(test_checkpoint_replace_drop),
+        cmocka_unit_test(test_checkpoint_old_file),
+        cmocka_unit_test(test_checkpoint_damaged),
+        cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_status_words),

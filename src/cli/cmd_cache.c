@@ -330,12 +330,14 @@ static int cmd_show(const cli_args *a, int json)
     return rc;
 }
 
+/* cache drop: the rule's row and values, and its deep-run checkpoint when
+ * it has one; either is enough for a successful drop. */
 static int cmd_drop(const cli_args *a, int json)
 {
     sg_store *db;
     sg_error err;
     char *path = NULL, *key;
-    int rc, found = 0, bad = 0;
+    int rc, found = 0, ckpt = 0, bad = 0;
 
     if (cli_npos(a) > 2) {
         cli_error("cache drop: one rule at a time");
@@ -353,16 +355,26 @@ static int cmd_drop(const cli_args *a, int json)
     if (rc) {
     } else if (db && sg_store_drop(db, key, &found, &err)) {
         rc = cli_report(NULL, NULL, &err);
-    } else if (!found) {
+    } else if (db && sg_store_checkpoint_drop(db, key, &ckpt, &err)) {
+        rc = cli_report(NULL, NULL, &err);
+        if (found)
+            cli_error("%s itself was dropped from %s; its deep-run "
+                      "checkpoint, if any, was not",
+                      cli_quote(key), cli_quote(path));
+    } else if (!found && !ckpt) {
         rc = not_found(a, key, bad, path);
     } else if (json) {
         fputs("{\"dropped\":", stdout);
         cli_json_string(stdout, key);
         fputs(",\"path\":", stdout);
         cli_json_string(stdout, path);
-        fputs("}\n", stdout);
+        printf(",\"rule\":%s,\"checkpoint\":%s}\n", found ? "true" : "false",
+               ckpt ? "true" : "false");
+    } else if (!found) {
+        printf("dropped the deep-run checkpoint of %s from %s\n", key, path);
     } else {
-        printf("dropped %s from %s\n", key, path);
+        printf("dropped %s%s from %s\n", key,
+               ckpt ? " and its deep-run checkpoint" : "", path);
     }
     sg_store_close(db);
     free(key);

@@ -711,6 +711,25 @@ sg_status sg_store_list(sg_store *db, const char *status, const char *family,
 sg_status sg_store_drop(sg_store *db, const char *rule, int *found,
                         sg_error *err);
 
+/* A deep run's checkpoint for `rule`: `heaps` values computed, the
+ * state as an opaque blob.  Replaces the rule's previous checkpoint in
+ * one transaction, so a run killed while saving leaves the old one. */
+sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
+                                  uint64_t heaps, const void *blob, size_t len,
+                                  sg_error *err);
+
+/* The rule's checkpoint: *blob (malloc'd, caller frees) and *len, *heaps.
+ * SG_E_UNKNOWN when the rule has none; SG_E_IO (message naming the file)
+ * when the stored blob's hash does not match (corrupt) - the row is then
+ * left as it is. */
+sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
+                                  uint64_t *heaps, void **blob, size_t *len,
+                                  sg_error *err);
+
+/* Remove the rule's checkpoint; *found says whether there was one. */
+sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
+                                   sg_error *err);
+
 /* The underlying sqlite3 connection (NULL when there is no file), for
  * tools and tests that run their own SQL. */
 void *sg_store_sqlite(sg_store *db);

@@ -1,11 +1,13 @@
 /*
  * store.c - the SQLite cache of analysed rules: one row per rule (keyed by
  * its canonical text) with its claim, certificate and bookkeeping, and its
- * values in compact little-endian chunks.  The file is always inspected
- * read-only before anything is written, so a foreign or damaged file is
- * reported and never touched; every write is one IMMEDIATE transaction in
- * WAL mode, so concurrent sgexplore processes share a cache safely.  The
- * schema is documented for users in docs/CACHE.md; keep the two in step.
+ * values in compact little-endian chunks; besides, the deep runs' opaque
+ * checkpoints, one per rule, in an optional table.  The file is always
+ * inspected read-only before anything is written, so a foreign or damaged
+ * file is reported and never touched; every write is one IMMEDIATE
+ * transaction in WAL mode, so concurrent sgexplore processes share a cache
+ * safely.  The schema is documented for users in docs/CACHE.md; keep the
+ * two in step.
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
@@ -54,7 +56,8 @@ struct sg_store {
 /* ------------------------------------------------------------------ */
 
 /* Version 1.  Any change here needs a new SG_STORE_SCHEMA_VERSION, an
- * upgrade path in init_schema and an update of docs/CACHE.md. */
+ * upgrade path in init_schema and an update of docs/CACHE.md.  The one
+ * compatible exception is the optional checkpoints table below. */
 static const char schema_v1[] =
     "CREATE TABLE rules ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT,"
@@ -88,6 +91,22 @@ static const char schema_v1[] =
     " data BLOB NOT NULL,"
     " hash TEXT NOT NULL,"
     " PRIMARY KEY (rule_id, first)) WITHOUT ROWID;";
+
+/* The deep runs' checkpoints, one row per rule.  An optional table of
+ * version 1, made by the first sg_store_checkpoint_put inside its own
+ * transaction, not with the schema: nothing refers to it and check_file
+ * asks only for 'rules' and 'chunks', so older sgexplore versions open a
+ * file that has it (and ignore it), and this one reads a file without it
+ * as one without checkpoints.  Changing its columns would need a new
+ * version like any other change. */
+static const char checkpoints_table[] =
+    "CREATE TABLE IF NOT EXISTS checkpoints ("
+    " rule TEXT PRIMARY KEY,"
+    " heaps INTEGER NOT NULL,"
+    " state BLOB NOT NULL,"
+    " hash TEXT NOT NULL,"
+    " stored TEXT NOT NULL,"
+    " version TEXT NOT NULL)";
 
 /* The columns every entry query reads, in the order read_entry expects. */
 #define ENTRY_COLUMNS                                                          \
@@ -245,9 +264,10 @@ static int bind_text_or_null(sqlite3_stmt *q, int i, const char *s)
     return sqlite3_bind_text(q, i, s, -1, SQLITE_TRANSIENT);
 }
 
-/* FNV-1a (64-bit) of a chunk's bytes, as "fnv1a64:" and 16 hex digits:
- * catches damage inside value blobs, which SQLite does not check. */
-static void chunk_hash(char out[SG_FNV_TEXT], const uint8_t *p, size_t n)
+/* FNV-1a (64-bit) of a chunk's or a checkpoint's bytes, as "fnv1a64:" and
+ * 16 hex digits: catches damage inside blobs, which SQLite does not
+ * check. */
+static void blob_hash(char out[SG_FNV_TEXT], const void *p, size_t n)
 {
     sg_fnv_format(out, sg_fnv1a(SG_FNV_OFFSET, p, n));
 }
@@ -961,7 +981,7 @@ static sg_status load_values(sg_store *st, sqlite3_int64 id, uint64_t stored,
             (width != 1 && width != 2 && width != 4) || width > maxw ||
             bytes != count * width || !blob || !hash)
             break;
-        chunk_hash(want, blob, (size_t)bytes);
+        blob_hash(want, blob, (size_t)bytes);
         if (strcmp(want, hash) != 0)
             break;
         decode_chunk(s, blob, (size_t)count, (unsigned)width);
@@ -1138,6 +1158,38 @@ static sg_status write_failed(sg_store *st, int rc, const char *doing,
     return db_error(err, st, rc, doing);
 }
 
+/* Start a write: one IMMEDIATE transaction, which waits for other
+ * writers up to the busy timeout.  Refused on a read-only cache. */
+static sg_status write_begin(sg_store *st, sg_error *err)
+{
+    int rc;
+
+    if (st->readonly || !st->db)
+        return refuse_write(st, err);
+    rc = exec(st->db, "BEGIN IMMEDIATE");
+    if (rc != SQLITE_OK)
+        return write_failed(st, rc, "starting a write", err);
+    return SG_OK;
+}
+
+/* End a write begun by write_begin: commit when rc (the first failure of
+ * its statements) is SQLITE_OK; otherwise, or when the commit fails,
+ * report it and roll back, so that nothing of it stays in the file. */
+static sg_status write_end(sg_store *st, int rc, const char *doing,
+                           sg_error *err)
+{
+    sg_status r;
+
+    if (rc == SQLITE_OK)
+        rc = exec(st->db, "COMMIT");
+    if (rc == SQLITE_OK)
+        return SG_OK;
+    /* The message first: the rollback would replace SQLite's. */
+    r = write_failed(st, rc, doing, err);
+    rollback(st->db);
+    return r;
+}
+
 /* Write chunks of G(from..to-1) for row id. */
 static int write_chunks(sqlite3 *db, sqlite3_int64 id, const sg_seq *s,
                         size_t from, size_t to)
@@ -1170,7 +1222,7 @@ static int write_chunks(sqlite3 *db, sqlite3_int64 id, const sg_seq *s,
         if (b > to)
             b = to;
         w = encode_chunk(buf, s, a, b);
-        chunk_hash(hash, buf, (b - a) * w);
+        blob_hash(hash, buf, (b - a) * w);
         BIND(sqlite3_bind_int64(q, 1, id));
         BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)a));
         BIND(sqlite3_bind_int64(q, 3, (sqlite3_int64)(b - a)));
@@ -1243,6 +1295,7 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     uint64_t stored, old_stored = 0, keep = 0;
     char now[24], created[24], sum[SG_FNV_TEXT];
     int rc, have_row = 0;
+    sg_status r;
 
     if (st->readonly || !st->db)
         return refuse_write(st, err);
@@ -1256,9 +1309,8 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     snprintf(created, sizeof created, "%s", now);
     sg_fnv_format(sum, res->checksum);
 
-    rc = exec(st->db, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK)
-        return write_failed(st, rc, "starting a write", err);
+    if ((r = write_begin(st, err)))
+        return r;
 
     /* What is there already? */
     rc = sqlite3_prepare_v2(st->db,
@@ -1366,20 +1418,12 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
     if (rc != SQLITE_DONE)
         goto sqlfail;
     rc = write_chunks(st->db, id, s, (size_t)keep, (size_t)stored);
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    rc = exec(st->db, "COMMIT");
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    return SG_OK;
-
-sqlfail : {
-    sg_status r = write_failed(st, rc, "storing a rule", err);
+sqlfail:
+    /* q is still open only after a failed bind: finalizing a statement
+     * that never ran leaves SQLite's message as it is. */
     if (q)
         sqlite3_finalize(q);
-    rollback(st->db);
-    return r;
-}
+    return write_end(st, rc, "storing a rule", err);
 }
 
 sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
@@ -1387,15 +1431,13 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
 {
     sqlite3_stmt *q = NULL;
     int rc;
+    sg_status r;
 
     *found = 0;
     if (!st->db)
         return SG_OK;
-    if (st->readonly)
-        return refuse_write(st, err);
-    rc = exec(st->db, "BEGIN IMMEDIATE");
-    if (rc != SQLITE_OK)
-        return write_failed(st, rc, "starting a write", err);
+    if ((r = write_begin(st, err)))
+        return r;
     rc = sqlite3_prepare_v2(st->db,
                             "DELETE FROM chunks WHERE rule_id IN"
                             " (SELECT id FROM rules WHERE rule = ?1)",
@@ -1418,13 +1460,195 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
             rc = SQLITE_OK;
         }
     }
-    if (rc == SQLITE_OK)
-        rc = exec(st->db, "COMMIT");
-    if (rc != SQLITE_OK) {
-        sg_status r = write_failed(st, rc, "dropping a rule", err);
-        rollback(st->db);
+    if ((r = write_end(st, rc, "dropping a rule", err)))
         *found = 0;
+    return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Deep-run checkpoints                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Whether the file has the (optional) checkpoints table; returns the
+ * SQLite code. */
+static int has_checkpoints(sqlite3 *db, int *yes)
+{
+    sqlite3_int64 n = 0;
+    int rc = query_int(db,
+                       "SELECT count(*) FROM sqlite_master WHERE type ="
+                       " 'table' AND name = 'checkpoints'",
+                       &n);
+
+    *yes = n > 0;
+    return rc;
+}
+
+sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
+                                  uint64_t heaps, const void *blob, size_t len,
+                                  sg_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    char now[24], hash[SG_FNV_TEXT];
+    int rc;
+    sg_status r;
+
+    /* SQLite's integers are signed: a larger count would read back
+     * negative. */
+    if (heaps > INT64_MAX)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "cannot store the checkpoint of %s: %llu heaps "
+                            "do not fit in the cache",
+                            rule, (unsigned long long)heaps);
+    now_iso(now);
+    blob_hash(hash, blob, len);
+    if ((r = write_begin(st, err)))
         return r;
+    rc = exec(st->db, checkpoints_table);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(st->db,
+                                "INSERT OR REPLACE INTO checkpoints (rule,"
+                                " heaps, state, hash, stored, version)"
+                                " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                                -1, &q, NULL);
+    if (rc == SQLITE_OK) {
+        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)heaps));
+        /* A NULL pointer would bind SQL NULL: an empty state is the
+         * empty blob. */
+        BIND(len ? sqlite3_bind_blob64(q, 3, blob, len, SQLITE_STATIC)
+                 : sqlite3_bind_zeroblob(q, 3, 0));
+        BIND(sqlite3_bind_text(q, 4, hash, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_text(q, 5, now, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_text(q, 6, PACKAGE_VERSION, -1, SQLITE_STATIC));
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(q);
+            rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        }
+        sqlite3_finalize(q);
     }
+    return write_end(st, rc, "storing a checkpoint", err);
+}
+
+/* Copy the checkpoint row selected by sg_store_checkpoint_get (rule,
+ * heaps, state, hash) into malloc'd memory after checking its hash. */
+static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
+                                 const char *rule, uint64_t *heaps, void **blob,
+                                 size_t *len, sg_error *err)
+{
+    /* The types first: reading a column may convert it. */
+    int has_key = sqlite3_column_type(q, 0) != SQLITE_NULL;
+    int is_int = sqlite3_column_type(q, 1) == SQLITE_INTEGER;
+    int is_blob = sqlite3_column_type(q, 2) == SQLITE_BLOB;
+    int has_hash = sqlite3_column_type(q, 3) != SQLITE_NULL;
+    const char *key = (const char *)sqlite3_column_text(q, 0);
+    sqlite3_int64 h = sqlite3_column_int64(q, 1);
+    const void *p = sqlite3_column_blob(q, 2);
+    size_t n = (size_t)sqlite3_column_bytes(q, 2);
+    const char *hash = (const char *)sqlite3_column_text(q, 3);
+    char want[SG_FNV_TEXT] = "";
+
+    /* NULL for a value that is there: SQLite ran out of memory. */
+    if ((!p && n > 0) || (!hash && has_hash) || (!key && has_key))
+        return sg_error_set(err, SG_E_NOMEM, -1,
+                            "out of memory while reading the checkpoint of "
+                            "%s from cache %s",
+                            rule, st->path);
+    if (is_blob)
+        blob_hash(want, p, n);
+    /* The key is checked too: a damaged index can point the lookup at
+     * another rule's row, whose hash is right. */
+    if (!key || strcmp(key, rule) != 0 || !is_int || h < 0 || !is_blob ||
+        !hash || strcmp(want, hash) != 0)
+        return sg_error_set(err, SG_E_IO, -1,
+                            "cache %s: the deep-run checkpoint of %s is "
+                            "damaged; drop it with `sgexplore cache drop "
+                            "'%s'`",
+                            st->path, rule, rule);
+    /* One byte at least, so that an empty state is a pointer too. */
+    if (!(*blob = malloc(n ? n : 1)))
+        return sg_error_set(err, SG_E_NOMEM, -1,
+                            "out of memory for the checkpoint of %s (%zu "
+                            "bytes) from cache %s",
+                            rule, n, st->path);
+    if (n)
+        memcpy(*blob, p, n);
+    *len = n;
+    *heaps = (uint64_t)h;
     return SG_OK;
+}
+
+sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
+                                  uint64_t *heaps, void **blob, size_t *len,
+                                  sg_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    int rc, have = 0;
+    sg_status r = SG_OK;
+
+    *heaps = 0;
+    *blob = NULL;
+    *len = 0;
+    if (!st->db)
+        goto none;
+    /* One read transaction: the table and the row from one snapshot. */
+    rc = exec(st->db, "BEGIN");
+    if (rc == SQLITE_OK)
+        rc = has_checkpoints(st->db, &have);
+    if (rc == SQLITE_OK && have)
+        rc = sqlite3_prepare_v2(st->db,
+                                "SELECT rule, heaps, state, hash FROM"
+                                " checkpoints WHERE rule = ?1",
+                                -1, &q, NULL);
+    if (rc == SQLITE_OK && have) {
+        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
+        rc = sqlite3_step(q);
+        if (rc == SQLITE_ROW) {
+            /* Fills the outputs only when it succeeds. */
+            r = read_checkpoint(st, q, rule, heaps, blob, len, err);
+            rc = SQLITE_OK;
+        } else if (rc == SQLITE_DONE) {
+            have = 0;
+            rc = SQLITE_OK;
+        }
+    }
+    if (rc != SQLITE_OK)
+        r = db_error(err, st, rc, "looking a checkpoint up");
+    sqlite3_finalize(q);
+    rollback(st->db);
+    if (r || have)
+        return r;
+none:
+    return sg_error_set(err, SG_E_UNKNOWN, -1,
+                        "cache %s holds no deep-run checkpoint of %s", st->path,
+                        rule);
+}
+
+sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
+                                   sg_error *err)
+{
+    sqlite3_stmt *q;
+    int rc, have = 0;
+    sg_status r;
+
+    *found = 0;
+    if (!st->db)
+        return SG_OK;
+    if ((r = write_begin(st, err)))
+        return r;
+    rc = has_checkpoints(st->db, &have);
+    if (rc == SQLITE_OK && have)
+        rc = sqlite3_prepare_v2(
+            st->db, "DELETE FROM checkpoints WHERE rule = ?1", -1, &q, NULL);
+    if (rc == SQLITE_OK && have) {
+        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
+        rc = sqlite3_step(q);
+        sqlite3_finalize(q);
+        if (rc == SQLITE_DONE) {
+            *found = sqlite3_changes(st->db) > 0;
+            rc = SQLITE_OK;
+        }
+    }
+    if ((r = write_end(st, rc, "dropping a checkpoint", err)))
+        *found = 0;
+    return r;
 }
