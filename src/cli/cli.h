@@ -276,6 +276,18 @@ int cli_flow_extend(cli_flow *f, uint64_t n, const char *what);
  * its default range; exit status after one error line. */
 int cli_plot_flow(const char *path, const cli_flow *f);
 
+/* The options of one enumeration: the cancel flag and, on a terminal,
+ * the progress line. */
+sg_enum_options cli_enum_options(void);
+
+/* --seconds: raise cli_cancel to 2 after that long (0: never); stop. */
+void cli_budget_start(double seconds);
+void cli_budget_stop(void);
+
+/* `sgexplore RULE --deep` (deep.c): a deep run through its checkpoint in
+ * the cache; the analysis command hands over when --deep is given. */
+int cli_deep_run(const cli_args *a);
+
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
 

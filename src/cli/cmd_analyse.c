@@ -23,6 +23,10 @@ static const cli_opt analyse_opts[] = {
     {"--quiet", NULL, NULL, "print only the answers asked for"},
     {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
+    {"--deep", NULL, NULL, "go past memory: keep a window, checkpoint"},
+    {"--window", NULL, "N", "with --deep: values kept at each end (2^20)"},
+    {"--checkpoint", NULL, "S",
+     "with --deep: seconds between checkpoints (300)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -219,6 +223,16 @@ static int analyse_run(const cli_command *self, cli_args *a)
         cli_error("one rule at a time: '%s' is one argument too many (try "
                   "sgexplore --help)",
                   cli_quote(cli_pos(a, 1)));
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (cli_get(a, "--deep")) {
+        rc = cli_deep_run(a);
+        goto out;
+    }
+    if (cli_get(a, "--window") || cli_get(a, "--checkpoint")) {
+        cli_error("%s goes with --deep only",
+                  cli_get(a, "--window") ? "--window" : "--checkpoint");
         rc = EXIT_USAGE;
         goto out;
     }

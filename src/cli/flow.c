@@ -82,7 +82,7 @@ void cli_progress_enable(int on)
 
 /* The options of one enumeration: the cancel flag and, on a terminal,
  * the progress line. */
-static sg_enum_options enum_options(void)
+sg_enum_options cli_enum_options(void)
 {
     sg_enum_options o;
 
@@ -106,7 +106,7 @@ static void on_alarm(int sig)
         cli_cancel = 2;
 }
 
-static void budget_start(double seconds)
+void cli_budget_start(double seconds)
 {
     struct itimerval it;
     struct sigaction sa;
@@ -126,7 +126,7 @@ static void budget_start(double seconds)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
-static void budget_stop(void)
+void cli_budget_stop(void)
 {
     struct itimerval it;
 
@@ -369,7 +369,7 @@ int cli_flow_extend(cli_flow *f, uint64_t n, const char *what)
         cli_error("%s: %s", what, err.msg);
         return EXIT_USAGE;
     }
-    o = enum_options();
+    o = cli_enum_options();
     st = sg_enumerate(&f->seq, &f->r.rule, (size_t)n, &o, &err);
     f->res.computed = f->seq.n;
     if (st && !budget_spent(f, &st, &err))
@@ -398,9 +398,9 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     if ((rc = flow_begin(f, a)))
         return rc;
     cli_progress_enable(1);
-    budget_start(seconds);
+    cli_budget_start(seconds);
     if (!f->proven) {
-        o = enum_options();
+        o = cli_enum_options();
         st = sg_analyse(&f->res, &f->seq, &f->r.rule, f->max, &o, &err);
         if (st && budget_spent(f, &st, &err))
             st = SG_OK;
@@ -408,13 +408,13 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     f->proven = f->res.status != SG_UNRESOLVED;
     flow_source(f);
     if (st) {
-        budget_stop();
+        cli_budget_stop();
         cli_progress_enable(0);
         return flow_failed(f, st, NULL, &err);
     }
     if (upto && !f->budget_spent)
         rc = cli_flow_extend(f, upto, "--values");
-    budget_stop();
+    cli_budget_stop();
     cli_progress_enable(0);
     if (rc)
         return rc;
