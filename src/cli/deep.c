@@ -395,9 +395,13 @@ int cli_deep_run(const cli_args *a)
         (rc = cli_parse_seconds(&f.seconds, "--seconds",
                                 cli_get(a, "--seconds"))))
         goto out;
+    /* 0: after every step (tests; a step is 16 windows of heaps) */
     if (cli_get(a, "--checkpoint") &&
-        (rc = cli_parse_seconds(&f.every, "--checkpoint",
-                                cli_get(a, "--checkpoint"))))
+        strcmp(cli_get(a, "--checkpoint"), "0") == 0)
+        f.every = 0;
+    else if (cli_get(a, "--checkpoint") &&
+             (rc = cli_parse_seconds(&f.every, "--checkpoint",
+                                     cli_get(a, "--checkpoint"))))
         goto out;
     if (values &&
         (rc = cli_parse_range(va, vb, "--values", values, 100000000)))
