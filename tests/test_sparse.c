@@ -250,6 +250,42 @@ static void test_random_scalar(void **state)
     random_codes(505, &o, tu_scaled(60), 500, &scalar);
 }
 
+/* The small path's AVX2 blocks (avx2_block_terms: step 1 for 32 heaps at
+ * once) against the portable heap-by-heap loop, far past the last rare
+ * heap where the blocks run, on games with few rare heaps. */
+static void test_small_blocks(void **state)
+{
+    static const char *codes[] = {"0.167", "0.1777", "0.77", "0.16",
+                                  "0.56", "0.106"};
+    sg_enum_options scalar = {0};
+
+    (void)state;
+    scalar.no_simd = 1;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 300000;
+        sg_rule r;
+        sg_seq a, b;
+        sg_error err;
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        sg_seq_init(&a);
+        sg_seq_init(&b);
+        if (sg_enumerate_sparse(&a, &r, n, SG_SPARSE_AUTO, NULL, NULL,
+                                &err) != SG_OK ||
+            sg_enumerate_sparse(&b, &r, n, SG_SPARSE_AUTO, NULL, &scalar,
+                                &err) != SG_OK)
+            fail_msg("%s: %s", codes[i], err.msg);
+        for (size_t h = 0; h < n; h++)
+            if (sg_seq_get(&a, h) != sg_seq_get(&b, h))
+                fail_msg("%s: G(%zu) = %u with AVX2, %u without", codes[i],
+                         h, (unsigned)sg_seq_get(&a, h),
+                         (unsigned)sg_seq_get(&b, h));
+        sg_seq_clear(&a);
+        sg_seq_clear(&b);
+        sg_rule_clear(&r);
+    }
+}
+
 /* Longer runs of well-known games, all masks agreeing with naive. */
 static void test_fixed_rules(void **state)
 {
@@ -1306,6 +1342,7 @@ int main(void)
         cmocka_unit_test(test_random_hex),
         cmocka_unit_test(test_random_scalar),
         cmocka_unit_test(test_fixed_rules),
+        cmocka_unit_test(test_small_blocks),
         cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_widening),
         cmocka_unit_test(test_random_parity),

@@ -145,6 +145,11 @@
  */
 #define SMALL_SIZE 128
 
+/* With AVX2, small_run takes step 1's terms G(m - off) ^ val with off >=
+ * BLOCK_HEAPS for BLOCK_HEAPS heaps at once (avx2_block_terms); must stay
+ * a divisor of SUPER, so that a block never crosses a superblock. */
+#define BLOCK_HEAPS 32
+
 /* Values stay below this (the tables are indexed by value). */
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
 
@@ -232,6 +237,12 @@ typedef struct sparse {
     size_t *toff;
     sg_value *tval;
     size_t nterm, talloc, tnrare, kmax;
+    /* the same terms and the one-heap moves for small_run's blocks of
+     * BLOCK_HEAPS heaps (see avx2_block_terms): the nnear with off <
+     * BLOCK_HEAPS first, then the nfar others */
+    size_t *boff;
+    sg_value *bval;
+    size_t nnear, nfar;
     size_t kone;           /* the largest k of a one-heap or whole-heap move */
     unsigned rgen, tgen;
     int tok;
@@ -337,6 +348,8 @@ static void sparse_free(sparse *sp)
     free(sp->rarev);
     free(sp->toff);
     free(sp->tval);
+    free(sp->boff);
+    free(sp->bval);
     free(sp->cmask);
     free(sp->rmask);
     free(sp->wbits);
@@ -515,6 +528,12 @@ static int flat_build(sparse *sp)
         if (!(t = realloc(sp->tval, na * sizeof *sp->tval)))
             return -1;
         sp->tval = t;
+        if (!(t = realloc(sp->boff, na * sizeof *sp->boff)))
+            return -1;
+        sp->boff = t;
+        if (!(t = realloc(sp->bval, na * sizeof *sp->bval)))
+            return -1;
+        sp->bval = t;
         sp->talloc = na;
     }
     sp->nterm = 0;
@@ -528,6 +547,17 @@ static int flat_build(sparse *sp)
         sp->toff[sp->nterm + i] = sp->one[i];
         sp->tval[sp->nterm + i] = 0;
     }
+    sp->nnear = sp->nfar = 0;
+    for (i = 0; i < sp->nterm + sp->none; i++)
+        if (sp->toff[i] < BLOCK_HEAPS) {
+            sp->boff[sp->nnear] = sp->toff[i];
+            sp->bval[sp->nnear++] = sp->tval[i];
+        }
+    for (i = 0; i < sp->nterm + sp->none; i++)
+        if (sp->toff[i] >= BLOCK_HEAPS) {
+            sp->boff[sp->nnear + sp->nfar] = sp->toff[i];
+            sp->bval[sp->nnear + sp->nfar++] = sp->tval[i];
+        }
     sp->tnrare = sp->nrare;
     sp->tgen = sp->rgen;
     sp->tok = 1;
@@ -763,6 +793,54 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
     return want;
 }
 
+/*
+ * Step 1 of the small path for the BLOCK_HEAPS heaps m..m + 31 at once
+ * (mp: where g holds heap m), over the n terms G(m - to[i]) ^ tv[i] with
+ * to[i] >= BLOCK_HEAPS, whose values are all known before the block
+ * starts: the 32 option values of a term are one load of 32 bytes, each
+ * turned into a bit of a 64-bit lane (values and xors are below 64 on the
+ * small path).  out[l] receives heap m + l's bits.  One instruction per
+ * term and heap where the heap-by-heap loop takes six.
+ */
+AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
+                                  const size_t *to, const sg_value *tv,
+                                  size_t n, uint64_t *out)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    __m256i a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const uint8_t *p = g + (mp - to[i]);
+        const __m256i v = _mm256_set1_epi64x((long long)tv[i]);
+        int32_t w[8];
+        memcpy(w, p, sizeof w);
+#define TERM_BITS(a, k)                                                     \
+    a = _mm256_or_si256(                                                    \
+        a, _mm256_sllv_epi64(                                               \
+               one, _mm256_xor_si256(                                       \
+                        _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w[k])), v)))
+        TERM_BITS(a0, 0);
+        TERM_BITS(a1, 1);
+        TERM_BITS(a2, 2);
+        TERM_BITS(a3, 3);
+        TERM_BITS(a4, 4);
+        TERM_BITS(a5, 5);
+        TERM_BITS(a6, 6);
+        TERM_BITS(a7, 7);
+#undef TERM_BITS
+    }
+    _mm256_storeu_si256((__m256i *)(void *)(out + 0), a0);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 4), a1);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 8), a2);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 12), a3);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 16), a4);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 20), a5);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 24), a6);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 28), a7);
+}
+
 /* Asked once per run (cheap: the CPU model is read at start-up), so that
  * no state is kept between runs. */
 static int have_avx2(void)
@@ -777,7 +855,18 @@ static int have_avx2(void)
     return 0;
 }
 
-/* Stand-in: never called (sp->simd is 0). */
+/* Stand-ins: never called (sp->simd is 0). */
+static void avx2_block_terms(const uint8_t *g, size_t mp, const size_t *to,
+                             const sg_value *tv, size_t n, uint64_t *out)
+{
+    (void)g;
+    (void)mp;
+    (void)to;
+    (void)tv;
+    (void)n;
+    (void)out;
+}
+
 static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
                             size_t end, uint64_t want)
 {
@@ -1425,14 +1514,34 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     const uint64_t all = half >= 64 ? ~(uint64_t)0
                                     : ((uint64_t)1 << half) - 1;
     const uint64_t cbits = sp->cbits, rbits = sp->rbits;
-    const size_t *to = sp->toff;
-    const sg_value *tv = sp->tval;
-    const size_t nt = sp->nterm + sp->none, ns = sp->nsplit;
-    size_t m, i, j;
+    const size_t *to;
+    const sg_value *tv;
+    const size_t ns = sp->nsplit;
+    size_t m, i, j, blk_m = SIZE_MAX;
+    uint64_t bterms[BLOCK_HEAPS] = {0};
 
     for (m = s->n; m < e; m++) {
         uint64_t o0 = 0, o1 = 0, miss, want;
+        size_t nt = sp->nterm + sp->none;
         sg_value v;
+
+        if (simd && m % BLOCK_HEAPS == 0 && m + BLOCK_HEAPS <= e &&
+            sp->nfar) {
+            /* the far terms of the whole block (its heaps follow in this
+             * loop unless one is rare, which ends the loop) */
+            avx2_block_terms(g, m - off, sp->boff + sp->nnear,
+                             sp->bval + sp->nnear, sp->nfar, bterms);
+            blk_m = m;
+        }
+        if (m - blk_m < BLOCK_HEAPS) {
+            to = sp->boff;
+            tv = sp->bval;
+            nt = sp->nnear;
+            o1 = bterms[m - blk_m];
+        } else {
+            to = sp->toff;
+            tv = sp->tval;
+        }
 
         /* 1: every option but the pairs of two common parts */
         {
