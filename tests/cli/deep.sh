@@ -157,5 +157,36 @@ check "officers with a window of 16384: exit 1" test $rc = 1
 check "... the report says where it stopped and why" \
     contains "$out" '^note: deep run stopped at heap [0-9]*: a window of 16384 values is too small'
 
+# A full disk (a 512 KiB tmpfs in a private mount namespace): a small
+# checkpoint fits, a big one does not; the run says so in one line, exits
+# 1, and the earlier checkpoint is still there and still resumes.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1 &&
+    unshare -m true 2>/dev/null; then
+    mkdir "$T/full"
+    unshare -m bash -c '
+        mount -t tmpfs -o size=512k tmpfs "$2" || exit 77
+        "$1" 0.77 --deep --max 20000 --window 16384 --db "$2/c.db" >/dev/null || exit 70
+        "$1" 0.167 --deep --max 3000000 --window 65536 --checkpoint 0 \
+            --db "$2/c.db" >"$3/full-out" 2>"$3/full-err"
+        echo $? >"$3/full-rc"
+        "$1" 0.77 --deep --max 20000 --window 16384 --db "$2/c.db" >"$3/full-again" 2>&1
+        echo $? >>"$3/full-rc"
+    ' _ "$SG" "$T/full" "$T"
+    st=$?
+    if [ $st = 77 ]; then
+        for i in 1 2 3; do skip "cannot mount a tmpfs here"; done
+    else
+        check "disk full: exit status 1, then 0 for the earlier rule" \
+            test "$(tr '\n' ' ' <"$T/full-rc")" = "1 0 "
+        check "disk full: one line saying the disk is full" \
+            test "$(wc -l <"$T/full-err")" = 1 -a \
+            "$(grep -c 'disk is full' "$T/full-err")" = 1
+        check "disk full: the earlier checkpoint still answers" \
+            grep -q '^source: checkpoint (at heap 20000)' "$T/full-again"
+    fi
+else
+    for i in 1 2 3; do skip "needs root and unshare for a small tmpfs"; done
+fi
+
 echo "1..$n"
 [ $fails = 0 ]
