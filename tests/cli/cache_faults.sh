@@ -13,7 +13,6 @@ trap 'chmod -R u+w "$T" 2>/dev/null; rm -rf "$T"' EXIT
 unset SGEXPLORE_DB
 
 . "$(dirname "$0")/tap.sh"
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 # refused NAME FILE WORDS: the analysis and `cache list` refuse FILE with
 # exit 1 and one stderr line naming it and saying WORDS; FILE unchanged.

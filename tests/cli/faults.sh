@@ -17,7 +17,6 @@ trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
 unset SGEXPLORE_DB
 
 . "$(dirname "$0")/tap.sh"
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 
 answer() { grep -v '^source: '; }
 

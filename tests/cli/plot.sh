@@ -15,7 +15,6 @@ trap 'rm -rf "$T"' EXIT
 export SGEXPLORE_DB="$T/my_test_cache.db"
 
 . "$(dirname "$0")/tap.sh"
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 lines() { wc -l <"$1" | tr -d ' '; }
 
 if [ -n "$SGEXPLORE_GNUPLOT" ]; then

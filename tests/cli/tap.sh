@@ -1,9 +1,10 @@
 # tests/cli/tap.sh - the TAP helpers every CLI test script sources:
-# numbered "ok"/"not ok" lines, check DESCRIPTION COMMAND..., and text
+# numbered "ok"/"not ok"/"# SKIP" lines, check DESCRIPTION COMMAND..., and text
 # predicates.  Each script ends with: echo "1..$n".
 n=0
 fails=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
 # check DESCRIPTION COMMAND...: ok when the command succeeds.
 check() {
