@@ -288,6 +288,11 @@ void cli_budget_stop(void);
  * the cache; the analysis command hands over when --deep is given. */
 int cli_deep_run(const cli_args *a);
 
+/* `cache show RULE` of a rule with a deep-run checkpoint (key: its
+ * canonical text): the deep report from the checkpoint; -1 when the rule
+ * has none, else an exit status. */
+int cli_deep_show(sg_store *db, const char *key, int json);
+
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
 

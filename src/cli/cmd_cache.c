@@ -146,6 +146,18 @@ static void print_table(const list_state *ls)
     }
 }
 
+/* cache list's line for a deep run's checkpoint (text only: the JSON
+ * lines stay one per rule of the rules table). */
+static int checkpoint_line(const char *rule, uint64_t heaps,
+                           const char *stored, void *arg)
+{
+    (void)arg;
+    printf("deep-run checkpoint: %s at heap %llu, stored %s (`sgexplore "
+           "cache show %s`)\n",
+           rule, (unsigned long long)heaps, stored, rule);
+    return 0;
+}
+
 static int cmd_list(const cli_args *a, int json)
 {
     static const char *const statuses[] = {"periodic", "arithmetic-periodic",
@@ -205,6 +217,9 @@ static int cmd_list(const cli_args *a, int json)
                ls.count[SG_ARITH_PERIODIC], ls.count[SG_UNRESOLVED], path,
                db ? "" : " (no cache file yet)");
     }
+    if (!rc && !json && db &&
+        sg_store_checkpoint_list(db, checkpoint_line, NULL, &err) != SG_OK)
+        rc = cli_report(NULL, NULL, &err);
     for (i = 0; i < ls.n; i++) {
         free(ls.rows[i].rule);
         free(ls.rows[i].family);
@@ -295,7 +310,10 @@ static int cmd_show(const cli_args *a, int json)
     if (db && sg_store_get(db, key, &e, NULL, &found, &err)) {
         rc = cli_report(NULL, NULL, &err);
     } else if (!found) {
-        rc = not_found(a, key, bad, path);
+        /* a rule known only by its deep run's checkpoint */
+        rc = db && !bad ? cli_deep_show(db, key, json) : -1;
+        if (rc < 0)
+            rc = not_found(a, key, bad, path);
     } else if (sg_store_get(db, key, &e, &s, &found, &err)) {
         /* The values too (a proven entry's checksum is checked). */
         rc = cli_report(NULL, NULL, &err);

@@ -333,6 +333,44 @@ static void unknown_text(FILE *out, const deep_flow *f, const char *given)
                 s->n ? s->n - 1 : 0);
 }
 
+int cli_deep_show(sg_store *db, const char *key, int json)
+{
+    deep_flow f;
+    sg_error err;
+    uint64_t heaps;
+    void *blob;
+    size_t len;
+    sg_status st;
+    int rc = EXIT_DONE;
+
+    memset(&f, 0, sizeof f);
+    cli_rule_init(&f.r);
+    if ((rc = cli_rule_parse_text(&f.r, "cache show", key)))
+        return rc;
+    st = sg_store_checkpoint_get(db, f.r.canon, &heaps, &blob, &len, &err);
+    if (st == SG_OK) {
+        st = sg_deep_load(&f.d, &f.r.rule, blob, len, &err);
+        free(blob);
+    }
+    if (st != SG_OK) {
+        rc = st == SG_E_UNKNOWN ? -1 : cli_report(NULL, NULL, &err);
+    } else {
+        f.source = "checkpoint";
+        f.resumed_at = f.d.seq.n;
+        f.start_n = f.d.seq.n;
+        if (json) {
+            fputc('{', stdout);
+            deep_json(stdout, &f);
+            fputs("}\n", stdout);
+        } else {
+            deep_text(stdout, &f);
+        }
+    }
+    sg_deep_clear(&f.d);
+    cli_rule_clear(&f.r);
+    return rc;
+}
+
 static const char *const refused[] = {"--position", "--positions", "--plot",
                                       "--export-certificate", NULL};
 

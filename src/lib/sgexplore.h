@@ -726,6 +726,15 @@ sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
                                   uint64_t *heaps, void **blob, size_t *len,
                                   sg_error *err);
 
+/* Every checkpoint, in the order of the rule texts: visit(rule, heaps,
+ * stored (UTC, ISO 8601), arg) for each; a non-zero return stops the
+ * walk.  A file without the table has none. */
+sg_status sg_store_checkpoint_list(sg_store *st,
+                                   int (*visit)(const char *rule,
+                                                uint64_t heaps,
+                                                const char *stored, void *arg),
+                                   void *arg, sg_error *err);
+
 /* Remove the rule's checkpoint; *found says whether there was one. */
 sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
                                    sg_error *err);

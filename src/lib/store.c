@@ -1623,6 +1623,45 @@ none:
                         rule);
 }
 
+sg_status sg_store_checkpoint_list(sg_store *st,
+                                   int (*visit)(const char *rule,
+                                                uint64_t heaps,
+                                                const char *stored, void *arg),
+                                   void *arg, sg_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    int rc, have = 0;
+
+    if (!st->db)
+        return SG_OK;
+    rc = exec(st->db, "BEGIN");
+    if (rc == SQLITE_OK)
+        rc = has_checkpoints(st->db, &have);
+    if (rc == SQLITE_OK && have)
+        rc = sqlite3_prepare_v2(st->db,
+                                "SELECT rule, heaps, stored FROM checkpoints"
+                                " ORDER BY rule",
+                                -1, &q, NULL);
+    while (rc == SQLITE_OK && have) {
+        const char *rule, *stored;
+        rc = sqlite3_step(q);
+        if (rc != SQLITE_ROW)
+            break;
+        rule = (const char *)sqlite3_column_text(q, 0);
+        stored = (const char *)sqlite3_column_text(q, 2);
+        rc = SQLITE_OK;
+        if (rule && visit(rule, (uint64_t)sqlite3_column_int64(q, 1),
+                          stored ? stored : "", arg))
+            break;
+    }
+    if (rc == SQLITE_DONE)
+        rc = SQLITE_OK;
+    sqlite3_finalize(q);
+    rollback(st->db);
+    return rc == SQLITE_OK ? SG_OK
+                           : db_error(err, st, rc, "listing the checkpoints");
+}
+
 sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
                                    sg_error *err)
 {

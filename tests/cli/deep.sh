@@ -102,6 +102,14 @@ out=$("$SG" $RULE "${DEEP[@]}" --db "$T/whole.db")
 check "a finished run comes from its checkpoint" has "$out" \
     "source: checkpoint (at heap $N)"
 
+# The cache shows a rule known only by its checkpoint.
+out=$("$SG" cache list --db "$T/whole.db")
+check "cache list names the checkpoint" \
+    contains "$out" "^deep-run checkpoint: $RULE at heap $N, stored "
+out=$("$SG" cache show $RULE --db "$T/whole.db")
+check "cache show: the deep report from the checkpoint" \
+    has "$out" "checksum: $want of G(0..$((N - 1)))"
+
 # Kept heaps are answered, the others are unknown (exit 3).
 out=$("$SG" $RULE "${DEEP[@]}" --db "$T/whole.db" --quiet --heap 100 \
     --heap $((N - 1)) --heap 3000000)
