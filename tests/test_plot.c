@@ -230,7 +230,7 @@ static void test_sequence_rows_exact(void **state)
         game_init(&g, cases[c].code, 1000, cases[c].to + 1);
         assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res,
                                                 cases[c].from, cases[c].to,
-                                                10000, 0, &err),
+                                                10000, NULL, &err),
                          SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(d.step, 1);
@@ -258,7 +258,9 @@ static void test_sequence_rows_exact(void **state)
 static void test_sequence_thinning(void **state)
 {
     static const size_t caps[] = {1, 7, 97, 500, 2999};
-    static const uint64_t masks[] = {0, 254, 6, 1};
+    /* mask, parity, parity_shift: plain and with the heap's parity */
+    static const uint64_t masks[][3] = {
+        {0, 0, 0}, {254, 0, 0}, {6, 1, 1}, {1, 1, 0}, {254, 1, 1}};
     char *path = scratch("thin.dat");
     game g;
     size_t c;
@@ -269,14 +271,20 @@ static void test_sequence_thinning(void **state)
     game_init(&g, "4!.0", 3000, 3000);
     for (c = 0; c < sizeof caps / sizeof *caps; c++) {
         uint64_t from = tu_range(&rng, 0, 40), to = 2999;
-        uint64_t mask = masks[c % 4], total = to - from + 1, step, k;
+        uint64_t mask = masks[c][0], total = to - from + 1, step, k;
+        int par = (int)masks[c][1], shift = (int)masks[c][2];
+        sg_plot_rare rr;
         sg_plot_data d;
         sg_error err;
         row *rows;
         size_t nrows;
 
+        memset(&rr, 0, sizeof rr);
+        rr.mask = mask;
+        rr.parity = par;
+        rr.parity_shift = shift;
         assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res, from,
-                                                to, caps[c], mask, &err),
+                                                to, caps[c], &rr, &err),
                          SG_OK);
         rows = read_rows(path, &nrows);
         step = total <= caps[c] ? 1 : (total + caps[c] - 1) / caps[c];
@@ -293,7 +301,8 @@ static void test_sequence_thinning(void **state)
                 uint64_t v = g.ref[n];
                 mx = v > mx ? v : mx;
                 mn = v < mn ? v : mn;
-                if (mask && even_weight_naive(v & mask) &&
+                int odd = par && (n + (uint64_t)shift) % 2 == 1;
+                if (mask && even_weight_naive(v & mask) != odd &&
                     (!have || v > rare)) {
                     rare = v;
                     have = 1;
@@ -335,7 +344,7 @@ static void test_sequence_long_range(void **state)
         pmin = g.ref[i] < pmin ? g.ref[i] : pmin;
     }
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &g.s, &g.res, from, to, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &g.s, &g.res, from, to, 0, NULL, &err),
         SG_OK);
     rows = read_rows(path, &nrows);
     assert_int_equal(d.step, 25000);
@@ -352,7 +361,7 @@ static void test_sequence_long_range(void **state)
         uint64_t n = 1000000007ULL * (i + 1) + i;
         uint64_t want = g.ref[71 + (n - 71) % 12];
         assert_int_equal(
-            sg_plot_write_sequence(path, &d, &g.s, &g.res, n, n, 0, 0, &err),
+            sg_plot_write_sequence(path, &d, &g.s, &g.res, n, n, 0, NULL, &err),
             SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(nrows, 1);
@@ -406,7 +415,7 @@ static void test_sequence_far(void **state)
         size_t nrows, i;
 
         assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res, from,
-                                                to, 0, 0, &err),
+                                                to, 0, NULL, &err),
                          SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(nrows, width + 1);
@@ -464,7 +473,7 @@ static void test_sequence_far_values(void **state)
     assert_int_equal(sg_analyse(&res, &s, &r, 100, NULL, &err), SG_OK);
     assert_int_equal(res.status, SG_ARITH_PERIODIC);
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &s, &res, from, to, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &s, &res, from, to, 0, NULL, &err),
         SG_OK);
     assert_int_equal(d.xbase, from);
     assert_int_equal(d.ybase, from);
@@ -494,11 +503,11 @@ static void test_sequence_unknown(void **state)
     game_init(&g, "4!.0", 500, 10);
     assert_int_equal(g.res.status, SG_UNRESOLVED);
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n, 0, NULL, &err),
         SG_E_INPUT);
     assert_non_null(strstr(err.msg, "not known"));
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, NULL, &err),
         SG_E_INPUT);
     game_clear(&g);
     free(path);
@@ -562,8 +571,8 @@ static void test_rare_planted(void **state)
             assert_int_equal(sg_seq_append(&s, x, &err), SG_OK);
         }
         memset(&res, 0, sizeof res);
-        assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, n - 1, &err),
-                         SG_OK);
+        assert_int_equal(
+            sg_plot_find_rare(&got, &s, NULL, &res, 0, n - 1, &err), SG_OK);
         rare_naive(&want_mask, &want_count, v, n, bits);
         assert_int_equal(got.total, n);
         if (want_count <= n / 10) {
@@ -601,13 +610,15 @@ static void test_rare_examples(void **state)
         assert_int_equal(sg_seq_append(&s, x, &err), SG_OK);
     }
     memset(&res, 0, sizeof res);
-    assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, 999, &err), SG_OK);
+    assert_int_equal(sg_plot_find_rare(&got, &s, NULL, &res, 0, 999, &err),
+                     SG_OK);
     assert_int_equal(got.mask, 6);
     assert_int_equal(got.count, 20);
     assert_int_equal(got.total, 1000);
 
     /* Too few positions to call anything rare. */
-    assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, 98, &err), SG_OK);
+    assert_int_equal(sg_plot_find_rare(&got, &s, NULL, &res, 0, 98, &err),
+                     SG_OK);
     assert_int_equal(got.mask, 0);
     sg_seq_clear(&s);
 
@@ -616,7 +627,8 @@ static void test_rare_examples(void **state)
     for (i = 0; i < 5000; i++)
         assert_int_equal(
             sg_seq_append(&s, (sg_value)tu_range(&rng, 0, 255), &err), SG_OK);
-    assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, 4999, &err), SG_OK);
+    assert_int_equal(sg_plot_find_rare(&got, &s, NULL, &res, 0, 4999, &err),
+                     SG_OK);
     assert_int_equal(got.mask, 0);
     sg_seq_clear(&s);
 }
@@ -632,7 +644,7 @@ static void test_rare_kayles(void **state)
 
     (void)state;
     game_init(&g, "0.77", 1000, 400);
-    assert_int_equal(sg_plot_find_rare(&got, &g.s, &g.res, 0, 399, &err),
+    assert_int_equal(sg_plot_find_rare(&got, &g.s, &g.r, &g.res, 0, 399, &err),
                      SG_OK);
     assert_int_equal(got.mask, 15);
     for (n = 0; n < 400; n++)
