@@ -2,7 +2,9 @@
  * test_plot.c - unit tests of the plot module: the data handed to gnuplot
  * is checked row by row against values computed by the reference
  * (tests/reference.c), thinning against a naive maximum and minimum per
- * bucket, the rare-value search against trying every mask by hand, the
+ * bucket, the rare-value search against trying every mask by hand and,
+ * for sparse spaces over the heap's parity (0.106, 0.051), against the
+ * extended-mask definition of docs/THEORY.md section 12, the
  * results data against a list whose counts are known.  With gnuplot
  * present, each image type is drawn and checked to be a valid file of its
  * type (PNG signature and IHDR size, SVG root element, PDF header); without

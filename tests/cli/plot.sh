@@ -6,7 +6,8 @@
 # each type are valid files; titles keep their underscores; far from 0
 # (10^18, 10^12) the x axis is an offset named in its label, with small
 # whole-number ticks; counts are ticked in whole numbers; gnuplot's own
-# errors are passed on.  Checks that need gnuplot are skipped without it.
+# errors are passed on; the rings are the rare heaps of the report's sparse
+# space (0.106: with the heap's parity; Kayles: a plain mask).  Checks that need gnuplot are skipped without it.
 # Runs with $SGEXPLORE (the built program) and a scratch $TMPDIR.
 
 SG=${SGEXPLORE:-sgexplore}
