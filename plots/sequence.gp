@@ -36,8 +36,13 @@
 #               (p = 0: no period proven)
 #   bfirst      the first period boundary drawn (a multiple of p after n0)
 #   nbound      how many boundaries to mark (0: none, too many to draw)
-#   raremask    0 when the values have no rare class; else G is rare when
-#               G & raremask has an even number of one bits
+#   raremask    0 when the values have no rare class; else heap n of value G
+#               is rare when popcount(G & raremask) + rareparity * ((n +
+#               rareshift) mod 2) is even: the value bits alone, or, when
+#               the report's sparse space is one over the heap's parity
+#               (rareparity 1), those and n's parity, offset by rareshift
+#   rareparity  1 when the heap's parity is part of the rare class, else 0
+#   rareshift   0 or 1: the offset of n's parity (with rareparity 1)
 #   vallabel, prelabel, boundlabel, rarelabel
 #               legend texts for the values, the pre-period, the period
 #               boundaries and the rare values

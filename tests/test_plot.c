@@ -2,7 +2,9 @@
  * test_plot.c - unit tests of the plot module: the data handed to gnuplot
  * is checked row by row against values computed by the reference
  * (tests/reference.c), thinning against a naive maximum and minimum per
- * bucket, the rare-value search against trying every mask by hand, the
+ * bucket, the rare-value search against trying every mask by hand and,
+ * for sparse spaces over the heap's parity (0.106, 0.051), against the
+ * extended-mask definition of docs/THEORY.md section 12, the
  * results data against a list whose counts are known.  With gnuplot
  * present, each image type is drawn and checked to be a valid file of its
  * type (PNG signature and IHDR size, SVG root element, PDF header); without
@@ -230,7 +232,7 @@ static void test_sequence_rows_exact(void **state)
         game_init(&g, cases[c].code, 1000, cases[c].to + 1);
         assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res,
                                                 cases[c].from, cases[c].to,
-                                                10000, 0, &err),
+                                                10000, NULL, &err),
                          SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(d.step, 1);
@@ -258,7 +260,9 @@ static void test_sequence_rows_exact(void **state)
 static void test_sequence_thinning(void **state)
 {
     static const size_t caps[] = {1, 7, 97, 500, 2999};
-    static const uint64_t masks[] = {0, 254, 6, 1};
+    /* mask, parity, parity_shift: plain and with the heap's parity */
+    static const uint64_t masks[][3] = {
+        {0, 0, 0}, {254, 0, 0}, {6, 1, 1}, {1, 1, 0}, {254, 1, 1}};
     char *path = scratch("thin.dat");
     game g;
     size_t c;
@@ -269,14 +273,20 @@ static void test_sequence_thinning(void **state)
     game_init(&g, "4!.0", 3000, 3000);
     for (c = 0; c < sizeof caps / sizeof *caps; c++) {
         uint64_t from = tu_range(&rng, 0, 40), to = 2999;
-        uint64_t mask = masks[c % 4], total = to - from + 1, step, k;
+        uint64_t mask = masks[c][0], total = to - from + 1, step, k;
+        int par = (int)masks[c][1], shift = (int)masks[c][2];
+        sg_plot_rare rr;
         sg_plot_data d;
         sg_error err;
         row *rows;
         size_t nrows;
 
+        memset(&rr, 0, sizeof rr);
+        rr.mask = mask;
+        rr.parity = par;
+        rr.parity_shift = shift;
         assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res, from,
-                                                to, caps[c], mask, &err),
+                                                to, caps[c], &rr, &err),
                          SG_OK);
         rows = read_rows(path, &nrows);
         step = total <= caps[c] ? 1 : (total + caps[c] - 1) / caps[c];
@@ -293,7 +303,8 @@ static void test_sequence_thinning(void **state)
                 uint64_t v = g.ref[n];
                 mx = v > mx ? v : mx;
                 mn = v < mn ? v : mn;
-                if (mask && even_weight_naive(v & mask) &&
+                int odd = par && (n + (uint64_t)shift) % 2 == 1;
+                if (mask && even_weight_naive(v & mask) != odd &&
                     (!have || v > rare)) {
                     rare = v;
                     have = 1;
@@ -335,7 +346,7 @@ static void test_sequence_long_range(void **state)
         pmin = g.ref[i] < pmin ? g.ref[i] : pmin;
     }
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &g.s, &g.res, from, to, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &g.s, &g.res, from, to, 0, NULL, &err),
         SG_OK);
     rows = read_rows(path, &nrows);
     assert_int_equal(d.step, 25000);
@@ -352,7 +363,7 @@ static void test_sequence_long_range(void **state)
         uint64_t n = 1000000007ULL * (i + 1) + i;
         uint64_t want = g.ref[71 + (n - 71) % 12];
         assert_int_equal(
-            sg_plot_write_sequence(path, &d, &g.s, &g.res, n, n, 0, 0, &err),
+            sg_plot_write_sequence(path, &d, &g.s, &g.res, n, n, 0, NULL, &err),
             SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(nrows, 1);
@@ -406,7 +417,7 @@ static void test_sequence_far(void **state)
         size_t nrows, i;
 
         assert_int_equal(sg_plot_write_sequence(path, &d, &g.s, &g.res, from,
-                                                to, 0, 0, &err),
+                                                to, 0, NULL, &err),
                          SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(nrows, width + 1);
@@ -464,7 +475,7 @@ static void test_sequence_far_values(void **state)
     assert_int_equal(sg_analyse(&res, &s, &r, 100, NULL, &err), SG_OK);
     assert_int_equal(res.status, SG_ARITH_PERIODIC);
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &s, &res, from, to, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &s, &res, from, to, 0, NULL, &err),
         SG_OK);
     assert_int_equal(d.xbase, from);
     assert_int_equal(d.ybase, from);
@@ -494,11 +505,11 @@ static void test_sequence_unknown(void **state)
     game_init(&g, "4!.0", 500, 10);
     assert_int_equal(g.res.status, SG_UNRESOLVED);
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n, 0, NULL, &err),
         SG_E_INPUT);
     assert_non_null(strstr(err.msg, "not known"));
     assert_int_equal(
-        sg_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, 0, &err),
+        sg_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, NULL, &err),
         SG_E_INPUT);
     game_clear(&g);
     free(path);
@@ -562,8 +573,8 @@ static void test_rare_planted(void **state)
             assert_int_equal(sg_seq_append(&s, x, &err), SG_OK);
         }
         memset(&res, 0, sizeof res);
-        assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, n - 1, &err),
-                         SG_OK);
+        assert_int_equal(
+            sg_plot_find_rare(&got, &s, NULL, &res, 0, n - 1, &err), SG_OK);
         rare_naive(&want_mask, &want_count, v, n, bits);
         assert_int_equal(got.total, n);
         if (want_count <= n / 10) {
@@ -601,13 +612,15 @@ static void test_rare_examples(void **state)
         assert_int_equal(sg_seq_append(&s, x, &err), SG_OK);
     }
     memset(&res, 0, sizeof res);
-    assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, 999, &err), SG_OK);
+    assert_int_equal(sg_plot_find_rare(&got, &s, NULL, &res, 0, 999, &err),
+                     SG_OK);
     assert_int_equal(got.mask, 6);
     assert_int_equal(got.count, 20);
     assert_int_equal(got.total, 1000);
 
     /* Too few positions to call anything rare. */
-    assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, 98, &err), SG_OK);
+    assert_int_equal(sg_plot_find_rare(&got, &s, NULL, &res, 0, 98, &err),
+                     SG_OK);
     assert_int_equal(got.mask, 0);
     sg_seq_clear(&s);
 
@@ -616,7 +629,8 @@ static void test_rare_examples(void **state)
     for (i = 0; i < 5000; i++)
         assert_int_equal(
             sg_seq_append(&s, (sg_value)tu_range(&rng, 0, 255), &err), SG_OK);
-    assert_int_equal(sg_plot_find_rare(&got, &s, &res, 0, 4999, &err), SG_OK);
+    assert_int_equal(sg_plot_find_rare(&got, &s, NULL, &res, 0, 4999, &err),
+                     SG_OK);
     assert_int_equal(got.mask, 0);
     sg_seq_clear(&s);
 }
@@ -632,9 +646,10 @@ static void test_rare_kayles(void **state)
 
     (void)state;
     game_init(&g, "0.77", 1000, 400);
-    assert_int_equal(sg_plot_find_rare(&got, &g.s, &g.res, 0, 399, &err),
+    assert_int_equal(sg_plot_find_rare(&got, &g.s, &g.r, &g.res, 0, 399, &err),
                      SG_OK);
     assert_int_equal(got.mask, 15);
+    assert_int_equal(got.parity, 0);
     for (n = 0; n < 400; n++)
         if (even_weight_naive(g.ref[n] & 15)) {
             count++;
@@ -642,6 +657,81 @@ static void test_rare_kayles(void **state)
         }
     assert_int_equal(got.count, count);
     game_clear(&g);
+}
+
+/* Whether heap n of value v is rare under (mask, parity q, offset c) as
+ * docs/THEORY.md section 12 defines it: popcount(v & mask) + q ((n + c)
+ * mod 2) even, heaps n >= 1 only (the sparse space leaves heap 0 out). */
+static int rare_ext_naive(uint64_t v, uint64_t n, uint64_t mask, int q, int c)
+{
+    uint64_t bits = 0, x;
+
+    for (x = v & mask; x; x >>= 1)
+        bits += x & 1;
+    if (q)
+        bits += (n + (uint64_t)c) % 2;
+    return n >= 1 && bits % 2 == 0;
+}
+
+/* Games whose sparse space needs the heap's parity: the plot's rare
+ * values are the space's, the heaps docs/THEORY.md (0.106: mask 13,
+ * (h + 1) mod 2) and docs/BENCHMARKS.md's sweep table list, counted here
+ * from the reference values. */
+static void test_rare_parity(void **state)
+{
+    static const struct {
+        const char *code;
+        uint64_t mask;
+        int shift;
+        uint64_t rare, last; /* among heaps 1..2999 */
+    } cases[] = {
+        {"0.106", 13, 1, 15, 1103}, /* unresolved at 3000 */
+        {"0.051", 7, 0, 6, 37},     /* proven: read past s->n too */
+    };
+    size_t c;
+
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof *cases; c++) {
+        game g;
+        sg_plot_rare got;
+        sg_error err;
+        uint64_t n, count = 0, last = 0, in_tail = 0;
+
+        game_init(&g, cases[c].code, 3000, 3000);
+        for (n = 0; n < 3000; n++)
+            if (rare_ext_naive(g.ref[n], n, cases[c].mask, 1, cases[c].shift)) {
+                count++;
+                last = n;
+                in_tail += n >= 30;
+            }
+        assert_int_equal(count, cases[c].rare);
+        assert_int_equal(last, cases[c].last);
+        assert_int_equal(
+            sg_plot_find_rare(&got, &g.s, &g.r, &g.res, 0, 2999, &err), SG_OK);
+        if (got.mask != cases[c].mask || !got.parity ||
+            got.parity_shift != cases[c].shift || got.count != count)
+            fail_msg("%s: mask %llu parity %d shift %d count %llu, expected "
+                     "%llu, 1, %d, %llu",
+                     cases[c].code, (unsigned long long)got.mask, got.parity,
+                     got.parity_shift, (unsigned long long)got.count,
+                     (unsigned long long)cases[c].mask, cases[c].shift,
+                     (unsigned long long)count);
+        assert_int_equal(got.total, 3000);
+        /* A part of the range: the same space, its heaps in view only,
+         * even where the part alone is too short for a search. */
+        assert_int_equal(
+            sg_plot_find_rare(&got, &g.s, &g.r, &g.res, 30, 2999, &err), SG_OK);
+        assert_int_equal(got.mask, cases[c].mask);
+        assert_int_equal(got.parity, 1);
+        assert_int_equal(got.count, in_tail);
+        assert_int_equal(sg_plot_find_rare(&got, &g.s, &g.r, &g.res,
+                                           cases[c].last + 1,
+                                           cases[c].last + 50, &err),
+                         SG_OK);
+        assert_int_equal(got.mask, 0);
+        assert_int_equal(got.count, 0);
+        game_clear(&g);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1082,6 +1172,93 @@ static unsigned long coarse_width(const char *s, size_t n)
     return w;
 }
 
+/* The rings gnuplot is handed: for 0.106 (sparse space over the heap's
+ * parity: mask 13, (h + 1) mod 2, 15 rare heaps up to 1103, docs/THEORY.md
+ * section 12) exactly the heaps of that space, for Kayles (plain mask 15)
+ * exactly the values of even weight under 15; the data file's header and
+ * the script's variables and legend say which. */
+static void test_script_rare(void **state)
+{
+    static const struct {
+        const char *code;
+        uint64_t mask;
+        int parity, shift;
+        uint64_t rare; /* rows ringed */
+        const char *header, *legend;
+    } cases[] = {
+        {"0.106", 13, 1, 1, 15,
+         "rare: popcount of G & 13 plus (n + 1) mod 2 even)",
+         "rare values: popcount(G & 13) + (n + 1) mod 2 even (15)"},
+        {"0.77", 15, 0, 0, 10, "rare: even popcount of G & 15)",
+         "rare values: popcount(G & 15) even (10)"},
+    };
+    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = scratch("rare.png"), *kept_gp, *kept_dat;
+    sg_plot_options opt;
+    size_t c;
+
+    (void)state;
+    kept_gp = malloc(strlen(keep) + 5);
+    kept_dat = malloc(strlen(keep) + 5);
+    sprintf(kept_gp, "%s.gp", keep);
+    sprintf(kept_dat, "%s.dat", keep);
+    memset(&opt, 0, sizeof opt);
+    opt.gnuplot = gp;
+    for (c = 0; c < sizeof cases / sizeof *cases; c++) {
+        char *data, *script, *v;
+        size_t nrows, k, ringed = 0;
+        sg_error err;
+        row *rows;
+        game g;
+
+        game_init(&g, cases[c].code, 3000, 3000);
+        assert_int_equal(
+            sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 2999, &opt, &err),
+            SG_OK);
+        rows = read_rows(kept_dat, &nrows);
+        assert_int_equal(nrows, 3000);
+        for (k = 0; k < nrows; k++) {
+            uint64_t n = rows[k].n, want;
+            assert_int_equal(n, k);
+            want = cases[c].parity
+                       ? (uint64_t)rare_ext_naive(g.ref[n], n, cases[c].mask, 1,
+                                                  cases[c].shift)
+                       : (uint64_t)even_weight_naive(g.ref[n] & cases[c].mask);
+            if ((uint64_t)rows[k].have_rare != want)
+                fail_msg("%s: heap %llu (G = %u) %s, expected %s",
+                         cases[c].code, (unsigned long long)n,
+                         (unsigned)g.ref[n],
+                         rows[k].have_rare ? "ringed" : "not ringed",
+                         want ? "ringed" : "not ringed");
+            if (want)
+                assert_int_equal(rows[k].rare, g.ref[n]);
+            ringed += rows[k].have_rare;
+        }
+        assert_int_equal(ringed, cases[c].rare);
+        free(rows);
+        data = slurp(kept_dat, NULL);
+        if (!strstr(data, cases[c].header))
+            fail_msg("%s: the data file's header lacks \"%s\"", cases[c].code,
+                     cases[c].header);
+        free(data);
+        script = slurp(kept_gp, NULL);
+        assert_int_equal(script_u64(script, "raremask"), cases[c].mask);
+        assert_int_equal(script_u64(script, "rareparity"), cases[c].parity);
+        assert_int_equal(script_u64(script, "rareshift"), cases[c].shift);
+        v = script_str(script, "rarelabel");
+        assert_string_equal(v, cases[c].legend);
+        free(v);
+        free(script);
+        game_clear(&g);
+    }
+    assert_no_leftovers();
+    free(keep);
+    free(gp);
+    free(out);
+    free(kept_gp);
+    free(kept_dat);
+}
+
 /* Long names: a title takes at most three lines, none wider than a
  * 960-pixel image (58 em of its 16.5-pixel font); a name that fits in three lines is only wrapped (the text is
  * whole), a longer one keeps its start, its end and the result around an
@@ -1413,11 +1590,13 @@ int main(void)
         cmocka_unit_test(test_rare_planted),
         cmocka_unit_test(test_rare_examples),
         cmocka_unit_test(test_rare_kayles),
+        cmocka_unit_test(test_rare_parity),
         cmocka_unit_test(test_results_data),
         cmocka_unit_test(test_templates_match_files),
         cmocka_unit_test(test_bad_destinations),
         cmocka_unit_test(test_missing_gnuplot),
         cmocka_unit_test(test_script_far),
+        cmocka_unit_test(test_script_rare),
         cmocka_unit_test(test_script_titles),
         cmocka_unit_test(test_script_results),
         cmocka_unit_test(test_images),

@@ -130,6 +130,42 @@ static inline int even_weight(uint64_t x)
 /* Rare values                                                          */
 /* ------------------------------------------------------------------ */
 
+/* Whether heap n of value v is rare under r (sgexplore.h).  With the
+ * parity, heap 0 never is: the sparse space counts heaps h >= 1 only, and
+ * under h mod 2 heap 0 would be ringed where the report sees none. */
+static inline int is_rare(const sg_plot_rare *r, uint64_t n, uint64_t v)
+{
+    int par = r->parity && ((n + (uint64_t)r->parity_shift) & 1);
+
+    if (r->parity && n == 0)
+        return 0;
+    return r->mask && even_weight(v & r->mask) != par;
+}
+
+/* The report's sparse space when it is one over the heap's parity: 1 and
+ * out's mask and parity set, else 0.  The plain masks stay the plot's own
+ * (found on the range drawn), as before parity spaces existed. */
+static sg_status parity_space(int *found, sg_plot_rare *out, const sg_seq *s,
+                              const sg_rule *r, sg_error *err)
+{
+    sg_sparse_space sp;
+    sg_status st;
+
+    *found = 0;
+    if (!r || !sg_sparse_parity_ok(r, NULL) || s->n < SG_SPARSE_SPACE_MIN)
+        return SG_OK;
+    st = sg_sparse_space_find_rule(&sp, s, r, s->n, err);
+    if (st)
+        return st;
+    if (sp.found && sp.parity) {
+        out->mask = sp.mask;
+        out->parity = 1;
+        out->parity_shift = sp.parity_shift;
+        *found = 1;
+    }
+    return SG_OK;
+}
+
 /*
  * With h the histogram of the values (low RARE_BITS bits), the number of
  * positions whose value has even weight under mask m is (N + W(m)) / 2,
@@ -137,21 +173,34 @@ static inline int even_weight(uint64_t x)
  * transform of h.  One transform gives every mask at once.
  */
 sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
-                            const sg_result *res, uint64_t from, uint64_t to,
-                            sg_error *err)
+                            const sg_rule *r, const sg_result *res,
+                            uint64_t from, uint64_t to, sg_error *err)
 {
     cursor c;
     int64_t *w;
     uint64_t total, i, bits = 0, best = 0, bestm = 0;
     size_t size;
     unsigned nbits = 1;
+    int par = 0;
     sg_status st;
 
     memset(out, 0, sizeof *out);
     st = cursor_init(&c, s, res, from, to, err);
+    if (!st)
+        st = parity_space(&par, out, s, r, err);
     if (st)
         return st;
     total = to - from + 1;
+    out->total = total;
+    if (par) {
+        /* Count the range's heaps of that space; none in view, nothing
+         * to mark (and no legend entry). */
+        for (i = from; i - from < total; i++)
+            out->count += (uint64_t)is_rare(out, i, cursor_next(&c));
+        if (!out->count)
+            out->mask = out->parity = out->parity_shift = 0;
+        return SG_OK;
+    }
     w = calloc((size_t)1 << RARE_BITS, sizeof *w);
     if (!w)
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
@@ -169,7 +218,6 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
     if (bestm)
         best = (uint64_t)(((int64_t)total + w[bestm]) / 2);
     free(w);
-    out->total = total;
     if (total >= RARE_MIN_TOTAL && best > 0 && best <= total / RARE_SHARE) {
         out->mask = bestm;
         out->count = best;
@@ -443,6 +491,18 @@ static sg_status file_close(FILE *f, const char *path, sg_error *err)
     return SG_OK;
 }
 
+/* What makes a value rare, for the data file's header: "even popcount
+ * of G & 15", or with the heap's parity "popcount of G & 13 plus (n + 1)
+ * mod 2 even". */
+static void rare_text(char *buf, size_t size, const sg_plot_rare *rare)
+{
+    if (!rare->parity)
+        snprintf(buf, size, "even popcount of G & %llu", (ull)rare->mask);
+    else
+        snprintf(buf, size, "popcount of G & %llu plus %s mod 2 even",
+                 (ull)rare->mask, rare->parity_shift ? "(n + 1)" : "n");
+}
+
 /* One row of the sequence data: a bucket's first position and its
  * largest, smallest and largest rare value. */
 typedef struct seq_row {
@@ -453,16 +513,19 @@ typedef struct seq_row {
 sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
                                  const sg_seq *s, const sg_result *res,
                                  uint64_t from, uint64_t to, size_t max_rows,
-                                 uint64_t rare_mask, sg_error *err)
+                                 const sg_plot_rare *rare, sg_error *err)
 {
+    static const sg_plot_rare none;
     cursor c;
     FILE *f;
     seq_row *rows;
     uint64_t total, step, left, nrows, i;
-    char xb[64], yb[64];
+    char xb[64], yb[64], what[128];
     sg_status st;
 
     memset(out, 0, sizeof *out);
+    if (!rare)
+        rare = &none;
     st = cursor_init(&c, s, res, from, to, err);
     if (st)
         return st;
@@ -495,8 +558,7 @@ sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
                 r->max = v;
             if (v < r->min)
                 r->min = v;
-            if (rare_mask && even_weight(v & rare_mask) &&
-                (!r->have_rare || v > r->rare)) {
+            if (is_rare(rare, r->n + k, v) && (!r->have_rare || v > r->rare)) {
                 r->rare = v;
                 r->have_rare = 1;
             }
@@ -518,13 +580,14 @@ sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
     }
     snprintf(xb, sizeof xb, "n - %llu", (ull)out->xbase);
     snprintf(yb, sizeof yb, "G - %llu", (ull)out->ybase);
+    rare_text(what, sizeof what, rare);
     fprintf(f,
             "# sgexplore: G(n) for n = %llu..%llu, %llu position%s per row\n"
             "# %s (first n of the row), largest %s, smallest %s, largest "
-            "rare %s (- when none; rare: even popcount of G & %llu)\n",
+            "rare %s (- when none; rare: %s)\n",
             (ull)from, (ull)to, (ull)step, step == 1 ? "" : "s",
             out->xbase ? xb : "n", out->ybase ? yb : "G", out->ybase ? yb : "G",
-            out->ybase ? yb : "G", (ull)rare_mask);
+            out->ybase ? yb : "G", what);
     for (i = 0; i < nrows; i++) {
         const seq_row *r = &rows[i];
         fprintf(f, "%llu %llu %llu ", (ull)(r->n - out->xbase),
@@ -1421,8 +1484,13 @@ static const char template_sequence[] =
     "#               (p = 0: no period proven)\n"
     "#   bfirst      the first period boundary drawn (a multiple of p after n0)\n"
     "#   nbound      how many boundaries to mark (0: none, too many to draw)\n"
-    "#   raremask    0 when the values have no rare class; else G is rare when\n"
-    "#               G & raremask has an even number of one bits\n"
+    "#   raremask    0 when the values have no rare class; else heap n of value G\n"
+    "#               is rare when popcount(G & raremask) + rareparity * ((n +\n"
+    "#               rareshift) mod 2) is even: the value bits alone, or, when\n"
+    "#               the report's sparse space is one over the heap's parity\n"
+    "#               (rareparity 1), those and n's parity, offset by rareshift\n"
+    "#   rareparity  1 when the heap's parity is part of the rare class, else 0\n"
+    "#   rareshift   0 or 1: the offset of n's parity (with rareparity 1)\n"
     "#   vallabel, prelabel, boundlabel, rarelabel\n"
     "#               legend texts for the values, the pre-period, the period\n"
     "#               boundaries and the rare values\n"
@@ -1726,10 +1794,10 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
         return st;
     st = workdir_make(&w, opt, fmt, err);
     if (!st)
-        st = sg_plot_find_rare(&rare, s, res, from, to, err);
+        st = sg_plot_find_rare(&rare, s, r, res, from, to, err);
     if (!st)
         st = sg_plot_write_sequence(w.data, &data, s, res, from, to,
-                                    opt ? opt->max_rows : 0, rare.mask, err);
+                                    opt ? opt->max_rows : 0, &rare, err);
     if (!st)
         st = script_begin(&sc, &w, fmt, 0, title, err);
     if (st) {
@@ -1780,8 +1848,17 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     put_var_u64(sc.vars, "nbound", nbound);
     put_var_str(sc.vars, "boundlabel", label);
     put_var_u64(sc.vars, "raremask", rare.mask);
-    snprintf(label, sizeof label, "rare values: popcount(G & %llu) even (%llu)",
-             (ull)rare.mask, (ull)rare.count);
+    put_var_u64(sc.vars, "rareparity", (uint64_t)rare.parity);
+    put_var_u64(sc.vars, "rareshift", (uint64_t)rare.parity_shift);
+    if (!rare.parity)
+        snprintf(label, sizeof label,
+                 "rare values: popcount(G & %llu) even (%llu)", (ull)rare.mask,
+                 (ull)rare.count);
+    else
+        snprintf(label, sizeof label,
+                 "rare values: popcount(G & %llu) + %s mod 2 even (%llu)",
+                 (ull)rare.mask, rare.parity_shift ? "(n + 1)" : "n",
+                 (ull)rare.count);
     put_var_str(sc.vars, "rarelabel", label);
     snprintf(label, sizeof label, "pre-period (n < %llu)", (ull)n0);
     put_var_str(sc.vars, "prelabel", label);

@@ -781,22 +781,33 @@ typedef struct sg_plot_options {
     size_t max_rows;           /* 0: SG_PLOT_MAX_ROWS */
 } sg_plot_options;
 
-/* Rare values in the sense of sparse spaces: G is rare when G & mask has
- * an even number of one bits.  mask is 0 when no mask makes that class
- * rare (at most 1 in 10 positions, among at least 100). */
+/* Rare values in the sense of sparse spaces: heap n of value G is rare
+ * when popcount(G & mask) + parity * ((n + parity_shift) mod 2) is even
+ * (parity = 0: G & mask has an even number of one bits), except heap 0
+ * with the parity (sg_sparse_space counts heaps h >= 1).  mask is 0 when
+ * nothing is to be marked. */
 typedef struct sg_plot_rare {
     uint64_t mask;
-    uint64_t count; /* positions holding a rare value */
-    uint64_t total; /* positions looked at */
+    int parity;       /* 1: the heap's parity is part of the class, as in
+                         the sparse space of sg_sparse_space_find_rule */
+    int parity_shift; /* 0 or 1, see above */
+    uint64_t count;   /* positions holding a rare value */
+    uint64_t total;   /* positions looked at */
 } sg_plot_rare;
 
-/* Find the mask (below 2^16) under which the fewest of G(from..to) are
- * rare, so that a figure can make those positions stand out.  Values past
- * s->n come from the proven period of res (res may be NULL); SG_E_INPUT
- * when some are neither computed nor proven. */
+/* Find the rare values of G(from..to), so that a figure can make those
+ * positions stand out.  When r (may be NULL) has a sparse space over the
+ * heap's parity in the computed values, the one the reports show
+ * (sg_sparse_space_find_rule on G(0..s->n-1)), the rare values are those
+ * of that space, so that figure and report agree; mask is then 0 when
+ * none of them lies in from..to.  Otherwise the plain mask (below 2^16)
+ * under which the fewest of G(from..to) are rare, or 0 when no mask makes
+ * that class rare (at most 1 in 10 positions, among at least 100).
+ * Values past s->n come from the proven period of res (res may be NULL);
+ * SG_E_INPUT when some are neither computed nor proven. */
 sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
-                            const sg_result *res, uint64_t from, uint64_t to,
-                            sg_error *err);
+                            const sg_rule *r, const sg_result *res,
+                            uint64_t from, uint64_t to, sg_error *err);
 
 /* What sg_plot_write_sequence wrote. */
 typedef struct sg_plot_data {
@@ -812,7 +823,8 @@ typedef struct sg_plot_data {
  * (step 1 when the range has at most max_rows positions, else the least
  * step that keeps within max_rows rows; 0 means SG_PLOT_MAX_ROWS), with
  * the largest and smallest value of the bucket and its largest value that
- * is rare under rare_mask, or "-".  Values as for sg_plot_find_rare.
+ * is rare under `rare` (NULL or mask 0: none), or "-".  Values as for
+ * sg_plot_find_rare.
  * gnuplot reads numbers as doubles, exact only below 2^53, so numbers of
  * more than 7 digits are written as offsets from a round base (out->xbase
  * for n, out->ybase for G; 0 otherwise): for n = 10^18..10^18+100 the
@@ -821,7 +833,7 @@ typedef struct sg_plot_data {
 sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
                                  const sg_seq *s, const sg_result *res,
                                  uint64_t from, uint64_t to, size_t max_rows,
-                                 uint64_t rare_mask, sg_error *err);
+                                 const sg_plot_rare *rare, sg_error *err);
 
 /* Draw G(from..to) of rule r into the image `path` (plots/sequence.gp):
  * the values as points, the pre-period shaded, the period boundaries, the

@@ -6,7 +6,8 @@
 # each type are valid files; titles keep their underscores; far from 0
 # (10^18, 10^12) the x axis is an offset named in its label, with small
 # whole-number ticks; counts are ticked in whole numbers; gnuplot's own
-# errors are passed on.  Checks that need gnuplot are skipped without it.
+# errors are passed on; the rings are the rare heaps of the report's sparse
+# space (0.106: with the heap's parity; Kayles: a plain mask).  Checks that need gnuplot are skipped without it.
 # Runs with $SGEXPLORE (the built program) and a scratch $TMPDIR.
 
 SG=${SGEXPLORE:-sgexplore}
@@ -210,5 +211,67 @@ if [ $have_gp = 1 ]; then
 fi
 gp_check "an edited copy of plots/sequence.gp is used" \
     grep -q 'edited label' "$T/e.svg"
+
+# --- rings: the rare heaps of the report's sparse space ------------------
+# A stand-in for gnuplot keeps the data file it is handed (as $KEEP), so
+# these checks need no gnuplot.  The expected rings are computed here from
+# the values (--values --json) and the sparse space the plot command's own
+# report gives (--json: mask, parity, parity_offset), by the definition of
+# docs/THEORY.md section 12: heap h >= 1 is rare when popcount(G(h) & mask)
+# + parity * ((h + parity_offset) mod 2) is even.  With a plain mask heap 0
+# (G = 0, even under every mask) is ringed too; the report counts h >= 1.
+cat >"$T/keep_gp.sh" <<'EOF'
+#!/bin/sh
+d=$(sed -n "s/^datafile = '\(.*\)'$/\1/p" "$1")
+cp "$d" "$KEEP" || exit 1
+o=$(sed -n "s/^outfile = '\(.*\)'$/\1/p" "$1")
+printf 'not an image' >"$o"
+EOF
+chmod +x "$T/keep_gp.sh"
+# rings_agree RULE MAX RARE LAST: plot G(0..MAX-1) with the stand-in; the
+# report's space has RARE rare heaps, the last at LAST, and the rows ringed
+# are exactly its heaps
+rings_agree() {
+    local rule=$1 max=$2
+    KEEP="$T/kept.dat" SGEXPLORE_GNUPLOT="$T/keep_gp.sh" \
+        "$SG" plot "$rule" --max "$max" --range 0:$((max - 1)) -o "$T/r.png" \
+        --json >"$T/r.json" 2>"$T/err" || return 1
+    "$SG" "$rule" --max "$max" --values 0:$((max - 1)) --json >"$T/v.json" ||
+        return 1
+    python3 - "$T/r.json" "$T/v.json" "$T/kept.dat" "$3" "$4" <<'PY'
+import json, sys
+plot, vals = (json.load(open(f)) for f in sys.argv[1:3])
+rows = [l.split() for l in open(sys.argv[3]) if not l.startswith('#')]
+sp = plot['sparse']
+if sp != vals['sparse']:
+    sys.exit('plot and report disagree: %s %s' % (sp, vals['sparse']))
+g = vals['values']
+m, q, c = sp['mask'], int(sp['parity']), sp.get('parity_offset', 0)
+rare = [h for h in range(1, len(g))
+        if (bin(g[h] & m).count('1') + q * ((h + c) % 2)) % 2 == 0]
+if (len(rare), rare[-1]) != (sp['rare'], sp['last_rare']) or \
+   (len(rare), rare[-1]) != (int(sys.argv[4]), int(sys.argv[5])):
+    sys.exit('%d rare heaps, the last at %d; report %s' % (len(rare), rare[-1], sp))
+want = rare if q else [0] + rare
+got = [int(r[0]) for r in rows if r[3] != '-']
+if len(rows) != len(g) or got != want:
+    sys.exit('ringed %s, expected %s' % (got[:40], want[:40]))
+PY
+}
+if command -v python3 >/dev/null 2>&1; then
+    check "0.106: the rings are exactly the 15 rare heaps of the report's space (mask 13, (h + 1) mod 2)" \
+        rings_agree 0.106 3000 15 1103
+    check "... and the data file's header states the parity part" \
+        grep -q 'rare: popcount of G & 13 plus (n + 1) mod 2 even' "$T/kept.dat"
+    check "0.77: the plain mask 15 rings heap 0 and the report's 9 rare heaps" \
+        rings_agree 0.77 3000 9 70
+    check "... and the data file's header names the plain mask" \
+        grep -q 'rare: even popcount of G & 15)' "$T/kept.dat"
+else
+    skip "0.106 rings (no python3)"
+    skip "0.106 data file header (no python3)"
+    skip "0.77 rings (no python3)"
+    skip "0.77 data file header (no python3)"
+fi
 
 echo "1..$n"
