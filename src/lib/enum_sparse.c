@@ -1518,6 +1518,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     const sg_value *tv;
     const size_t ns = sp->nsplit;
     size_t m, i, j, blk_m = SIZE_MAX;
+    int probed;
     uint64_t bterms[BLOCK_HEAPS] = {0};
 
     for (m = s->n; m < e; m++) {
@@ -1568,13 +1569,16 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         /* 3 */
         want = miss & rbits & (v >= 64 ? ~(uint64_t)0
                                         : ((uint64_t)1 << v) - 1);
+        probed = 0;
         if (want && simd) {
             /* usually the first 32 pairs of the first digit suffice */
             size_t rem = m - sp->split[0], a = 1;
             /* (a deep run's window holds these: its keep and
              * DEEP_MARGIN are far above 33) */
-            if (rem / 2 > 33)
+            if (rem / 2 > 33) {
                 want = avx2_small1(g, rem - off, &a, 33, want);
+                probed = 1;
+            }
         }
         if (want) {
             size_t a0, blk, maxtop = 0;
@@ -1590,7 +1594,8 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             for (a0 = 1, blk = 32; want && a0 <= maxtop; a0 += blk) {
                 if (a0 > 1 && blk < SPARSE_BLOCK)
                     blk *= 2;
-                for (j = 0; want && j < ns; j++) {
+                /* (the probe did the first digit's first block) */
+                for (j = a0 == 1 && probed; want && j < ns; j++) {
                     size_t a = a0, end = a0 + blk, rem = sp->rem[j];
                     if (end > sp->top[j] + 1)
                         end = sp->top[j] + 1;
