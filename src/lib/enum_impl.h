@@ -46,6 +46,10 @@ sg_status sg_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
 sg_status sg_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
                              const sg_enum_options *opt, sg_error *err);
 void sg_deep_hash(sg_deep *d, size_t upto);
+/* The same on a second thread, from a copy of the values, so that the run
+ * goes on meanwhile; sg_deep_hash and everything that reads the checksums
+ * wait for it first. */
+void sg_deep_hash_async(sg_deep *d, size_t upto);
 
 /* The values a deep run holds at most: its prefix, and twice its window
  * (so the window moves on every `window` heaps), plus a margin for the

@@ -2071,7 +2071,7 @@ static sg_status deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
         d->frozen = 1;
         sp->forced = 1;
     }
-    sg_deep_hash(d, h - w);
+    sg_deep_hash_async(d, h - w);
     memmove(s->data + s->keep * wd, s->data + (h - w - s->off) * wd, w * wd);
     s->off = h - w - s->keep;
     sp->off = s->off;

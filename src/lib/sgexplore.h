@@ -318,6 +318,8 @@ typedef struct sg_deep {
     size_t hashed, max_heap, nblocks;
     uint64_t *blocks;
     sg_value hmax;      /* the largest value hashed */
+    struct sg_deep_hasher *hasher; /* hashes leaving values beside the run
+                                      (deep.c); NULL when idle */
 } sg_deep;
 
 /* An empty run keeping `window` values (at least SG_DEEP_MIN_WINDOW). */
