@@ -227,8 +227,9 @@ static void deep_text(FILE *out, deep_flow *f)
     if (f->stopped)
         fprintf(out, "note: %s\n", f->stopped);
     else if (f->budget_spent)
-        fprintf(out, "note: --seconds ran out; a rerun resumes from the "
-                     "checkpoint\n");
+        fprintf(out, "note: --seconds ran out%s\n",
+                f->saved ? "; a rerun resumes from the checkpoint"
+                         : " (no cache: nothing to resume from)");
     fprintf(out, "computed: G(0..%zu)\n", s->n ? s->n - 1 : 0);
     kept_text(out, d);
     if (s->n)
