@@ -2049,6 +2049,29 @@ static sg_status deep_stop(const sg_seq *s, const sparse *sp, size_t m,
         m, (unsigned long)v, m - 1);
 }
 
+/*
+ * A frozen run cannot change its mask (R would have to be rebuilt from
+ * values it no longer holds), except by bits above every value so far: no
+ * heap's class depends on those yet.  Every option is below 2^b while the
+ * values are (b = the bit length of the largest), so the first value of
+ * b bits is exactly 2^b; with bit b in the mask it is common, found by
+ * steps 2 and 3 as usual, where without it would be a new rare value and
+ * stop the run (Grundy's game at heap 7,250,049, value 256).  So the
+ * mask keeps bit b, from the freeze on and each time b grows.  The helper
+ * must be idle.
+ */
+static void deep_mask_top(sparse *sp, sg_value max)
+{
+    unsigned b = 0;
+
+    while (b < 30 && ((sg_value)1 << b) <= max)
+        b++;
+    if (b < 30 && !(sp->mask & ((uint32_t)1 << b))) {
+        sp->mask |= (uint32_t)1 << b;
+        sparse_lists(sp);
+    }
+}
+
 /* Move the window on before the superblock at h (the helper idle): the
  * values [hashed, h - W) are hashed and leave memory; the first time the
  * prefix G(0..W-1) is set aside and the mask is fixed for good. */
@@ -2070,6 +2093,7 @@ static sg_status deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
         s->keep = w;
         d->frozen = 1;
         sp->forced = 1;
+        deep_mask_top(sp, s->max);
     }
     sg_deep_hash_async(d, h - w);
     memmove(s->data + s->keep * wd, s->data + (h - w - s->off) * wd, w * wd);
@@ -2389,6 +2413,8 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
                 job_ok = 0;
                 if (sparse_fit(&sp, v))
                     goto nomem;
+                if (sp.off)
+                    deep_mask_top(&sp, v);
                 premarked = 0;
                 no_block(&sp);
                 grew = 1;
