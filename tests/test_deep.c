@@ -144,6 +144,10 @@ static void test_known_games(void **state)
     assert_true(deep_vs_full("0.106", 200000, SG_DEEP_MIN_WINDOW, 1, &g));
     /* many rare heaps, the last at 20627, and two-byte values */
     assert_true(deep_vs_full("0.6", 400000, (size_t)1 << 16, 1, &g));
+    /* after the freeze its largest value reaches 32, which the frozen
+     * mask must make common (deep_mask_top): without that the run stops
+     * at heap 137,016 */
+    assert_true(deep_vs_full("0.54!", 300000, SG_DEEP_MIN_WINDOW, 1, &g));
     /* `!`: Grundy's game keeps its rare heaps coming; a stop is fine, as
      * long as it is honest (checked inside) */
     (void)deep_vs_full("4!.0", 150000, SG_DEEP_MIN_WINDOW, 1, &g);
