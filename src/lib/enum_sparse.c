@@ -2116,6 +2116,7 @@ static int deep_enter(sparse *sp, const sg_deep *d)
     sp->keep = d->seq.keep;
     sp->off = d->seq.off;
     sparse_lists(sp);
+    deep_mask_top(sp, d->seq.max); /* (a checkpoint of an older build) */
     memcpy(sp->hist, d->hist, nh * sizeof *sp->hist);
     sp->nrare = 0;
     sp->rgen++;
