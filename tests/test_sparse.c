@@ -286,6 +286,70 @@ static void test_small_blocks(void **state)
     }
 }
 
+/*
+ * Values of 64..127 on the small path (small_run's wide form) against the
+ * stamps (no_wide), with and without AVX2, on games whose values pass 63
+ * long after their last rare heap; and against the naive method, under
+ * the automatic mask and masks one bit off it, whose rare heaps keep
+ * coming while the small path runs, so that heaps of the stamps follow
+ * small_run's in the middle of a group of LANES.
+ */
+static void test_wide_small(void **state)
+{
+    static const struct {
+        const char *code;
+        size_t n, naive_n;
+    } games[] = {{"0.56", 200000, 30000},  {"0.354", 200000, 20000},
+                 {"0.644", 200000, 20000}, {"0.4144", 200000, 25000},
+                 {"0.174", 200000, 0},     {"0.336", 200000, 0},
+                 {"0.362", 200000, 0},     {"0.4512", 200000, 0},
+                 {"0.015", 200000, 0}};
+    sg_enum_options opts[4] = {{0}};
+
+    (void)state;
+    opts[1].no_wide = 1;
+    opts[2].no_simd = 1;
+    opts[3].no_wide = opts[3].no_simd = 1;
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const size_t n = tu_scaled(games[i].n);
+        sg_rule r;
+        sg_seq a;
+        sg_error err;
+        sg_sparse_stats stats;
+        uint32_t *want;
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, games[i].code);
+        sg_seq_init(&a);
+        if (sg_enumerate_sparse(&a, &r, n, SG_SPARSE_AUTO, &stats, NULL,
+                                &err) != SG_OK)
+            fail_msg("%s: %s", games[i].code, err.msg);
+        if (n == games[i].n && a.max < 64)
+            fail_msg("%s: largest value %u, below the wide path",
+                     games[i].code, (unsigned)a.max);
+        want = malloc(n * sizeof *want);
+        assert_non_null(want);
+        for (size_t h = 0; h < n; h++)
+            want[h] = sg_seq_get(&a, h);
+        for (size_t k = 1; k < 4; k++)
+            sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
+                             games[i].code);
+        if (games[i].naive_n) {
+            const size_t nn = games[i].naive_n;
+            uint32_t *naive = naive_values(&r, nn);
+            sparse_check(&r, nn, SG_SPARSE_AUTO, 1, naive, games[i].code);
+            for (unsigned b = 0; b < 7; b++) {
+                long long m = (long long)(stats.mask ^ (1u << b));
+                sparse_check_opt(&opts[2 * (b % 2)], &r, nn, m, 1, naive,
+                                 games[i].code);
+            }
+            free(naive);
+        }
+        free(want);
+        sg_seq_clear(&a);
+        sg_rule_clear(&r);
+    }
+}
+
 /* Longer runs of well-known games, all masks agreeing with naive. */
 static void test_fixed_rules(void **state)
 {
@@ -1343,6 +1407,7 @@ int main(void)
         cmocka_unit_test(test_random_scalar),
         cmocka_unit_test(test_fixed_rules),
         cmocka_unit_test(test_small_blocks),
+        cmocka_unit_test(test_wide_small),
         cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_widening),
         cmocka_unit_test(test_random_parity),

@@ -145,6 +145,9 @@
  */
 #define SMALL_SIZE 128
 
+/* small_run's wide form: values below 128 (see small_fast). */
+#define WIDE_SIZE 256
+
 /* With AVX2, small_run takes step 1's terms G(m - off) ^ val with off >=
  * BLOCK_HEAPS for BLOCK_HEAPS heaps at once (avx2_block_terms); must stay
  * a divisor of SUPER, so that a block never crosses a superblock. */
@@ -301,6 +304,8 @@ typedef struct sparse {
      * heap, deep_fail that a heap's value could not be decided */
     size_t keep, off;
     int cut, deep_fail;
+    /* tests: values of 64..127 take the stamps, not small_run */
+    int no_wide;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
@@ -750,16 +755,18 @@ AVX2 static inline unsigned avx2_member(__m256i x, __m256i ta, __m256i tb)
 }
 
 /* Step 3 of the small path (one-byte values): the pairs (a, rem - a),
- * a from *pa in steps of 32 while below end, remove from `want` (a set of
- * values below 64) every value some pair's xor takes; stops early when
- * want is empty.  *pa is where it stopped; returns what is still wanted. */
-AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
-                                        size_t *pa,
-                                 size_t end, uint64_t want)
+ * a from *pa in steps of 32 while below end, remove from the wanted set
+ * (values below 64 in *w0, with `wide` also 64..127 in *w1) every value
+ * some pair's xor takes; stops early when nothing is wanted.  *pa is
+ * where it stopped. */
+AVX2 static inline void avx2_small_scan(const uint8_t *g, size_t rem,
+                                        size_t *pa, size_t end,
+                                        uint64_t *w0, uint64_t *w1, int wide)
 {
     const __m256i rev = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
                                          5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11,
                                          10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    uint64_t lo = *w0, hi = wide ? *w1 : 0;
     size_t a;
 
     for (a = *pa; a + 32 <= end; a += 32) {
@@ -770,26 +777,45 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
         y = _mm256_shuffle_epi8(y, rev);
         y = _mm256_permute2x128_si256(y, y, 0x01);
         x = _mm256_xor_si256(x, y);
-        if (__builtin_popcountll(want) <= 2) {
+#define FIND_WANTED(set, base, ONE)                                         \
+    for (w = set; w; w &= w - 1) {                                          \
+        unsigned v = (unsigned)__builtin_ctzll(w);                          \
+        __m256i e =                                                         \
+            _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)(v + (base))));     \
+        ONE;                                                                \
+    }
+        if (__builtin_popcountll(lo) + __builtin_popcountll(hi) <= 2) {
             /* one or two values (Kayles): usually found at once */
-            for (w = want; w; w &= w - 1) {
-                unsigned v = (unsigned)__builtin_ctzll(w);
-                __m256i e = _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)v));
-                if (_mm256_movemask_epi8(e))
-                    want &= ~((uint64_t)1 << v);
-            }
+            FIND_WANTED(lo, 0, if (_mm256_movemask_epi8(e))
+                                   lo &= ~((uint64_t)1 << v))
+            if (wide)
+                FIND_WANTED(hi, 64, if (_mm256_movemask_epi8(e))
+                                        hi &= ~((uint64_t)1 << v))
         } else {
             /* more: whether each is found is a coin toss, so no branch */
-            for (w = want; w; w &= w - 1) {
-                unsigned v = (unsigned)__builtin_ctzll(w);
-                __m256i e = _mm256_cmpeq_epi8(x, _mm256_set1_epi8((char)v));
-                want &= ~((uint64_t)(_mm256_movemask_epi8(e) != 0) << v);
-            }
+            FIND_WANTED(lo, 0,
+                        lo &= ~((uint64_t)(_mm256_movemask_epi8(e) != 0)
+                                << v))
+            if (wide)
+                FIND_WANTED(hi, 64,
+                            hi &= ~((uint64_t)(_mm256_movemask_epi8(e) != 0)
+                                    << v))
         }
-        if (!want)
+#undef FIND_WANTED
+        if (!(lo | hi))
             break;
     }
     *pa = a;
+    *w0 = lo;
+    if (wide)
+        *w1 = hi;
+}
+
+/* The same for values below 64 only: what is still wanted. */
+AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
+                                        size_t *pa, size_t end, uint64_t want)
+{
+    avx2_small_scan(g, rem, pa, end, &want, NULL, 0);
     return want;
 }
 
@@ -800,11 +826,14 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
  * starts: the 32 option values of a term are one load of 32 bytes, each
  * turned into a bit of a 64-bit lane (values and xors are below 64 on the
  * small path).  out[l] receives heap m + l's bits.  One instruction per
- * term and heap where the heap-by-heap loop takes six.
+ * term and heap where the heap-by-heap loop takes six.  With flip = 64
+ * (values below 128) it gives the bits of values 64..127 instead: x ^ 64
+ * is x - 64 for those and 64 or more, which shifts the bit out, for the
+ * others.
  */
 AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
                                   const size_t *to, const sg_value *tv,
-                                  size_t n, uint64_t *out)
+                                  size_t n, sg_value flip, uint64_t *out)
 {
     const __m256i one = _mm256_set1_epi64x(1);
     __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
@@ -813,7 +842,7 @@ AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
 
     for (i = 0; i < n; i++) {
         const uint8_t *p = g + (mp - to[i]);
-        const __m256i v = _mm256_set1_epi64x((long long)tv[i]);
+        const __m256i v = _mm256_set1_epi64x((long long)(tv[i] ^ flip));
         int32_t w[8];
         memcpy(w, p, sizeof w);
 #define TERM_BITS(a, k)                                                     \
@@ -857,14 +886,28 @@ static int have_avx2(void)
 
 /* Stand-ins: never called (sp->simd is 0). */
 static void avx2_block_terms(const uint8_t *g, size_t mp, const size_t *to,
-                             const sg_value *tv, size_t n, uint64_t *out)
+                             const sg_value *tv, size_t n, sg_value flip,
+                             uint64_t *out)
 {
     (void)g;
     (void)mp;
     (void)to;
     (void)tv;
     (void)n;
+    (void)flip;
     (void)out;
+}
+
+static void avx2_small_scan(const uint8_t *g, size_t rem, size_t *pa,
+                            size_t end, uint64_t *w0, uint64_t *w1, int wide)
+{
+    (void)g;
+    (void)rem;
+    (void)pa;
+    (void)end;
+    (void)w0;
+    (void)w1;
+    (void)wide;
 }
 
 static uint64_t avx2_small1(const uint8_t *g, size_t rem, size_t *pa,
@@ -1481,15 +1524,19 @@ SPARSE_METHODS(sparse4, uint32_t, sparse4_step3)
  * step 1 (see NAME_small) and that no one-heap or whole-heap move is cut
  * short.  Most such heaps get a common value below size / 2, which
  * changes nothing but the sequence and the histogram, so they are taken
- * one after another here without the general bookkeeping.
+ * one after another here without the general bookkeeping.  The same
+ * holds while every value is below 128 (size <= WIDE_SIZE: 0.56, 0.354),
+ * with each set of values in two words; other heaps of that size take the
+ * stamps (sparse_run).
  */
 static int small_fast(sparse *sp, const sg_seq *s, size_t m)
 {
     size_t nr = sp->nrare;
 
     /* (its heap loop keeps the lists of sparse_lists: no parity mask) */
-    if (s->width != 1 || sp->size > SMALL_SIZE || m <= sp->kone ||
-        sp->pmask ||
+    if (s->width != 1 ||
+        sp->size > (sp->no_wide ? SMALL_SIZE : WIDE_SIZE) ||
+        m <= sp->kone || sp->pmask ||
         m < sp->kmax + 2 + 2 * (nr ? sp->rpos[nr - 1] : 0))
         return 0;
     if (sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen)
@@ -1497,32 +1544,66 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
     return flat_build(sp) == 0;
 }
 
+/* Value x into the set (lo, hi): values below 64 in lo, 64..127 in hi
+ * (only with wide; otherwise every x is below 64). */
+#define SET_BIT(lo, hi, x)                                                  \
+    do {                                                                    \
+        unsigned x_ = (unsigned)(x);                                        \
+        if (wide) {                                                         \
+            uint64_t b_ = (uint64_t)1 << (x_ & 63);                         \
+            uint64_t h_ = (uint64_t)0 - (uint64_t)(x_ >> 6);                \
+            hi |= b_ & h_;                                                  \
+            lo |= b_ & ~h_;                                                 \
+        } else {                                                            \
+            lo |= (uint64_t)1 << x_;                                        \
+        }                                                                   \
+    } while (0)
+
+/* Values below v, split like SET_BIT's sets. */
+static inline uint64_t below_lo(sg_value v)
+{
+    return v >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << v) - 1;
+}
+
+static inline uint64_t below_hi(sg_value v)
+{
+    return v >= 128 ? ~(uint64_t)0
+                    : v <= 64 ? 0 : ((uint64_t)1 << (v - 64)) - 1;
+}
+
 /* The same three steps as sparse1_small for heaps s->n, s->n + 1, ...
  * up to e - 1 (small_fast holding for the first): 0 when all got plain
  * values, now stored; 1 when heap s->n got a rare value or one of size /
- * 2, which is left in *out for the caller to store.  Compiled once
- * without and twice with AVX2 (see small_run1), so that the block scan is
- * inlined and, with par = 0 (rules without parity masks), the histogram
- * count is by value alone, as in Kayles' loop before the parity existed. */
+ * 2, which is left in *out for the caller to store.  Compiled without and
+ * with AVX2 (see small_run1), so that the block scan is inlined and, with
+ * par = 0 (rules without parity masks), the histogram count is by value
+ * alone, as in Kayles' loop before the parity existed; with wide for
+ * values below 128, without it (one word per set, as fast as before the
+ * second word existed) for values below 64. */
 static inline __attribute__((always_inline)) int
 small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
-               int par)
+               int par, int wide)
 {
     uint8_t *g = s->data;
     const size_t off = sp->off; /* (kept in a register: g aliases sp) */
     const unsigned half = (unsigned)(sp->size / 2);
-    const uint64_t all = half >= 64 ? ~(uint64_t)0
-                                    : ((uint64_t)1 << half) - 1;
-    const uint64_t cbits = sp->cbits, rbits = sp->rbits;
+    const uint64_t all = wide || half >= 64 ? ~(uint64_t)0
+                                            : ((uint64_t)1 << half) - 1;
+    /* the common and rare values below half (sparse_lists) */
+    const uint64_t cb0 = wide ? sp->cmask[0] : sp->cbits;
+    const uint64_t rb0 = wide ? sp->rmask[0] : sp->rbits;
+    const uint64_t cb1 = wide ? sp->cmask[1] : 0;
+    const uint64_t rb1 = wide ? sp->rmask[1] : 0;
     const size_t *to;
     const sg_value *tv;
     const size_t ns = sp->nsplit;
     size_t m, i, j, blk_m = SIZE_MAX;
     int probed;
-    uint64_t bterms[BLOCK_HEAPS] = {0};
+    uint64_t bterms[BLOCK_HEAPS] = {0}, bterms_hi[BLOCK_HEAPS] = {0};
 
     for (m = s->n; m < e; m++) {
-        uint64_t o0 = 0, o1 = 0, miss, want;
+        uint64_t o0 = 0, o1 = 0, h0 = 0, h1 = 0, miss, miss_hi, want,
+                 want_hi;
         size_t nt = sp->nterm + sp->none;
         sg_value v;
 
@@ -1531,7 +1612,11 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             /* the far terms of the whole block (its heaps follow in this
              * loop unless one is rare, which ends the loop) */
             avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                             sp->bval + sp->nnear, sp->nfar, bterms);
+                             sp->bval + sp->nnear, sp->nfar, 0, bterms);
+            if (wide)
+                avx2_block_terms(g, m - off, sp->boff + sp->nnear,
+                                 sp->bval + sp->nnear, sp->nfar, 64,
+                                 bterms_hi);
             blk_m = m;
         }
         if (m - blk_m < BLOCK_HEAPS) {
@@ -1539,6 +1624,8 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             tv = sp->bval;
             nt = sp->nnear;
             o1 = bterms[m - blk_m];
+            if (wide)
+                h1 = bterms_hi[m - blk_m];
         } else {
             to = sp->toff;
             tv = sp->tval;
@@ -1547,40 +1634,46 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         /* 1: every option but the pairs of two common parts */
         {
             const uint8_t *gm = g + (m - off);
-            uint64_t o2 = 0, o3 = 0;
+            uint64_t o2 = 0, o3 = 0, h2 = 0, h3 = 0;
             for (i = 0; i + 3 < nt; i += 4) {
-                o0 |= (uint64_t)1 << (tv[i] ^ gm[-(ptrdiff_t)to[i]]);
-                o1 |= (uint64_t)1 << (tv[i + 1] ^ gm[-(ptrdiff_t)to[i + 1]]);
-                o2 |= (uint64_t)1 << (tv[i + 2] ^ gm[-(ptrdiff_t)to[i + 2]]);
-                o3 |= (uint64_t)1 << (tv[i + 3] ^ gm[-(ptrdiff_t)to[i + 3]]);
+                SET_BIT(o0, h0, tv[i] ^ gm[-(ptrdiff_t)to[i]]);
+                SET_BIT(o1, h1, tv[i + 1] ^ gm[-(ptrdiff_t)to[i + 1]]);
+                SET_BIT(o2, h2, tv[i + 2] ^ gm[-(ptrdiff_t)to[i + 2]]);
+                SET_BIT(o3, h3, tv[i + 3] ^ gm[-(ptrdiff_t)to[i + 3]]);
             }
             for (; i < nt; i++)
-                o0 |= (uint64_t)1 << (tv[i] ^ gm[-(ptrdiff_t)to[i]]);
+                SET_BIT(o0, h0, tv[i] ^ gm[-(ptrdiff_t)to[i]]);
             o0 |= o2 | o3;
+            h0 |= h2 | h3;
         }
         miss = all & ~(o0 | o1);
-        if (!miss) {
+        miss_hi = wide ? ~(h0 | h1) : 0;
+        if (!(miss | miss_hi)) {
             *out = (sg_value)half;
             return 1;
         }
         /* 2 */
-        v = (miss & cbits) ? (sg_value)__builtin_ctzll(miss & cbits)
-                           : (sg_value)half;
+        if (miss & cb0)
+            v = (sg_value)__builtin_ctzll(miss & cb0);
+        else if (wide && (miss_hi & cb1))
+            v = (sg_value)(64 + __builtin_ctzll(miss_hi & cb1));
+        else
+            v = (sg_value)half;
         /* 3 */
-        want = miss & rbits & (v >= 64 ? ~(uint64_t)0
-                                        : ((uint64_t)1 << v) - 1);
+        want = miss & rb0 & below_lo(v);
+        want_hi = wide ? miss_hi & rb1 & below_hi(v) : 0;
         probed = 0;
-        if (want && simd) {
+        if ((want | want_hi) && simd) {
             /* usually the first 32 pairs of the first digit suffice */
             size_t rem = m - sp->split[0], a = 1;
             /* (a deep run's window holds these: its keep and
              * DEEP_MARGIN are far above 33) */
             if (rem / 2 > 33) {
-                want = avx2_small1(g, rem - off, &a, 33, want);
+                avx2_small_scan(g, rem - off, &a, 33, &want, &want_hi, wide);
                 probed = 1;
             }
         }
-        if (want) {
+        if (want | want_hi) {
             size_t a0, blk, maxtop = 0;
             sp->cut = 0;
             for (j = 0; j < ns; j++) {
@@ -1591,24 +1684,32 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                 if (sp->top[j] > maxtop)
                     maxtop = sp->top[j];
             }
-            for (a0 = 1, blk = 32; want && a0 <= maxtop; a0 += blk) {
+            for (a0 = 1, blk = 32; (want | want_hi) && a0 <= maxtop;
+                 a0 += blk) {
                 if (a0 > 1 && blk < SPARSE_BLOCK)
                     blk *= 2;
                 /* (the probe did the first digit's first block) */
-                for (j = a0 == 1 && probed; want && j < ns; j++) {
+                for (j = a0 == 1 && probed; (want | want_hi) && j < ns; j++) {
                     size_t a = a0, end = a0 + blk, rem = sp->rem[j];
                     if (end > sp->top[j] + 1)
                         end = sp->top[j] + 1;
                     if (simd && a < end)
-                        want = avx2_small1(g, rem, &a, end, want);
-                    for (; want && a < end; a++)
-                        want &= ~((uint64_t)1 << (g[a] ^ g[rem - a]));
+                        avx2_small_scan(g, rem, &a, end, &want, &want_hi,
+                                        wide);
+                    for (; (want | want_hi) && a < end; a++) {
+                        unsigned x = (unsigned)(g[a] ^ g[rem - a]);
+                        if (wide && x >= 64)
+                            want_hi &= ~((uint64_t)1 << (x - 64));
+                        else
+                            want &= ~((uint64_t)1 << x);
+                    }
                 }
             }
-            if (want) {
+            if (want | want_hi) {
                 sp->full_scans++;
                 sp->deep_fail |= sp->cut;
-                v = (sg_value)__builtin_ctzll(want);
+                v = want ? (sg_value)__builtin_ctzll(want)
+                         : (sg_value)(64 + __builtin_ctzll(want_hi));
             }
         }
         /* (no parity mask here: small_fast; so the plain test) */
@@ -1624,30 +1725,61 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     }
     return 0;
 }
+#undef SET_BIT
 
 #ifdef SPARSE_AVX2
 __attribute__((target("avx2,bmi2"))) static int
 small_run1_avx2(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
-    return small_run_body(sp, s, e, out, 1, 0);
+    return small_run_body(sp, s, e, out, 1, 0, 0);
 }
 
 /* The same for rules with parity masks (par_ok: hist by parity too). */
 __attribute__((target("avx2,bmi2"))) static int
 small_run1_avx2p(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
-    return small_run_body(sp, s, e, out, 1, 1);
+    return small_run_body(sp, s, e, out, 1, 1, 0);
+}
+
+/* And both for values below 128. */
+__attribute__((target("avx2,bmi2"))) static int
+small_run1_avx2w(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 1, 0, 1);
+}
+
+__attribute__((target("avx2,bmi2"))) static int
+small_run1_avx2pw(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 1, 1, 1);
 }
 #endif
 
+/* The portable loop, wide or not. */
+static int small_run1_plain(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 0, sp->par_ok, 0);
+}
+
+static int small_run1_plainw(sparse *sp, sg_seq *s, size_t e, sg_value *out)
+{
+    return small_run_body(sp, s, e, out, 0, sp->par_ok, 1);
+}
+
 static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
+    int wide = sp->size > SMALL_SIZE;
+
 #ifdef SPARSE_AVX2
+    if (sp->simd && wide)
+        return sp->par_ok ? small_run1_avx2pw(sp, s, e, out)
+                          : small_run1_avx2w(sp, s, e, out);
     if (sp->simd)
         return sp->par_ok ? small_run1_avx2p(sp, s, e, out)
                           : small_run1_avx2(sp, s, e, out);
 #endif
-    return small_run_body(sp, s, e, out, 0, sp->par_ok);
+    return wide ? small_run1_plainw(sp, s, e, out)
+                : small_run1_plain(sp, s, e, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2191,6 +2323,7 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
     tr.best = 1;
     sp.simd = !(opt && opt->no_simd) && have_avx2();
     sp.no_threads = opt && opt->no_threads;
+    sp.no_wide = opt && opt->no_wide;
     sp.balance = 256;
     if (d) {
         /* the prefix and twice the window: a slide every W heaps */
@@ -2238,6 +2371,9 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
         size_t e = (h / SUPER + 1) * SUPER, m;
         unsigned long cur_no = job_no;
         int premarked, threaded, waited = 0;
+        /* small_run did heaps of this group: its block marks are not
+         * there (heaps of size > SMALL_SIZE that take the stamps) */
+        int stale = 0;
 
         if (e > n)
             e = n;
@@ -2284,7 +2420,7 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
         }
         threaded = !sp.no_threads && h % SUPER == 0 && n - h >= 2 * SUPER &&
                    sp.nrare >= THREAD_MIN_RARE && sp.size <= THREAD_MAX_SIZE &&
-                   sp.size > SMALL_SIZE;
+                   sp.size > SMALL_SIZE && !small_fast(&sp, s, h);
         if (threaded && pin)
             sp.balance = pin_balance;
         else if (threaded)
@@ -2319,10 +2455,11 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
 
             if (sp.pmask)
                 sparse_flip(&sp, m);
-            if (small_fast(&sp, s, m)) {
+            if (!premarked && small_fast(&sp, s, m)) {
                 if (!small_run1(&sp, s, e, &v))
                     break;      /* all of [m, e) done */
                 m = s->n;       /* v = G(m), stored below */
+                stale = 1;
             } else if (sp.size <= SMALL_SIZE) {
                 /* No stamps: growing out of this path resets the group's
                  * block marks (see below). */
@@ -2367,6 +2504,10 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
                         }
                     else
                         no_block(&sp);
+                    stale = 0;
+                } else if (stale) {
+                    no_block(&sp);
+                    stale = 0;
                 }
                 switch (s->width * 2 + (premarked != 0)) {
                 case 2:

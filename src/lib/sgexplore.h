@@ -201,12 +201,13 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
  * accepted wherever a const sg_enum_options * is taken.  Everything a run
  * depends on besides the rule comes through here (the library keeps no
  * process-wide state), so that several runs may proceed in threads of one
- * process, each with its own options.  The last four fields let tests
+ * process, each with its own options.  The last five fields let tests
  * reach every path of the sparse method on any machine: pin_helper gives
  * every eligible superblock to the helper thread (no timing trials) with
  * the work balance fixed at pin_balance (see BALANCE_STEP in
  * enum_sparse.c: extra pairs for the helper when positive, far rare heaps
- * left to the main thread when negative). */
+ * left to the main thread when negative); no_wide keeps values of 64..127
+ * on the stamps, so that the two paths can be compared. */
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
@@ -217,6 +218,7 @@ typedef struct sg_enum_options {
     int no_threads;  /* sparse method: no helper thread */
     int pin_helper;  /* tests: helper on every superblock ... */
     long pin_balance;/* ... with this fixed balance */
+    int no_wide;     /* tests: no small path for values 64..127 */
 } sg_enum_options;
 
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
