@@ -831,44 +831,72 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
  * is x - 64 for those and 64 or more, which shifts the bit out, for the
  * others.
  */
-AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
-                                  const size_t *to, const sg_value *tv,
-                                  size_t n, sg_value flip, uint64_t *out)
-{
-    const __m256i one = _mm256_set1_epi64x(1);
-    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
-    __m256i a4 = a0, a5 = a0, a6 = a0, a7 = a0;
-    size_t i;
-
-    for (i = 0; i < n; i++) {
-        const uint8_t *p = g + (mp - to[i]);
-        const __m256i v = _mm256_set1_epi64x((long long)(tv[i] ^ flip));
-        int32_t w[8];
-        memcpy(w, p, sizeof w);
+#define BLOCK_TERMS_BODY(CHECK)                                             \
+    const __m256i one = _mm256_set1_epi64x(1);                              \
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;         \
+    __m256i a4 = a0, a5 = a0, a6 = a0, a7 = a0, any = a0;                   \
+    sg_value vany = 0;                                                      \
+    size_t i;                                                               \
+                                                                            \
+    for (i = 0; i < n; i++) {                                               \
+        const uint8_t *p = g + (mp - to[i]);                                \
+        const __m256i v = _mm256_set1_epi64x((long long)(tv[i] ^ flip));    \
+        int32_t w[8];                                                       \
+        memcpy(w, p, sizeof w);                                             \
+        if (CHECK) {                                                        \
+            any = _mm256_or_si256(                                          \
+                any, _mm256_loadu_si256((const __m256i *)(const void *)p)); \
+            vany |= tv[i];                                                  \
+        }                                                                   \
+        TERM_BITS(a0, 0);                                                   \
+        TERM_BITS(a1, 1);                                                   \
+        TERM_BITS(a2, 2);                                                   \
+        TERM_BITS(a3, 3);                                                   \
+        TERM_BITS(a4, 4);                                                   \
+        TERM_BITS(a5, 5);                                                   \
+        TERM_BITS(a6, 6);                                                   \
+        TERM_BITS(a7, 7);                                                   \
+    }                                                                       \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 0), a0);                  \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 4), a1);                  \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 8), a2);                  \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 12), a3);                 \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 16), a4);                 \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 20), a5);                 \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 24), a6);                 \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 28), a7)
 #define TERM_BITS(a, k)                                                     \
     a = _mm256_or_si256(                                                    \
         a, _mm256_sllv_epi64(                                               \
                one, _mm256_xor_si256(                                       \
                         _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w[k])), v)))
-        TERM_BITS(a0, 0);
-        TERM_BITS(a1, 1);
-        TERM_BITS(a2, 2);
-        TERM_BITS(a3, 3);
-        TERM_BITS(a4, 4);
-        TERM_BITS(a5, 5);
-        TERM_BITS(a6, 6);
-        TERM_BITS(a7, 7);
-#undef TERM_BITS
-    }
-    _mm256_storeu_si256((__m256i *)(void *)(out + 0), a0);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 4), a1);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 8), a2);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 12), a3);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 16), a4);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 20), a5);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 24), a6);
-    _mm256_storeu_si256((__m256i *)(void *)(out + 28), a7);
+
+AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
+                                  const size_t *to, const sg_value *tv,
+                                  size_t n, sg_value flip, uint64_t *out)
+{
+    BLOCK_TERMS_BODY(0);
+    (void)any;
+    (void)vany;
 }
+
+/* The same (with flip 0), saying whether any of the values read was 64 or
+ * more: if not, every option of the block is below 64 and the second pass
+ * (flip 64) can be skipped. */
+AVX2 static int avx2_block_terms_any(const uint8_t *g, size_t mp,
+                                     const size_t *to, const sg_value *tv,
+                                     size_t n, uint64_t *out)
+{
+    const sg_value flip = 0;
+
+    BLOCK_TERMS_BODY(1);
+    return vany >= 64 ||
+           _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+               _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
+               _mm256_setzero_si256())) != -1;
+}
+#undef TERM_BITS
+#undef BLOCK_TERMS_BODY
 
 /* Asked once per run (cheap: the CPU model is read at start-up), so that
  * no state is kept between runs. */
@@ -896,6 +924,19 @@ static void avx2_block_terms(const uint8_t *g, size_t mp, const size_t *to,
     (void)n;
     (void)flip;
     (void)out;
+}
+
+static int avx2_block_terms_any(const uint8_t *g, size_t mp,
+                                const size_t *to, const sg_value *tv,
+                                size_t n, uint64_t *out)
+{
+    (void)g;
+    (void)mp;
+    (void)to;
+    (void)tv;
+    (void)n;
+    (void)out;
+    return 1;
 }
 
 static void avx2_small_scan(const uint8_t *g, size_t rem, size_t *pa,
@@ -1598,7 +1639,11 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     const sg_value *tv;
     const size_t ns = sp->nsplit;
     size_t m, i, j, blk_m = SIZE_MAX;
-    int probed;
+    /* the first digit's pairs from here on are still to scan: 1, or 33
+     * after the probe (a count, not a flag: GCC kept a flag as a byte on
+     * the stack and read it back as eight bytes, a stalled load that cost
+     * Kayles a sixth of its time) */
+    size_t first;
     uint64_t bterms[BLOCK_HEAPS] = {0}, bterms_hi[BLOCK_HEAPS] = {0};
 
     for (m = s->n; m < e; m++) {
@@ -1611,12 +1656,17 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             sp->nfar) {
             /* the far terms of the whole block (its heaps follow in this
              * loop unless one is rare, which ends the loop) */
-            avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                             sp->bval + sp->nnear, sp->nfar, 0, bterms);
-            if (wide)
+            if (!wide)
+                avx2_block_terms(g, m - off, sp->boff + sp->nnear,
+                                 sp->bval + sp->nnear, sp->nfar, 0, bterms);
+            else if (avx2_block_terms_any(g, m - off, sp->boff + sp->nnear,
+                                          sp->bval + sp->nnear, sp->nfar,
+                                          bterms))
                 avx2_block_terms(g, m - off, sp->boff + sp->nnear,
                                  sp->bval + sp->nnear, sp->nfar, 64,
                                  bterms_hi);
+            else
+                memset(bterms_hi, 0, sizeof bterms_hi);
             blk_m = m;
         }
         if (m - blk_m < BLOCK_HEAPS) {
@@ -1662,7 +1712,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         /* 3 */
         want = miss & rb0 & below_lo(v);
         want_hi = wide ? miss_hi & rb1 & below_hi(v) : 0;
-        probed = 0;
+        first = 1;
         if ((want | want_hi) && simd) {
             /* usually the first 32 pairs of the first digit suffice */
             size_t rem = m - sp->split[0], a = 1;
@@ -1670,7 +1720,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
              * DEEP_MARGIN are far above 33) */
             if (rem / 2 > 33) {
                 avx2_small_scan(g, rem - off, &a, 33, &want, &want_hi, wide);
-                probed = 1;
+                first = a;
             }
         }
         if (want | want_hi) {
@@ -1688,9 +1738,10 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                  a0 += blk) {
                 if (a0 > 1 && blk < SPARSE_BLOCK)
                     blk *= 2;
-                /* (the probe did the first digit's first block) */
-                for (j = a0 == 1 && probed; (want | want_hi) && j < ns; j++) {
+                for (j = 0; (want | want_hi) && j < ns; j++) {
                     size_t a = a0, end = a0 + blk, rem = sp->rem[j];
+                    if (a0 == 1 && j == 0)
+                        a = first; /* (past the probe's pairs) */
                     if (end > sp->top[j] + 1)
                         end = sp->top[j] + 1;
                     if (simd && a < end)
