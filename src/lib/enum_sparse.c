@@ -145,7 +145,9 @@
  */
 #define SMALL_SIZE 128
 
-/* small_run's wide form: values below 128 (see small_fast). */
+/* While every value is below 128 (0.56, 0.354), small_run keeps each set
+ * in two words: twice the bookkeeping and still three times faster than
+ * the stamps, which those heaps small_run does not take go to. */
 #define WIDE_SIZE 256
 
 /* With AVX2, small_run takes step 1's terms G(m - off) ^ val with off >=
