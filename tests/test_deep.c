@@ -142,6 +142,10 @@ static void test_known_games(void **state)
     assert_true(deep_vs_full("0.16", 200000, (size_t)1 << 15, 1, &g));
     /* a parity-extended sparse space (THEORY.md section 12) */
     assert_true(deep_vs_full("0.106", 200000, SG_DEEP_MIN_WINDOW, 1, &g));
+    /* values of 64..127 after the freeze: the small path's two-word sets
+     * (0.4512 reaches 124) */
+    assert_true(deep_vs_full("0.354", 200000, SG_DEEP_MIN_WINDOW, 1, &g));
+    assert_true(deep_vs_full("0.4512", 250000, SG_DEEP_MIN_WINDOW, 1, &g));
     /* many rare heaps, the last at 20627, and two-byte values */
     assert_true(deep_vs_full("0.6", 400000, (size_t)1 << 16, 1, &g));
     /* after the freeze its largest value reaches 32, which the frozen
