@@ -1781,31 +1781,19 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
 #undef SET_BIT
 
 #ifdef SPARSE_AVX2
-__attribute__((target("avx2,bmi2"))) static int
-small_run1_avx2(sparse *sp, sg_seq *s, size_t e, sg_value *out)
-{
-    return small_run_body(sp, s, e, out, 1, 0, 0);
-}
-
-/* The same for rules with parity masks (par_ok: hist by parity too). */
-__attribute__((target("avx2,bmi2"))) static int
-small_run1_avx2p(sparse *sp, sg_seq *s, size_t e, sg_value *out)
-{
-    return small_run_body(sp, s, e, out, 1, 1, 0);
-}
-
-/* And both for values below 128. */
-__attribute__((target("avx2,bmi2"))) static int
-small_run1_avx2w(sparse *sp, sg_seq *s, size_t e, sg_value *out)
-{
-    return small_run_body(sp, s, e, out, 1, 0, 1);
-}
-
-__attribute__((target("avx2,bmi2"))) static int
-small_run1_avx2pw(sparse *sp, sg_seq *s, size_t e, sg_value *out)
-{
-    return small_run_body(sp, s, e, out, 1, 1, 1);
-}
+/* With AVX2: p for rules with parity masks (par_ok: hist by parity too),
+ * w for values below 128. */
+#define SMALL_RUN_AVX2(NAME, PAR, WIDE)                                     \
+    __attribute__((target("avx2,bmi2"))) static int NAME(                   \
+        sparse *sp, sg_seq *s, size_t e, sg_value *out)                     \
+    {                                                                       \
+        return small_run_body(sp, s, e, out, 1, PAR, WIDE);                 \
+    }
+SMALL_RUN_AVX2(small_run1_avx2, 0, 0)
+SMALL_RUN_AVX2(small_run1_avx2p, 1, 0)
+SMALL_RUN_AVX2(small_run1_avx2w, 0, 1)
+SMALL_RUN_AVX2(small_run1_avx2pw, 1, 1)
+#undef SMALL_RUN_AVX2
 #endif
 
 /* The portable loop, wide or not. */
@@ -2424,9 +2412,6 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
         size_t e = (h / SUPER + 1) * SUPER, m;
         unsigned long cur_no = job_no;
         int premarked, threaded, waited = 0;
-        /* small_run did heaps of this group: its block marks are not
-         * there (heaps of size > SMALL_SIZE that take the stamps) */
-        int stale = 0;
 
         if (e > n)
             e = n;
@@ -2512,7 +2497,10 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
                 if (!small_run1(&sp, s, e, &v))
                     break;      /* all of [m, e) done */
                 m = s->n;       /* v = G(m), stored below */
-                stale = 1;
+                /* small_run made no block marks for this group: the
+                 * stamps, should later heaps of it take them (size >
+                 * SMALL_SIZE), mark every rare heap by heap */
+                no_block(&sp);
             } else if (sp.size <= SMALL_SIZE) {
                 /* No stamps: growing out of this path resets the group's
                  * block marks (see below). */
@@ -2557,10 +2545,6 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
                         }
                     else
                         no_block(&sp);
-                    stale = 0;
-                } else if (stale) {
-                    no_block(&sp);
-                    stale = 0;
                 }
                 switch (s->width * 2 + (premarked != 0)) {
                 case 2:
