@@ -155,6 +155,16 @@
  * a divisor of SUPER, so that a block never crosses a superblock. */
 #define BLOCK_HEAPS 32
 
+/* small_run's extra terms (extra_build): at most XTERMS, with small
+ * parts 32 <= a < 32 + XCAND (in a deep run's window: DEEP_MARGIN), each
+ * chosen from the last XSAMPLE heaps only if it finds a value wanted
+ * after the probe at XGAIN_MIN of them. */
+#define XTERMS 64
+#define XSAMPLE 512
+#define XCAND 512
+#define XGAIN_MIN 0.008
+#define XSPLITS 4 /* (more split digits: no extra terms) */
+
 /* Values stay below this (the tables are indexed by value). */
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
 
@@ -248,6 +258,10 @@ typedef struct sparse {
     size_t *boff;
     sg_value *bval;
     size_t nnear, nfar;
+    /* then nextra pairs (a, m - k - a) of common parts chosen for the
+     * rare values step 3 finds slowest (see extra_build), to be chosen
+     * again from heap xnext on */
+    size_t nextra, xnext;
     size_t kone;           /* the largest k of a one-heap or whole-heap move */
     unsigned rgen, tgen;
     int tok;
@@ -306,8 +320,9 @@ typedef struct sparse {
      * heap, deep_fail that a heap's value could not be decided */
     size_t keep, off;
     int cut, deep_fail;
-    /* tests: values of 64..127 take the stamps, not small_run */
-    int no_wide;
+    /* tests: values of 64..127 take the stamps, not small_run; no
+     * extra terms (extra_build) */
+    int no_wide, no_extra;
 } sparse;
 
 static int is_rare(uint32_t mask, sg_value v)
@@ -535,10 +550,10 @@ static int flat_build(sparse *sp)
         if (!(t = realloc(sp->tval, na * sizeof *sp->tval)))
             return -1;
         sp->tval = t;
-        if (!(t = realloc(sp->boff, na * sizeof *sp->boff)))
+        if (!(t = realloc(sp->boff, (na + XTERMS) * sizeof *sp->boff)))
             return -1;
         sp->boff = t;
-        if (!(t = realloc(sp->bval, na * sizeof *sp->bval)))
+        if (!(t = realloc(sp->bval, (na + XTERMS) * sizeof *sp->bval)))
             return -1;
         sp->bval = t;
         sp->talloc = na;
@@ -565,10 +580,138 @@ static int flat_build(sparse *sp)
             sp->boff[sp->nnear + sp->nfar] = sp->toff[i];
             sp->bval[sp->nnear + sp->nfar++] = sp->tval[i];
         }
+    sp->nextra = sp->xnext = 0;
     sp->tnrare = sp->nrare;
     sp->tgen = sp->rgen;
     sp->tok = 1;
     return 0;
+}
+
+/* Values below v, split like SET_BIT's sets. */
+static inline uint64_t below_lo(sg_value v)
+{
+    return v >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << v) - 1;
+}
+
+static inline uint64_t below_hi(sg_value v)
+{
+    return v >= 128 ? ~(uint64_t)0
+                    : v <= 64 ? 0 : ((uint64_t)1 << (v - 64)) - 1;
+}
+
+/* How many values left wanted at the sample heaps lo..m-1 the pair (a,
+ * h - k - a) of split digit j gives (see extra_build). */
+static size_t extra_gain(const sparse *sp, const sg_seq *s,
+                         uint64_t (*left)[2], size_t j, size_t a, size_t lo,
+                         size_t m)
+{
+    const size_t k = sp->split[j];
+    const size_t ga = a < sp->keep ? s->data[a] : s->data[a - sp->off];
+    size_t h, gain = 0;
+
+    for (h = lo; h < m; h++) {
+        size_t y = h - k - a;
+        size_t x = ga ^ (y < sp->keep ? s->data[y] : s->data[y - sp->off]);
+        gain += (size_t)(left[h - lo][x / 64 % 2] >> (x % 64)) & (x < 128);
+    }
+    return gain;
+}
+
+/*
+ * small_run's extra terms for heaps from m on (s holding G(0..m-1)).
+ * After step 1, step 3 looks for each wanted rare value among the pairs
+ * in the order of their small part, and the first 32 of digit 0 (the
+ * probe) find most of them.  The rest can cost hundreds of pairs: the
+ * values are far from independent (0.167's come in runs of two, and the
+ * probe misses its most common wanted values, 0 and 2, at half the heaps
+ * where pairs of random values would miss them at one in ten).  So a
+ * few pairs (a, m - k - a) that find what the probe leaves are chosen
+ * from the heaps just computed, greedily the one that finds the most
+ * values left wanted there, while that is at least XGAIN_MIN of the
+ * heaps.  As terms of the block's step 1 (G(m - k - a) ^ G(a), like a
+ * rare heap's) they cost about one instruction per heap each and take no
+ * branch; every value they give is a real option, so the choice only
+ * matters for the speed.  Chosen again at 2m and after each flat_build,
+ * as the values drift.
+ */
+static void extra_build(sparse *sp, const sg_seq *s, size_t m)
+{
+    const size_t half = sp->size / 2, ns = sp->nsplit;
+    /* (small indices at x, large ones at x - off: a deep run's window) */
+#define GV(x) ((size_t)(x) < sp->keep ? s->data[x] : s->data[(x) - sp->off])
+    uint64_t left[XSAMPLE][2];
+    size_t gain[XSPLITS * XCAND], fh[XSAMPLE];
+    uint8_t fx[XSAMPLE];
+    size_t h, i, j, a, nh = 0, need = 0;
+    const size_t lo = m - XSAMPLE;
+
+    sp->nextra = 0;
+    sp->xnext = 2 * m;
+    if (s->width != 1 || sp->size > WIDE_SIZE || !sp->simd ||
+        sp->no_extra || ns > XSPLITS ||
+        m < 4 * (XSAMPLE + XCAND + sp->kmax))
+        return;
+    /* what each sample heap wants after step 1 and the probe */
+    for (h = lo; h < m; h++) {
+        const size_t v = GV(h);
+        uint64_t got[2] = {0, 0}, *w = left[h - lo];
+        if (v >= half || is_rare(sp->mask, (sg_value)v))
+            continue; /* (rare heaps: none of small_run's) */
+        for (i = 0; i < sp->nterm + sp->none; i++) {
+            size_t x = sp->tval[i] ^ GV(h - sp->toff[i]);
+            got[x / 64 % 2] |= (uint64_t)(x < 128) << (x % 64);
+        }
+        for (a = 1; a <= 32; a++) {
+            size_t x = GV(a) ^ GV(h - sp->split[0] - a);
+            got[x / 64 % 2] |= (uint64_t)(x < 128) << (x % 64);
+        }
+        w[0] = sp->rmask[0] & below_lo((sg_value)v) & ~got[0];
+        w[1] = (sp->bw > 1 ? sp->rmask[1] : 0) & below_hi((sg_value)v) &
+               ~got[1];
+        need += (size_t)(__builtin_popcountll(w[0]) +
+                         __builtin_popcountll(w[1]));
+        nh++;
+    }
+    /* (heaps with nothing left and rare heaps keep zero sets) */
+    for (h = lo; h < m; h++) {
+        const size_t v = GV(h);
+        if (v >= half || is_rare(sp->mask, (sg_value)v))
+            left[h - lo][0] = left[h - lo][1] = 0;
+    }
+    /* greedy coverage, each candidate's count kept exact by taking off
+     * the values each choice found (at most need in all) */
+    for (j = 0; j < ns; j++)
+        for (a = 32; a < 32 + XCAND; a++)
+            gain[j * XCAND + a - 32] = extra_gain(sp, s, left, j, a, lo, m);
+    while (sp->nextra < XTERMS && need) {
+        size_t c, bc = 0, ga, k, nf = 0, f;
+        for (c = 1; c < ns * XCAND; c++)
+            if (gain[c] > gain[bc])
+                bc = c;
+        if (gain[bc] < XGAIN_MIN * (double)nh)
+            break;
+        a = bc % XCAND + 32;
+        ga = GV(a);
+        k = sp->split[bc / XCAND];
+        for (h = lo; h < m; h++) {
+            size_t x = ga ^ GV(h - k - a);
+            if (x < 128 && (left[h - lo][x / 64] >> (x % 64) & 1)) {
+                left[h - lo][x / 64] &= ~((uint64_t)1 << (x % 64));
+                fh[nf] = h;
+                fx[nf++] = (uint8_t)x;
+            }
+        }
+        need -= nf;
+        sp->boff[sp->nnear + sp->nfar + sp->nextra] = k + a;
+        sp->bval[sp->nnear + sp->nfar + sp->nextra++] = (sg_value)ga;
+        for (c = 0; c < ns * XCAND; c++) {
+            const size_t ca = c % XCAND + 32, ck = sp->split[c / XCAND];
+            const size_t cg = GV(ca);
+            for (f = 0; f < nf; f++)
+                gain[c] -= (cg ^ GV(fh[f] - ck - ca)) == fx[f];
+        }
+    }
+#undef GV
 }
 
 /* R from scratch, for the current mask. */
@@ -1582,9 +1725,13 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
         m <= sp->kone || sp->pmask ||
         m < sp->kmax + 2 + 2 * (nr ? sp->rpos[nr - 1] : 0))
         return 0;
-    if (sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen)
+    if ((sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen) ||
+        flat_build(sp) == 0) {
+        if (m >= sp->xnext)
+            extra_build(sp, s, m);
         return 1;
-    return flat_build(sp) == 0;
+    }
+    return 0;
 }
 
 /* Value x into the set (lo, hi): values below 64 in lo, 64..127 in hi
@@ -1601,18 +1748,6 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
             lo |= (uint64_t)1 << x_;                                        \
         }                                                                   \
     } while (0)
-
-/* Values below v, split like SET_BIT's sets. */
-static inline uint64_t below_lo(sg_value v)
-{
-    return v >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << v) - 1;
-}
-
-static inline uint64_t below_hi(sg_value v)
-{
-    return v >= 128 ? ~(uint64_t)0
-                    : v <= 64 ? 0 : ((uint64_t)1 << (v - 64)) - 1;
-}
 
 /* The same three steps as sparse1_small for heaps s->n, s->n + 1, ...
  * up to e - 1 (small_fast holding for the first): 0 when all got plain
@@ -1655,18 +1790,17 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         sg_value v;
 
         if (simd && m % BLOCK_HEAPS == 0 && m + BLOCK_HEAPS <= e &&
-            sp->nfar) {
+            sp->nfar + sp->nextra) {
             /* the far terms of the whole block (its heaps follow in this
              * loop unless one is rare, which ends the loop) */
+            const size_t nb = sp->nfar + sp->nextra;
             if (!wide)
                 avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                                 sp->bval + sp->nnear, sp->nfar, 0, bterms);
+                                 sp->bval + sp->nnear, nb, 0, bterms);
             else if (avx2_block_terms_any(g, m - off, sp->boff + sp->nnear,
-                                          sp->bval + sp->nnear, sp->nfar,
-                                          bterms))
+                                          sp->bval + sp->nnear, nb, bterms))
                 avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                                 sp->bval + sp->nnear, sp->nfar, 64,
-                                 bterms_hi);
+                                 sp->bval + sp->nnear, nb, 64, bterms_hi);
             else
                 memset(bterms_hi, 0, sizeof bterms_hi);
             blk_m = m;
@@ -2194,7 +2328,10 @@ static int trials_next(trials *tr, int mode)
  * reads, for heap m: one-heap options m - k (k <= kone), pairs (r, m - k
  * - r) with r in R (so m - k - r >= m - kmax - last rare heap), the
  * helper's and the blocks' extra pairs (small parts below 2 SUPER +
- * BALANCE_MAX + HLANES), the small path's first 32 pairs, and step 3's
+ * BALANCE_MAX + HLANES), the small path's first 32 pairs, its chosen
+ * pairs (small parts below 32 + XCAND, chosen from the last XSAMPLE
+ * heaps: extra_build reads back to m - XSAMPLE - kmax - 32 - XCAND and
+ * step 1's terms of those heaps), and step 3's
  * pairs (a, m - k - a), which kept_top stops at the kept ones.  So a
  * window of W values behind m and G(0..W-1) hold all of it as long as W
  * is at least DEEP_MARGIN above kmax + kone + the last rare heap; a new
@@ -2365,6 +2502,7 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
     sp.simd = !(opt && opt->no_simd) && have_avx2();
     sp.no_threads = opt && opt->no_threads;
     sp.no_wide = opt && opt->no_wide;
+    sp.no_extra = opt && opt->no_extra;
     sp.balance = 256;
     if (d) {
         /* the prefix and twice the window: a slide every W heaps */
@@ -2627,6 +2765,7 @@ out:
         stats->rare = sp.nrare;
         stats->full_scans = sp.full_scans;
         stats->repicks = sp.repicks;
+        stats->pairs_chosen = sp.nextra;
     }
     sparse_free(&sp);
     return st;

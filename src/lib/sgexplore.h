@@ -201,13 +201,14 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
  * accepted wherever a const sg_enum_options * is taken.  Everything a run
  * depends on besides the rule comes through here (the library keeps no
  * process-wide state), so that several runs may proceed in threads of one
- * process, each with its own options.  The last five fields let tests
+ * process, each with its own options.  The last six fields let tests
  * reach every path of the sparse method on any machine: pin_helper gives
  * every eligible superblock to the helper thread (no timing trials) with
  * the work balance fixed at pin_balance (see BALANCE_STEP in
  * enum_sparse.c: extra pairs for the helper when positive, far rare heaps
  * left to the main thread when negative); no_wide keeps values of 64..127
- * on the stamps, so that the two paths can be compared. */
+ * on the stamps, so that the two paths can be compared; no_extra leaves
+ * out the small path's chosen pairs (extra_build in enum_sparse.c). */
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
@@ -219,6 +220,7 @@ typedef struct sg_enum_options {
     int pin_helper;  /* tests: helper on every superblock ... */
     long pin_balance;/* ... with this fixed balance */
     int no_wide;     /* tests: no small path for values 64..127 */
+    int no_extra;    /* tests: no chosen pairs in the small path's step 1 */
 } sg_enum_options;
 
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
@@ -266,6 +268,7 @@ typedef struct sg_sparse_stats {
     size_t repicks;    /* times the mask changed */
     int parity;        /* the heap's parity was part of that mask */
     int parity_shift;  /* with it: (h + parity_shift) mod 2 was used */
+    size_t pairs_chosen; /* the small path's extra pairs at the end */
 } sg_sparse_stats;
 
 /* The sparse-space enumerator (method and proof at the top of
