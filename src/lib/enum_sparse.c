@@ -163,6 +163,7 @@
 #define XSAMPLE 512
 #define XCAND 512
 #define XGAIN_MIN 0.008
+#define XFIRST 32768 /* (the first choice: the values settle a while) */
 #define XSPLITS 4 /* (more split digits: no extra terms) */
 
 /* Values stay below this (the tables are indexed by value). */
@@ -605,13 +606,11 @@ static size_t extra_gain(const sparse *sp, const sg_seq *s,
                          uint64_t (*left)[2], size_t j, size_t a, size_t lo,
                          size_t m)
 {
-    const size_t k = sp->split[j];
-    const size_t ga = a < sp->keep ? s->data[a] : s->data[a - sp->off];
+    const size_t ga = s->data[a], d = sp->split[j] + a + sp->off;
     size_t h, gain = 0;
 
     for (h = lo; h < m; h++) {
-        size_t y = h - k - a;
-        size_t x = ga ^ (y < sp->keep ? s->data[y] : s->data[y - sp->off]);
+        size_t x = ga ^ s->data[h - d];
         gain += (size_t)(left[h - lo][x / 64 % 2] >> (x % 64)) & (x < 128);
     }
     return gain;
@@ -638,8 +637,9 @@ static size_t extra_gain(const sparse *sp, const sg_seq *s,
 static void extra_build(sparse *sp, const sg_seq *s, size_t m)
 {
     const size_t half = sp->size / 2, ns = sp->nsplit;
-    /* (small indices at x, large ones at x - off: a deep run's window) */
-#define GV(x) ((size_t)(x) < sp->keep ? s->data[x] : s->data[(x) - sp->off])
+    /* A deep run's window holds the heaps read here from x - off on, the
+     * small parts a < keep at a (DEEP_MARGIN) */
+#define GV(x) (s->data[(x) - sp->off])
     uint64_t left[XSAMPLE][2];
     size_t gain[XSPLITS * XCAND], fh[XSAMPLE];
     uint8_t fx[XSAMPLE];
@@ -649,7 +649,7 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
     sp->nextra = 0;
     sp->xnext = 2 * m;
     if (s->width != 1 || sp->size > WIDE_SIZE || !sp->simd ||
-        sp->no_extra || ns > XSPLITS ||
+        sp->no_extra || ns > XSPLITS || m < XFIRST ||
         m < 4 * (XSAMPLE + XCAND + sp->kmax))
         return;
     /* what each sample heap wants after step 1 */
@@ -688,7 +688,7 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
         if (gain[bc] < XGAIN_MIN * (double)nh)
             break;
         a = bc % XCAND + 32;
-        ga = GV(a);
+        ga = s->data[a];
         k = sp->split[bc / XCAND];
         for (h = lo; h < m; h++) {
             size_t x = ga ^ GV(h - k - a);
@@ -701,12 +701,13 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
         need -= nf;
         sp->boff[sp->nnear + sp->nfar + sp->nextra] = k + a;
         sp->bval[sp->nnear + sp->nfar + sp->nextra++] = (sg_value)ga;
-        for (c = 0; c < ns * XCAND; c++) {
-            const size_t ca = c % XCAND + 32, ck = sp->split[c / XCAND];
-            const size_t cg = GV(ca);
-            for (f = 0; f < nf; f++)
-                gain[c] -= (cg ^ GV(fh[f] - ck - ca)) == fx[f];
-        }
+        for (f = 0; f < nf; f++)
+            for (j = 0; j < ns; j++) {
+                const uint8_t *far = s->data + (fh[f] - sp->split[j] - sp->off);
+                size_t *gj = gain + j * XCAND - 32;
+                for (c = 32; c < 32 + XCAND; c++)
+                    gj[c] -= (s->data[c] ^ far[-(ptrdiff_t)c]) == fx[f];
+            }
     }
 #undef GV
 }
