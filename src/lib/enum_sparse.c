@@ -540,7 +540,7 @@ static int flat_build(sparse *sp)
     size_t j, i, n = sp->nsplit * sp->nrare + sp->none;
 
     sp->tok = 0;
-    if (n > sp->talloc) {
+    if (n > sp->talloc || !sp->boff) { /* (the chosen pairs need boff) */
         size_t na = sp->talloc ? sp->talloc : 64;
         void *t;
         while (na < n)
