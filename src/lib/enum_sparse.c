@@ -154,6 +154,9 @@
  * BLOCK_HEAPS for BLOCK_HEAPS heaps at once (avx2_block_terms); must stay
  * a divisor of SUPER, so that a block never crosses a superblock. */
 #define BLOCK_HEAPS 32
+/* ... and its terms with MID_HEAPS <= off < BLOCK_HEAPS for MID_HEAPS
+ * heaps at once (avx2_mid_terms), a divisor of BLOCK_HEAPS */
+#define MID_HEAPS 8
 
 /* small_run's extra terms (extra_build): at most XTERMS, with small
  * parts 32 <= a < 32 + XCAND (in a deep run's window: DEEP_MARGIN), each
@@ -259,6 +262,9 @@ typedef struct sparse {
     size_t *boff;
     sg_value *bval;
     size_t nnear, nfar;
+    /* the near ones split again: nclose with off < MID_HEAPS first (heap
+     * by heap), then nnear - nclose taken MID_HEAPS heaps at once */
+    size_t nclose;
     /* then nextra pairs (a, m - k - a) of common parts chosen for the
      * rare values step 3 finds slowest (see extra_build), to be chosen
      * again from heap xnext on */
@@ -572,7 +578,13 @@ static int flat_build(sparse *sp)
     }
     sp->nnear = sp->nfar = 0;
     for (i = 0; i < sp->nterm + sp->none; i++)
-        if (sp->toff[i] < BLOCK_HEAPS) {
+        if (sp->toff[i] < MID_HEAPS) {
+            sp->boff[sp->nnear] = sp->toff[i];
+            sp->bval[sp->nnear++] = sp->tval[i];
+        }
+    sp->nclose = sp->nnear;
+    for (i = 0; i < sp->nterm + sp->none; i++)
+        if (sp->toff[i] >= MID_HEAPS && sp->toff[i] < BLOCK_HEAPS) {
             sp->boff[sp->nnear] = sp->toff[i];
             sp->bval[sp->nnear++] = sp->tval[i];
         }
@@ -1038,6 +1050,36 @@ AVX2 static int avx2_block_terms_any(const uint8_t *g, size_t mp,
                _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
                _mm256_setzero_si256())) != -1;
 }
+/* The same as avx2_block_terms for the MID_HEAPS heaps m..m + 7 and
+ * terms with MID_HEAPS <= to[i] < BLOCK_HEAPS (those of heap m + 7 are
+ * all known at m); returns whether any value read, or any tv, was 64 or
+ * more (see avx2_block_terms_any). */
+AVX2 static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
+                               const sg_value *tv, size_t n, sg_value flip,
+                               uint64_t *out)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0;
+    uint64_t any = 0;
+    sg_value vany = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const uint8_t *p = g + (mp - to[i]);
+        const __m256i v = _mm256_set1_epi64x((long long)(tv[i] ^ flip));
+        int32_t w[2];
+        uint64_t x;
+        memcpy(w, p, sizeof w);
+        memcpy(&x, p, sizeof x);
+        any |= x;
+        vany |= tv[i];
+        TERM_BITS(a0, 0);
+        TERM_BITS(a1, 1);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)(out + 0), a0);
+    _mm256_storeu_si256((__m256i *)(void *)(out + 4), a1);
+    return vany >= 64 || (any & 0xC0C0C0C0C0C0C0C0ull) != 0;
+}
 #undef TERM_BITS
 #undef BLOCK_TERMS_BODY
 
@@ -1078,6 +1120,20 @@ static int avx2_block_terms_any(const uint8_t *g, size_t mp,
     (void)to;
     (void)tv;
     (void)n;
+    (void)out;
+    return 1;
+}
+
+static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
+                          const sg_value *tv, size_t n, sg_value flip,
+                          uint64_t *out)
+{
+    (void)g;
+    (void)mp;
+    (void)to;
+    (void)tv;
+    (void)n;
+    (void)flip;
     (void)out;
     return 1;
 }
@@ -1775,6 +1831,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     const size_t ns = sp->nsplit;
     size_t m, i, j, blk_m = SIZE_MAX;
     uint64_t bterms[BLOCK_HEAPS] = {0}, bterms_hi[BLOCK_HEAPS] = {0};
+    uint64_t mterms[MID_HEAPS] = {0}, mterms_hi[MID_HEAPS] = {0};
 
     for (m = s->n; m < e; m++) {
         uint64_t o0 = 0, o1 = 0, h0 = 0, h1 = 0, miss, miss_hi, want,
@@ -1799,12 +1856,25 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             blk_m = m;
         }
         if (m - blk_m < BLOCK_HEAPS) {
+            const size_t nc = sp->nclose, nm = sp->nnear - nc;
+            if ((m - blk_m) % MID_HEAPS == 0 && nm) {
+                /* the block's terms of MID_HEAPS <= off < BLOCK_HEAPS
+                 * for its next MID_HEAPS heaps */
+                if (avx2_mid_terms(g, m - off, sp->boff + nc, sp->bval + nc,
+                                   nm, 0, mterms) &&
+                    wide)
+                    avx2_mid_terms(g, m - off, sp->boff + nc,
+                                   sp->bval + nc, nm, 64, mterms_hi);
+                else
+                    memset(mterms_hi, 0, sizeof mterms_hi);
+            }
             to = sp->boff;
             tv = sp->bval;
-            nt = sp->nnear;
-            o1 = bterms[m - blk_m];
+            nt = nc;
+            o1 = bterms[m - blk_m] | mterms[(m - blk_m) % MID_HEAPS];
             if (wide)
-                h1 = bterms_hi[m - blk_m];
+                h1 = bterms_hi[m - blk_m] |
+                     mterms_hi[(m - blk_m) % MID_HEAPS];
         } else {
             to = sp->toff;
             tv = sp->tval;
