@@ -126,6 +126,44 @@ static void test_random_sequences(void **state)
     }
 }
 
+/* One-byte values from a large alphabet, with copies of the final window
+ * planted at random places (some overlapping the end or each other): the
+ * scan jumps over long stretches where the window cannot begin, sixteen
+ * positions at a time, and must land on exactly the planted shifts. */
+static void test_planted_windows(void **state)
+{
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 604);
+    for (size_t t = 0; t < tu_scaled(300); t++) {
+        size_t n = (size_t)tu_range(&g, 2, 3000), len, copies;
+        sg_value *v = malloc(n * sizeof *v);
+        sg_seq s;
+        sg_error err;
+
+        assert_non_null(v);
+        len = (size_t)tu_range(&g, 1, n < 40 ? n : 40);
+        for (size_t i = 0; i < n; i++)
+            v[i] = (sg_value)tu_range(&g, 0, 255);
+        copies = (size_t)tu_range(&g, 0, 6);
+        for (size_t c = 0; c < copies && len < n; c++) {
+            size_t at = (size_t)tu_range(&g, 0, n - len - 1);
+            /* (a partial copy too: the first byte or two only) */
+            size_t part = tu_range(&g, 0, 3) == 0 ? (size_t)tu_range(&g, 1, 2)
+                                                  : len;
+            for (size_t i = 0; i < part && i < len; i++)
+                v[at + i] = v[n - len + i];
+        }
+        sg_seq_init(&s);
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(sg_seq_append(&s, v[i], &err), SG_OK);
+        compare_scan(&s, len, (uint64_t)tu_range(&g, 1, 3), "planted");
+        sg_seq_clear(&s);
+        free(v);
+    }
+}
+
 /* Long Thue-Morse prefixes: highly self-similar, many overlapping
  * matches, the classic hard case for string searches. */
 static void test_thue_morse(void **state)
@@ -235,6 +273,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_random_sequences),
+        cmocka_unit_test(test_planted_windows),
         cmocka_unit_test(test_thue_morse),
         cmocka_unit_test(test_game_periods),
     };

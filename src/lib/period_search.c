@@ -13,11 +13,45 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* R(i), the values read from the end. */
 static sg_value rev(const sg_seq *s, uint64_t i)
 {
     return sg_seq_get(s, (size_t)(s->n - 1 - i));
+}
+
+/*
+ * For one-byte values, with none of the window matched: the first text
+ * position j >= i where it could begin, R(j) = c0 and R(j + 1) = c1 (e:
+ * R(0)'s byte; R(j) is e[-j]), or n when there is none.  KMP restarted at
+ * j with nothing matched finds every occurrence from j on, and none
+ * starts in [i, j), so the search may jump there: most positions fail
+ * one of the two tests, sixteen at a time (0.1777's proof scans 1.8e9
+ * positions over its rounds).
+ */
+static uint64_t skip_to(const uint8_t *e, uint64_t n, uint64_t i,
+                        uint8_t c0, uint8_t c1)
+{
+#if defined(__SSE2__)
+    const __m128i v0 = _mm_set1_epi8((char)c0), v1 = _mm_set1_epi8((char)c1);
+
+    /* bytes e - i - 16 .. e - i: positions i + 16 .. i, descending */
+    for (; i + 17 <= n; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(e - i - 15));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(e - i - 16));
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(a, v0), _mm_cmpeq_epi8(b, v1)));
+        if (mask) /* byte k is position i + 15 - k: the highest first */
+            return i + 15 - (unsigned)(31 - __builtin_clz(mask));
+    }
+#endif
+    for (; i + 1 < n; i++)
+        if (e[-(ptrdiff_t)i] == c0 && e[-(ptrdiff_t)(i + 1)] == c1)
+            return i;
+    return n;
 }
 
 sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
@@ -62,9 +96,15 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
      * pattern are matched ending just before i.  R(x) reads bytes directly
      * for one-byte values (the prover scans hundreds of millions of values
      * per round). */
-#define KMP_SCAN(R)                                                         \
+#define KMP_SCAN(R, SKIP)                                                   \
     for (i = ps->next + q; i < n; i++) {                                    \
-        sg_value c = R(i);                                                  \
+        sg_value c;                                                         \
+        if (q == 0 && (SKIP)) {                                             \
+            i = skip_to(e, n, i, (uint8_t)R(0), (uint8_t)R(1));             \
+            if (i >= n)                                                     \
+                break;                                                      \
+        }                                                                   \
+        c = R(i);                                                           \
         while (q > 0 && R(q) != c)                                          \
             q = ps->fail[q];                                                \
         if (R(q) == c)                                                      \
@@ -81,11 +121,12 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
     if (s->width == 1) {
         const uint8_t *e = s->data + n - 1;
 #define BYTE_REV(x) e[-(ptrdiff_t)(x)]
-        KMP_SCAN(BYTE_REV)
+        KMP_SCAN(BYTE_REV, len >= 2)
 #undef BYTE_REV
     } else {
 #define SEQ_REV(x) rev(s, (x))
-        KMP_SCAN(SEQ_REV)
+        const uint8_t *e = NULL;
+        KMP_SCAN(SEQ_REV, 0)
 #undef SEQ_REV
     }
 #undef KMP_SCAN
