@@ -420,6 +420,30 @@ static void test_chosen_pairs(void **state)
     }
 }
 
+/* small_run from its first heaps (a forced mask under which the rules
+ * below have no rare heap for a while): before the first block of 32
+ * heaps, every term is taken heap by heap (once the terms of offsets
+ * 8..31 were left out there, found by test_random_unequal). */
+static void test_small_start(void **state)
+{
+    static const char *codes[] = {"0.145235", "0.54134", "4.7435!35!13",
+                                  "4.16!1066!", "0.55011130715735"};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const size_t n = 400;
+        sg_rule r;
+        uint32_t *naive;
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        naive = naive_values(&r, n);
+        sparse_check(&r, n, 0xFFFFFFFFll, 1, naive, codes[i]);
+        sparse_check(&r, n, 4294967687ll, 1, naive, codes[i]);
+        free(naive);
+        sg_rule_clear(&r);
+    }
+}
+
 /* Longer runs of well-known games, all masks agreeing with naive. */
 static void test_fixed_rules(void **state)
 {
@@ -1479,6 +1503,7 @@ int main(void)
         cmocka_unit_test(test_small_blocks),
         cmocka_unit_test(test_wide_small),
         cmocka_unit_test(test_chosen_pairs),
+        cmocka_unit_test(test_small_start),
         cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_widening),
         cmocka_unit_test(test_random_parity),

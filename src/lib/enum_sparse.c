@@ -23,6 +23,11 @@
  *     first, every option has been seen and G(n) is the least rare value
  *     below c still missing - a rare value, so n joins R.
  *
+ * Step 1 may mark more options than it must: each mark is a real option,
+ * so c and the result stay exact, and every value marked is one step 3
+ * need not look for.  The small path marks a few chosen pairs of two
+ * common parts that way (extra_build), the helper thread the first pairs.
+ *
  * Nothing here depends on which mask is used (mask 0 makes every value
  * rare and the method naive); the mask only decides how short R is and how
  * soon step 3 ends.  It is chosen to make R shortest: with H(v) the number
@@ -1855,7 +1860,8 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                 memset(bterms_hi, 0, sizeof bterms_hi);
             blk_m = m;
         }
-        if (m - blk_m < BLOCK_HEAPS) {
+        /* (blk_m <= m: before the first block, m - SIZE_MAX is m + 1) */
+        if (blk_m <= m && m - blk_m < BLOCK_HEAPS) {
             const size_t nc = sp->nclose, nm = sp->nnear - nc;
             if ((m - blk_m) % MID_HEAPS == 0 && nm) {
                 /* the block's terms of MID_HEAPS <= off < BLOCK_HEAPS
