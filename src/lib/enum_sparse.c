@@ -172,6 +172,7 @@
 #define XCAND 512
 #define XGAIN_MIN 0.008
 #define XFIRST 32768 /* (the first choice: the values settle a while) */
+#define XWORTH 131072 /* (and only with this many heaps still to go) */
 #define XSPLITS 4 /* (more split digits: no extra terms) */
 
 /* Values stay below this (the tables are indexed by value). */
@@ -274,6 +275,7 @@ typedef struct sparse {
      * rare values step 3 finds slowest (see extra_build), to be chosen
      * again from heap xnext on */
     size_t nextra, xnext;
+    size_t target;         /* the heap this run stops at */
     size_t kone;           /* the largest k of a one-heap or whole-heap move */
     unsigned rgen, tgen;
     int tok;
@@ -1786,7 +1788,9 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
         return 0;
     if ((sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen) ||
         flat_build(sp) == 0) {
-        if (m >= sp->xnext)
+        /* (a choice costs a few ms: not for a short run, such as the
+         * early rounds of sg_analyse, which each start afresh) */
+        if (m >= sp->xnext && sp->target - m >= XWORTH)
             extra_build(sp, s, m);
         return 1;
     }
@@ -2559,6 +2563,7 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
     sp.no_threads = opt && opt->no_threads;
     sp.no_wide = opt && opt->no_wide;
     sp.no_extra = opt && opt->no_extra;
+    sp.target = n;
     sp.balance = 256;
     if (d) {
         /* the prefix and twice the window: a slide every W heaps */
