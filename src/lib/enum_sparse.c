@@ -172,7 +172,7 @@
 #define XCAND 512
 #define XGAIN_MIN 0.008
 #define XFIRST 32768 /* (the first choice: the values settle a while) */
-#define XWORTH 131072 /* (and only with this many heaps still to go) */
+#define XWORTH 65536 /* (and only with this many heaps still to go) */
 #define XSPLITS 4 /* (more split digits: no extra terms) */
 
 /* Values stay below this (the tables are indexed by value). */
