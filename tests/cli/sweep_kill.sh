@@ -44,7 +44,11 @@ cached() {
         sort
 }
 
+t0=$(date +%s%N)
 "$SG" sweep "${ARGS[@]}" --db "$T/whole.db" >"$T/whole.json" 2>/dev/null
+# the uninterrupted run's milliseconds: the kills fall within it
+whole_ms=$((($(date +%s%N) - t0) / 1000000))
+[ $whole_ms -lt 50 ] && whole_ms=50
 rows "$T/whole.json" | cut -f1-6 | sort >"$T/whole.tsv"
 check "the uninterrupted sweep: 56 rows" test "$(wc -l <"$T/whole.tsv")" = 56
 
@@ -55,9 +59,11 @@ for i in 0 1 2 3; do
     cached "$T/k.db" >"$T/before"
     setsid "$SG" sweep "${ARGS[@]}" --db "$T/k.db" >"$T/run$i.json" 2>"$T/run$i.err" &
     pid=$!
-    # 0.2 to 1.7 s into the run.
-    sleep "$(printf '0.%d' $((2 + RANDOM % 8)))"
-    [ $((RANDOM % 2)) = 1 ] && sleep 0.5
+    # 10 % to 80 % into the time the whole sweep took (a fixed 0.2 to
+    # 1.7 s let the first run finish one time in three once the sweep
+    # took about a second: every later run then reads the cache)
+    ms=$((whole_ms * (10 + RANDOM % 71) / 100))
+    sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
     case $sig in
     TERM) kill -TERM "$pid" 2>/dev/null ;;     # the sweep alone
     *) kill -"$sig" -- -"$pid" 2>/dev/null ;;  # its whole process group
