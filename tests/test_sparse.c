@@ -286,6 +286,29 @@ static void test_small_blocks(void **state)
     }
 }
 
+/* G(0..n-1) of the game `code` (parsed into *r) by the sparse method's
+ * defaults, with its stats and largest value. */
+static uint32_t *auto_values(sg_rule *r, const char *code, size_t n,
+                             sg_sparse_stats *stats, sg_value *max)
+{
+    sg_seq a;
+    sg_error err;
+    uint32_t *want;
+
+    parse_or_fail(r, SG_SYNTAX_RULE, code);
+    sg_seq_init(&a);
+    if (sg_enumerate_sparse(&a, r, n, SG_SPARSE_AUTO, stats, NULL, &err) !=
+        SG_OK)
+        fail_msg("%s: %s", code, err.msg);
+    want = malloc(n * sizeof *want);
+    assert_non_null(want);
+    for (size_t h = 0; h < n; h++)
+        want[h] = sg_seq_get(&a, h);
+    *max = a.max;
+    sg_seq_clear(&a);
+    return want;
+}
+
 /*
  * Values of 64..127 on the small path (small_run's wide form) against the
  * stamps (no_wide) and the portable code, on games whose values pass 63
@@ -311,23 +334,13 @@ static void test_wide_small(void **state)
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const size_t n = tu_scaled(games[i].n);
         sg_rule r;
-        sg_seq a;
-        sg_error err;
         sg_sparse_stats stats;
-        uint32_t *want;
+        sg_value max;
+        uint32_t *want = auto_values(&r, games[i].code, n, &stats, &max);
 
-        parse_or_fail(&r, SG_SYNTAX_RULE, games[i].code);
-        sg_seq_init(&a);
-        if (sg_enumerate_sparse(&a, &r, n, SG_SPARSE_AUTO, &stats, NULL,
-                                &err) != SG_OK)
-            fail_msg("%s: %s", games[i].code, err.msg);
-        if (n == games[i].n && a.max < 64)
+        if (n == games[i].n && max < 64)
             fail_msg("%s: largest value %u, below the wide path",
-                     games[i].code, (unsigned)a.max);
-        want = malloc(n * sizeof *want);
-        assert_non_null(want);
-        for (size_t h = 0; h < n; h++)
-            want[h] = sg_seq_get(&a, h);
+                     games[i].code, (unsigned)max);
         for (size_t k = 1; k < 3; k++)
             sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
                              games[i].code);
@@ -343,7 +356,6 @@ static void test_wide_small(void **state)
             free(naive);
         }
         free(want);
-        sg_seq_clear(&a);
         sg_rule_clear(&r);
     }
 }
@@ -386,25 +398,15 @@ static void test_chosen_pairs(void **state)
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const size_t n = tu_scaled(games[i].n);
         sg_rule r;
-        sg_seq a;
-        sg_error err;
         sg_sparse_stats stats;
-        uint32_t *want;
+        sg_value max;
+        uint32_t *want = auto_values(&r, games[i].code, n, &stats, &max);
 
-        parse_or_fail(&r, SG_SYNTAX_RULE, games[i].code);
-        sg_seq_init(&a);
-        if (sg_enumerate_sparse(&a, &r, n, SG_SPARSE_AUTO, &stats, NULL,
-                                &err) != SG_OK)
-            fail_msg("%s: %s", games[i].code, err.msg);
         /* (the three games whose step 1 leaves the most, and 0.554:
          * pairs chosen) */
         if (cpu_avx2() && n == games[i].n && (i < 3 || i == 5) &&
             stats.pairs_chosen == 0)
             fail_msg("%s: no pairs chosen", games[i].code);
-        want = malloc(n * sizeof *want);
-        assert_non_null(want);
-        for (size_t h = 0; h < n; h++)
-            want[h] = sg_seq_get(&a, h);
         for (size_t k = 0; k < 2; k++)
             sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
                              games[i].code);
@@ -418,7 +420,6 @@ static void test_chosen_pairs(void **state)
             free(naive);
         }
         free(want);
-        sg_seq_clear(&a);
         sg_rule_clear(&r);
     }
 }

@@ -681,12 +681,14 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
         sp->no_extra || ns > XSPLITS || m < XFIRST ||
         m < 4 * (XSAMPLE + XCAND + sp->kmax))
         return;
-    /* what each sample heap wants after step 1 */
+    /* what each sample heap wants after step 1 (rare heaps, none of
+     * small_run's: nothing) */
     for (h = lo; h < m; h++) {
         const size_t v = GV(h);
         uint64_t got[2] = {0, 0}, *w = left[h - lo];
+        w[0] = w[1] = 0;
         if (v >= half || is_rare(sp->mask, (sg_value)v))
-            continue; /* (rare heaps: none of small_run's) */
+            continue;
         for (i = 0; i < sp->nterm + sp->none; i++) {
             size_t x = sp->tval[i] ^ GV(h - sp->toff[i]);
             got[x / 64 % 2] |= (uint64_t)(x < 128) << (x % 64);
@@ -697,12 +699,6 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
         need += (size_t)(__builtin_popcountll(w[0]) +
                          __builtin_popcountll(w[1]));
         nh++;
-    }
-    /* (heaps with nothing left and rare heaps keep zero sets) */
-    for (h = lo; h < m; h++) {
-        const size_t v = GV(h);
-        if (v >= half || is_rare(sp->mask, (sg_value)v))
-            left[h - lo][0] = left[h - lo][1] = 0;
     }
     /* greedy coverage, each candidate's count kept exact by taking off
      * the values each choice found (at most need in all) */
@@ -1007,7 +1003,6 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
     const __m256i one = _mm256_set1_epi64x(1);                              \
     __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;         \
     __m256i a4 = a0, a5 = a0, a6 = a0, a7 = a0, any = a0;                   \
-    sg_value vany = 0;                                                      \
     size_t i;                                                               \
                                                                             \
     for (i = 0; i < n; i++) {                                               \
@@ -1018,7 +1013,6 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
         if (CHECK) {                                                        \
             any = _mm256_or_si256(                                          \
                 any, _mm256_loadu_si256((const __m256i *)(const void *)p)); \
-            vany |= tv[i];                                                  \
         }                                                                   \
         TERM_BITS(a0, 0);                                                   \
         TERM_BITS(a1, 1);                                                   \
@@ -1049,7 +1043,6 @@ AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
 {
     BLOCK_TERMS_BODY(0);
     (void)any;
-    (void)vany;
 }
 
 /* The same (with flip 0), saying whether any of the values read was 64 or
@@ -1062,7 +1055,6 @@ AVX2 static int avx2_block_terms_any(const uint8_t *g, size_t mp,
     const sg_value flip = 0;
 
     BLOCK_TERMS_BODY(1);
-    (void)vany;
     return _mm256_movemask_epi8(_mm256_cmpeq_epi8(
                _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
                _mm256_setzero_si256())) != -1;
@@ -1132,12 +1124,7 @@ static int avx2_block_terms_any(const uint8_t *g, size_t mp,
                                 const size_t *to, const sg_value *tv,
                                 size_t n, uint64_t *out)
 {
-    (void)g;
-    (void)mp;
-    (void)to;
-    (void)tv;
-    (void)n;
-    (void)out;
+    avx2_block_terms(g, mp, to, tv, n, 0, out);
     return 1;
 }
 
@@ -1145,13 +1132,7 @@ static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
                           const sg_value *tv, size_t n, sg_value flip,
                           uint64_t *out)
 {
-    (void)g;
-    (void)mp;
-    (void)to;
-    (void)tv;
-    (void)n;
-    (void)flip;
-    (void)out;
+    avx2_block_terms(g, mp, to, tv, n, flip, out);
     return 1;
 }
 
@@ -1893,7 +1874,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                     wide)
                     avx2_mid_terms(g, m - off, sp->boff + nc,
                                    sp->bval + nc, nm, 64, mterms_hi);
-                else
+                else if (wide)
                     memset(mterms_hi, 0, sizeof mterms_hi);
             }
             to = sp->boff;
