@@ -646,8 +646,36 @@ typedef struct slot {
     pid_t pid;
     int task, result; /* parent's ends */
     int busy;         /* analysing items[rule] */
+    int reported;     /* its unasked end has been reported */
     size_t rule;
 } slot;
+
+/* write_all to a worker's task pipe without SIGPIPE: a worker that died
+ * between two rules must not take the sweep down with it (the sweep's
+ * own stdout keeps the default, so `sweep | head` still ends quietly). */
+static int write_task(int fd, const void *buf, size_t n)
+{
+    sigset_t pipe_set, old;
+    int r, err;
+
+    sigemptyset(&pipe_set);
+    sigaddset(&pipe_set, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &pipe_set, &old);
+    r = write_all(fd, buf, n);
+    err = errno;
+    if (r < 0 && err == EPIPE) {
+        /* consume the SIGPIPE the write raised, unless one was already
+         * pending before we blocked it */
+        if (!sigismember(&old, SIGPIPE)) {
+            struct timespec zero = {0, 0};
+            while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+                ;
+        }
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = err;
+    return r;
+}
 
 /* Give a worker the next rule, or, when there is none (or `go` is 0),
  * close its task pipe so that it ends. */
@@ -655,7 +683,7 @@ static void feed(slot *w, size_t *next, size_t n, int go)
 {
     if (go && *next < n) {
         uint64_t idx = *next;
-        if (write_all(w->task, &idx, sizeof idx) == 0) {
+        if (write_task(w->task, &idx, sizeof idx) == 0) {
             w->busy = 1;
             w->rule = (*next)++;
             return;
@@ -1217,6 +1245,7 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
                     cli_error("a worker stopped while analysing %s",
                               cli_quote(s->items[w[i].rule].canon));
                     s->items[w[i].rule].failed = 1;
+                    w[i].reported = 1;
                     rc = EXIT_RUNTIME;
                 }
                 w[i].busy = 0;
@@ -1277,13 +1306,23 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
         rc = EXIT_RUNTIME;
     }
     for (i = 0; i < nw; i++) {
-        int st;
+        int st = 0;
+        pid_t got;
         if (w[i].task >= 0)
             close(w[i].task);
         if (w[i].result >= 0)
             close(w[i].result);
-        while (waitpid(w[i].pid, &st, 0) < 0 && errno == EINTR)
+        while ((got = waitpid(w[i].pid, &st, 0)) < 0 && errno == EINTR)
             ;
+        /* One killed between two rules (its row in, its next task not
+         * yet read) lost nothing, but it did not end because it was
+         * asked to: that is still a failure. */
+        if (got > 0 && !w[i].reported && !stopping && !cli_cancel &&
+            WIFSIGNALED(st)) {
+            cli_error("a worker stopped between rules (signal %d)",
+                      WTERMSIG(st));
+            rc = EXIT_RUNTIME;
+        }
     }
     if (cli_cancel)
         *interrupted = 1;
