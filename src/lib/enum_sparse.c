@@ -1656,11 +1656,12 @@ AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
                 _mm256_loadu_si256((const __m256i *)(const void *)(g + a));
             __m256i y0 = _mm256_loadu_si256(
                 (const __m256i *)(const void *)(g + rem - a - 31));
-            __m256i x1, y1;
+            __m256i x1 = _mm256_setzero_si256(), y1;
             uint64_t hits;
             y0 = _mm256_shuffle_epi8(y0, rev);
             y0 = _mm256_permute2x128_si256(y0, y0, 0x01);
-            hits = avx2_member(_mm256_xor_si256(x0, y0), ta, tb);
+            x0 = _mm256_xor_si256(x0, y0);
+            hits = avx2_member(x0, ta, tb);
             if (a + 32 < full) {
                 x1 = _mm256_loadu_si256(
                     (const __m256i *)(const void *)(g + a + 32));
@@ -1668,15 +1669,22 @@ AVX2 static inline int avx2_scan1(sparse *sp, const uint8_t *g, size_t rem,
                     (const __m256i *)(const void *)(g + rem - a - 63));
                 y1 = _mm256_shuffle_epi8(y1, rev);
                 y1 = _mm256_permute2x128_si256(y1, y1, 0x01);
-                hits |= (uint64_t)avx2_member(_mm256_xor_si256(x1, y1), ta,
-                                              tb)
-                        << 32;
+                x1 = _mm256_xor_si256(x1, y1);
+                hits |= (uint64_t)avx2_member(x1, ta, tb) << 32;
             }
-            for (; hits; hits &= hits - 1) {
+            while (hits) {
                 size_t b = a + (size_t)__builtin_ctzll(hits);
-                if (avx2_found(sp, (sg_value)(g[b] ^ g[rem - b]), need, &ta,
-                               &tb))
+                sg_value x = (sg_value)(g[b] ^ g[rem - b]);
+                __m256i e = _mm256_set1_epi8((char)x);
+                if (avx2_found(sp, x, need, &ta, &tb))
                     return 1;
+                /* the block's other pairs with this xor: nothing more
+                 * to find in them (early on, a third of the hits) */
+                hits &= ~((uint64_t)(unsigned)_mm256_movemask_epi8(
+                              _mm256_cmpeq_epi8(x0, e)) |
+                          (uint64_t)(unsigned)_mm256_movemask_epi8(
+                              _mm256_cmpeq_epi8(x1, e))
+                              << 32);
             }
         }
     }
