@@ -208,7 +208,9 @@ typedef struct sparse_job {
  * eighth and a half measured slower).  A
  * positive balance is the number of extra pairs (a, m - k - a) per heap
  * that the helper marks, with a from b + HLANES - done on: real options,
- * which step 3 then need not look for.  A negative one is the number of
+ * which step 3 then need not look for, and pairs it need not read again
+ * (it skips [dense_lo, dense_hi): every value they give is marked, so
+ * none of them is wanted).  A negative one is the number of
  * far rare heaps the helper leaves to this thread (which marks every rare
  * the helper did not).
  */
@@ -224,8 +226,9 @@ typedef struct sparse {
     /* per far slot (see FAR_SLOTS) and split digit, index slot * nsplit
      * + j: the rares [far_lo, far_hi) were marked for the whole group at
      * once, except [skip_lo, skip_hi) (`!` digits: pairs that may be
-     * equal halves) */
-    size_t *far_lo, *far_hi, *skip_lo, *skip_hi;
+     * equal halves); and the pairs (a, n - k - a), dense_lo <= a <
+     * dense_hi, too (the helper's `dense` pairs: step 3 skips them) */
+    size_t *far_lo, *far_hi, *skip_lo, *skip_hi, *dense_lo, *dense_hi;
     size_t *one;           /* k >= 1 with bit 2: leave n - k >= 1 */
     size_t *all;           /* k >= 1 with bit 1: n == k leaves nothing */
 
@@ -375,6 +378,8 @@ static void sparse_free(sparse *sp)
     free(sp->far_hi);
     free(sp->skip_lo);
     free(sp->skip_hi);
+    free(sp->dense_lo);
+    free(sp->dense_hi);
     free(sp->one);
     free(sp->all);
     free(sp->rpos);
@@ -408,11 +413,13 @@ static int sparse_moves(sparse *sp, const sg_rule *r)
     sp->far_hi = calloc(FAR_SLOTS * m, sizeof *sp->far_hi);
     sp->skip_lo = calloc(FAR_SLOTS * m, sizeof *sp->skip_lo);
     sp->skip_hi = calloc(FAR_SLOTS * m, sizeof *sp->skip_hi);
+    sp->dense_lo = calloc(FAR_SLOTS * m, sizeof *sp->dense_lo);
+    sp->dense_hi = calloc(FAR_SLOTS * m, sizeof *sp->dense_hi);
     sp->one = malloc(m * sizeof *sp->one);
     sp->all = malloc(m * sizeof *sp->all);
     if (!sp->split || !sp->split_uneq || !sp->rem || !sp->top ||
         !sp->far_lo || !sp->far_hi || !sp->skip_lo || !sp->skip_hi ||
-        !sp->one || !sp->all)
+        !sp->dense_lo || !sp->dense_hi || !sp->one || !sp->all)
         return -1;
     for (i = 0; i < r->nterms; i++) {
         size_t k = (size_t)r->terms[i].take;
@@ -1172,7 +1179,10 @@ static void no_block(sparse *sp)
     size_t j;
 
     for (j = 0; j < sp->nsplit; j++)
+    {
         sp->far_lo[j] = sp->far_hi[j] = sp->skip_lo[j] = sp->skip_hi[j] = 0;
+        sp->dense_lo[j] = sp->dense_hi[j] = 0;
+    }
 }
 
 /* The first index i < nr with rp[i] >= pos (rp ascending). */
@@ -1291,6 +1301,7 @@ static inline size_t kept_top(sparse *sp, size_t rem, size_t top)
             size_t x = fs * sp->nsplit + j;                                 \
             sp->far_lo[x] = sp->far_hi[x] = 0;                              \
             sp->skip_lo[x] = sp->skip_hi[x] = 0;                            \
+            sp->dense_lo[x] = sp->dense_hi[x] = 0;                          \
             if (b < k + rmin + 1)                                           \
                 continue;                                                   \
             lo = rare_index(rp, nsnap, rmin);                               \
@@ -1331,6 +1342,10 @@ static inline size_t kept_top(sparse *sp, size_t rem, size_t top)
                 continue;                                                   \
             if (aend > (b - k) / 2)                                         \
                 aend = (b - k) / 2;                                         \
+            if (a < aend) {                                                 \
+                sp->dense_lo[fs * sp->nsplit + j] = a;                      \
+                sp->dense_hi[fs * sp->nsplit + j] = aend;                   \
+            }                                                               \
             for (; a < aend; a++) {                                         \
                 const T *p = g + (bp - k - a);                              \
                 size_t v = g[a];                                            \
@@ -1402,7 +1417,8 @@ static inline int wanted_take(sparse *sp, sg_value x)
 
 #define SPARSE_STEP3(NAME, T, SCAN, USE, ATTR)                              \
     ATTR static sg_value NAME##_step3(sparse *sp, const T *g, sg_value c,   \
-                                 size_t need, size_t ntop, size_t maxtop)   \
+                                 size_t need, size_t ntop, size_t maxtop,   \
+                                 const size_t *dlo, const size_t *dhi)      \
     {                                                                       \
         size_t a0, blk, j, w;                                               \
         sg_value v;                                                         \
@@ -1414,13 +1430,19 @@ static inline int wanted_take(sparse *sp, sg_value x)
             if (a0 > 1 && blk < SPARSE_BLOCK)                               \
                 blk *= 2;                                                   \
             for (j = 0; j < ntop; j++) {                                    \
-                size_t end = a0 + blk;                                      \
+                size_t end = a0 + blk, lo = a0;                             \
                 if (end > sp->top[j] + 1)                                   \
                     end = sp->top[j] + 1;                                   \
-                if (a0 < end && SCAN(sp, g, sp->rem[j], a0, end, &need)) {  \
-                    v = c;                                                  \
-                    goto done;                                              \
+                /* the pairs dlo <= a < dhi are marked already: their       \
+                 * values are not wanted */                                 \
+                if (dlo && lo < dhi[j] && end > dlo[j]) {                   \
+                    if (lo < dlo[j] &&                                      \
+                        SCAN(sp, g, sp->rem[j], lo, dlo[j], &need))         \
+                        goto found;                                         \
+                    lo = dhi[j];                                            \
                 }                                                           \
+                if (lo < end && SCAN(sp, g, sp->rem[j], lo, end, &need))    \
+                    goto found;                                             \
             }                                                               \
         }                                                                   \
         /* the pairs ran out: the least rare value still wanted (unless     \
@@ -1435,9 +1457,9 @@ static inline int wanted_take(sparse *sp, sg_value x)
         memset(sp->wbits, 0, (c / 64 + 1 < sp->bw ? c / 64 + 1 : sp->bw) *  \
                                  sizeof *sp->wbits);                        \
         return v;                                                           \
-    done:                                                                   \
+    found:                                                                  \
         sp->filter = 0; /* every wanted value left it: it is empty */       \
-        return v;                                                           \
+        return c;                                                           \
     }                                                                       \
 
 #define SPARSE_METHODS(NAME, T, STEP3)                                      \
@@ -1557,7 +1579,7 @@ static inline int wanted_take(sparse *sp, sg_value x)
                                                 << (sp->rarev[i] % 64);     \
                 need++;                                                     \
             }                                                               \
-        return need ? STEP3(sp, g, c, need, ntop, maxtop) : c;              \
+        return need ? STEP3(sp, g, c, need, ntop, maxtop, NULL, NULL) : c;  \
     }                                                                       \
                                                                             \
     static sg_value NAME##_heapb(sparse *sp, const T *g, size_t m)          \
@@ -1588,7 +1610,10 @@ static inline int wanted_take(sparse *sp, sg_value x)
             sp->wbits[w] = f;                                               \
             need += popcount64(f);                                          \
         }                                                                   \
-        return need ? STEP3(sp, g, c, need, ntop, maxtop) : c;              \
+        return need ? STEP3(sp, g, c, need, ntop, maxtop,                   \
+                            sp->dense_lo + fs * sp->nsplit,                 \
+                            sp->dense_hi + fs * sp->nsplit)                 \
+                    : c;                                                    \
     }
 
 SPARSE_SCAN(sparse1, uint8_t)
