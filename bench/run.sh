@@ -179,7 +179,7 @@ enum_case "Grundy's game 4!.0" '4!.0' 1000000
 enum_case "Grundy's game 4!.0, one thread" '4!.0' 1000000 sparse1
 T_WALL=10 enum_case "Grundy's game 4!.0" '4!.0' 10000000
 ratio_case "Officers 0.6 (vs naive)" '0.6' 30000
-T_WALL=2 enum_case "Officers 0.6" '0.6' 1000000
+T_WALL=1 enum_case "Officers 0.6" '0.6' 1000000
 enum_case "Officers 0.6, one thread" '0.6' 1000000 sparse1
 ratio_case "Kayles 0.77 (vs naive)" '0.77' 30000
 T_VPS=3e7 enum_case "Kayles 0.77" '0.77' 100000000
