@@ -146,15 +146,45 @@ static void print_table(const list_state *ls)
     }
 }
 
-/* cache list's line for a deep run's checkpoint (text only: the JSON
- * lines stay one per rule of the rules table). */
+/* What cache list's checkpoint lines need: how many were listed, whether
+ * in JSON, and the --family filter (NULL: any). */
+typedef struct ckpt_state {
+    size_t count;
+    int json;
+    const char *family;
+} ckpt_state;
+
+/* cache list's line for a deep run's checkpoint: a text line, or in
+ * JSON one {"checkpoint": ...} object (a key of its own, so that readers
+ * of the rules' lines, which all have "rule" at the top, skip it). */
 static int checkpoint_line(const char *rule, uint64_t heaps,
                            const char *stored, void *arg)
 {
-    (void)arg;
-    printf("deep-run checkpoint: %s at heap %llu, stored %s (`sgexplore "
-           "cache show %s`)\n",
-           rule, (unsigned long long)heaps, stored, rule);
+    ckpt_state *cs = arg;
+
+    if (cs->family) {
+        sg_rule r;
+        sg_error err;
+        int same;
+        sg_rule_init(&r);
+        same = sg_rule_parse(&r, SG_SYNTAX_RULE, rule, &err) == SG_OK &&
+               strcmp(sg_rule_family(&r), cs->family) == 0;
+        sg_rule_clear(&r);
+        if (!same)
+            return 0;
+    }
+    if (cs->json) {
+        fputs("{\"checkpoint\":{\"rule\":", stdout);
+        cli_json_string(stdout, rule);
+        printf(",\"heaps\":%llu,\"stored\":", (unsigned long long)heaps);
+        cli_json_string(stdout, stored);
+        fputs("}}\n", stdout);
+    } else {
+        printf("deep-run checkpoint: %s at heap %llu, stored %s (`sgexplore "
+               "cache show %s`)\n",
+               rule, (unsigned long long)heaps, stored, rule);
+    }
+    cs->count++;
     return 0;
 }
 
@@ -167,6 +197,7 @@ static int cmd_list(const cli_args *a, int json)
     const char *status = cli_get(a, "--status"), *family = cli_get(a,
                                                                  "--family");
     list_state ls;
+    ckpt_state ckpt;
     sg_store *db;
     sg_error err;
     char *path = NULL;
@@ -193,6 +224,9 @@ static int cmd_list(const cli_args *a, int json)
         return rc;
     }
     memset(&ls, 0, sizeof ls);
+    ckpt.count = 0;
+    ckpt.json = json;
+    ckpt.family = family;
     ls.status = status;
     ls.json = json;
     if (db && sg_store_list(db,
@@ -203,11 +237,18 @@ static int cmd_list(const cli_args *a, int json)
     else if (ls.nomem)
         rc = (cli_error("out of memory"), EXIT_RUNTIME);
     total = ls.count[0] + ls.count[1] + ls.count[2];
+    /* A checkpoint is a deep run's unfinished state: listed unless only
+     * periodic rules were asked for; in JSON before the summary. */
+    if (!rc && json && db &&
+        (!status || strcmp(status, "unresolved") == 0) &&
+        sg_store_checkpoint_list(db, checkpoint_line, &ckpt, &err) != SG_OK)
+        rc = cli_report(NULL, NULL, &err);
     if (!rc && json) {
         printf("{\"summary\":{\"rules\":%zu,\"periodic\":%zu,"
-               "\"arithmetic-periodic\":%zu,\"unresolved\":%zu}}\n",
+               "\"arithmetic-periodic\":%zu,\"unresolved\":%zu,"
+               "\"checkpoints\":%zu}}\n",
                total, ls.count[SG_PERIODIC], ls.count[SG_ARITH_PERIODIC],
-               ls.count[SG_UNRESOLVED]);
+               ls.count[SG_UNRESOLVED], ckpt.count);
     } else if (!rc) {
         if (ls.n)
             print_table(&ls);
@@ -218,7 +259,8 @@ static int cmd_list(const cli_args *a, int json)
                db ? "" : " (no cache file yet)");
     }
     if (!rc && !json && db &&
-        sg_store_checkpoint_list(db, checkpoint_line, NULL, &err) != SG_OK)
+        (!status || strcmp(status, "unresolved") == 0) &&
+        sg_store_checkpoint_list(db, checkpoint_line, &ckpt, &err) != SG_OK)
         rc = cli_report(NULL, NULL, &err);
     for (i = 0; i < ls.n; i++) {
         free(ls.rows[i].rule);

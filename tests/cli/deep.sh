@@ -106,6 +106,17 @@ check "a finished run comes from its checkpoint" has "$out" \
 out=$("$SG" cache list --db "$T/whole.db")
 check "cache list names the checkpoint" \
     contains "$out" "^deep-run checkpoint: $RULE at heap $N, stored "
+out=$("$SG" cache list --db "$T/whole.db" --format json)
+check "cache list --format json: the checkpoint's own line, then the summary" \
+    python3 -c '
+import json, sys
+lines = [json.loads(l) for l in sys.argv[1].splitlines()]
+c = lines[0]["checkpoint"]
+assert len(lines) == 2 and c["rule"] == sys.argv[2] and c["heaps"] == int(sys.argv[3])
+assert c["stored"] and lines[1]["summary"]["checkpoints"] == 1
+assert lines[1]["summary"]["rules"] == 0' "$out" $RULE $N
+check "  not under --status proven or another family" \
+    test "$("$SG" cache list --db "$T/whole.db" --format json --status proven | grep -c checkpoint\")$("$SG" cache list --db "$T/whole.db" --format json --family subtract | grep -c checkpoint\")" = 00
 out=$("$SG" cache show $RULE --db "$T/whole.db")
 check "cache show: the deep report from the checkpoint" \
     has "$out" "checksum: $want of G(0..$((N - 1)))"
