@@ -198,6 +198,7 @@ static int cmd_list(const cli_args *a, int json)
                                                                  "--family");
     list_state ls;
     ckpt_state ckpt;
+    int with_ckpt;
     sg_store *db;
     sg_error err;
     char *path = NULL;
@@ -238,9 +239,10 @@ static int cmd_list(const cli_args *a, int json)
         rc = (cli_error("out of memory"), EXIT_RUNTIME);
     total = ls.count[0] + ls.count[1] + ls.count[2];
     /* A checkpoint is a deep run's unfinished state: listed unless only
-     * periodic rules were asked for; in JSON before the summary. */
-    if (!rc && json && db &&
-        (!status || strcmp(status, "unresolved") == 0) &&
+     * periodic rules were asked for; in JSON before the summary, in the
+     * text after it. */
+    with_ckpt = db && (!status || strcmp(status, "unresolved") == 0);
+    if (!rc && json && with_ckpt &&
         sg_store_checkpoint_list(db, checkpoint_line, &ckpt, &err) != SG_OK)
         rc = cli_report(NULL, NULL, &err);
     if (!rc && json) {
@@ -258,8 +260,7 @@ static int cmd_list(const cli_args *a, int json)
                ls.count[SG_ARITH_PERIODIC], ls.count[SG_UNRESOLVED], path,
                db ? "" : " (no cache file yet)");
     }
-    if (!rc && !json && db &&
-        (!status || strcmp(status, "unresolved") == 0) &&
+    if (!rc && !json && with_ckpt &&
         sg_store_checkpoint_list(db, checkpoint_line, &ckpt, &err) != SG_OK)
         rc = cli_report(NULL, NULL, &err);
     for (i = 0; i < ls.n; i++) {

@@ -227,7 +227,8 @@ typedef struct sparse {
      * + j: the rares [far_lo, far_hi) were marked for the whole group at
      * once, except [skip_lo, skip_hi) (`!` digits: pairs that may be
      * equal halves); and the pairs (a, n - k - a), dense_lo <= a <
-     * dense_hi, too (the helper's `dense` pairs: step 3 skips them) */
+     * dense_hi, too (the helper's `dense` pairs: step 3 of its heaps
+     * skips them; this thread's blocks have none) */
     size_t *far_lo, *far_hi, *skip_lo, *skip_hi, *dense_lo, *dense_hi;
     size_t *one;           /* k >= 1 with bit 2: leave n - k >= 1 */
     size_t *all;           /* k >= 1 with bit 1: n == k leaves nothing */
@@ -1179,10 +1180,7 @@ static void no_block(sparse *sp)
     size_t j;
 
     for (j = 0; j < sp->nsplit; j++)
-    {
         sp->far_lo[j] = sp->far_hi[j] = sp->skip_lo[j] = sp->skip_hi[j] = 0;
-        sp->dense_lo[j] = sp->dense_hi[j] = 0;
-    }
 }
 
 /* The first index i < nr with rp[i] >= pos (rp ascending). */

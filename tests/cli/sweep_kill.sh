@@ -116,14 +116,7 @@ check "the resumed sweep ends with exactly the uninterrupted table" \
 outcome=late
 for try in 1 2 3 4 5; do
     rm -f "$T"/w.db*
-    "$SG" sweep "${ARGS[@]}" --db "$T/w.db" >"$T/w.json" 2>"$T/w.err" &
-    pid=$!
-    for _ in $(seq 1 500); do
-        grep -q '^{"rule"' "$T/w.json" && break
-        sleep 0.02
-    done
-    # a worker still running (a zombie has finished its work)
-    victim=$(ps -o pid=,stat= --ppid "$pid" | awk '$2 !~ /^Z/ {print $1; exit}')
+    sweep_first_row "$T/w.db" "$T/w.json" "$T/w.err" "${ARGS[@]}"
     [ -n "$victim" ] && kill -KILL "$victim"
     wait "$pid"
     rc=$?

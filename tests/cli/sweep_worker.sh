@@ -33,13 +33,7 @@ ARGS=(octal --digits 2 --max 25000 --jobs 2 --format json)
 outcome=none
 for try in 1 2 3; do
     rm -f "$T"/w.db*
-    "$SG" sweep "${ARGS[@]}" --db "$T/w.db" >"$T/w.json" 2>"$T/w.err" &
-    pid=$!
-    for _ in $(seq 1 500); do
-        grep -q '^{"rule"' "$T/w.json" && break
-        sleep 0.02
-    done
-    victim=$(ps -o pid=,stat= --ppid "$pid" | awk '$2 !~ /^Z/ {print $1; exit}')
+    sweep_first_row "$T/w.db" "$T/w.json" "$T/w.err" "${ARGS[@]}"
     if [ -z "$victim" ]; then
         wait "$pid"
         continue

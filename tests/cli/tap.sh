@@ -14,3 +14,18 @@ check() {
 }
 has() { grep -qx -- "$2" <<<"$1"; }      # an exact line in the text
 contains() { grep -q -- "$2" <<<"$1"; }  # a substring or regex in the text
+# sweep_first_row DB OUT ERR ARGS...: start `$SG sweep ARGS --db DB` in
+# the background (its pid in $pid, stdout OUT, stderr ERR), wait up to 10 s
+# for its first row, then set $victim to one of its workers still running
+# (a zombie has finished its work), or to nothing.
+sweep_first_row() {
+    local db=$1 out=$2 errf=$3
+    shift 3
+    "$SG" sweep "$@" --db "$db" >"$out" 2>"$errf" &
+    pid=$!
+    for _ in $(seq 1 500); do
+        grep -q '^{"rule"' "$out" && break
+        sleep 0.02
+    done
+    victim=$(ps -o pid=,stat= --ppid "$pid" | awk '$2 !~ /^Z/ {print $1; exit}')
+}
