@@ -114,12 +114,13 @@ static int run_enum(const char *rule, size_t n, const char *how)
     }
     printf("mode=enum rule=%s n=%zu method=%s wall=%.4f cpu=%.4f vps=%.4g "
            "maxrss_kb=%ld max=%u width=%u mask=0x%x rare=%zu full_scans=%zu "
-           "repicks=%zu parity=%s pairs=%zu checksum=%016llx\n",
+           "repicks=%zu parity=%s pairs=%zu searches=%zu checksum=%016llx\n",
            rule, n, method, w1 - w0, c1 - c0, (double)n / (w1 - w0),
            maxrss_kb(), (unsigned)s.max, s.width, (unsigned)stats.mask,
            stats.rare, stats.full_scans, stats.repicks,
            !stats.parity ? "none" : stats.parity_shift ? "h+1" : "h",
-           stats.pairs_chosen, (unsigned long long)sg_checksum(&s, s.n));
+           stats.pairs_chosen, stats.searches,
+           (unsigned long long)sg_checksum(&s, s.n));
     sg_seq_clear(&s);
     sg_rule_clear(&r);
     return 0;

@@ -424,6 +424,57 @@ static void test_chosen_pairs(void **state)
     }
 }
 
+/*
+ * The chosen pairs of a run that starts from a stored prefix, as each
+ * round of sg_analyse does: 0.354's first choice there, at heap 65,536,
+ * once took 128 pairs that found nothing (candidates of values 64 or more
+ * counted nothing, and taking off what a choice found wrapped their count
+ * round to the largest), so step 3 ran at every heap of the round.  The
+ * pairs must leave step 3 to a small share of the heaps (7 % here),
+ * as a run without them does not (all of them), and the values stay
+ * those of one run from heap 0.
+ */
+static void test_chosen_pairs_resumed(void **state)
+{
+    const size_t n0 = 65536, n = 2 * 65536 + 4096;
+    sg_enum_options none = {0};
+    sg_rule r;
+    sg_sparse_stats stats, plain;
+    sg_value max;
+    uint32_t *want;
+    sg_seq s;
+    sg_error err;
+
+    (void)state;
+    if (!cpu_avx2())
+        skip();
+    want = auto_values(&r, "0.354", n, &stats, &max);
+    none.no_extra = 1;
+    for (int k = 0; k < 2; k++) {
+        sg_sparse_stats *st = k ? &plain : &stats;
+        sg_seq_init(&s);
+        assert_int_equal(sg_enumerate_sparse(&s, &r, n0, SG_SPARSE_AUTO,
+                                             NULL, NULL, &err),
+                         SG_OK);
+        memset(st, 0, sizeof *st);
+        assert_int_equal(sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, st,
+                                             k ? &none : NULL, &err),
+                         SG_OK);
+        check_values(&s, want, n, "0.354 resumed", -1);
+        sg_seq_clear(&s);
+    }
+    if (stats.pairs_chosen == 0 || stats.searches > (n - n0) / 4)
+        fail_msg("0.354 from heap %zu: %zu pairs chosen, step 3 at %zu of "
+                 "%zu heaps",
+                 n0, stats.pairs_chosen, stats.searches, n - n0);
+    if (plain.searches < (n - n0) / 2)
+        fail_msg("0.354 from heap %zu without chosen pairs: step 3 at only "
+                 "%zu of %zu heaps (the test no longer tells)",
+                 n0, plain.searches, n - n0);
+    free(want);
+    sg_rule_clear(&r);
+}
+
 /* small_run from its first heaps (a forced mask under which the rules
  * below have no rare heap for a while): before the first block of 32
  * heaps, every term is taken heap by heap (once the terms of offsets
@@ -1507,6 +1558,7 @@ int main(void)
         cmocka_unit_test(test_small_blocks),
         cmocka_unit_test(test_wide_small),
         cmocka_unit_test(test_chosen_pairs),
+        cmocka_unit_test(test_chosen_pairs_resumed),
         cmocka_unit_test(test_small_start),
         cmocka_unit_test(test_helper_shares),
         cmocka_unit_test(test_widening),

@@ -291,7 +291,7 @@ typedef struct sparse {
     int simd;              /* the CPU has AVX2 */
     int filter;            /* want_tab holds step 3's wanted values */
 
-    size_t full_scans, repicks;
+    size_t full_scans, repicks, searches;
 
     /* bit sets of value, size bits each (bw words): the common and the
      * rare values, and step 3's wanted values */
@@ -734,12 +734,16 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
         need -= nf;
         sp->boff[sp->nnear + sp->nfar + sp->nextra] = k + a;
         sp->bval[sp->nnear + sp->nfar + sp->nextra++] = (sg_value)ga;
+        /* (the candidates of values 64 or more counted nothing: without
+         * the test their count wrapped round to the largest, and 0.354
+         * took 128 useless pairs in some rounds of sg_analyse) */
         for (f = 0; f < nf; f++)
             for (j = 0; j < ns; j++) {
                 const uint8_t *far = s->data + (fh[f] - sp->split[j] - sp->off);
                 size_t *gj = gain + j * XCAND - 32;
                 for (c = 32; c < 32 + XCAND; c++)
-                    gj[c] -= (s->data[c] ^ far[-(ptrdiff_t)c]) == fx[f];
+                    gj[c] -= s->data[c] < 64 &&
+                             (s->data[c] ^ far[-(ptrdiff_t)c]) == fx[f];
             }
     }
 #undef GV
@@ -1953,6 +1957,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         want_hi = wide ? miss_hi & rb1 & below_hi(v) : 0;
         if (want | want_hi) {
             size_t a0, blk, maxtop = 0;
+            sp->searches++;
             sp->cut = 0;
             for (j = 0; j < ns; j++) {
                 size_t rem = m - sp->split[j];
@@ -2857,6 +2862,7 @@ out:
         stats->full_scans = sp.full_scans;
         stats->repicks = sp.repicks;
         stats->pairs_chosen = sp.nextra;
+        stats->searches = sp.searches;
     }
     sparse_free(&sp);
     return st;

@@ -269,6 +269,7 @@ typedef struct sg_sparse_stats {
     int parity;        /* the heap's parity was part of that mask */
     int parity_shift;  /* with it: (h + parity_shift) mod 2 was used */
     size_t pairs_chosen; /* the small path's extra pairs at the end */
+    size_t searches;   /* heaps of the small path's loop whose step 3 ran */
 } sg_sparse_stats;
 
 /* The sparse-space enumerator (method and proof at the top of
