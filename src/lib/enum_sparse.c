@@ -288,7 +288,8 @@ typedef struct sparse {
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
     uint32_t want_low[256];
-    int simd;              /* the CPU has AVX2 */
+    int simd;              /* the CPU has AVX2 (1), and AVX-512 with VBMI
+                              for small_run's blocks (2) */
     int filter;            /* want_tab holds step 3's wanted values */
 
     size_t full_scans, repicks, searches;
@@ -1104,6 +1105,71 @@ AVX2 static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
 #undef TERM_BITS
 #undef BLOCK_TERMS_BODY
 
+/*
+ * avx2_block_terms with AVX-512 (and VBMI's byte permute), where the CPU
+ * has it: eight heaps per register, and the xor with the term's value is
+ * done once on the 32 bytes, so that each eight heaps take one permute
+ * (each byte to its own 64-bit lane, zeroing the rest), one shift and
+ * one or: three instructions where AVX2 takes eight.  The block's terms
+ * of a rule such as 0.167 (155 of them) are 40 % of its time there.
+ */
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+
+AVX512 static int avx512_block_body(const uint8_t *g, size_t mp,
+                                    const size_t *to, const sg_value *tv,
+                                    size_t n, sg_value flip, uint64_t *out)
+{
+    const __m512i one = _mm512_set1_epi64(1);
+    /* byte 8j of lane j from byte 8q + j of the term's 32 */
+    const __m512i i0 = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i i1 = _mm512_add_epi64(i0, _mm512_set1_epi64(8));
+    const __m512i i2 = _mm512_add_epi64(i0, _mm512_set1_epi64(16));
+    const __m512i i3 = _mm512_add_epi64(i0, _mm512_set1_epi64(24));
+    const __mmask64 lane = 0x0101010101010101ull;
+    __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+    __m256i any = _mm256_setzero_si256();
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        __m256i y = _mm256_loadu_si256(
+            (const __m256i *)(const void *)(g + (mp - to[i])));
+        __m512i z;
+        any = _mm256_or_si256(any, y);
+        y = _mm256_xor_si256(y, _mm256_set1_epi8((char)(tv[i] ^ flip)));
+        z = _mm512_zextsi256_si512(y);
+        a0 = _mm512_or_si512(
+            a0, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
+                                           lane, i0, z)));
+        a1 = _mm512_or_si512(
+            a1, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
+                                           lane, i1, z)));
+        a2 = _mm512_or_si512(
+            a2, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
+                                           lane, i2, z)));
+        a3 = _mm512_or_si512(
+            a3, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
+                                           lane, i3, z)));
+    }
+    _mm512_storeu_si512((void *)(out + 0), a0);
+    _mm512_storeu_si512((void *)(out + 8), a1);
+    _mm512_storeu_si512((void *)(out + 16), a2);
+    _mm512_storeu_si512((void *)(out + 24), a3);
+    /* (whether any value read was 64 or more: avx2_block_terms_any) */
+    return _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+               _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
+               _mm256_setzero_si256())) != -1;
+}
+
+/* Whether small_run may take avx512_block_body (asked once per run). */
+static int have_avx512(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vbmi");
+}
+#undef AVX512
+
 /* Asked once per run (cheap: the CPU model is read at start-up), so that
  * no state is kept between runs. */
 static int have_avx2(void)
@@ -1116,6 +1182,25 @@ static int have_avx2(void)
 static int have_avx2(void)
 {
     return 0;
+}
+
+static int have_avx512(void)
+{
+    return 0;
+}
+
+static int avx512_block_body(const uint8_t *g, size_t mp, const size_t *to,
+                             const sg_value *tv, size_t n, sg_value flip,
+                             uint64_t *out)
+{
+    (void)g;
+    (void)mp;
+    (void)to;
+    (void)tv;
+    (void)n;
+    (void)flip;
+    (void)out;
+    return 1;
 }
 
 /* Stand-ins: never called (sp->simd is 0). */
@@ -1823,6 +1908,22 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
     return 0;
 }
 
+/* Step 1's far terms of a block (avx2_block_terms) with the widest
+ * vectors the CPU has; with check, whether any value read was 64 or more
+ * (avx2_block_terms_any; otherwise any answer). */
+static inline __attribute__((always_inline)) int
+block_terms(const sparse *sp, const uint8_t *g, size_t mp, const size_t *to,
+            const sg_value *tv, size_t n, sg_value flip, uint64_t *out,
+            int check)
+{
+    if (sp->simd > 1)
+        return avx512_block_body(g, mp, to, tv, n, flip, out);
+    if (check)
+        return avx2_block_terms_any(g, mp, to, tv, n, out);
+    avx2_block_terms(g, mp, to, tv, n, flip, out);
+    return 1;
+}
+
 /* Value x into the set (lo, hi): values below 64 in lo, 64..127 in hi
  * (only with wide; otherwise every x is below 64). */
 #define SET_BIT(lo, hi, x)                                                  \
@@ -1879,21 +1980,19 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             /* the far terms of the whole block (its heaps follow in this
              * loop unless one is rare, which ends the loop) */
             const size_t nb = sp->nfar + sp->nextra;
+            const size_t *bo = sp->boff + sp->nnear;
+            const sg_value *bv = sp->bval + sp->nnear;
             if (!wide)
-                avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                                 sp->bval + sp->nnear, nb, 0, bterms);
-            else if (avx2_block_terms_any(g, m - off, sp->boff + sp->nnear,
-                                          sp->bval + sp->nnear, nb, bterms))
-                avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                                 sp->bval + sp->nnear, nb, 64, bterms_hi);
+                block_terms(sp, g, m - off, bo, bv, nb, 0, bterms, 0);
+            else if (block_terms(sp, g, m - off, bo, bv, nb, 0, bterms, 1))
+                block_terms(sp, g, m - off, bo, bv, nb, 64, bterms_hi, 0);
             else if (sp->nfar_hi)
                 /* every value read is below 64: only the terms of values
                  * of 64 or more (first in the list) give 64..127 (0.354:
                  * 0.03 % of its heaps have such values, but some rare
                  * heaps do, and every block took the second pass) */
-                avx2_block_terms(g, m - off, sp->boff + sp->nnear,
-                                 sp->bval + sp->nnear, sp->nfar_hi, 64,
-                                 bterms_hi);
+                block_terms(sp, g, m - off, bo, bv, sp->nfar_hi, 64,
+                            bterms_hi, 0);
             else
                 memset(bterms_hi, 0, sizeof bterms_hi);
             blk_m = m;
@@ -2595,6 +2694,8 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
     tr.mode = -1;
     tr.best = 1;
     sp.simd = !(opt && opt->no_simd) && have_avx2();
+    if (sp.simd && !(opt && opt->no_avx512) && have_avx512())
+        sp.simd = 2;
     sp.no_threads = opt && opt->no_threads;
     sp.no_wide = opt && opt->no_wide;
     sp.no_extra = opt && opt->no_extra;

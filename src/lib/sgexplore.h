@@ -201,14 +201,15 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
  * accepted wherever a const sg_enum_options * is taken.  Everything a run
  * depends on besides the rule comes through here (the library keeps no
  * process-wide state), so that several runs may proceed in threads of one
- * process, each with its own options.  The last six fields let tests
+ * process, each with its own options.  The last seven fields let tests
  * reach every path of the sparse method on any machine: pin_helper gives
  * every eligible superblock to the helper thread (no timing trials) with
  * the work balance fixed at pin_balance (see BALANCE_STEP in
  * enum_sparse.c: extra pairs for the helper when positive, far rare heaps
  * left to the main thread when negative); no_wide keeps values of 64..127
  * on the stamps, so that the two paths can be compared; no_extra leaves
- * out the small path's chosen pairs (extra_build in enum_sparse.c). */
+ * out the small path's chosen pairs (extra_build in enum_sparse.c);
+ * no_avx512 keeps the AVX2 code on a CPU with AVX-512. */
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
@@ -221,6 +222,7 @@ typedef struct sg_enum_options {
     long pin_balance;/* ... with this fixed balance */
     int no_wide;     /* tests: no small path for values 64..127 */
     int no_extra;    /* tests: no chosen pairs in the small path's step 1 */
+    int no_avx512;   /* tests: AVX2 where the CPU has AVX-512 too */
 } sg_enum_options;
 
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
