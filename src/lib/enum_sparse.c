@@ -274,6 +274,8 @@ typedef struct sparse {
      * BLOCK_HEAPS first, then the nfar others */
     size_t *boff;
     sg_value *bval;
+    uint32_t *bvx;         /* bval's far ones with the byte four times
+                              (avx512_block_body: a broadcast is a load) */
     size_t nnear, nfar;
     /* the near ones split again: nclose with off < MID_HEAPS first (heap
      * by heap), then nnear - nclose taken MID_HEAPS heaps at once */
@@ -397,6 +399,7 @@ static void sparse_free(sparse *sp)
     free(sp->tval);
     free(sp->boff);
     free(sp->bval);
+    free(sp->bvx);
     free(sp->cmask);
     free(sp->rmask);
     free(sp->wbits);
@@ -583,6 +586,9 @@ static int flat_build(sparse *sp)
         if (!(t = realloc(sp->bval, (na + XTERMS) * sizeof *sp->bval)))
             return -1;
         sp->bval = t;
+        if (!(t = realloc(sp->bvx, (na + XTERMS) * sizeof *sp->bvx)))
+            return -1;
+        sp->bvx = t;
         sp->talloc = na;
     }
     sp->nterm = 0;
@@ -620,6 +626,8 @@ static int flat_build(sparse *sp)
             sp->boff[sp->nnear + sp->nfar] = sp->toff[i];
             sp->bval[sp->nnear + sp->nfar++] = sp->tval[i];
         }
+    for (i = sp->nnear; i < sp->nnear + sp->nfar; i++)
+        sp->bvx[i] = sp->bval[i] * 0x01010101u;
     sp->nextra = sp->xnext = 0;
     sp->tnrare = sp->nrare;
     sp->tgen = sp->rgen;
@@ -737,7 +745,9 @@ static void extra_build(sparse *sp, const sg_seq *s, size_t m)
         }
         need -= nf;
         sp->boff[sp->nnear + sp->nfar + sp->nextra] = k + a;
-        sp->bval[sp->nnear + sp->nfar + sp->nextra++] = (sg_value)ga;
+        sp->bval[sp->nnear + sp->nfar + sp->nextra] = (sg_value)ga;
+        sp->bvx[sp->nnear + sp->nfar + sp->nextra++] =
+            (uint32_t)ga * 0x01010101u;
         /* (the candidates of values 64 or more counted nothing: without
          * the test their count wrapped round to the largest, and 0.354
          * took 128 useless pairs in some rounds of sg_analyse) */
@@ -1116,10 +1126,19 @@ AVX2 static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
  * one or: three instructions where AVX2 takes eight.  The block's terms
  * of a rule such as 0.167 (155 of them) are 40 % of its time there.
  */
-#define AVX512 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
+#define AVX512                                                              \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
+
+/* The bits of term z's values (one per byte, below 32 bytes) for the
+ * eight heaps whose bytes i picks, one per 64-bit lane. */
+#define TERM512(z, i)                                                       \
+    _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(lane, i, z))
+/* a |= the bits of terms z and w (one three-way or) */
+#define OR2(a, i, z, w)                                                     \
+    a = _mm512_ternarylogic_epi64(a, TERM512(z, i), TERM512(w, i), 0xFE)
 
 AVX512 static int avx512_block_body(const uint8_t *g, size_t mp,
-                                    const size_t *to, const sg_value *tv,
+                                    const size_t *to, const uint32_t *tx,
                                     size_t n, sg_value flip, uint64_t *out)
 {
     const __m512i one = _mm512_set1_epi64(1);
@@ -1128,30 +1147,43 @@ AVX512 static int avx512_block_body(const uint8_t *g, size_t mp,
     const __m512i i1 = _mm512_add_epi64(i0, _mm512_set1_epi64(8));
     const __m512i i2 = _mm512_add_epi64(i0, _mm512_set1_epi64(16));
     const __m512i i3 = _mm512_add_epi64(i0, _mm512_set1_epi64(24));
+    const __m256i fl = _mm256_set1_epi8((char)flip);
     const __mmask64 lane = 0x0101010101010101ull;
     __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
     __m256i any = _mm256_setzero_si256();
     size_t i;
 
-    for (i = 0; i < n; i++) {
+    /* two terms at a time, so that one or takes both */
+    for (i = 0; i + 1 < n; i += 2) {
+        __m256i y = _mm256_loadu_si256(
+            (const __m256i *)(const void *)(g + (mp - to[i])));
+        __m256i x = _mm256_loadu_si256(
+            (const __m256i *)(const void *)(g + (mp - to[i + 1])));
+        __m512i z, w;
+        any = _mm256_ternarylogic_epi32(any, y, x, 0xFE);
+        y = _mm256_ternarylogic_epi32(y, _mm256_set1_epi32((int)tx[i]), fl,
+                                      0x96);
+        x = _mm256_ternarylogic_epi32(x, _mm256_set1_epi32((int)tx[i + 1]),
+                                      fl, 0x96);
+        z = _mm512_zextsi256_si512(y);
+        w = _mm512_zextsi256_si512(x);
+        OR2(a0, i0, z, w);
+        OR2(a1, i1, z, w);
+        OR2(a2, i2, z, w);
+        OR2(a3, i3, z, w);
+    }
+    if (i < n) {
         __m256i y = _mm256_loadu_si256(
             (const __m256i *)(const void *)(g + (mp - to[i])));
         __m512i z;
         any = _mm256_or_si256(any, y);
-        y = _mm256_xor_si256(y, _mm256_set1_epi8((char)(tv[i] ^ flip)));
+        y = _mm256_ternarylogic_epi32(y, _mm256_set1_epi32((int)tx[i]), fl,
+                                      0x96);
         z = _mm512_zextsi256_si512(y);
-        a0 = _mm512_or_si512(
-            a0, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
-                                           lane, i0, z)));
-        a1 = _mm512_or_si512(
-            a1, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
-                                           lane, i1, z)));
-        a2 = _mm512_or_si512(
-            a2, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
-                                           lane, i2, z)));
-        a3 = _mm512_or_si512(
-            a3, _mm512_sllv_epi64(one, _mm512_maskz_permutexvar_epi8(
-                                           lane, i3, z)));
+        a0 = _mm512_or_si512(a0, TERM512(z, i0));
+        a1 = _mm512_or_si512(a1, TERM512(z, i1));
+        a2 = _mm512_or_si512(a2, TERM512(z, i2));
+        a3 = _mm512_or_si512(a3, TERM512(z, i3));
     }
     _mm512_storeu_si512((void *)(out + 0), a0);
     _mm512_storeu_si512((void *)(out + 8), a1);
@@ -1162,6 +1194,8 @@ AVX512 static int avx512_block_body(const uint8_t *g, size_t mp,
                _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
                _mm256_setzero_si256())) != -1;
 }
+#undef OR2
+#undef TERM512
 
 /* Whether small_run may take avx512_block_body (asked once per run). */
 static int have_avx512(void)
@@ -1169,6 +1203,7 @@ static int have_avx512(void)
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") &&
            __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512vbmi");
 }
 #undef AVX512
@@ -1193,13 +1228,13 @@ static int have_avx512(void)
 }
 
 static int avx512_block_body(const uint8_t *g, size_t mp, const size_t *to,
-                             const sg_value *tv, size_t n, sg_value flip,
+                             const uint32_t *tx, size_t n, sg_value flip,
                              uint64_t *out)
 {
     (void)g;
     (void)mp;
     (void)to;
-    (void)tv;
+    (void)tx;
     (void)n;
     (void)flip;
     (void)out;
@@ -1920,7 +1955,8 @@ block_terms(const sparse *sp, const uint8_t *g, size_t mp, const size_t *to,
             int check)
 {
     if (sp->simd > 1)
-        return avx512_block_body(g, mp, to, tv, n, flip, out);
+        return avx512_block_body(g, mp, to, sp->bvx + (tv - sp->bval), n,
+                                 flip, out);
     if (check)
         return avx2_block_terms_any(g, mp, to, tv, n, out);
     avx2_block_terms(g, mp, to, tv, n, flip, out);
