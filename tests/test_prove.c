@@ -1623,6 +1623,104 @@ static void test_certificates(void **state)
 /* Odds and ends                                                        */
 /* ------------------------------------------------------------------ */
 
+/* Whether a and b observed the same candidate (all fields). */
+static int same_observed(const sg_observed *a, const sg_observed *b)
+{
+    return a->have == b->have && a->preperiod == b->preperiod &&
+           a->period == b->period && a->saltus == b->saltus &&
+           a->held_to == b->held_to && a->needs == b->needs;
+}
+
+/* A progress hook that cancels the run once `done` reaches *ctx's heaps. */
+typedef struct {
+    volatile sig_atomic_t flag;
+    size_t at;
+} cancel_at;
+
+static void cancel_when(void *ctx, size_t done, size_t target, size_t rare)
+{
+    cancel_at *c = ctx;
+
+    (void)target;
+    (void)rare;
+    if (done >= c->at)
+        c->flag = 1;
+}
+
+/*
+ * sg_analyse observes only in the round whose result it returns (at max,
+ * or stopped by an error): the result it returns unresolved after several
+ * rounds must carry what sg_prove observes on the same values, with a
+ * candidate (Kayles, 0.356 and 0.127 short of their proofs, after 2, 8
+ * and 10 rounds) and without (0.1777 to 3,000 values; its period is
+ * 160,949,018); and stopped by a cancel in its last round.
+ */
+static void test_analyse_observed(void **state)
+{
+    static const struct {
+        const char *code;
+        size_t max;
+        int have;
+    } cases[] = {{"0.77", 150, 1},
+                 {"0.356", 10000, 1},  /* p 142 from 7315 (proof: 14917) */
+                 {"0.127", 60000, 1},  /* p 4 from 46578 (proof: 93167) */
+                 {"0.1777", 3000, 0}};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sg_rule r;
+        sg_seq s;
+        sg_result res, direct;
+        sg_error err;
+
+        parse_or_fail(&r, SG_SYNTAX_OCTAL, cases[i].code);
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, cases[i].max, NULL, &err),
+                         SG_OK);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+        assert_int_equal(s.n, cases[i].max);
+        assert_int_equal(sg_prove(&direct, &r, &s), SG_OK);
+        if (res.observed.have != cases[i].have ||
+            !same_observed(&res.observed, &direct.observed))
+            fail_msg("%s to %zu: sg_analyse observed have %d p %llu n0 "
+                     "%llu, sg_prove have %d p %llu n0 %llu",
+                     cases[i].code, cases[i].max, res.observed.have,
+                     (unsigned long long)res.observed.period,
+                     (unsigned long long)res.observed.preperiod,
+                     direct.observed.have,
+                     (unsigned long long)direct.observed.period,
+                     (unsigned long long)direct.observed.preperiod);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+    /* Stopped in a round (0.127 cancelled past heap 60,000 of the round
+     * to 65,536): the prefix's observation too. */
+    {
+        cancel_at c = {0, 60000};
+        sg_enum_options opt = {0};
+        sg_rule r;
+        sg_seq s;
+        sg_result res, direct;
+        sg_error err;
+
+        opt.cancel = &c.flag;
+        opt.progress = cancel_when;
+        opt.progress_ctx = &c;
+        parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.127");
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, 100000, &opt, &err),
+                         SG_E_INTERRUPTED);
+        assert_true(s.n >= 60000 && s.n < 65536);
+        assert_int_equal(sg_prove(&direct, &r, &s), SG_OK);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+        assert_int_equal(res.observed.have, 1);
+        assert_true(res.observed.period == 4);
+        assert_true(same_observed(&res.observed, &direct.observed));
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+}
+
 static void test_empty_and_resume(void **state)
 {
     sg_rule r;
@@ -1659,6 +1757,11 @@ static void test_empty_and_resume(void **state)
     assert_int_equal(sg_analyse(&res, &s, &r, 100000, &opt, &err),
                      SG_E_INTERRUPTED);
     assert_true(s.n < 100000);
+    /* ... whose result is the one sg_prove gives on it, observation and
+     * all */
+    assert_int_equal(sg_prove(&fresh, &r, &s), SG_OK);
+    assert_int_equal(res.status, fresh.status);
+    assert_true(same_observed(&res.observed, &fresh.observed));
     ref_from(&ref, SG_SYNTAX_OCTAL, "0.07");
     ref_values(want, 200, &ref);
     for (size_t i = 0; i < s.n && i < 200; i++) {
@@ -1672,6 +1775,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published),
+        cmocka_unit_test(test_analyse_observed),
         cmocka_unit_test(test_more_codes),
         cmocka_unit_test(test_one_short),
         cmocka_unit_test(test_prefix_sweeps),

@@ -41,8 +41,9 @@
  * n0(p) through start_of and its memo of the longest agreement stretch, so
  * that the multiples of a period and the later rounds of sg_analyse scan
  * no value twice; the period scan is one pass per round, and the rounds
- * grow geometrically.  An analysis thus costs little more than its
- * enumeration (issue 14; docs/BENCHMARKS.md).
+ * grow geometrically.  The observation is made only for the result
+ * sg_analyse returns, not for the rounds it drops.  An analysis thus
+ * costs little more than its enumeration (issue 14; docs/BENCHMARKS.md).
  */
 #include "sgexplore.h"
 #include "fnv.h"
@@ -684,9 +685,11 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
 }
 
 /* sg_prove with the memo of agreement stretches that sg_analyse keeps
- * across its rounds. */
+ * across its rounds; res->observed only with `observing` (sg_analyse's
+ * rounds before the last are dropped unresolved: their observation, a
+ * third of the period scans, would go unread). */
 static sg_status prove_memo(sg_result *res, const sg_rule *r,
-                            const sg_seq *s, run_memo *memo)
+                            const sg_seq *s, run_memo *memo, int observing)
 {
     proof_kind kind;
     const struct theorem *th;
@@ -697,7 +700,8 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r,
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
     if (kind == KIND_NONE) {
-        observe(res, kind, r, s, memo, &nomem);
+        if (observing)
+            observe(res, kind, r, s, memo, &nomem);
         return nomem ? SG_E_NOMEM : SG_OK;
     }
     found = search(res, kind, r, s, memo);
@@ -706,7 +710,7 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r,
         memset(res, 0, sizeof *res);
         res->status = SG_UNRESOLVED;
         res->computed = s->n;
-        if (found == 0)
+        if (found == 0 && observing)
             observe(res, kind, r, s, memo, &nomem);
         if (found < 0 || nomem) {
             memset(&res->observed, 0, sizeof res->observed);
@@ -729,7 +733,7 @@ sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
     run_memo memo;
 
     memo_init(&memo, r);
-    return prove_memo(res, r, s, &memo);
+    return prove_memo(res, r, s, &memo, 1);
 }
 
 /* Set the reason a certificate is refuted; returns 0 for `return refute()`. */
@@ -919,7 +923,9 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
         if (n > max)
             n = max;
         st = sg_enumerate(s, r, n, opt, err);
-        if (prove_memo(res, r, s, &memo) == SG_E_NOMEM && !st)
+        /* (the result is returned, so observed, after an error or at max) */
+        if (prove_memo(res, r, s, &memo, st || s->n >= max) == SG_E_NOMEM &&
+            !st)
             return sg_error_set(err, SG_E_NOMEM, -1,
                                 "out of memory while proving the period of "
                                 "%zu values",
