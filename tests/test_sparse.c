@@ -250,7 +250,7 @@ static void test_random_scalar(void **state)
     random_codes(505, &o, tu_scaled(60), 500, &scalar);
 }
 
-/* The small path's blocks (avx2_block_terms: step 1 for 32 heaps at
+/* The small path's blocks (avx2_block_shuf: step 1 for 32 heaps at
  * once; avx512_block_body where the CPU has AVX-512 and VBMI) against the
  * portable heap-by-heap loop, far past the last rare heap where the
  * blocks run, on games with few rare heaps; 0.56 and 0.354 in the wide
@@ -315,7 +315,7 @@ static uint32_t *auto_values(sg_rule *r, const char *code, size_t n,
 
 /*
  * Values of 64..127 on the small path (small_run's wide form) against the
- * stamps (no_wide) and the portable code, on games whose values pass 63
+ * stamps (no_wide), the portable code and the AVX2 code, on games whose values pass 63
  * long after their last rare heap; and against the naive method, under
  * the automatic mask and masks one bit off it, whose rare heaps keep
  * coming while the small path runs, so that heaps of the stamps follow
@@ -330,11 +330,12 @@ static void test_wide_small(void **state)
                  {"0.644", 100000, 20000}, {"0.4144", 100000, 25000},
                  {"0.174", 100000, 0},     {"0.4512", 200000, 0},
                  {"0.015", 200000, 0}};
-    sg_enum_options opts[3] = {{0}};
+    sg_enum_options opts[4] = {{0}};
 
     (void)state;
     opts[1].no_wide = 1;
     opts[2].no_simd = 1;
+    opts[3].no_avx512 = 1; /* (AVX2 on a CPU that has AVX-512) */
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const size_t n = tu_scaled(games[i].n);
         sg_rule r;
@@ -345,7 +346,7 @@ static void test_wide_small(void **state)
         if (n == games[i].n && max < 64)
             fail_msg("%s: largest value %u, below the wide path",
                      games[i].code, (unsigned)max);
-        for (size_t k = 1; k < 3; k++)
+        for (size_t k = 1; k < 4; k++)
             sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
                              games[i].code);
         if (games[i].naive_n) {
@@ -377,9 +378,10 @@ static int cpu_avx2(void)
 
 /*
  * The small path's chosen pairs (extra_build): the games that choose
- * some must give the values of a run without them and of the portable
- * code (both checked against the naive method above), over heaps where
- * the choice was made again (from heap 32,768 on, at each doubling) and,
+ * some must give the values of a run without them, of the portable code
+ * and of the AVX2 code (checked against the naive method above), over
+ * heaps where the choice was made again (from heap 32,768 on, at each
+ * doubling) and,
  * for 0.354, in the wide form; 0.1777's first 36,000 also against the
  * naive method itself.
  */
@@ -394,11 +396,12 @@ static void test_chosen_pairs(void **state)
                  /* no rare heap, no one-heap move: no terms but chosen
                   * ones (their table was once never allocated) */
                  {"0.554", 200000, 0}};
-    sg_enum_options opts[2] = {{0}};
+    sg_enum_options opts[3] = {{0}};
 
     (void)state;
     opts[0].no_extra = 1;
     opts[1].no_simd = 1;
+    opts[2].no_avx512 = 1;
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const size_t n = tu_scaled(games[i].n);
         sg_rule r;
@@ -411,7 +414,7 @@ static void test_chosen_pairs(void **state)
         if (cpu_avx2() && n == games[i].n && (i < 3 || i == 5) &&
             stats.pairs_chosen == 0)
             fail_msg("%s: no pairs chosen", games[i].code);
-        for (size_t k = 0; k < 2; k++)
+        for (size_t k = 0; k < 3; k++)
             sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
                              games[i].code);
         if (games[i].naive_n) {

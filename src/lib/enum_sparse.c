@@ -156,7 +156,7 @@
 #define WIDE_SIZE 256
 
 /* With AVX2, small_run takes step 1's terms G(m - off) ^ val with off >=
- * BLOCK_HEAPS for BLOCK_HEAPS heaps at once (avx2_block_terms); must stay
+ * BLOCK_HEAPS for BLOCK_HEAPS heaps at once (avx2_block_shuf); must stay
  * a divisor of SUPER, so that a block never crosses a superblock. */
 #define BLOCK_HEAPS 32
 /* ... and its terms with MID_HEAPS <= off < BLOCK_HEAPS for MID_HEAPS
@@ -270,12 +270,12 @@ typedef struct sparse {
     sg_value *tval;
     size_t nterm, talloc, tnrare, kmax;
     /* the same terms and the one-heap moves for small_run's blocks of
-     * BLOCK_HEAPS heaps (see avx2_block_terms): the nnear with off <
+     * BLOCK_HEAPS heaps (see avx2_block_shuf): the nnear with off <
      * BLOCK_HEAPS first, then the nfar others */
     size_t *boff;
     sg_value *bval;
     uint32_t *bvx;         /* bval's far ones with the byte four times
-                              (avx512_block_body: a broadcast is a load) */
+                              (avx2_block_shuf: a broadcast is a load) */
     size_t nnear, nfar;
     /* the near ones split again: nclose with off < MID_HEAPS first (heap
      * by heap), then nnear - nclose taken MID_HEAPS heaps at once */
@@ -1017,78 +1017,91 @@ AVX2 static inline uint64_t avx2_small1(const uint8_t *g, size_t rem,
  * Step 1 of the small path for the BLOCK_HEAPS heaps m..m + 31 at once
  * (mp: where g holds heap m), over the n terms G(m - to[i]) ^ tv[i] with
  * to[i] >= BLOCK_HEAPS, whose values are all known before the block
- * starts: the 32 option values of a term are one load of 32 bytes, each
- * turned into a bit of a 64-bit lane (values and xors are below 64 on the
- * small path).  out[l] receives heap m + l's bits.  One instruction per
- * term and heap where the heap-by-heap loop takes six.  With flip = 64
- * (values below 128) it gives the bits of values 64..127 instead: x ^ 64
- * is x - 64 for those and 64 or more, which shifts the bit out, for the
- * others.
+ * starts: the 32 option values of a term are one load of 32 bytes, xored
+ * once with its value (tx: the value's byte four times, so that the
+ * broadcast is a load), each then turned into a bit of a 64-bit lane
+ * (values and xors are below 64 on the small path).  out[l] receives
+ * heap m + l's bits.  Shuffle s takes bytes 2s and 2s + 1 of each
+ * 128-bit half into the four lanes (heaps 2s, 2s + 1, 16 + 2s, 17 + 2s,
+ * put in order at the end): a shuffle, a shift and an or per term and
+ * four heaps, where the heap-by-heap loop takes six instructions per
+ * term and heap (and a zero-extending load and an xor per four heaps,
+ * 0.167 deep x0.85).  With flip = 64 (values below 128) it gives the
+ * bits of values 64..127 instead: x ^ 64 is x - 64 for those and 64 or
+ * more, which shifts the bit out, for the others.  Returns whether any
+ * value read was 64 or more: if not, only the terms whose own value is
+ * 64 or more can give options of 64..127, and the second pass (flip 64)
+ * can be left to them.
  */
-#define BLOCK_TERMS_BODY(CHECK)                                             \
-    const __m256i one = _mm256_set1_epi64x(1);                              \
-    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;         \
-    __m256i a4 = a0, a5 = a0, a6 = a0, a7 = a0, any = a0;                   \
-    size_t i;                                                               \
-                                                                            \
-    for (i = 0; i < n; i++) {                                               \
-        const uint8_t *p = g + (mp - to[i]);                                \
-        const __m256i v = _mm256_set1_epi64x((long long)(tv[i] ^ flip));    \
-        int32_t w[8];                                                       \
-        memcpy(w, p, sizeof w);                                             \
-        if (CHECK) {                                                        \
-            any = _mm256_or_si256(                                          \
-                any, _mm256_loadu_si256((const __m256i *)(const void *)p)); \
-        }                                                                   \
-        TERM_BITS(a0, 0);                                                   \
-        TERM_BITS(a1, 1);                                                   \
-        TERM_BITS(a2, 2);                                                   \
-        TERM_BITS(a3, 3);                                                   \
-        TERM_BITS(a4, 4);                                                   \
-        TERM_BITS(a5, 5);                                                   \
-        TERM_BITS(a6, 6);                                                   \
-        TERM_BITS(a7, 7);                                                   \
-    }                                                                       \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 0), a0);                  \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 4), a1);                  \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 8), a2);                  \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 12), a3);                 \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 16), a4);                 \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 20), a5);                 \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 24), a6);                 \
-    _mm256_storeu_si256((__m256i *)(void *)(out + 28), a7)
+#define SHUF_BITS(a, k)                                                     \
+    a = _mm256_or_si256(a, _mm256_sllv_epi64(one, _mm256_shuffle_epi8(y, k)))
+
+AVX2 static int avx2_block_shuf(const uint8_t *g, size_t mp, const size_t *to,
+                                const uint32_t *tx, size_t n, sg_value flip,
+                                uint64_t *out)
+{
+    const __m256i one = _mm256_set1_epi64x(1);
+    const __m256i fl = _mm256_set1_epi8((char)flip);
+    /* k0: byte 0 into lane 0, byte 1 into lane 1 (of each half) */
+    const __m256i k0 = _mm256_setr_epi8(
+        0, -1, -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1, 0, -1,
+        -1, -1, -1, -1, -1, -1, 1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256i two = _mm256_setr_epi8(
+        2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0,
+        0, 2, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i k1 = _mm256_add_epi8(k0, two);
+    const __m256i k2 = _mm256_add_epi8(k1, two);
+    const __m256i k3 = _mm256_add_epi8(k2, two);
+    const __m256i k4 = _mm256_add_epi8(k3, two);
+    const __m256i k5 = _mm256_add_epi8(k4, two);
+    const __m256i k6 = _mm256_add_epi8(k5, two);
+    const __m256i k7 = _mm256_add_epi8(k6, two);
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    __m256i a4 = a0, a5 = a0, a6 = a0, a7 = a0, any = a0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        __m256i y = _mm256_loadu_si256(
+            (const __m256i *)(const void *)(g + (mp - to[i])));
+        any = _mm256_or_si256(any, y);
+        y = _mm256_xor_si256(
+            y, _mm256_xor_si256(_mm256_set1_epi32((int)tx[i]), fl));
+        SHUF_BITS(a0, k0);
+        SHUF_BITS(a1, k1);
+        SHUF_BITS(a2, k2);
+        SHUF_BITS(a3, k3);
+        SHUF_BITS(a4, k4);
+        SHUF_BITS(a5, k5);
+        SHUF_BITS(a6, k6);
+        SHUF_BITS(a7, k7);
+    }
+#define PUT(q, a, b)                                                        \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 4 * (q)),                 \
+                        _mm256_permute2x128_si256(a, b, 0x20));             \
+    _mm256_storeu_si256((__m256i *)(void *)(out + 16 + 4 * (q)),            \
+                        _mm256_permute2x128_si256(a, b, 0x31))
+    PUT(0, a0, a1);
+    PUT(1, a2, a3);
+    PUT(2, a4, a5);
+    PUT(3, a6, a7);
+#undef PUT
+    return _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+               _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
+               _mm256_setzero_si256())) != -1;
+}
+#undef SHUF_BITS
+
+/* a |= the bits of 4 heaps of a term (k: which 4 bytes of w) */
 #define TERM_BITS(a, k)                                                     \
     a = _mm256_or_si256(                                                    \
         a, _mm256_sllv_epi64(                                               \
                one, _mm256_xor_si256(                                       \
                         _mm256_cvtepu8_epi64(_mm_cvtsi32_si128(w[k])), v)))
 
-AVX2 static void avx2_block_terms(const uint8_t *g, size_t mp,
-                                  const size_t *to, const sg_value *tv,
-                                  size_t n, sg_value flip, uint64_t *out)
-{
-    BLOCK_TERMS_BODY(0);
-    (void)any;
-}
-
-/* The same (with flip 0), saying whether any of the values read was 64 or
- * more: if not, only the terms whose own value is 64 or more can give
- * options of 64..127, and the second pass (flip 64) can be left to them. */
-AVX2 static int avx2_block_terms_any(const uint8_t *g, size_t mp,
-                                     const size_t *to, const sg_value *tv,
-                                     size_t n, uint64_t *out)
-{
-    const sg_value flip = 0;
-
-    BLOCK_TERMS_BODY(1);
-    return _mm256_movemask_epi8(_mm256_cmpeq_epi8(
-               _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
-               _mm256_setzero_si256())) != -1;
-}
-/* The same as avx2_block_terms for the MID_HEAPS heaps m..m + 7 and
+/* The same as avx2_block_shuf for the MID_HEAPS heaps m..m + 7 and
  * terms with MID_HEAPS <= to[i] < BLOCK_HEAPS (those of heap m + 7 are
  * all known at m); returns whether any value read, or any tv, was 64 or
- * more (see avx2_block_terms_any). */
+ * more (see avx2_block_shuf). */
 AVX2 static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
                                const sg_value *tv, size_t n, sg_value flip,
                                uint64_t *out)
@@ -1116,15 +1129,14 @@ AVX2 static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
     return vany >= 64 || (any & 0xC0C0C0C0C0C0C0C0ull) != 0;
 }
 #undef TERM_BITS
-#undef BLOCK_TERMS_BODY
 
 /*
- * avx2_block_terms with AVX-512 (and VBMI's byte permute), where the CPU
- * has it: eight heaps per register, and the xor with the term's value is
- * done once on the 32 bytes, so that each eight heaps take one permute
- * (each byte to its own 64-bit lane, zeroing the rest), one shift and
- * one or: three instructions where AVX2 takes eight.  The block's terms
- * of a rule such as 0.167 (155 of them) are 40 % of its time there.
+ * avx2_block_shuf with AVX-512 (and VBMI's byte permute), where the CPU
+ * has it: eight heaps per register, each taking one permute (each byte
+ * to its own 64-bit lane, zeroing the rest), one shift and half of a
+ * three-way or (two terms per round), where AVX2 takes six instructions
+ * per eight heaps.  The block's terms of a rule such as 0.167 (155 of
+ * them) are 40 % of its time there.
  */
 #define AVX512                                                              \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi")))
@@ -1189,7 +1201,7 @@ AVX512 static int avx512_block_body(const uint8_t *g, size_t mp,
     _mm512_storeu_si512((void *)(out + 8), a1);
     _mm512_storeu_si512((void *)(out + 16), a2);
     _mm512_storeu_si512((void *)(out + 24), a3);
-    /* (whether any value read was 64 or more: avx2_block_terms_any) */
+    /* (whether any value read was 64 or more: avx2_block_shuf) */
     return _mm256_movemask_epi8(_mm256_cmpeq_epi8(
                _mm256_and_si256(any, _mm256_set1_epi8((char)0xC0)),
                _mm256_setzero_si256())) != -1;
@@ -1242,9 +1254,23 @@ static int avx512_block_body(const uint8_t *g, size_t mp, const size_t *to,
 }
 
 /* Stand-ins: never called (sp->simd is 0). */
-static void avx2_block_terms(const uint8_t *g, size_t mp, const size_t *to,
-                             const sg_value *tv, size_t n, sg_value flip,
-                             uint64_t *out)
+static int avx2_block_shuf(const uint8_t *g, size_t mp, const size_t *to,
+                           const uint32_t *tx, size_t n, sg_value flip,
+                           uint64_t *out)
+{
+    (void)g;
+    (void)mp;
+    (void)to;
+    (void)tx;
+    (void)n;
+    (void)flip;
+    (void)out;
+    return 1;
+}
+
+static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
+                          const sg_value *tv, size_t n, sg_value flip,
+                          uint64_t *out)
 {
     (void)g;
     (void)mp;
@@ -1253,21 +1279,6 @@ static void avx2_block_terms(const uint8_t *g, size_t mp, const size_t *to,
     (void)n;
     (void)flip;
     (void)out;
-}
-
-static int avx2_block_terms_any(const uint8_t *g, size_t mp,
-                                const size_t *to, const sg_value *tv,
-                                size_t n, uint64_t *out)
-{
-    avx2_block_terms(g, mp, to, tv, n, 0, out);
-    return 1;
-}
-
-static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
-                          const sg_value *tv, size_t n, sg_value flip,
-                          uint64_t *out)
-{
-    avx2_block_terms(g, mp, to, tv, n, flip, out);
     return 1;
 }
 
@@ -1946,21 +1957,17 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
     return 0;
 }
 
-/* Step 1's far terms of a block (avx2_block_terms) with the widest
- * vectors the CPU has; with check, whether any value read was 64 or more
- * (avx2_block_terms_any; otherwise any answer). */
+/* Step 1's far terms of a block (avx2_block_shuf) with the widest
+ * vectors the CPU has, and whether any value read was 64 or more. */
 static inline __attribute__((always_inline)) int
 block_terms(const sparse *sp, const uint8_t *g, size_t mp, const size_t *to,
-            const sg_value *tv, size_t n, sg_value flip, uint64_t *out,
-            int check)
+            const sg_value *tv, size_t n, sg_value flip, uint64_t *out)
 {
+    const uint32_t *tx = sp->bvx + (tv - sp->bval);
+
     if (sp->simd > 1)
-        return avx512_block_body(g, mp, to, sp->bvx + (tv - sp->bval), n,
-                                 flip, out);
-    if (check)
-        return avx2_block_terms_any(g, mp, to, tv, n, out);
-    avx2_block_terms(g, mp, to, tv, n, flip, out);
-    return 1;
+        return avx512_block_body(g, mp, to, tx, n, flip, out);
+    return avx2_block_shuf(g, mp, to, tx, n, flip, out);
 }
 
 /* Value x into the set (lo, hi): values below 64 in lo, 64..127 in hi
@@ -2022,16 +2029,16 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             const size_t *bo = sp->boff + sp->nnear;
             const sg_value *bv = sp->bval + sp->nnear;
             if (!wide)
-                block_terms(sp, g, m - off, bo, bv, nb, 0, bterms, 0);
-            else if (block_terms(sp, g, m - off, bo, bv, nb, 0, bterms, 1))
-                block_terms(sp, g, m - off, bo, bv, nb, 64, bterms_hi, 0);
+                block_terms(sp, g, m - off, bo, bv, nb, 0, bterms);
+            else if (block_terms(sp, g, m - off, bo, bv, nb, 0, bterms))
+                block_terms(sp, g, m - off, bo, bv, nb, 64, bterms_hi);
             else if (sp->nfar_hi)
                 /* every value read is below 64: only the terms of values
                  * of 64 or more (first in the list) give 64..127 (0.354:
                  * 0.03 % of its heaps have such values, but some rare
                  * heaps do, and every block took the second pass) */
                 block_terms(sp, g, m - off, bo, bv, sp->nfar_hi, 64,
-                            bterms_hi, 0);
+                            bterms_hi);
             else
                 memset(bterms_hi, 0, sizeof bterms_hi);
             blk_m = m;
