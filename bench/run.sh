@@ -5,9 +5,10 @@
 # when a run is short, and prints the median: values per second, peak
 # memory, and the speed-up over the naive reference method on the same
 # size where the naive method finishes in reasonable time.  A proof's
-# analysis/enumeration ratio comes from interleaved pairs of runs when the
-# analysis takes under a second (pair_ratio), otherwise from one median
-# each.  Deep runs (docs/DEEP.md) use their default window.
+# analysis/enumeration ratio comes from interleaved pairs of runs
+# (pair_ratio: nine when the analysis takes under a second, three when it
+# is repeated at all), otherwise from one run each.  Deep runs
+# (docs/DEEP.md) use their default window.
 #
 # Environment: SGBENCH (the driver, set by `make bench`), SG_BENCH_RUNS
 # (repetitions, default 3), SG_BENCH_LONG=0 to leave out the case that
@@ -156,23 +157,24 @@ ratio() {
         }'
 }
 
-# pair_ratio RULE MAX N: ratio's verdict from 3 x RUNS interleaved pairs
-# (analysis to MAX, enumeration of its N values) and the median CPU time
-# of each: runs of tens of ms, measured in two batches, gave 1.48 where
-# interleaved ones gave 1.19, as the host's speed drifts.
+# pair_ratio RULE MAX N PAIRS: ratio's verdict from PAIRS interleaved
+# pairs of runs (analysis to MAX, enumeration of its N values) and the
+# median CPU time of each: runs of tens of ms, measured in two batches,
+# gave 1.48 where interleaved ones gave 1.19, and 0.1777's 1.22 and 1.31
+# in two batched runs of `make bench`, as the host's speed drifts.
 pair_ratio() {
-    local rule=$1 max=$2 n=$3 i a e la le as=() es=()
-    for ((i = 0; i < 3 * RUNS; i++)); do
+    local rule=$1 max=$2 n=$3 pairs=$4 i a e la le as=() es=()
+    for ((i = 0; i < pairs; i++)); do
         a=$(timeout "$TIMEOUT" "$SGBENCH" analyse "$rule" "$max") || return
         e=$(timeout "$TIMEOUT" "$SGBENCH" enum "$rule" "$n") || return
         as+=("$(field cpu "$a") $(field wall "$a")")
         es+=("$(field cpu "$e") $(field wall "$e")")
     done
-    la=$(printf '%s\n' "${as[@]}" | sort -g | sed -n "$(((3 * RUNS + 1) / 2))p")
-    le=$(printf '%s\n' "${es[@]}" | sort -g | sed -n "$(((3 * RUNS + 1) / 2))p")
+    la=$(printf '%s\n' "${as[@]}" | sort -g | sed -n "$(((pairs + 1) / 2))p")
+    le=$(printf '%s\n' "${es[@]}" | sort -g | sed -n "$(((pairs + 1) / 2))p")
     set -- $la $le
     ratio "cpu=$1 wall=$2" "cpu=$3 wall=$4"
-    printf ' (%d interleaved pairs)' $((3 * RUNS))
+    printf ' (%d interleaved pairs)' "$pairs"
 }
 
 # analyse_case LABEL RULE MAX P N0: sg_analyse until proven, then the
@@ -190,8 +192,11 @@ analyse_case() {
             got="$got (published: p $p n0 $n0; status $(field status "$M_LINE"))"
         fi
         if awk -v w="$(field wall "$aline")" 'BEGIN { exit !(w < 1) }'; then
-            # a short case: its ratio from interleaved pairs (below)
-            got="$got$(pair_ratio "$rule" "$max" "$(field computed "$aline")")"
+            # a short case: its ratio from 3 x RUNS interleaved pairs
+            got="$got$(pair_ratio "$rule" "$max" "$(field computed "$aline")" $((3 * RUNS)))"
+        elif [ "$aruns" -gt 1 ]; then
+            # repeated (under REPEAT_LIMIT): RUNS interleaved pairs
+            got="$got$(pair_ratio "$rule" "$max" "$(field computed "$aline")" "$RUNS")"
         elif measure enum "$rule" "$(field computed "$aline")"; then
             got="$got$(ratio "$aline" "$M_LINE")"
         fi
