@@ -1318,41 +1318,7 @@ static int have_avx512(void)
     return 0;
 }
 
-static int avx512_block_body(const uint8_t *g, size_t mp, const size_t *to,
-                             const uint32_t *tx, size_t n, sg_value flip,
-                             uint64_t *out)
-{
-    (void)g;
-    (void)mp;
-    (void)to;
-    (void)tx;
-    (void)n;
-    (void)flip;
-    (void)out;
-    return 1;
-}
-
 /* Stand-ins: never called (sp->simd is 0). */
-static size_t avx2_next_rare(const sparse *sp, const uint8_t *g, size_t h,
-                             size_t n)
-{
-    (void)sp;
-    (void)g;
-    (void)h;
-    return n;
-}
-
-static void avx2_block_shuf0(const uint8_t *g, size_t mp, const size_t *to,
-                             const uint32_t *tx, size_t n, uint64_t *out)
-{
-    (void)g;
-    (void)mp;
-    (void)to;
-    (void)tx;
-    (void)n;
-    (void)out;
-}
-
 static int avx2_block_shuf(const uint8_t *g, size_t mp, const size_t *to,
                            const uint32_t *tx, size_t n, sg_value flip,
                            uint64_t *out)
@@ -1365,6 +1331,28 @@ static int avx2_block_shuf(const uint8_t *g, size_t mp, const size_t *to,
     (void)flip;
     (void)out;
     return 1;
+}
+
+static int avx512_block_body(const uint8_t *g, size_t mp, const size_t *to,
+                             const uint32_t *tx, size_t n, sg_value flip,
+                             uint64_t *out)
+{
+    return avx2_block_shuf(g, mp, to, tx, n, flip, out);
+}
+
+static void avx2_block_shuf0(const uint8_t *g, size_t mp, const size_t *to,
+                             const uint32_t *tx, size_t n, uint64_t *out)
+{
+    avx2_block_shuf(g, mp, to, tx, n, 0, out);
+}
+
+static size_t avx2_next_rare(const sparse *sp, const uint8_t *g, size_t h,
+                             size_t n)
+{
+    (void)sp;
+    (void)g;
+    (void)h;
+    return n;
 }
 
 static int avx2_mid_terms(const uint8_t *g, size_t mp, const size_t *to,
