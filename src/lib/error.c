@@ -6,6 +6,9 @@
 #include "sgexplore.h"
 
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -90,4 +93,30 @@ size_t sg_utf8_len(const char *text, size_t n)
         (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
         return 0;
     return len;
+}
+
+int sg_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    size_t nc = *cap ? *cap : 16;
+    void *old, *np;
+
+    if (need <= *cap)
+        return 0;
+    if (size == 0)
+        return -1;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2)
+            return -1;
+        nc *= 2;
+    }
+    if (nc > SIZE_MAX / size)
+        return -1;
+    /* p points at a T *; memcpy, not a cast to void **, keeps the access
+     * to it well-defined whatever T is. */
+    memcpy(&old, p, sizeof old);
+    if (!(np = realloc(old, nc * size)))
+        return -1;
+    memcpy(p, &np, sizeof np);
+    *cap = nc;
+    return 0;
 }

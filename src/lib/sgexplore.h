@@ -577,6 +577,13 @@ size_t sg_utf8_len(const char *text, size_t n);
 sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
                        sg_error *err);
 
+/* The one growth rule for arrays: make *p (holding *cap elements of
+ * `size` bytes) hold at least `need`, doubling (from 16) so that n
+ * appends cost O(n); *p and *cap are left as they were when the size
+ * overflows or memory runs out.  Returns 0, or -1 on failure (the caller
+ * says what could not grow). */
+int sg_grow(void *p, size_t *cap, size_t need, size_t size);
+
 /* Bytes of physical memory on this machine (0 when unknown). */
 uint64_t sg_physical_memory(void);
 
