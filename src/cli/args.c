@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Options every command takes, and those of rule and cache commands. */
 static const cli_opt common_opts[] = {
@@ -542,6 +543,31 @@ int cli_parse_seconds(double *out, const char *opt, const char *text)
         return EXIT_USAGE;
     }
     return EXIT_DONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Paths                                                                */
+/* ------------------------------------------------------------------ */
+
+int cli_check_folder(const char *opt, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    struct stat sb;
+    char *dir;
+    int ok;
+
+    if (!slash)
+        return EXIT_DONE; /* the current folder */
+    if (!(dir = strndup(path, slash == path ? 1 : (size_t)(slash - path)))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    ok = stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (!ok)
+        cli_error("%s '%s': the folder '%s' does not exist", opt,
+                  cli_quote(path), cli_quote(dir));
+    free(dir);
+    return ok ? EXIT_DONE : EXIT_USAGE;
 }
 
 /* ------------------------------------------------------------------ */

@@ -180,6 +180,12 @@ int cli_parse_count(uint64_t *out, const char *opt, const char *text);
 /* A duration in seconds (--seconds): a positive decimal number. */
 int cli_parse_seconds(double *out, const char *opt, const char *text);
 
+/* The one rule of every option that names a file to write (--db, merge
+ * OUT, -o, --plot, --export-certificate): its folder must exist, so that
+ * a typo creates no tree of folders and fails before any work.  Exit
+ * status after one line naming the option and the path. */
+int cli_check_folder(const char *opt, const char *path);
+
 /* Heaps of one position: decimal naturals (any size) separated by commas
  * or, when `spaces`, also spaces and tabs.  Exit status after one line
  * naming `what` (the option, or "--positions line N"); on success *out

@@ -243,6 +243,9 @@ static int analyse_run(const cli_command *self, cli_args *a)
         rc = EXIT_USAGE;
         goto out;
     }
+    if ((plot && (rc = cli_check_folder("--plot", plot))) ||
+        (cert && (rc = cli_check_folder("--export-certificate", cert))))
+        goto out;
     /* Every question is checked before anything is computed. */
     if (nheaps && !(heaps = calloc(nheaps, sizeof *heaps))) {
         cli_error("out of memory");

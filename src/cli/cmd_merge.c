@@ -222,6 +222,8 @@ static int merge_run(const cli_command *self, cli_args *a)
                   "(sgexplore merge --help)");
         return EXIT_USAGE;
     }
+    if ((rc = cli_check_folder("merge: OUT", out_path)))
+        return rc;
     if (!(in = calloc(nin, sizeof *in))) {
         cli_error("out of memory");
         return EXIT_RUNTIME;

@@ -245,6 +245,8 @@ static int plot_run(const cli_command *self, cli_args *a)
                   cli_quote(out));
         return EXIT_USAGE;
     }
+    if ((rc = cli_check_folder("-o", out)))
+        return rc;
     memset(&popt, 0, sizeof popt);
     popt.template_file = cli_get(a, "--template");
     if (cli_get(a, "--cache")) {

@@ -1145,6 +1145,8 @@ static int parse_options(sweep *s, const cli_args *a)
                   cli_quote(plot));
         return EXIT_USAGE;
     }
+    if (plot && (rc = cli_check_folder("--plot", plot)))
+        return rc;
     return EXIT_DONE;
 }
 

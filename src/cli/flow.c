@@ -9,7 +9,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -185,6 +184,7 @@ int cli_cache_open(sg_store **db, char **path, const cli_args *a,
     const char *opt = cli_get(a, "--db");
     struct stat sb;
     sg_error err;
+    int rc;
 
     *db = NULL;
     *path = NULL;
@@ -205,24 +205,9 @@ int cli_cache_open(sg_store **db, char **path, const cli_args *a,
                   "stored");
         return EXIT_DONE;
     }
-    if (opt) {
-        /* An explicit file's folder must exist: a typo must not create
-         * a tree of folders.  The default location is created. */
-        char *copy = strdup(opt);
-        const char *dir = copy ? dirname(copy) : NULL;
-        int ok = dir && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
-        if (!copy) {
-            cli_error("out of memory");
-            return EXIT_RUNTIME;
-        }
-        if (!ok) {
-            cli_error("--db '%s': the folder '%s' does not exist",
-                      cli_quote(opt), cli_quote(dir ? dir : opt));
-            free(copy);
-            return EXIT_USAGE;
-        }
-        free(copy);
-    }
+    /* An explicit file's folder must exist; the default one is created. */
+    if (opt && (rc = cli_check_folder("--db", opt)))
+        return rc;
     if (readonly && stat(*path, &sb) != 0)
         return EXIT_DONE;
     if (sg_store_open(db, *path, readonly ? SG_STORE_READONLY : 0, &err))

@@ -80,14 +80,15 @@ check "--plot without gnuplot: report printed, one error line, exit 1" \
 
 # --- output in a missing directory: clear error, nothing on stdout --------
 "$SG" plot 0.77 -o "$T/nodir/k.png" >"$T/out" 2>"$T/err"; rc=$?
-check "an output in a missing directory exits 1" test $rc -eq 1
-check "... saying which directory is missing" \
-    grep -q "directory '$T/nodir' does not exist" "$T/err"
+check "an output in a missing directory exits 2 (the rule of every path)" \
+    test $rc -eq 2
+check "... saying in one line which folder is missing" \
+    bash -c '[ $(wc -l <"$1") = 1 ] && grep -q "the folder '"'"'$2'"'"' does not exist" "$1"' _ "$T/err" "$T/nodir"
 check "... nothing on stdout" test ! -s "$T/out"
 check "... and creates nothing" test ! -e "$T/nodir"
 "$SG" --octal 0.77 --plot "$T/nodir/k.png" --quiet --heap 5 >"$T/out" 2>"$T/err"; rc=$?
-check "--plot into a missing directory: exit 1, stdout only the answer" \
-    test $rc -eq 1 -a "$(cat "$T/out")" = "G(5) = 4"
+check "--plot into a missing directory: exit 2 before any answer" \
+    test $rc -eq 2 -a ! -s "$T/out"
 
 # --- images ---------------------------------------------------------------
 if [ $have_gp = 1 ]; then
