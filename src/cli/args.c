@@ -397,6 +397,10 @@ int cli_rule_get(cli_rule *out, const cli_args *a, size_t pos, int optional,
 #define MAX_NUMBER_TEXT 4096
 #define MAX_EXPONENT 100000
 
+/* Most bits in the heaps of one position: B^E makes a short line a large
+ * number, and a --positions file has up to a million lines. */
+#define MAX_POSITION_BITS (1UL << 22)
+
 int cli_parse_bignum(mpz_t out, const char *opt, const char *text)
 {
     const char *p = text;
@@ -574,55 +578,88 @@ int cli_check_folder(const char *opt, const char *path)
 /* Positions: --position A,B,C and --positions FILE                     */
 /* ------------------------------------------------------------------ */
 
-int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what,
-                    int spaces)
+/* Length of the number syntax of cli_parse_bignum at p (digits, B^E,
+ * sums and differences), 0 when there is none: the separators of a
+ * position are found around it. */
+static size_t number_len(const char *p)
+{
+    const char *q = p;
+
+    for (;;) {
+        const char *d = q;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q == d)
+            return 0;
+        if (*q == '^') {
+            d = ++q;
+            while (isdigit((unsigned char)*q))
+                q++;
+            if (q == d)
+                return 0;
+        }
+        if ((*q != '+' && *q != '-') || !isdigit((unsigned char)q[1]))
+            return (size_t)(q - p);
+        q++;
+    }
+}
+
+static int is_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what)
 {
     const char *p = text;
-    size_t cap = 1, k = 0;
+    size_t cap = 1, k = 0, bits = 0;
     int rc = EXIT_USAGE;
     mpz_t *h;
 
     for (; *p; p++)
-        cap += *p == ',' || *p == ' ' || *p == '\t';
+        cap += *p == ',' || is_blank(*p);
     if (!(h = malloc(cap * sizeof *h))) {
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
     p = text;
     for (;;) {
-        const char *q;
-        if (spaces)
-            while (*p == ' ' || *p == '\t')
-                p++;
-        q = p;
-        while (isdigit((unsigned char)*q))
-            q++;
-        if (q == p ||
-            (*q && *q != ',' && !(spaces && (*q == ' ' || *q == '\t')))) {
-            cli_error("%s '%s': expected heap sizes separated by commas%s "
-                      "(at position %ld)",
-                      what, cli_quote(text), spaces ? " or spaces" : "",
-                      (long)(q - text) + 1);
+        size_t len;
+        char *item;
+        while (is_blank(*p))
+            p++;
+        len = number_len(p);
+        if (len == 0 || (p[len] && p[len] != ',' && !is_blank(p[len]))) {
+            cli_error("%s '%s': expected heap sizes such as 7, 10^18 or "
+                      "10^18+5, separated by commas or spaces (at position "
+                      "%ld)",
+                      what, cli_quote(text), (long)(p + len - text) + 1);
             goto fail;
         }
-        {
-            char *digits = strndup(p, (size_t)(q - p));
-            if (!digits) {
-                cli_error("out of memory");
-                rc = EXIT_RUNTIME;
-                goto fail;
-            }
-            mpz_init_set_str(h[k++], digits, 10);
-            free(digits);
+        if (!(item = strndup(p, len))) {
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            goto fail;
         }
-        p = q;
-        if (spaces)
-            while (*p == ' ' || *p == '\t')
-                p++;
+        mpz_init(h[k++]);
+        rc = cli_parse_bignum(h[k - 1], what, item);
+        free(item);
+        if (rc)
+            goto fail;
+        rc = EXIT_USAGE;
+        bits += mpz_sizeinbase(h[k - 1], 2);
+        if (bits > MAX_POSITION_BITS) {
+            cli_error("%s '%s': the heaps hold more than %lu bits", what,
+                      cli_quote(text), MAX_POSITION_BITS);
+            goto fail;
+        }
+        p += len;
+        while (is_blank(*p))
+            p++;
         if (!*p)
             break;
         if (*p == ',')
-            p++;
+            p++; /* a heap must follow: "1,,2" and "1," are refused */
     }
     *out = h;
     *n = k;
@@ -694,7 +731,7 @@ int cli_positions_read(cli_position_item **out, size_t *nout, FILE *in,
         }
         snprintf(what, sizeof what, "--positions line %zu", lineno);
         if ((rc =
-                 cli_parse_heaps(&items[count].h, &items[count].n, s, what, 1)))
+                 cli_parse_heaps(&items[count].h, &items[count].n, s, what)))
             break;
         if (!(items[count].text = strdup(s))) {
             cli_heaps_free(items[count].h, items[count].n);

@@ -186,12 +186,13 @@ int cli_parse_seconds(double *out, const char *opt, const char *text);
  * status after one line naming the option and the path. */
 int cli_check_folder(const char *opt, const char *path);
 
-/* Heaps of one position: decimal naturals (any size) separated by commas
- * or, when `spaces`, also spaces and tabs.  Exit status after one line
+/* Heaps of one position (--position, a line of --positions): numbers as
+ * cli_parse_bignum reads them ("10^18+5"), separated by commas, spaces or
+ * tabs (or a comma and spaces: "1, 2").  Exit status after one line
  * naming `what` (the option, or "--positions line N"); on success *out
  * (n heaps) is freed with cli_heaps_free. */
-int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what,
-                    int spaces);
+int cli_parse_heaps(mpz_t **out, size_t *n, const char *text,
+                    const char *what);
 void cli_heaps_free(mpz_t *h, size_t n);
 
 /* Limits of a --positions file: longest line, most positions. */

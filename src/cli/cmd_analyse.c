@@ -261,8 +261,8 @@ static int analyse_run(const cli_command *self, cli_args *a)
             goto out;
         }
     }
-    if (position && (rc = cli_parse_heaps(&pos_heaps, &npos, position,
-                                      "--position", 0)))
+    if (position &&
+        (rc = cli_parse_heaps(&pos_heaps, &npos, position, "--position")))
         goto out;
     if (values) {
         if ((rc = cli_parse_range(va, vb, "--values", values, 100000000)))

@@ -48,4 +48,29 @@ done
 "$SG" merge "$T/merged.db" "$T/in.db" >/dev/null 2>&1
 check "merge into an existing folder still works" test -s "$T/merged.db"
 
+# --- --position: the number syntax of --heap, and spaces -----------------
+# Kayles: G(n) = 4 1 2 8 1 4 7 2 1 8 2 7 for n = 0..11 (mod 12), n >= 72;
+# 10^18 and 10^40 are 4 (mod 12), so G = 1 and 1; G(7) = 2: nim-sum 2.
+out=$("$SG" 0.77 --quiet --position 10^18,10^40,7 2>"$T/err"); rc=$?
+check "--position 10^18,10^40,7: accepted, nim-sum 2" \
+    bash -c '[ $1 = 0 ] && grep -qx "nim-sum: 2" <<<"$2"' _ "$rc" "$out"
+out=$("$SG" 0.77 --quiet --position 10^18-1,0 2>"$T/err"); rc=$?
+check "--position 10^18-1,0: sums and differences as in --heap (G = 8)" \
+    bash -c '[ $1 = 0 ] && grep -qx "nim-sum: 8" <<<"$2"' _ "$rc" "$out"
+for p in "1, 2" "1 2" " 1 ,2 "; do
+    out=$("$SG" 0.77 --quiet --position "$p" 2>"$T/err"); rc=$?
+    check "--position '$p': spaces accepted as in --positions (nim-sum 3)" \
+        bash -c '[ $1 = 0 ] && grep -qx "nim-sum: 3" <<<"$2"' _ "$rc" "$out"
+done
+for p in "1,,2" "1," "" "3,x" "2^"; do
+    "$SG" 0.77 --quiet --position "$p" >"$T/out" 2>"$T/err"; rc=$?
+    check "--position '$p' is refused: exit 2, one line" \
+        bash -c '[ $1 = 2 ] && [ "$(wc -l <"$2")" = 1 ] && [ ! -s "$3" ]' \
+        _ "$rc" "$T/err" "$T/out"
+done
+printf '10^18, 10^40 7\n' >"$T/pos"
+out=$("$SG" 0.77 --positions "$T/pos" 2>"$T/err"); rc=$?
+check "--positions reads the same syntax (10^18, 10^40 7: nim-sum 2)" \
+    bash -c '[ $1 = 0 ] && grep -q "nim-sum 2" <<<"$2"' _ "$rc" "$out"
+
 echo "1..$n"

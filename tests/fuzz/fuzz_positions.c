@@ -2,8 +2,8 @@
  * fuzz_positions.c - fuzz target of the --positions file reader and of
  * the --position list (src/cli/args.c: cli_positions_read,
  * cli_parse_heaps).  The input is the whole file; every accepted position
- * must have at least one heap, and the file's first line must also read
- * the same way as a --position value when it has no spaces.
+ * must have at least one heap, and the same bytes are also read as one
+ * --position value (the same syntax).
  */
 #define _GNU_SOURCE
 #include "fuzz.h"
@@ -43,7 +43,7 @@ SG_FUZZ_TARGET(positions)
     if ((text = sg_fuzz_text(data, size))) {
         mpz_t *h = NULL;
         size_t n = 0;
-        if (cli_parse_heaps(&h, &n, text, "--position", 0) == EXIT_DONE) {
+        if (cli_parse_heaps(&h, &n, text, "--position") == EXIT_DONE) {
             SG_FUZZ_CHECK(n >= 1);
             cli_heaps_free(h, n);
         }
