@@ -240,6 +240,9 @@ typedef struct cli_flow {
     sg_period_status loaded_status;
     double t0;
     int store_rc; /* exit status of the last store (0: stored) */
+    uint64_t want; /* set before running: G(0..want-1) are computed when
+                      the rule stays unresolved and they fit in memory
+                      (--heap), else nothing is said */
 } cli_flow;
 
 void cli_flow_init(cli_flow *f);
@@ -278,6 +281,15 @@ int cli_flow_store(cli_flow *f);
 
 /* Extend the values of an unresolved rule to G(0..n-1) (exit status). */
 int cli_flow_extend(cli_flow *f, uint64_t n, const char *what);
+
+/* The furthest a run can go: deep runs (--deep) reach G(0..2^48-1). */
+#define CLI_DEEP_MAX_N ((uint64_t)1 << 48)
+
+/* How G(0..n-1) of rule r can be computed, for a hint that names only
+ * what the tool accepts: CLI_REACH_MAX (--max n fits in memory),
+ * CLI_REACH_DEEP (only --deep --max n reaches it), CLI_REACH_NONE. */
+enum { CLI_REACH_MAX, CLI_REACH_DEEP, CLI_REACH_NONE };
+int cli_reach(const sg_rule *r, const mpz_t n);
 
 /* --plot FILE on an analysis (cmd_plot.c): draw the analysed rule over
  * its default range; exit status after one error line. */

@@ -184,20 +184,44 @@ static int export_certificate(const char *path, const cli_flow *fl)
     return ok ? EXIT_DONE : EXIT_RUNTIME;
 }
 
-/* A --heap answer beyond what is known: how far it was computed and
- * which --max reaches it. */
+/* A --heap answer beyond what is known: how far it was computed and a
+ * command that goes further, only one the tool accepts (values that fit
+ * in memory were computed already, unless --seconds ran out). */
 static void heap_unknown_text(const cli_flow *fl, const char *given,
                               const mpz_t n)
 {
+    mpz_t end;
+
     printf("G(%s) = unknown (no period is proven and only G(0..%llu) were "
            "computed",
            given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
-    if (mpz_sizeinbase(n, 2) <= 62) {
-        printf("; --max %llu would reach it)\n",
-               (unsigned long long)mpz_get_ui(n) + 1);
+    mpz_init(end);
+    mpz_add_ui(end, n, 1);
+    if (fl->budget_spent) {
+        fputs("; --seconds ran out first, and a rerun continues from the "
+              "stored values",
+              stdout);
+    } else if (cli_reach(&fl->r.rule, end) == CLI_REACH_DEEP) {
+        fputs("; they would not fit in memory, but a deep run keeps only "
+              "their ends: try: sgexplore '",
+              stdout);
+        fputs(fl->r.canon, stdout);
+        fputs("' --deep --max ", stdout);
+        mpz_out_str(stdout, 10, end);
+        fputs(" --heap ", stdout);
+        mpz_out_str(stdout, 10, n);
+        fputs(" (docs/DEEP.md)", stdout);
+    } else if (sg_sparse_applicable(&fl->r.rule)) {
+        fputs("; reaching it needs more values than memory holds and than "
+              "a deep run computes (2^48)",
+              stdout);
     } else {
-        printf(")\n");
+        fputs("; reaching it needs more values than this machine's memory "
+              "holds",
+              stdout);
     }
+    fputs(")\n", stdout);
+    mpz_clear(end);
 }
 
 static int analyse_run(const cli_command *self, cli_args *a)
@@ -270,6 +294,10 @@ static int analyse_run(const cli_command *self, cli_args *a)
         if (mpz_sizeinbase(vb, 2) < 63)
             upto = (uint64_t)mpz_get_ui(vb) + 1;
     }
+    for (i = 0; i < nheaps; i++) /* --heap extends as --values does */
+        if (mpz_sizeinbase(heaps[i], 2) < 63 &&
+            mpz_get_ui(heaps[i]) >= fl.want)
+            fl.want = (uint64_t)mpz_get_ui(heaps[i]) + 1;
     if ((rc = cli_flow_run(&fl, a, 0, upto)))
         goto out;
 

@@ -15,7 +15,7 @@
 #include <time.h>
 
 /* The largest --max of a deep run. */
-#define DEEP_MAX_N ((uint64_t)1 << 48)
+#define DEEP_MAX_N CLI_DEEP_MAX_N
 /* The default window, and the largest accepted. */
 #define DEEP_WINDOW ((size_t)1 << 20)
 #define DEEP_WINDOW_MAX ((size_t)1 << 30)

@@ -399,6 +399,9 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     }
     if (upto && !f->budget_spent)
         rc = cli_flow_extend(f, upto, "--values");
+    if (!rc && !f->proven && f->want > f->seq.n && !f->budget_spent &&
+        sg_seq_check_size((size_t)f->want, &err) == SG_OK)
+        rc = cli_flow_extend(f, f->want, "--heap");
     cli_budget_stop();
     cli_progress_enable(0);
     if (rc)
@@ -407,6 +410,20 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
      * cli_flow_finish turns it into the exit status. */
     f->store_rc = cli_flow_store(f);
     return EXIT_DONE;
+}
+
+int cli_reach(const sg_rule *r, const mpz_t n)
+{
+    sg_error err;
+
+    if (mpz_sizeinbase(n, 2) > 62)
+        return CLI_REACH_NONE;
+    if (sg_seq_check_size((size_t)mpz_get_ui(n), &err) == SG_OK)
+        return CLI_REACH_MAX;
+    if (mpz_cmp_ui(n, (unsigned long)CLI_DEEP_MAX_N) <= 0 &&
+        sg_sparse_applicable(r))
+        return CLI_REACH_DEEP;
+    return CLI_REACH_NONE;
 }
 
 int cli_flow_finish(const cli_flow *f, int rc)

@@ -73,4 +73,37 @@ out=$("$SG" 0.77 --positions "$T/pos" 2>"$T/err"); rc=$?
 check "--positions reads the same syntax (10^18, 10^40 7: nim-sum 2)" \
     bash -c '[ $1 = 0 ] && grep -q "nim-sum 2" <<<"$2"' _ "$rc" "$out"
 
+# --- --heap extends an unresolved rule as --values does ------------------
+"$SG" 0.77 --max 50 --db "$T/k.db" >/dev/null 2>&1  # cached, unresolved
+out=$("$SG" 0.77 --max 50 --heap 1000010 --quiet --db "$T/k.db" 2>"$T/err"); rc=$?
+# 1000010 = 2 (mod 12): G = 2 by Kayles' published period.
+check "--heap 1000010 on an unresolved cached rule extends it: G = 2, exit 0" \
+    bash -c '[ $1 = 0 ] && [ "$2" = "G(1000010) = 2" ]' _ "$rc" "$out"
+out=$("$SG" 0.77 --max 50 --heap 1000011 --json --db "$T/k.db" 2>"$T/err")
+check "... and in JSON (G(1000011) = 8, not null)" \
+    bash -c 'python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(d[\"heaps\"][0][\"value\"] not in (8, \"8\"))" "$1"' _ "$out"
+out=$("$SG" officers --max 1000 --heap 100000 --quiet --db "$T/k.db" 2>"$T/err"); rc=$?
+v=$("$SG" officers --max 1000 --values 100000:100000 --quiet --db "$T/k.db" 2>/dev/null)
+check "--heap 100000 on open Officers extends (exit 0, the value --values gives)" \
+    bash -c '[ $1 = 0 ] && [ "$2" = "$3" ] && grep -qx "G(100000) = [0-9]*" <<<"$2"' _ "$rc" "$out" "$v"
+# Every hint is a command the tool accepts: beyond memory the hint is a
+# deep run (run here for a second: accepted, exit 0 or 3, never 2), and
+# beyond a deep run there is no --max to suggest.
+for h in 2^40 10^18; do
+    out=$("$SG" officers --max 1000 --heap $h --quiet --db "$T/k.db" 2>"$T/err"); rc=$?
+    check "--heap $h on open Officers: unknown, exit 3, no --max hint but a deep run's" \
+        bash -c '[ $1 = 3 ] && grep -q "^G($2) = unknown" <<<"$3" &&
+                 ! sed "s/try: .*//" <<<"$3" | grep -q -- --max' _ "$rc" "$h" "$out"
+    hint=$(sed -n 's/.*try: sgexplore \(.*\) (docs\/DEEP.md)).*/\1/p' <<<"$out")
+    if [ "$h" = 2^40 ]; then
+        eval "words=($hint)"
+        "$SG" "${words[@]}" --seconds 0.5 --db "$T/k.db" >"$T/out" 2>"$T/err"; rc=$?
+        check "... the suggested '$hint' is accepted (exit $rc)" \
+            bash -c '[ -n "$2" ] && { [ $1 = 0 ] || [ $1 = 3 ]; }' _ "$rc" "$hint"
+    else
+        check "... 10^18 is past a deep run too: no command is suggested" \
+            test -z "$hint"
+    fi
+done
+
 echo "1..$n"
