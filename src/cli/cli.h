@@ -315,6 +315,10 @@ int cli_deep_show(sg_store *db, const char *key, int json);
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
 
+/* The budget of the run the progress line estimates: `max` values (given
+ * as --max, else the default) and `seconds` (--seconds; 0: none). */
+void cli_progress_budget(size_t max, int given, double seconds);
+
 /* Never show the enumeration progress in this process (the workers of a
  * sweep, whose parent draws one progress line for the whole sweep). */
 void cli_progress_forbid(void);

@@ -28,35 +28,65 @@ static double now(void)
 /* Progress on a terminal                                               */
 /* ------------------------------------------------------------------ */
 
-/* Heaps done, values per second, rare values (sparse method) and a rough
- * time left, redrawn at most twice a second after the first second. */
+/* Heaps done, values per second, rare values (sparse method) and the time
+ * left to the end of the whole run, redrawn at most twice a second after
+ * the first second.  A run grows in rounds, each with its own target: the
+ * line shows the run's budget instead (--max or the default, and
+ * --seconds), and the time left is the budget's at the recent rate, so it
+ * does not fall to 0 at the end of every round. */
 static struct {
-    double start, last;
-    size_t first;
+    double start, last, seconds;
+    double t_mark;      /* the rate is measured from the mark ... */
+    size_t n_mark;      /* ... moved on every few seconds */
+    size_t done_last;
+    size_t budget;
+    const char *why;    /* "--max" or "default" */
     int shown;
 } progress;
 
 static void progress_show(void *ctx, size_t done, size_t target, size_t rare)
 {
-    double t = now(), rate;
+    double t = now(), rate, left;
+    size_t budget = progress.budget > target ? progress.budget : target;
 
     (void)ctx;
-    if (progress.start == 0) {
-        progress.start = progress.last = t;
-        progress.first = done;
+    if (progress.t_mark == 0 || done < progress.done_last) {
+        /* the first call, or a method that starts over */
+        progress.t_mark = progress.last = t;
+        progress.n_mark = progress.done_last = done;
+        if (progress.start == 0)
+            progress.start = t;
         return;
     }
+    progress.done_last = done;
     if (t - progress.start < 1.0 || t - progress.last < 0.5)
         return;
     progress.last = t;
-    rate = (double)(done - progress.first) / (t - progress.start);
-    fprintf(stderr, "\rcomputing: %zu of %zu values, %.3g/s", done, target,
-            rate);
+    rate = t > progress.t_mark
+               ? (double)(done - progress.n_mark) / (t - progress.t_mark)
+               : 0;
+    if (t - progress.t_mark > 4.0) { /* follow a rate that changes */
+        progress.t_mark = t - 2.0;
+        progress.n_mark = done - (size_t)(rate * 2.0);
+    }
+    if (progress.why)
+        fprintf(stderr, "\rcomputing: %zu values, budget %zu (%s)", done,
+                budget, progress.why);
+    else
+        fprintf(stderr, "\rcomputing: %zu of %zu values", done, target);
+    if (progress.seconds > 0)
+        fprintf(stderr, " or %.3g s", progress.seconds);
+    fprintf(stderr, ", %.3g/s", rate);
     if (rare)
         fprintf(stderr, ", %zu rare", rare);
-    if (rate > 0)
-        fprintf(stderr, ", about %.0f s left", (double)(target - done) / rate);
-    fputs("   ", stderr);
+    if (rate > 0) {
+        left = (double)(budget - done) / rate;
+        if (progress.seconds > 0 &&
+            progress.seconds - (t - progress.start) < left)
+            left = progress.seconds - (t - progress.start);
+        fprintf(stderr, ", at most about %.0f s left", left > 0 ? left : 0);
+    }
+    fputs("\033[K", stderr);
     progress.shown = 1;
 }
 
@@ -71,12 +101,25 @@ void cli_progress_enable(int on)
 {
     progress_on = on && !progress_forbidden && isatty(STDERR_FILENO);
     if (progress_on) {
+        size_t budget = progress.budget;
+        const char *why = progress.why;
+        double seconds = progress.seconds;
         memset(&progress, 0, sizeof progress);
+        progress.budget = budget;
+        progress.why = why;
+        progress.seconds = seconds;
         return;
     }
     if (progress.shown)
         fputs("\r\033[K", stderr);
-    progress.shown = 0;
+    memset(&progress, 0, sizeof progress); /* the budget was this run's */
+}
+
+void cli_progress_budget(size_t max, int given, double seconds)
+{
+    progress.budget = max;
+    progress.why = given ? "--max" : "default";
+    progress.seconds = seconds;
 }
 
 /* The options of one enumeration: the cancel flag and, on a terminal,
@@ -382,6 +425,7 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     }
     if ((rc = flow_begin(f, a)))
         return rc;
+    cli_progress_budget(f->max, max != 0, seconds);
     cli_progress_enable(1);
     cli_budget_start(seconds);
     if (!f->proven) {

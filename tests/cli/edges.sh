@@ -106,4 +106,54 @@ for h in 2^40 10^18; do
     fi
 done
 
+# --- the progress line on a terminal: the whole run, with its budget ----
+# `script` gives the program a terminal; the lines are redrawn with \r.
+# Each line must name the run's budget, the same in every line, and
+# estimate the time left to it (or to --seconds), not to the round's end.
+progress_lines() { # ARGS...: the progress lines of one run, one per line
+    script -qefc "$(printf '%q ' "$SG" "$@")" /dev/null 2>/dev/null |
+        tr '\r' '\n' | sed 's/\x1b\[K//g' | grep '^computing: '
+}
+# budget_ok LINES MAX WHY SECONDS: every line says "budget MAX (WHY)", and
+# its "at most about X s left" is (MAX - done) / rate give or take a
+# second, or at most that and SECONDS (SECONDS 0: no --seconds).
+budget_ok() {
+    python3 - "$@" <<'PY'
+import re, sys
+lines, mx, why, secs = sys.argv[1].splitlines(), int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+ok = bool(lines)
+for l in lines:
+    m = re.match(r"computing: (\d+) values, budget (\d+) \((\S+)\)(?: or \S+ s)?, (\S+)/s(?:, \d+ rare)?(?:, at most about (\d+) s left)?$", l)
+    if not m or int(m.group(2)) != mx or m.group(3) != why:
+        ok = False
+        print("# bad line: " + l)
+        continue
+    done, rate = int(m.group(1)), float(m.group(4))
+    if m.group(5) is not None and rate > 0:
+        est, got = (mx - done) / rate, int(m.group(5))
+        # with --seconds the time already spent is not in the line: the
+        # estimate may then only be smaller, down to the budget left
+        if (got > min(est, secs) + 1.5 if secs else abs(got - est) > 1.5):
+            ok = False
+            print("# estimate %s, expected %.1f: %s" % (m.group(5), est, l))
+sys.exit(0 if ok else 1)
+PY
+}
+if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    out=$(progress_lines officers --no-cache --max 10^7 --seconds 2.5 --heap 5 --quiet)
+    check "progress with --max 10^7 --seconds 2.5: 'budget 10000000 (--max)', time left to the run's end" \
+        budget_ok "$out" 10000000 --max 2.5
+    out=$(progress_lines grundy --no-cache --heap 5 --quiet)
+    if [ -n "$out" ]; then
+        # the default budget of a sparse-method rule (src/lib/policy.c)
+        check "progress of the default budget: 'budget 1000000 (default)', time left to it" \
+            budget_ok "$out" 1000000 default 0
+    else
+        skip "Grundy's game ran its default budget in under a second: no progress line"
+    fi
+else
+    skip "script (util-linux) and python3 are needed for the progress line"
+    skip "script (util-linux) and python3 are needed for the progress line"
+fi
+
 echo "1..$n"
