@@ -20,7 +20,8 @@ static const cli_opt analyse_opts[] = {
     {"--positions", NULL, "FILE|-",
      "one position per line; one answer line each"},
     {"--values", NULL, "A:B", "G(n) for A <= n <= B"},
-    {"--quiet", NULL, NULL, "print only the answers asked for"},
+    {"--quiet", NULL, NULL,
+     "only the answers asked for (none: one status line)"},
     {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
     {"--deep", NULL, NULL, "go past memory: keep a window, checkpoint"},
@@ -224,6 +225,27 @@ static void heap_unknown_text(const cli_flow *fl, const char *given,
     mpz_clear(end);
 }
 
+/* --quiet without a question: one line a script or a shell loop can keep
+ * (the whole report is what the run without --quiet is for). */
+static void quiet_status(const cli_flow *fl)
+{
+    const sg_result *res = &fl->res;
+
+    printf("%s: ", fl->r.canon);
+    if (res->status == SG_UNRESOLVED) {
+        printf("unresolved (no period proven for n < %llu)\n",
+               (unsigned long long)fl->seq.n);
+        return;
+    }
+    printf("%s (proven), pre-period %llu, period %llu",
+           sg_period_status_name(res->status),
+           (unsigned long long)res->preperiod,
+           (unsigned long long)res->period);
+    if (res->status == SG_ARITH_PERIODIC)
+        printf(", saltus %llu", (unsigned long long)res->saltus);
+    putchar('\n');
+}
+
 static int analyse_run(const cli_command *self, cli_args *a)
 {
     cli_flow fl;
@@ -336,8 +358,10 @@ static int analyse_run(const cli_command *self, cli_args *a)
         if (position)
             fputs(",\"position\":", stdout);
     } else {
-        if (!(quiet && (nheaps || position || values)))
+        if (!quiet)
             cli_view_text(stdout, &view);
+        else if (!nheaps && !position && !values)
+            quiet_status(&fl);
         if (values) /* unknown values are printed as such */
             cli_values_text(stdout, &fl.res, &fl.seq, va, vb);
         for (i = 0; i < nheaps; i++) {

@@ -156,4 +156,22 @@ else
     skip "script (util-linux) and python3 are needed for the progress line"
 fi
 
+# --- --quiet with no question: one status line ---------------------------
+# Published: Kayles p 12, n0 71; Dawson's Kayles (0.07) p 34, n0 53; Nim
+# arithmetic-periodic with p 1, s 1, n0 0 (its name is left open: *).
+for q in "0.77|0.77: periodic (proven), pre-period 71, period 12" \
+         "0.07|0.07: periodic (proven), pre-period 53, period 34" \
+         "nim|*: arithmetic-periodic (proven), pre-period 0, period 1, saltus 1" \
+         "officers --max 500|0.6: unresolved (no period proven for n < 500)"; do
+    IFS='|' read -r args want <<<"$q"
+    read -r -a words <<<"$args"
+    out=$("$SG" "${words[@]}" --quiet --no-cache 2>"$T/err"); rc=$?
+    check "--quiet with no question [$args]: the one line '$want'" \
+        bash -c '[ $1 = 0 ] && [[ "$2" == $3 ]] && [ ! -s "$4" ]' _ "$rc" "$out" "$want" "$T/err"
+done
+out=$("$SG" 0.77 --quiet --no-cache --heap 7 2>&1)
+check "--quiet with a question: only its answer" test "$out" = "G(7) = 2"
+check "--help documents what --quiet prints without a question" \
+    bash -c '"$1" --help | grep -q -- "--quiet.*one status line"' _ "$SG"
+
 echo "1..$n"
