@@ -123,6 +123,14 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
     } else if (l.nomem) {
         cli_error("out of memory");
         rc = EXIT_RUNTIME;
+    } else if (l.n == 0) {
+        /* an empty figure would look like an answer: say why there is
+         * nothing, as `cache show` does for a rule it does not hold */
+        cli_error("plot --cache: no cached rules%s%s in %s%s",
+                  family ? " of family " : "", family ? family : "",
+                  path ? cli_quote(path) : "(none)",
+                  db ? "" : " (no cache file yet)");
+        rc = EXIT_RUNTIME;
     } else {
         const char *base = path ? strrchr(path, '/') : NULL;
         snprintf(title, sizeof title, "cached rules in %s%s%s",

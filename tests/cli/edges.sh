@@ -174,4 +174,18 @@ check "--quiet with a question: only its answer" test "$out" = "G(7) = 2"
 check "--help documents what --quiet prints without a question" \
     bash -c '"$1" --help | grep -q -- "--quiet.*one status line"' _ "$SG"
 
+# --- plot --cache with nothing to draw is an error, not an empty figure --
+"$SG" 0.77 --db "$T/empty.db" >/dev/null 2>&1
+"$SG" cache drop 0.77 --db "$T/empty.db" >/dev/null 2>&1
+for c in "a missing cache|$T/absent.db|" "an empty cache|$T/empty.db|" \
+         "a cache without hex rules|$T/k.db|--family hex"; do
+    IFS='|' read -r what db fam <<<"$c"
+    # shellcheck disable=SC2086
+    "$SG" plot --cache -o "$T/fig.png" --db "$db" $fam >"$T/out" 2>"$T/err"; rc=$?
+    check "plot --cache on $what: exit 1, one line, no figure" \
+        bash -c '[ $1 = 1 ] && [ "$(wc -l <"$2")" = 1 ] &&
+                 grep -q "no cached rules" "$2" && [ ! -s "$3" ] && [ ! -e "$4" ]' \
+        _ "$rc" "$T/err" "$T/out" "$T/fig.png"
+done
+
 echo "1..$n"
