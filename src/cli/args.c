@@ -301,9 +301,14 @@ void cli_help(FILE *f, const cli_command *c)
             fprintf(f, "  %-22s  %s\n", "--no-cache", cache_opts[1].help);
     }
     help_group(f, "Common", common_opts);
-    fputs("\nExit status: 0 done, 1 runtime failure, 2 bad input, 3 no "
-          "proven\nanswer to a question.  See sgexplore(1).\n",
-          f);
+    if (c->flags & CLI_CMD_EXIT3)
+        fputs("\nExit status: 0 done, 1 runtime failure, 2 bad input, 3 no "
+              "proven\nanswer to a question.  See sgexplore(1).\n",
+              f);
+    else
+        fputs("\nExit status: 0 done, 1 runtime failure, 2 bad input.  See "
+              "sgexplore(1).\n",
+              f);
 }
 
 /* ------------------------------------------------------------------ */
@@ -372,12 +377,15 @@ int cli_rule_get(cli_rule *out, const cli_args *a, size_t pos, int optional,
     if (n == 0 && optional)
         return EXIT_DONE;
     if (n != 1) {
-        cli_error(n ? "%s: give only one rule" :
-                      "%s: no rule given: give a code, canonical form or "
+        /* "plot: ..." but not "sgexplore: sgexplore: ...": cli_error
+         * already names the program */
+        const char *cmd = a->cmd->name;
+        cli_error(n ? "%s%sgive only one rule" :
+                      "%s%sno rule given: give a code, canonical form or "
                       "name (0.77, subtract{1,3,4}, kayles) or one of "
                       "--subtract, --all-but, --octal, --hex, --rule, "
                       "--grundy",
-                  cli_args_cmd(a));
+                  cmd, cmd[0] ? ": " : "");
         return EXIT_USAGE;
     }
     if (positional)

@@ -84,7 +84,9 @@ typedef struct cli_opt {
 enum {
     CLI_CMD_RULE = 1,  /* takes one rule: a positional or a rule option */
     CLI_CMD_CACHE = 2, /* reads the cache: --db PATH, --no-cache */
-    CLI_CMD_NOCACHE_OPT = 4 /* with CLI_CMD_CACHE: --no-cache is refused */
+    CLI_CMD_NOCACHE_OPT = 4, /* with CLI_CMD_CACHE: --no-cache is refused */
+    CLI_CMD_EXIT3 = 8 /* may exit 3 (no proven answer); --help lists only
+                         the statuses a command can return */
 };
 
 typedef struct cli_args cli_args;

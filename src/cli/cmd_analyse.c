@@ -38,7 +38,7 @@ const cli_command cli_cmd_analyse = {
     "RULE [OPTIONS]\nCOMMAND [ARGS]",
     "Compute the Sprague-Grundy values of a heap game, prove their period\n"
     "with a named theorem, and answer questions about heaps of any size.",
-    CLI_CMD_RULE | CLI_CMD_CACHE,
+    CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_EXIT3,
     analyse_opts,
     analyse_run,
 };

@@ -82,7 +82,7 @@ const cli_command cli_cmd_verify = {
     "are recomputed with the straightforward reference method, and every\n"
     "hypothesis of the stated theorem and every part of the claim is\n"
     "checked.",
-    CLI_CMD_RULE | CLI_CMD_CACHE,
+    CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_EXIT3,
     verify_opts,
     verify_run,
 };

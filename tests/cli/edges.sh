@@ -188,4 +188,59 @@ for c in "a missing cache|$T/absent.db|" "an empty cache|$T/empty.db|" \
         _ "$rc" "$T/err" "$T/out" "$T/fig.png"
 done
 
+# --- messages: one "sgexplore: " prefix, --help's statuses, the man page -
+COMMANDS=$("$SG" --help | sed -n '/^Commands/,$s/^  \([a-z]*\)  .*/\1/p')
+check "--help lists the commands (verify, sweep, merge, ...)" \
+    bash -c 'grep -qx sweep <<<"$1" && grep -qx merge <<<"$1"' _ "$COMMANDS"
+doubled=""
+for c in "" $COMMANDS; do
+    for args in "0.77 --octal 0.07" "--octal" "--frobnicate" "" "0.77 0.07" \
+                "show 0.77 --octal 0.07" "--db"; do
+        # shellcheck disable=SC2086
+        "$SG" $c $args -o "$T/x.png" </dev/null >/dev/null 2>"$T/err"
+        grep -q "^sgexplore: sgexplore" "$T/err" && doubled="$doubled [$c $args]"
+        [ "$(grep -c '^sgexplore: ' "$T/err")" -gt 1 ] && doubled="$doubled [$c $args: 2 lines]"
+    done
+done
+check "no error message says 'sgexplore: sgexplore:' (or two lines)${doubled:+:$doubled}" \
+    test -z "$doubled"
+out=$("$SG" 0.77 0.07 --octal 0.07 2>&1 >/dev/null; "$SG" --octal 0.77 --rule 0.07 2>&1 >/dev/null)
+check "two rules: 'sgexplore: give only one rule'" \
+    bash -c 'grep -qx "sgexplore: give only one rule" <<<"$1"' _ "$out"
+out=$("$SG" plot -o "$T/x.png" 0.77 --octal 0.07 2>&1 >/dev/null)
+check "... and in a command, its name once: 'sgexplore: plot: give only one rule'" \
+    test "$out" = "sgexplore: plot: give only one rule"
+# --help lists exit status 3 only for the commands whose source returns it.
+if [ -d "$SRC/src/cli" ]; then
+    wrong=""
+    for c in analyse $COMMANDS; do
+        files="$SRC/src/cli/cmd_$c.c"
+        [ $c = analyse ] && files="$files $SRC/src/cli/deep.c"
+        # shellcheck disable=SC2086
+        uses=$(grep -l "rc = EXIT_UNKNOWN\|return EXIT_UNKNOWN" $files 2>/dev/null)
+        [ $c = analyse ] && h=$("$SG" --help) || h=$("$SG" $c --help)
+        lists=$(grep -c "3 no" <<<"$h")
+        if [ -n "$uses" ] && [ "$lists" = 0 ]; then wrong="$wrong $c(missing 3)"; fi
+        if [ -z "$uses" ] && [ "$lists" != 0 ]; then wrong="$wrong $c(lists 3)"; fi
+    done
+    check "--help lists exit status 3 exactly where the command returns it${wrong:+:$wrong}" \
+        test -z "$wrong"
+else
+    skip "the sources are not here to compare --help's exit statuses with"
+fi
+if command -v groff >/dev/null 2>&1 && [ -f "$SRC/sgexplore.1" ]; then
+    check "groff -man -ww finds nothing to warn about in sgexplore.1" \
+        bash -c '[ -z "$(groff -man -Tutf8 -ww -z "$1" 2>&1)" ]' _ "$SRC/sgexplore.1"
+    man=$(groff -man -Tascii "$SRC/sgexplore.1" 2>/dev/null | col -b)
+    missing=""
+    for c in $COMMANDS; do
+        grep -qE "^       $c( |\$)" <<<"$man" || missing="$missing $c"
+    done
+    check "the man page gives every command its own paragraph (.TP)${missing:+: not$missing}" \
+        test -z "$missing"
+else
+    skip "groff is needed to check the man page"
+    skip "groff is needed to check the man page"
+fi
+
 echo "1..$n"
