@@ -125,12 +125,23 @@ void cli_args_free(cli_args *a);
 /* Whether --help was given (the help is then printed by main). */
 int cli_args_help(const cli_args *a);
 
-/* The last value of an option (NULL when absent; "" for a flag given). */
+/* The last value of an option (NULL when absent; "" for a flag given).
+ * The name must be one the command's table declares: asking for another
+ * is a bug, answered "absent" with one "internal error" line on stderr
+ * and kept for cli_undeclared (tests/test_args.c, tests/cli/options.sh). */
 const char *cli_get(const cli_args *a, const char *name);
 
-/* How many times an option was given, and all its values in order. */
+/* How many times an option was given, and all its values in order (the
+ * same rule for undeclared names). */
 size_t cli_count(const cli_args *a, const char *name);
 const char *cli_get_nth(const cli_args *a, const char *name, size_t k);
+
+/* Whether the command declares the option: for code shared by commands
+ * that do not all have it. */
+int cli_declares(const cli_args *a, const char *name);
+
+/* The first undeclared option name this process asked for, or NULL. */
+const char *cli_undeclared(void);
 
 /* The positional arguments. */
 size_t cli_npos(const cli_args *a);
