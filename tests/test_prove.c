@@ -262,7 +262,7 @@ static void seq_from(sg_seq *s, const uint32_t *v, size_t n)
 }
 
 /* FNV-1a (64 bits) of "G(0),G(1),...,G(n-1)", written out as text first:
- * the certificate checksum DESIGN.md's cache promises, recomputed the
+ * the certificate checksum of docs/CERTIFICATES.md, recomputed the
  * plain way. */
 static uint64_t fnv_text(const uint32_t *g, size_t n)
 {
@@ -566,11 +566,11 @@ static void test_one_short(void **state)
     expect_not_certified(SG_SYNTAX_SUBTRACT, "2,3,5,7,11,13", 21);
     /* {1,3,4}: 4 + 7 = 11 values. */
     expect_not_certified(SG_SYNTAX_SUBTRACT, "1,3,4", 10);
-    /* n0 = 0 under Guy-Smith is used as max(n0, 1) = 1 (DESIGN.md):
+    /* n0 = 0 under Guy-Smith is used as max(n0, 1) = 1 (docs/CONTRACT.md):
      * 0.73 has p 4, so 2*1 + 4 + 2 + 4 = 12 values. */
     expect_not_certified(SG_SYNTAX_OCTAL, "0.73", 11);
-    /* Three-heap splits: 3 max(n0,1) + 2p + t, plus p (DESIGN.md's
-     * derivation).  0.F: p 2, n0 0, t 1: 3 + 4 + 1 + 2 = 10 values. */
+    /* Three-heap splits: 3 max(n0,1) + 2p + t, plus p (the bound
+     * docs/CONTRACT.md quotes).  0.F: p 2, n0 0, t 1: 3 + 4 + 1 + 2 = 10 values. */
     expect_not_certified(SG_SYNTAX_HEX, "0.F", 9);
     /* 0.A3: p 4, n0 1, t 2: 3 + 8 + 2 + 4 = 17 values. */
     expect_not_certified(SG_SYNTAX_HEX, "0.A3", 16);
@@ -711,7 +711,7 @@ static void test_tails(void **state)
          i++) {
         (void)analyse_checked(SG_SYNTAX_RULE, claims_checked[i], 400, 4000);
     }
-    /* Nim: G(n+1) = G(n) + 1 from 0 (DESIGN.md). */
+    /* Nim: G(n+1) = G(n) + 1 from 0 (docs/CONTRACT.md). */
     res = analyse_checked(SG_SYNTAX_ALLBUT, "", 400, 4000);
     if (res.status != SG_ARITH_PERIODIC || res.period != 1 || res.saltus != 1 ||
         res.preperiod != 0) {

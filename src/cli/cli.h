@@ -22,7 +22,7 @@
 
 #include "sgexplore.h"
 
-/* Exit statuses, as DESIGN.md promises them to scripts. */
+/* Exit statuses, as docs/CONTRACT.md promises them to scripts. */
 enum {
     EXIT_DONE = 0,
     EXIT_RUNTIME = 1, /* I/O, database, out of memory, interrupted */

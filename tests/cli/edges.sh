@@ -243,4 +243,25 @@ else
     skip "groff is needed to check the man page"
 fi
 
+# --- the contract lives in the tree: docs/CONTRACT.md --------------------
+if [ -f "$SRC/Makefile.am" ]; then
+    check "docs/CONTRACT.md is in the tree and in EXTRA_DIST" \
+        bash -c '[ -s "$1/docs/CONTRACT.md" ] && grep -q "docs/CONTRACT.md" "$1/Makefile.am"' _ "$SRC"
+    stale=$(cd "$SRC" && grep -rln "DESIGN\.md" src docs data tests sgexplore.1 README.md HACKING.md 2>/dev/null |
+        grep -v '\.log$\|\.trs$\|\.o$\|tests/cli/edges.sh')
+    check "no file cites a DESIGN.md the tree does not have${stale:+: $(echo $stale)}" \
+        test -z "$stale"
+    # The contract's examples are the tool's answers (published values).
+    while IFS='|' read -r _ game code p n0 _; do
+        game=$(echo $game); code=$(tr -d ' `' <<<"$code"); p=$(tr -d ' ' <<<"$p"); n0=$(tr -d ' ' <<<"$n0")
+        out=$("$SG" "$code" --quiet --no-cache 2>&1)
+        check "CONTRACT.md's example $game ($code, p $p, n0 $n0) is what the tool proves" \
+            test "$out" = "$code: periodic (proven), pre-period $n0, period $p"
+    done < <(grep -E '^\| (Kayles|Dawson)' "$SRC/docs/CONTRACT.md")
+    check "CONTRACT.md's two examples were found" \
+        test "$(grep -cE '^\| (Kayles|Dawson)' "$SRC/docs/CONTRACT.md")" = 2
+else
+    skip "the source tree is not here"
+fi
+
 echo "1..$n"
