@@ -46,7 +46,7 @@ typedef struct found {
 struct cli_args {
     const cli_command *cmd;
     found *opts;
-    size_t nopts;
+    size_t nopts, opts_cap;
     const char **pos;
     size_t npos;
     int help;
@@ -99,11 +99,8 @@ static const char *help_hint(const cli_command *c)
 
 static int add_opt(cli_args *a, const char *name, const char *val)
 {
-    found *n = realloc(a->opts, (a->nopts + 1) * sizeof *n);
-
-    if (!n)
+    if (sg_grow(&a->opts, &a->opts_cap, a->nopts + 1, sizeof *a->opts))
         return -1;
-    a->opts = n;
     a->opts[a->nopts].name = name;
     a->opts[a->nopts].val = val;
     a->nopts++;
@@ -782,16 +779,10 @@ int cli_positions_read(cli_position_item **out, size_t *nout, FILE *in,
             rc = EXIT_USAGE;
             break;
         }
-        if (count == alloc) {
-            size_t na = alloc ? 2 * alloc : 16;
-            cli_position_item *ni = realloc(items, na * sizeof *ni);
-            if (!ni) {
-                cli_error("out of memory");
-                rc = EXIT_RUNTIME;
-                break;
-            }
-            items = ni;
-            alloc = na;
+        if (sg_grow(&items, &alloc, count + 1, sizeof *items)) {
+            cli_error("out of memory");
+            rc = EXIT_RUNTIME;
+            break;
         }
         snprintf(what, sizeof what, "--positions line %zu", lineno);
         if ((rc =

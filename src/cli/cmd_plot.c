@@ -72,15 +72,9 @@ static int collect(const sg_store_entry *e, void *arg)
     result_list *l = arg;
     sg_plot_result *it;
 
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 256;
-        sg_plot_result *ni = realloc(l->items, cap * sizeof *ni);
-        if (!ni) {
-            l->nomem = 1;
-            return 1;
-        }
-        l->items = ni;
-        l->cap = cap;
+    if (sg_grow(&l->items, &l->cap, l->n + 1, sizeof *l->items)) {
+        l->nomem = 1;
+        return 1;
     }
     it = &l->items[l->n];
     it->rule = strdup(e->rule ? e->rule : "");

@@ -264,4 +264,15 @@ else
     skip "the source tree is not here"
 fi
 
+# --- arrays grown by sg_grow: many positions, many options ---------------
+seq 1 3000 | awk '{print $1 ", " $1}' >"$T/many"
+out=$("$SG" nim --positions "$T/many" --no-cache 2>"$T/err"); rc=$?
+check "3000 positions i, i of Nim: 3000 answers, each nim-sum 0" \
+    bash -c '[ $1 = 0 ] && [ "$(grep -c "nim-sum 0" <<<"$2")" = 3000 ]' _ "$rc" "$out"
+args=()
+for i in $(seq 1 100); do args+=(--heap "$i"); done
+out=$("$SG" 0.77 --quiet --no-cache "${args[@]}" 2>"$T/err")
+check "100 --heap options: 100 answers, the last G(100) = 1 (Kayles, period 12)" \
+    bash -c '[ "$(wc -l <<<"$1")" = 100 ] && [ "$(tail -1 <<<"$1")" = "G(100) = 1" ]' _ "$out"
+
 echo "1..$n"
