@@ -489,8 +489,12 @@ int cli_deep_run(const cli_args *a)
         }
         fputs("}\n", stdout);
     } else {
-        if (!(quiet && (nheaps || values)))
+        if (!quiet)
             deep_text(stdout, &f);
+        else if (!nheaps && !values) /* the status line of --quiet */
+            printf("%s: unresolved (deep run: G(0..%zu) computed, no period "
+                   "search)\n",
+                   f.r.canon, f.d.seq.n ? f.d.seq.n - 1 : 0);
         if (values)
             for (mpz_set(x, va); mpz_cmp(x, vb) <= 0; mpz_add_ui(x, x, 1)) {
                 sg_value v;

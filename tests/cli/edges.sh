@@ -169,6 +169,9 @@ for q in "0.77|0.77: periodic (proven), pre-period 71, period 12" \
     check "--quiet with no question [$args]: the one line '$want'" \
         bash -c '[ $1 = 0 ] && [[ "$2" == $3 ]] && [ ! -s "$4" ]' _ "$rc" "$out" "$want" "$T/err"
 done
+out=$("$SG" 0.6 --deep --max 20000 --window 2^14 --quiet --db "$T/deep.db" 2>"$T/err"); rc=$?
+check "--quiet --deep with no question: one status line" \
+    bash -c '[ $1 = 0 ] && [ "$2" = "0.6: unresolved (deep run: G(0..19999) computed, no period search)" ]' _ "$rc" "$out"
 out=$("$SG" 0.77 --quiet --no-cache --heap 7 2>&1)
 check "--quiet with a question: only its answer" test "$out" = "G(7) = 2"
 check "--help documents what --quiet prints without a question" \
