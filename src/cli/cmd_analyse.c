@@ -316,10 +316,12 @@ static int analyse_run(const cli_command *self, cli_args *a)
         if (mpz_sizeinbase(vb, 2) < 63)
             upto = (uint64_t)mpz_get_ui(vb) + 1;
     }
-    for (i = 0; i < nheaps; i++) /* --heap extends as --values does */
-        if (mpz_sizeinbase(heaps[i], 2) < 63 &&
-            mpz_get_ui(heaps[i]) >= fl.want)
-            fl.want = (uint64_t)mpz_get_ui(heaps[i]) + 1;
+    /* --heap and --position extend an unresolved rule as --values does */
+    for (i = 0; i < nheaps + npos; i++) {
+        const mpz_t *h = i < nheaps ? &heaps[i] : &pos_heaps[i - nheaps];
+        if (mpz_sizeinbase(*h, 2) < 63 && mpz_get_ui(*h) >= fl.want)
+            fl.want = (uint64_t)mpz_get_ui(*h) + 1;
+    }
     if ((rc = cli_flow_run(&fl, a, 0, upto)))
         goto out;
 

@@ -86,6 +86,11 @@ out=$("$SG" officers --max 1000 --heap 100000 --quiet --db "$T/k.db" 2>"$T/err")
 v=$("$SG" officers --max 1000 --values 100000:100000 --quiet --db "$T/k.db" 2>/dev/null)
 check "--heap 100000 on open Officers extends (exit 0, the value --values gives)" \
     bash -c '[ $1 = 0 ] && [ "$2" = "$3" ] && grep -qx "G(100000) = [0-9]*" <<<"$2"' _ "$rc" "$out" "$v"
+a=$("$SG" officers --max 1000 --heap 100000 --quiet --db "$T/k.db" | sed 's/.* = //')
+b=$("$SG" officers --max 1000 --heap 7 --quiet --db "$T/k.db" | sed 's/.* = //')
+out=$("$SG" officers --max 1000 --position 100000,7 --quiet --no-cache 2>"$T/err"); rc=$?
+check "--position 100000,7 on open Officers extends too: nim-sum G(100000) xor G(7)" \
+    bash -c '[ $1 = 0 ] && grep -qx "nim-sum: $(( $2 ^ $3 ))" <<<"$4"' _ "$rc" "$a" "$b" "$out"
 # Every hint is a command the tool accepts: beyond memory the hint is a
 # deep run (run here for a second: accepted, exit 0 or 3, never 2), and
 # beyond a deep run there is no --max to suggest.
