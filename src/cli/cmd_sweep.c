@@ -93,7 +93,7 @@ static double now(void)
 typedef struct item {
     char *canon;
     char **given;
-    size_t ngiven;
+    size_t ngiven, capgiven;
     /* the result, once its row has come back */
     int done, failed;
     sg_period_status status;
@@ -182,7 +182,6 @@ static int sweep_add(sweep *s, const char *from, const char *text,
     cli_rule r;
     size_t *slot;
     item *it = NULL;
-    char **ng;
     int rc;
 
     cli_rule_init(&r);
@@ -197,14 +196,8 @@ static int sweep_add(sweep *s, const char *from, const char *text,
     if (*slot)
         it = &s->items[*slot - 1];
     if (!it) {
-        if (s->n == s->cap) {
-            size_t nc = s->cap ? 2 * s->cap : 256;
-            item *ni = realloc(s->items, nc * sizeof *ni);
-            if (!ni)
-                goto nomem;
-            s->items = ni;
-            s->cap = nc;
-        }
+        if (sg_grow(&s->items, &s->cap, s->n + 1, sizeof *s->items))
+            goto nomem;
         it = &s->items[s->n++];
         memset(it, 0, sizeof *it);
         it->canon = r.canon;
@@ -221,13 +214,10 @@ static int sweep_add(sweep *s, const char *from, const char *text,
                 return EXIT_DONE;
             }
     }
-    ng = realloc(it->given, (it->ngiven + 1) * sizeof *ng);
-    if (!ng || !(ng[it->ngiven] = strdup(keep_given ? text : it->canon))) {
-        if (ng)
-            it->given = ng;
+    if (sg_grow(&it->given, &it->capgiven, it->ngiven + 1,
+                sizeof *it->given) ||
+        !(it->given[it->ngiven] = strdup(keep_given ? text : it->canon)))
         goto nomem;
-    }
-    it->given = ng;
     it->ngiven++;
     cli_rule_clear(&r);
     return EXIT_DONE;
@@ -398,7 +388,7 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
     /* The rules are parsed twice: once to count them (--yes) and check
      * them all before anything runs, then into this shard. */
     char **texts = NULL;
-    size_t ntexts = 0, i;
+    size_t ntexts = 0, cap_texts = 0, cap_lines = 0, i;
     unsigned long *lines = NULL;
 
     if (!f) {
@@ -419,18 +409,11 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
             *--e = '\0';
         if (!*p)
             continue;
-        if (ntexts % 256 == 0) {
-            char **nt = realloc(texts, (ntexts + 256) * sizeof *nt);
-            unsigned long *nl = realloc(lines, (ntexts + 256) * sizeof *nl);
-            if (nt)
-                texts = nt;
-            if (nl)
-                lines = nl;
-            if (!nt || !nl) {
-                rc = EXIT_RUNTIME;
-                cli_error("out of memory");
-                break;
-            }
+        if (sg_grow(&texts, &cap_texts, ntexts + 1, sizeof *texts) ||
+            sg_grow(&lines, &cap_lines, ntexts + 1, sizeof *lines)) {
+            rc = EXIT_RUNTIME;
+            cli_error("out of memory");
+            break;
         }
         if (!(texts[ntexts] = strdup(p))) {
             rc = EXIT_RUNTIME;

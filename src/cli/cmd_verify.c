@@ -29,24 +29,18 @@ static char *read_file(const char *path, sg_error *err)
         return NULL;
     }
     for (;;) {
-        if (len + 4096 + 1 > cap) {
-            char *nb;
-            cap = cap ? 2 * cap : 8192;
-            if (cap > (1u << 20)) {
-                sg_error_set(err, SG_E_INPUT, -1,
-                             "'%s' is too large to be a certificate", path);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-                return NULL;
-            }
-            buf = nb;
+        if (len + 4096 + 1 > (1u << 20)) {
+            sg_error_set(err, SG_E_INPUT, -1,
+                         "'%s' is too large to be a certificate", path);
+            free(buf);
+            fclose(f);
+            return NULL;
+        }
+        if (sg_grow(&buf, &cap, len + 4096 + 1, 1)) {
+            free(buf);
+            fclose(f);
+            sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            return NULL;
         }
         got = fread(buf + len, 1, 4096, f);
         len += got;
