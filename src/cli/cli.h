@@ -24,7 +24,7 @@
 
 #include "sgexplore.h"
 
-/* Exit statuses, as DESIGN.md promises them to scripts. */
+/* Exit statuses, as docs/JSON.md and sgexplore.1 promise them to scripts. */
 enum {
     EXIT_DONE = 0,
     EXIT_RUNTIME = 1, /* I/O, database, out of memory, interrupted */

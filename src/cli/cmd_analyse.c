@@ -2,7 +2,7 @@
  * cmd_analyse.c - `sgexplore RULE [options]`: analyse one rule through the
  * cache, print the proven (or honestly unresolved) period, and answer
  * --heap, --position, --positions and --values questions, as text or as
- * the JSON object DESIGN.md specifies.
+ * the JSON object docs/JSON.md specifies.
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"

@@ -12,7 +12,7 @@
  * list and --positions appear as each is ready), numbers follow our one
  * rule (integers up to 2^53 - 1, decimal strings beyond; heaps always
  * strings) without a library's ideas of integer width, and the text form
- * comes from the same calls.  It is a hundred lines; a library would add
+ * comes from the same calls.  It is two hundred lines; a library would add
  * a dependency and a tree for the same output.
  *
  * Writes are checked once, at the end of the command (cli_stdout_finish):
