@@ -511,10 +511,12 @@ static void position_text(cli_rec *r, const sg_result *res, const sg_seq *s,
 
     mpz_init(y);
     for (i = 0; i < n; i++) {
+        /* the value first, so that a line is printed whole */
+        int known = value_at(y, res, s, heaps[i]);
         cli_rec_textf(r, "G(");
         cli_rec_text_mpz(r, heaps[i]);
         cli_rec_textf(r, ") = ");
-        if (value_at(y, res, s, heaps[i]))
+        if (known)
             cli_rec_text_mpz(r, y);
         else
             cli_rec_textf(r, "unknown");
