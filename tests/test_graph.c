@@ -666,7 +666,7 @@ static void test_parse_small(void **state)
     assert_false(sg_graph_find(&v, &gr, "e", 1));
     assert_false(sg_graph_find(&v, &gr, "a b", 3));
     assert_int_equal(sg_graph_grundy(val, &gr, NULL, &err), SG_E_INPUT);
-    assert_non_null(strstr(err.msg, "cycle of 1 vertices: d -> d"));
+    assert_non_null(strstr(err.msg, "cycle of 1 vertex: d -> d"));
     assert_int_equal(sg_graph_loopy(val, &gr, NULL, &err), SG_OK);
     /* c = 0, b = 1, a = mex{1, 0} = 2; d moves to itself and to a (2):
      * infinite with followers {2} */

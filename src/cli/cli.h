@@ -9,7 +9,9 @@
  *   args.c    scanning argv against an entry's options, the help text,
  *             the rule specification (positional, option or name), numbers
  *   flow.c    the cached analysis: look up, analyse or extend, store
- *   report.c  the one result printer, text and JSON
+ *   record.c  the one output layer: records as text lines or JSON
+ *   report.c  the records every command shares (a rule's result, a
+ *             position, heaps, values), written through record.c
  *   out.c     messages on stderr, checked writes to stdout, JSON strings
  *
  * Only the program prints or exits; the library (sgexplore.h) never does.
@@ -22,7 +24,7 @@
 
 #include "sgexplore.h"
 
-/* Exit statuses, as docs/CONTRACT.md promises them to scripts. */
+/* Exit statuses, as docs/CONTRACT.md and docs/JSON.md promise them. */
 enum {
     EXIT_DONE = 0,
     EXIT_RUNTIME = 1, /* I/O, database, out of memory, interrupted */
@@ -337,7 +339,60 @@ void cli_progress_budget(size_t max, int given, double seconds);
 void cli_progress_forbid(void);
 
 /* ------------------------------------------------------------------ */
-/* The one result printer (report.c)                                    */
+/* The output layer (record.c)                                          */
+/* ------------------------------------------------------------------ */
+
+/* Nesting of objects and arrays a record may use. */
+#define CLI_REC_DEPTH 8
+
+/* One record being written: text lines, or one JSON object on one line
+ * (docs/JSON.md).  The keyed calls write JSON members and do nothing in
+ * text; cli_rec_textf writes text and does nothing in JSON, so that one
+ * record function writes both forms. */
+typedef struct cli_rec {
+    FILE *f;
+    int json;
+    int depth;
+    char comma[CLI_REC_DEPTH];  /* a member was written at this depth */
+    char closer[CLI_REC_DEPTH]; /* '}' or ']' */
+} cli_rec;
+
+/* Start a record (JSON: its '{'); end it (JSON: every open object or
+ * array closed, then "}\n") and flush it, so that JSON Lines stream. */
+void cli_rec_begin(cli_rec *r, FILE *f, int json);
+void cli_rec_end(cli_rec *r);
+
+/* Open an object or an array as the member `key` (NULL inside an
+ * array), and close the innermost one. */
+void cli_rec_obj(cli_rec *r, const char *key);
+void cli_rec_arr(cli_rec *r, const char *key);
+void cli_rec_close(cli_rec *r);
+
+/* Members.  Strings are escaped (cli_json_string); NULL is null. */
+void cli_rec_str(cli_rec *r, const char *key, const char *s);
+void cli_rec_strf(cli_rec *r, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cli_rec_null(cli_rec *r, const char *key);
+void cli_rec_bool(cli_rec *r, const char *key, int b);
+void cli_rec_int(cli_rec *r, const char *key, long v);
+/* Seconds and other measures: a JSON number with three decimals. */
+void cli_rec_real(cli_rec *r, const char *key, double v);
+
+/* The one rule for numbers: a count or a value is a JSON integer up to
+ * 2^53 - 1 and a decimal string beyond; a heap the user names (and its
+ * value, nim-sum, move) is always a decimal string (cli_rec_heap). */
+void cli_rec_uint(cli_rec *r, const char *key, uint64_t v);
+void cli_rec_uint_or_null(cli_rec *r, const char *key, int have, uint64_t v);
+void cli_rec_mpz(cli_rec *r, const char *key, const mpz_t x);
+void cli_rec_heap(cli_rec *r, const char *key, const mpz_t x);
+
+/* Text only: a printf, and a decimal of any size. */
+void cli_rec_textf(cli_rec *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cli_rec_text_mpz(cli_rec *r, const mpz_t x);
+
+/* ------------------------------------------------------------------ */
+/* The shared records (report.c)                                        */
 /* ------------------------------------------------------------------ */
 
 /* Longest value list printed whole in the text report, and in JSON. */
@@ -365,26 +420,39 @@ int cli_view_prepare(cli_view *v);
 /* The view of a flow's result: its rule, family, source and values. */
 void cli_flow_view(cli_view *v, const cli_flow *f);
 
-/* A one-rule report: as text (the lines of `sgexplore RULE`) or as the
- * keys of the JSON object without its braces, so that commands can add
- * their own keys after it. */
-void cli_view_text(FILE *f, const cli_view *v);
-void cli_view_json(FILE *f, const cli_view *v, int with_values);
+/* A rule's result, the one record of it every command writes (the
+ * analysis, sweep rows, cache list and show, verify): its text lines or
+ * its JSON keys.  The keys that need the values (largest, sparse) are
+ * left out when v->seq is NULL (cache list, verify), never null. */
+void cli_view_write(cli_rec *r, const cli_view *v);
 
-/* G(n) for A <= n <= B (mpz), as text lines or as the JSON keys
- * "values_start" and "values" (a leading comma included). */
-int cli_values_text(FILE *f, const sg_result *res, const sg_seq *s,
-                    const mpz_t a, const mpz_t b);
-void cli_values_json(FILE *f, const sg_result *res, const sg_seq *s,
+/* The "values" of a proven rule: G(0..n0+p-1), cut after
+ * CLI_JSON_VALUES (values_start, values, values_truncated; JSON only). */
+void cli_view_values(cli_rec *r, const cli_view *v);
+
+/* G(n) for A <= n <= B: text lines "G(n) = v", or the keys values_start,
+ * values and values_truncated.  Returns 1 when one is unknown. */
+int cli_values_write(cli_rec *r, const sg_result *res, const sg_seq *s,
                      const mpz_t a, const mpz_t b);
 
-/* The JSON object of a multi-heap position's answer, or "null". */
-void cli_position_json(FILE *f, const sg_position *p);
+/* The --heap answers: text lines "G(N) = v" (given[] as typed), or the
+ * key "heaps", a list of {"heap", "value"}.  Returns 1 when one is
+ * unknown; unknown_text (may be NULL) writes the text of one. */
+int cli_heaps_write(cli_rec *r, const sg_result *res, const sg_seq *s,
+                    const mpz_t *heaps, const char *const *given, size_t n,
+                    void (*unknown_text)(cli_rec *r, const char *given,
+                                         const mpz_t n, const void *arg),
+                    const void *arg);
 
-/* The text lines of a position's answer (nim-sum, winner, move). */
-void cli_position_text(FILE *f, const sg_position *p, const mpz_t *heaps);
+/* A position's answer: the key "position" ({"heaps", "nim_sum",
+ * "winner", "move"}; heaps as cli_heaps_write, the others null when a
+ * heap's value is unknown), or text lines (one line with `line`, the
+ * --positions form).  p is NULL when a heap's value is unknown. */
+void cli_position_write(cli_rec *r, const sg_result *res, const sg_seq *s,
+                        const sg_position *p, const mpz_t *heaps, size_t n,
+                        const char *line);
 
-/* Decimal of an mpz as a JSON string. */
-void cli_json_mpz(FILE *f, const mpz_t x);
+/* The --version record: {"program", "version"} or "sgexplore VERSION". */
+void cli_version_write(cli_rec *r, const char *version);
 
 #endif

@@ -43,16 +43,16 @@ const cli_command cli_cmd_analyse = {
     analyse_run,
 };
 
-/* One position: its answer as text or one JSON value.  Returns 0, or
+/* One position: its answer, as the key "position" of rec or as text
+ * (one line with `line_text`, the --positions form).  Returns 0, or
  * EXIT_UNKNOWN (a heap has no known value), or a runtime failure. */
-static int answer_position(FILE *f, const cli_flow *fl, const mpz_t *h,
-                           size_t n, int json, int line_mode,
-                           const char *text)
+static int answer_position(cli_rec *rec, const cli_flow *fl, const mpz_t *h,
+                           size_t n, const char *line_text, const char *text)
 {
     sg_position pos;
     mpz_t tmp;
     size_t i;
-    int unknown = 0, rc = EXIT_DONE;
+    int unknown = 0;
 
     mpz_init(tmp);
     for (i = 0; i < n; i++)
@@ -71,51 +71,15 @@ static int answer_position(FILE *f, const cli_flow *fl, const mpz_t *h,
             return EXIT_RUNTIME;
         }
     }
-    if (json && line_mode) {
-        fputs("{\"heaps\":[", f);
-        for (i = 0; i < n; i++) {
-            if (i)
-                fputc(',', f);
-            cli_json_mpz(f, h[i]);
-        }
-        fputs("],\"position\":", f);
-        cli_position_json(f, unknown ? NULL : &pos);
-        fputs("}\n", f);
-    } else if (json) {
-        cli_position_json(f, unknown ? NULL : &pos);
-    } else if (unknown) {
-        fprintf(f, "%s%sunknown (a heap lies beyond the %llu values "
-                   "computed, and no period is proven)\n",
-                line_mode ? text : "position", line_mode ? ": " : ": ",
-                (unsigned long long)fl->seq.n);
-    } else if (line_mode) {
-        fprintf(f, "%s: nim-sum ", text);
-        mpz_out_str(f, 10, pos.nim_sum);
-        fprintf(f, ", winner %s", pos.first_wins ? "first" : "second");
-        if (pos.move_heap >= 0) {
-            int k;
-            fprintf(f, ", move heap #%ld take ", pos.move_heap);
-            mpz_out_str(f, 10, pos.move.take);
-            fputs(" leaving", f);
-            if (pos.move.nleft == 0)
-                fputs(" nothing", f);
-            for (k = 0; k < pos.move.nleft; k++) {
-                fputs(k ? " + " : " ", f);
-                mpz_out_str(f, 10, pos.move.left[k]);
-            }
-        }
-        fputc('\n', f);
-    } else {
-        cli_position_text(f, &pos, h);
-    }
-    if (unknown)
-        rc = EXIT_UNKNOWN;
+    cli_position_write(rec, &fl->res, &fl->seq, unknown ? NULL : &pos, h, n,
+                       line_text);
     sg_position_clear(&pos);
-    return rc;
+    return unknown ? EXIT_UNKNOWN : EXIT_DONE;
 }
 
 /* --positions FILE|-: parse every line first (an error names its line and
- * nothing is answered), then answer each. */
+ * nothing is answered), then answer each: one text line or one JSON
+ * object ({"position": ...}) per position, each written when ready. */
 static int answer_positions_file(const cli_flow *fl, const char *path,
                                  int json)
 {
@@ -133,8 +97,12 @@ static int answer_positions_file(const cli_flow *fl, const char *path,
     if (in != stdin)
         fclose(in);
     for (i = 0; i < count && !rc; i++) {
-        int r = answer_position(stdout, fl, (const mpz_t *)items[i].h,
-                                items[i].n, json, 1, items[i].text);
+        cli_rec rec;
+        int r;
+        cli_rec_begin(&rec, stdout, json);
+        r = answer_position(&rec, fl, (const mpz_t *)items[i].h, items[i].n,
+                            items[i].text, items[i].text);
+        cli_rec_end(&rec);
         if (r == EXIT_UNKNOWN)
             unknown = 1;
         else if (r)
@@ -188,83 +156,193 @@ static int export_certificate(const char *path, const cli_flow *fl)
 /* A --heap answer beyond what is known: how far it was computed and a
  * command that goes further, only one the tool accepts (values that fit
  * in memory were computed already, unless --seconds ran out). */
-static void heap_unknown_text(const cli_flow *fl, const char *given,
-                              const mpz_t n)
+static void heap_unknown_text(cli_rec *rec, const char *given, const mpz_t n,
+                              const void *arg)
 {
+    const cli_flow *fl = arg;
     mpz_t end;
 
-    printf("G(%s) = unknown (no period is proven and only G(0..%llu) were "
-           "computed",
-           given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
+    cli_rec_textf(rec, "G(%s) = unknown (no period is proven and only "
+                       "G(0..%llu) were computed",
+                  given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
     mpz_init(end);
     mpz_add_ui(end, n, 1);
     if (fl->budget_spent) {
-        fputs("; --seconds ran out first, and a rerun continues from the "
-              "stored values",
-              stdout);
+        cli_rec_textf(rec, "; --seconds ran out first, and a rerun continues "
+                           "from the stored values");
     } else if (cli_reach(&fl->r.rule, end) == CLI_REACH_DEEP) {
-        fputs("; they would not fit in memory, but a deep run keeps only "
-              "their ends: try: sgexplore '",
-              stdout);
-        fputs(fl->r.canon, stdout);
-        fputs("' --deep --max ", stdout);
-        mpz_out_str(stdout, 10, end);
-        fputs(" --heap ", stdout);
-        mpz_out_str(stdout, 10, n);
-        fputs(" (docs/DEEP.md)", stdout);
+        cli_rec_textf(rec, "; they would not fit in memory, but a deep run "
+                           "keeps only their ends: try: sgexplore '%s' "
+                           "--deep --max ",
+                      fl->r.canon);
+        cli_rec_text_mpz(rec, end);
+        cli_rec_textf(rec, " --heap ");
+        cli_rec_text_mpz(rec, n);
+        cli_rec_textf(rec, " (docs/DEEP.md)");
     } else if (sg_sparse_applicable(&fl->r.rule)) {
-        fputs("; reaching it needs more values than memory holds and than "
-              "a deep run computes (2^48)",
-              stdout);
+        cli_rec_textf(rec, "; reaching it needs more values than memory "
+                           "holds and than a deep run computes (2^48)");
     } else {
-        fputs("; reaching it needs more values than this machine's memory "
-              "holds",
-              stdout);
+        cli_rec_textf(rec, "; reaching it needs more values than this "
+                           "machine's memory holds");
     }
-    fputs(")\n", stdout);
+    cli_rec_textf(rec, ")\n");
     mpz_clear(end);
 }
 
 /* --quiet without a question: one line a script or a shell loop can keep
  * (the whole report is what the run without --quiet is for). */
-static void quiet_status(const cli_flow *fl)
+static void quiet_status(cli_rec *rec, const cli_flow *fl)
 {
     const sg_result *res = &fl->res;
 
-    printf("%s: ", fl->r.canon);
+    cli_rec_textf(rec, "%s: ", fl->r.canon);
     if (res->status == SG_UNRESOLVED) {
-        printf("unresolved (no period proven for n < %llu)\n",
-               (unsigned long long)fl->seq.n);
+        cli_rec_textf(rec, "unresolved (no period proven for n < %llu)\n",
+                      (unsigned long long)fl->seq.n);
         return;
     }
-    printf("%s (proven), pre-period %llu, period %llu",
-           sg_period_status_name(res->status),
-           (unsigned long long)res->preperiod,
-           (unsigned long long)res->period);
+    cli_rec_textf(rec, "%s (proven), pre-period %llu, period %llu",
+                  sg_period_status_name(res->status),
+                  (unsigned long long)res->preperiod,
+                  (unsigned long long)res->period);
     if (res->status == SG_ARITH_PERIODIC)
-        printf(", saltus %llu", (unsigned long long)res->saltus);
-    putchar('\n');
+        cli_rec_textf(rec, ", saltus %llu", (unsigned long long)res->saltus);
+    cli_rec_textf(rec, "\n");
+}
+
+/* The questions of one analysis, parsed before anything is computed. */
+typedef struct questions {
+    size_t nheaps, npos;
+    mpz_t *heaps, *pos_heaps, va, vb;
+    const char **given; /* the --heap texts */
+    const char *position, *positions, *values, *plot, *cert;
+    int json, quiet;
+    uint64_t upto;
+} questions;
+
+static void questions_clear(questions *q)
+{
+    size_t i;
+
+    if (q->heaps) {
+        for (i = 0; i < q->nheaps; i++)
+            mpz_clear(q->heaps[i]);
+        free(q->heaps);
+    }
+    free(q->given);
+    if (q->pos_heaps)
+        cli_heaps_free(q->pos_heaps, q->npos);
+    mpz_clear(q->va);
+    mpz_clear(q->vb);
+}
+
+/* Read and check every question (exit status after one error line). */
+static int questions_parse(questions *q, const cli_args *a)
+{
+    size_t i;
+    int rc;
+
+    q->nheaps = cli_count(a, "--heap");
+    q->position = cli_get(a, "--position");
+    q->positions = cli_get(a, "--positions");
+    q->values = cli_get(a, "--values");
+    q->plot = cli_get(a, "--plot");
+    q->cert = cli_get(a, "--export-certificate");
+    q->json = cli_json(a);
+    q->quiet = cli_get(a, "--quiet") != NULL;
+    if (q->plot && sg_plot_format_of(q->plot) == SG_PLOT_UNKNOWN) {
+        cli_error("--plot '%s': the image type follows the extension, which "
+                  "must be .png, .svg or .pdf",
+                  cli_quote(q->plot));
+        return EXIT_USAGE;
+    }
+    if ((q->plot && (rc = cli_check_folder("--plot", q->plot))) ||
+        (q->cert && (rc = cli_check_folder("--export-certificate", q->cert))))
+        return rc;
+    if (q->nheaps && (!(q->heaps = calloc(q->nheaps, sizeof *q->heaps)) ||
+                      !(q->given = calloc(q->nheaps, sizeof *q->given)))) {
+        q->nheaps = 0;
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    for (i = 0; i < q->nheaps; i++)
+        mpz_init(q->heaps[i]);
+    for (i = 0; i < q->nheaps; i++) {
+        q->given[i] = cli_get_nth(a, "--heap", i);
+        if ((rc = cli_parse_bignum(q->heaps[i], "--heap", q->given[i])))
+            return rc;
+    }
+    if (q->position && (rc = cli_parse_heaps(&q->pos_heaps, &q->npos,
+                                             q->position, "--position")))
+        return rc;
+    if (q->values) {
+        if ((rc = cli_parse_range(q->va, q->vb, "--values", q->values,
+                                  100000000)))
+            return rc;
+        if (mpz_sizeinbase(q->vb, 2) < 63)
+            q->upto = (uint64_t)mpz_get_ui(q->vb) + 1;
+    }
+    return EXIT_DONE;
+}
+
+/* --heap and --position extend an unresolved rule as --values does. */
+static void want_heaps(cli_flow *fl, const questions *q)
+{
+    size_t i;
+
+    for (i = 0; i < q->nheaps + q->npos; i++) {
+        const mpz_t *h = i < q->nheaps ? &q->heaps[i]
+                                       : &q->pos_heaps[i - q->nheaps];
+        if (mpz_sizeinbase(*h, 2) < 63 && mpz_get_ui(*h) >= fl->want)
+            fl->want = (uint64_t)mpz_get_ui(*h) + 1;
+    }
+}
+
+/* The analysis's record: the report (unless --quiet with a question),
+ * then the answers to --values, --heap and --position.  Exit status. */
+static int report(const questions *q, const cli_flow *fl, cli_view *view)
+{
+    cli_rec rec;
+    int unknown = 0, k = EXIT_DONE;
+
+    cli_rec_begin(&rec, stdout, q->json);
+    if (q->json || !q->quiet)
+        cli_view_write(&rec, view);
+    else if (!q->nheaps && !q->position && !q->values)
+        quiet_status(&rec, fl);
+    if (q->values) /* unknown values are printed as such */
+        unknown |= cli_values_write(&rec, &fl->res, &fl->seq, q->va, q->vb);
+    else
+        cli_view_values(&rec, view);
+    if (q->nheaps)
+        unknown |= cli_heaps_write(&rec, &fl->res, &fl->seq,
+                                   (const mpz_t *)q->heaps, q->given,
+                                   q->nheaps, heap_unknown_text, fl);
+    /* The position's answer ends the report. */
+    if (q->position)
+        k = answer_position(&rec, fl, (const mpz_t *)q->pos_heaps, q->npos,
+                            NULL, q->position);
+    cli_rec_end(&rec);
+    if (k == EXIT_UNKNOWN)
+        unknown = 1;
+    else if (k)
+        return k; /* out of memory: said */
+    return unknown ? EXIT_UNKNOWN : EXIT_DONE;
 }
 
 static int analyse_run(const cli_command *self, cli_args *a)
 {
     cli_flow fl;
-    size_t nheaps = cli_count(a, "--heap"), npos = 0, i;
-    mpz_t *heaps = NULL, *pos_heaps = NULL, va, vb;
-    const char *position = cli_get(a, "--position");
-    const char *positions = cli_get(a, "--positions");
-    const char *values = cli_get(a, "--values");
-    const char *plot = cli_get(a, "--plot");
-    const char *cert = cli_get(a, "--export-certificate");
-    int json = cli_json(a), quiet = cli_get(a, "--quiet") != NULL;
-    int rc = EXIT_DONE, unknown = 0, k;
-    uint64_t upto = 0;
+    questions q;
+    int rc = EXIT_DONE, k;
     cli_view view;
 
     (void)self;
     cli_flow_init(&fl);
-    mpz_init(va);
-    mpz_init(vb);
+    memset(&q, 0, sizeof q);
+    mpz_init(q.va);
+    mpz_init(q.vb);
     if (cli_npos(a) > 1) {
         cli_error("one rule at a time: '%s' is one argument too many (try "
                   "sgexplore --help)",
@@ -282,140 +360,32 @@ static int analyse_run(const cli_command *self, cli_args *a)
         rc = EXIT_USAGE;
         goto out;
     }
-    if (plot && sg_plot_format_of(plot) == SG_PLOT_UNKNOWN) {
-        cli_error("--plot '%s': the image type follows the extension, which "
-                  "must be .png, .svg or .pdf",
-                  cli_quote(plot));
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if ((plot && (rc = cli_check_folder("--plot", plot))) ||
-        (cert && (rc = cli_check_folder("--export-certificate", cert))))
-        goto out;
     /* Every question is checked before anything is computed. */
-    if (nheaps && !(heaps = calloc(nheaps, sizeof *heaps))) {
-        cli_error("out of memory");
-        rc = EXIT_RUNTIME;
+    if ((rc = questions_parse(&q, a)))
         goto out;
-    }
-    for (i = 0; i < nheaps; i++) {
-        mpz_init(heaps[i]);
-        if ((rc = cli_parse_bignum(heaps[i], "--heap",
-                                   cli_get_nth(a, "--heap", i)))) {
-            while (++i < nheaps)
-                mpz_init(heaps[i]);
-            goto out;
-        }
-    }
-    if (position &&
-        (rc = cli_parse_heaps(&pos_heaps, &npos, position, "--position")))
-        goto out;
-    if (values) {
-        if ((rc = cli_parse_range(va, vb, "--values", values, 100000000)))
-            goto out;
-        if (mpz_sizeinbase(vb, 2) < 63)
-            upto = (uint64_t)mpz_get_ui(vb) + 1;
-    }
-    /* --heap and --position extend an unresolved rule as --values does */
-    for (i = 0; i < nheaps + npos; i++) {
-        const mpz_t *h = i < nheaps ? &heaps[i] : &pos_heaps[i - nheaps];
-        if (mpz_sizeinbase(*h, 2) < 63 && mpz_get_ui(*h) >= fl.want)
-            fl.want = (uint64_t)mpz_get_ui(*h) + 1;
-    }
-    if ((rc = cli_flow_run(&fl, a, 0, upto)))
+    want_heaps(&fl, &q);
+    if ((rc = cli_flow_run(&fl, a, 0, q.upto)))
         goto out;
 
     cli_flow_view(&view, &fl);
     if ((rc = cli_view_prepare(&view)))
         goto out;
-
-    if (positions) {
-        rc = answer_positions_file(&fl, positions, json);
-        goto after;
-    }
-    if (json) {
-        fputc('{', stdout);
-        cli_view_json(stdout, &view, !values);
-        if (values)
-            cli_values_json(stdout, &fl.res, &fl.seq, va, vb);
-        if (nheaps) {
-            mpz_t y;
-            mpz_init(y);
-            fputs(",\"heaps\":[", stdout);
-            for (i = 0; i < nheaps; i++) {
-                fprintf(stdout, "%s{\"heap\":", i ? "," : "");
-                cli_json_mpz(stdout, heaps[i]);
-                fputs(",\"value\":", stdout);
-                if (sg_value_at(y, &fl.res, &fl.seq, heaps[i]) == SG_OK) {
-                    cli_json_mpz(stdout, y);
-                } else {
-                    fputs("null", stdout);
-                    unknown = 1;
-                }
-                fputc('}', stdout);
-            }
-            fputc(']', stdout);
-            mpz_clear(y);
-        }
-        if (position)
-            fputs(",\"position\":", stdout);
-    } else {
-        if (!quiet)
-            cli_view_text(stdout, &view);
-        else if (!nheaps && !position && !values)
-            quiet_status(&fl);
-        if (values) /* unknown values are printed as such */
-            cli_values_text(stdout, &fl.res, &fl.seq, va, vb);
-        for (i = 0; i < nheaps; i++) {
-            mpz_t y;
-            mpz_init(y);
-            if (sg_value_at(y, &fl.res, &fl.seq, heaps[i]) == SG_OK) {
-                printf("G(%s) = ", cli_get_nth(a, "--heap", i));
-                mpz_out_str(stdout, 10, y);
-                putchar('\n');
-            } else {
-                heap_unknown_text(&fl, cli_get_nth(a, "--heap", i), heaps[i]);
-                unknown = 1;
-            }
-            mpz_clear(y);
-        }
-    }
-    /* The position's answer ends either report. */
-    if (position) {
-        k = answer_position(stdout, &fl, (const mpz_t *)pos_heaps, npos, json,
-                            0, position);
-        if (k == EXIT_UNKNOWN)
-            unknown = 1;
-        else if (k) {
-            rc = k; /* out of memory: said, and no answer printed */
-            goto after;
-        }
-    }
-    if (json)
-        fputs("}\n", stdout);
-    if (unknown)
-        rc = EXIT_UNKNOWN;
-after:
-    if (plot) { /* drawn after the report */
-        k = cli_plot_flow(plot, &fl);
+    if (q.positions)
+        rc = answer_positions_file(&fl, q.positions, q.json);
+    else
+        rc = report(&q, &fl, &view);
+    if (q.plot) { /* drawn after the report */
+        k = cli_plot_flow(q.plot, &fl);
         if (k)
             rc = k;
     }
-    if (cert) {
-        k = export_certificate(cert, &fl);
+    if (q.cert) {
+        k = export_certificate(q.cert, &fl);
         if (k)
             rc = k;
     }
 out:
-    if (heaps) {
-        for (i = 0; i < nheaps; i++)
-            mpz_clear(heaps[i]);
-        free(heaps);
-    }
-    if (pos_heaps)
-        cli_heaps_free(pos_heaps, npos);
-    mpz_clear(va);
-    mpz_clear(vb);
+    questions_clear(&q);
     rc = cli_flow_finish(&fl, rc);
     cli_flow_clear(&fl);
     return rc;

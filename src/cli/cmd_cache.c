@@ -2,8 +2,9 @@
  * cmd_cache.c - `sgexplore cache list|show|drop|path`: look into the SQLite
  * cache without writing SQL (docs/CACHE.md documents the schema for those
  * who prefer sqlite3).  Only `drop` writes; the others open the file
- * read-only and never create it.  Entries print through the one result
- * printer (report.c), so `cache show` and the analysis share their keys.
+ * read-only and never create it.  Entries print through the rule's one
+ * record (report.c), so `cache show`, `cache list` and the analysis share
+ * their keys; `cache list --format json` streams one line per rule.
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
@@ -80,22 +81,19 @@ static int list_visit(const sg_store_entry *e, void *arg)
         return 0;
     ls->count[e->res.status <= SG_ARITH_PERIODIC ? e->res.status : 0]++;
     if (ls->json) {
+        /* The values are not loaded: the keys derived from them are left
+         * out (docs/JSON.md). */
         cli_view v;
+        cli_rec rec;
         entry_view(&v, e, NULL);
-        fputc('{', stdout);
-        cli_view_json(stdout, &v, 0);
-        fputs(",\"values\":null}\n", stdout);
+        cli_rec_begin(&rec, stdout, 1);
+        cli_view_write(&rec, &v);
+        cli_rec_end(&rec);
         return 0;
     }
-    if (ls->n == ls->cap) {
-        size_t nc = ls->cap ? 2 * ls->cap : 64;
-        row *nr = realloc(ls->rows, nc * sizeof *nr);
-        if (!nr) {
-            ls->nomem = 1;
-            return 1;
-        }
-        ls->rows = nr;
-        ls->cap = nc;
+    if (sg_grow(&ls->rows, &ls->cap, ls->n + 1, sizeof *ls->rows)) {
+        ls->nomem = 1;
+        return 1;
     }
     r = &ls->rows[ls->n];
     r->rule = strdup(e->rule);
@@ -173,16 +171,17 @@ static int checkpoint_line(const char *rule, uint64_t heaps,
         if (!same)
             return 0;
     }
-    if (cs->json) {
-        fputs("{\"checkpoint\":{\"rule\":", stdout);
-        cli_json_string(stdout, rule);
-        printf(",\"heaps\":%llu,\"stored\":", (unsigned long long)heaps);
-        cli_json_string(stdout, stored);
-        fputs("}}\n", stdout);
-    } else {
-        printf("deep-run checkpoint: %s at heap %llu, stored %s (`sgexplore "
-               "cache show %s`)\n",
-               rule, (unsigned long long)heaps, stored, rule);
+    {
+        cli_rec rec;
+        cli_rec_begin(&rec, stdout, cs->json);
+        cli_rec_obj(&rec, "checkpoint");
+        cli_rec_str(&rec, "rule", rule);
+        cli_rec_uint(&rec, "computed", heaps);
+        cli_rec_str(&rec, "stored", stored);
+        cli_rec_textf(&rec, "deep-run checkpoint: %s at heap %llu, stored %s "
+                            "(`sgexplore cache show %s`)\n",
+                      rule, (unsigned long long)heaps, stored, rule);
+        cli_rec_end(&rec);
     }
     cs->count++;
     return 0;
@@ -246,11 +245,15 @@ static int cmd_list(const cli_args *a, int json)
         sg_store_checkpoint_list(db, checkpoint_line, &ckpt, &err) != SG_OK)
         rc = cli_report(NULL, NULL, &err);
     if (!rc && json) {
-        printf("{\"summary\":{\"rules\":%zu,\"periodic\":%zu,"
-               "\"arithmetic-periodic\":%zu,\"unresolved\":%zu,"
-               "\"checkpoints\":%zu}}\n",
-               total, ls.count[SG_PERIODIC], ls.count[SG_ARITH_PERIODIC],
-               ls.count[SG_UNRESOLVED], ckpt.count);
+        cli_rec rec;
+        cli_rec_begin(&rec, stdout, 1);
+        cli_rec_obj(&rec, "summary");
+        cli_rec_uint(&rec, "rules", total);
+        cli_rec_uint(&rec, "periodic", ls.count[SG_PERIODIC]);
+        cli_rec_uint(&rec, "arithmetic-periodic", ls.count[SG_ARITH_PERIODIC]);
+        cli_rec_uint(&rec, "unresolved", ls.count[SG_UNRESOLVED]);
+        cli_rec_uint(&rec, "checkpoints", ckpt.count);
+        cli_rec_end(&rec);
     } else if (!rc) {
         if (ls.n)
             print_table(&ls);
@@ -374,13 +377,12 @@ static int cmd_show(const cli_args *a, int json)
         }
         entry_view(&v, &e, &s);
         v.rerun = e.rule;
-        if (rc) {
-        } else if (json) {
-            fputc('{', stdout);
-            cli_view_json(stdout, &v, 1);
-            fputs("}\n", stdout);
-        } else {
-            cli_view_text(stdout, &v);
+        if (!rc) {
+            cli_rec rec;
+            cli_rec_begin(&rec, stdout, json);
+            cli_view_write(&rec, &v);
+            cli_view_values(&rec, &v);
+            cli_rec_end(&rec);
         }
     }
     sg_seq_clear(&s);
@@ -424,18 +426,21 @@ static int cmd_drop(const cli_args *a, int json)
                       cli_quote(key), cli_quote(path));
     } else if (!found && !ckpt) {
         rc = not_found(a, key, bad, path);
-    } else if (json) {
-        fputs("{\"dropped\":", stdout);
-        cli_json_string(stdout, key);
-        fputs(",\"path\":", stdout);
-        cli_json_string(stdout, path);
-        printf(",\"rule\":%s,\"checkpoint\":%s}\n", found ? "true" : "false",
-               ckpt ? "true" : "false");
-    } else if (!found) {
-        printf("dropped the deep-run checkpoint of %s from %s\n", key, path);
     } else {
-        printf("dropped %s%s from %s\n", key,
-               ckpt ? " and its deep-run checkpoint" : "", path);
+        cli_rec rec;
+        cli_rec_begin(&rec, stdout, json);
+        cli_rec_str(&rec, "dropped", key);
+        cli_rec_str(&rec, "path", path);
+        cli_rec_bool(&rec, "rule", found);
+        cli_rec_bool(&rec, "checkpoint", ckpt);
+        if (!found)
+            cli_rec_textf(&rec, "dropped the deep-run checkpoint of %s from "
+                                "%s\n",
+                          key, path);
+        else
+            cli_rec_textf(&rec, "dropped %s%s from %s\n", key,
+                          ckpt ? " and its deep-run checkpoint" : "", path);
+        cli_rec_end(&rec);
     }
     sg_store_close(db);
     free(key);
@@ -457,12 +462,12 @@ static int cmd_path(const cli_args *a, int json)
                   "$HOME are unset");
         return EXIT_RUNTIME;
     }
-    if (json) {
-        fputs("{\"path\":", stdout);
-        cli_json_string(stdout, path);
-        fputs("}\n", stdout);
-    } else {
-        printf("%s\n", path);
+    {
+        cli_rec rec;
+        cli_rec_begin(&rec, stdout, json);
+        cli_rec_str(&rec, "path", path);
+        cli_rec_textf(&rec, "%s\n", path);
+        cli_rec_end(&rec);
     }
     free(path);
     return EXIT_DONE;

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,13 +82,25 @@ static void print_value(FILE *f, const sg_graph *g, const sg_value *values,
     fputc('}', f);
 }
 
-/* The same as a JSON string. */
-static void json_value(FILE *f, const sg_graph *g, const sg_value *values,
-                       sg_vertex v, sg_value shift, sg_value *buf)
+/* A vertex's value in the record: "value" (an integer, or null when
+ * infinite, with the finite "followers") and its text ("G(a) = ...").  */
+static void value_write(cli_rec *r, const sg_graph *g, const sg_value *values,
+                        sg_vertex v, sg_value *buf)
 {
-    fputc('"', f);
-    print_value(f, g, values, v, shift, buf);
-    fputc('"', f);
+    size_t n, j;
+
+    if (values[v] != SG_VALUE_INFINITE) {
+        cli_rec_uint(r, "value", values[v]);
+    } else {
+        cli_rec_null(r, "value");
+        n = sg_graph_finite_followers(buf, g->maxdeg + 1, g, values, v);
+        cli_rec_arr(r, "followers");
+        for (j = 0; j < n; j++)
+            cli_rec_uint(r, NULL, buf[j]);
+        cli_rec_close(r);
+    }
+    if (!r->json)
+        print_value(r->f, g, values, v, 0, buf);
 }
 
 /* Look the names of --vertex and --position up. */
@@ -174,213 +187,206 @@ static const char *winner_word(int w)
                                    : "draw";
 }
 
-static int graph_run(const cli_command *self, cli_args *a)
-{
-    int rc = EXIT_DONE;
-    graph_opts o;
+/* What was computed about the graph. */
+typedef struct graph_answer {
     sg_graph g;
-    sg_value *values = NULL, *buf = NULL;
-    uint8_t *outcome = NULL;
-    sg_vertex *asked = NULL, *tokens;
-    size_t nasked = 0, ntokens = 0, i;
+    sg_value *values, *buf;
+    uint8_t *outcome;
+    sg_vertex *asked, *tokens;
+    size_t nasked, ntokens;
     sg_graph_position pos;
-    sg_error err;
-    FILE *f = stdout;
+} graph_answer;
 
-    (void)self;
-    memset(&o, 0, sizeof o);
-    sg_graph_init(&g);
-    o.nvertex = cli_count(a, "--vertex");
-    o.vertex = calloc(o.nvertex + 1, sizeof *o.vertex);
-    if (!o.vertex) {
+/* Read the options; exit status after one error line. */
+static int graph_options(graph_opts *o, const cli_args *a)
+{
+    size_t i;
+
+    memset(o, 0, sizeof *o);
+    o->nvertex = cli_count(a, "--vertex");
+    o->vertex = calloc(o->nvertex + 1, sizeof *o->vertex);
+    if (!o->vertex) {
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
-    for (i = 0; i < o.nvertex; i++)
-        o.vertex[i] = cli_get_nth(a, "--vertex", i);
-    o.position = cli_get(a, "--position");
-    o.loopy = cli_get(a, "--loopy") != NULL;
-    o.outcome = cli_get(a, "--outcome") != NULL;
-    o.json = cli_json(a);
-    o.file = cli_pos(a, 0);
+    for (i = 0; i < o->nvertex; i++)
+        o->vertex[i] = cli_get_nth(a, "--vertex", i);
+    o->position = cli_get(a, "--position");
+    o->loopy = cli_get(a, "--loopy") != NULL;
+    o->outcome = cli_get(a, "--outcome") != NULL;
+    o->json = cli_json(a);
+    o->file = cli_pos(a, 0);
     if (cli_npos(a) > 1) {
         cli_error("graph: only one graph at a time ('%s', '%s')",
                   cli_quote(cli_pos(a, 0)), cli_quote(cli_pos(a, 1)));
-        rc = EXIT_USAGE;
-        goto out;
+        return EXIT_USAGE;
     }
-    if (!o.file) {
+    if (!o->file) {
         cli_error("graph: no graph given (a FILE, or - for stdin; try "
                   "sgexplore graph --help)");
-        rc = EXIT_USAGE;
-        goto out;
+        return EXIT_USAGE;
     }
-    if (o.outcome && o.position) {
+    if (o->outcome && o->position) {
         cli_error("graph: --position and --outcome do not combine: the "
                   "outcome classes are of single games, and sums of "
                   "partizan games do not reduce to nim-sums");
-        rc = EXIT_USAGE;
-        goto out;
+        return EXIT_USAGE;
     }
-    if ((rc = load_graph(&g, o.file)))
-        goto out;
-    if ((rc = resolve(&asked, &nasked, &g, &o)))
-        goto out;
-    tokens = asked + o.nvertex;
-    ntokens = nasked - o.nvertex;
+    return EXIT_DONE;
+}
 
-    if (o.outcome) {
-        outcome = malloc(g.nvertices);
-        if (!outcome) {
+/* Load the graph and compute what was asked.  Exit status. */
+static int graph_compute(graph_answer *x, const graph_opts *o)
+{
+    const char *name = strcmp(o->file, "-") == 0 ? "stdin" : o->file;
+    sg_error err;
+    sg_status st;
+    int rc;
+
+    if ((rc = load_graph(&x->g, o->file)))
+        return rc;
+    if ((rc = resolve(&x->asked, &x->nasked, &x->g, o)))
+        return rc;
+    x->tokens = x->asked + o->nvertex;
+    x->ntokens = x->nasked - o->nvertex;
+    if (o->outcome) {
+        if (!(x->outcome = malloc(x->g.nvertices ? x->g.nvertices : 1))) {
             cli_error("out of memory");
-            rc = EXIT_RUNTIME;
-            goto out;
+            return EXIT_RUNTIME;
         }
-        if (sg_graph_outcome(outcome, &g, o.loopy, &cli_cancel, &err)) {
-            rc = report(strcmp(o.file, "-") == 0 ? "stdin" : o.file, &err,
-                        "--outcome --loopy allows cycles, with draws");
-            goto out;
+        if (sg_graph_outcome(x->outcome, &x->g, o->loopy, &cli_cancel, &err))
+            return report(name, &err,
+                          "--outcome --loopy allows cycles, with draws");
+        return EXIT_DONE;
+    }
+    x->values = malloc((x->g.nvertices ? x->g.nvertices : 1) *
+                       sizeof *x->values);
+    x->buf = malloc((x->g.maxdeg + 1) * sizeof *x->buf);
+    if (!x->values || !x->buf) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    st = o->loopy ? sg_graph_loopy(x->values, &x->g, &cli_cancel, &err)
+                  : sg_graph_grundy(x->values, &x->g, &cli_cancel, &err);
+    if (st)
+        return report(name, &err,
+                      sg_graph_is_partizan(&x->g)
+                          ? "--outcome gives its outcome classes"
+                          : "--loopy computes the generalized "
+                            "Sprague-Grundy function of a game with cycles");
+    if (o->position && sg_graph_position_analyse(&x->pos, &x->g, x->values,
+                                                 x->tokens, x->ntokens, &err))
+        return report("--position", &err, "a sum of tokens");
+    return EXIT_DONE;
+}
+
+/* The list of vertices: those asked for, else the position's tokens,
+ * else all; "vertex_values" ({"vertex", "value"}) or "outcomes"
+ * ({"vertex", "outcome"}). */
+static void vertices_write(cli_rec *r, const graph_answer *x,
+                           const graph_opts *o)
+{
+    const sg_vertex *list = o->nvertex ? x->asked : x->tokens;
+    size_t nlist = o->nvertex ? o->nvertex : x->ntokens, i;
+    int all = !o->nvertex && !o->position;
+    size_t count = all ? x->g.nvertices : nlist;
+
+    cli_rec_arr(r, o->outcome ? "outcomes" : "vertex_values");
+    for (i = 0; i < count; i++) {
+        sg_vertex v = all ? (sg_vertex)i : list[i];
+        const char *nm = sg_graph_name(&x->g, v);
+        cli_rec_obj(r, NULL);
+        cli_rec_str(r, "vertex", nm);
+        if (o->outcome) {
+            cli_rec_str(r, "outcome", sg_outcome_name(x->outcome[v]));
+            cli_rec_textf(r, "outcome(%s) = %s\n", nm,
+                          sg_outcome_name(x->outcome[v]));
+        } else {
+            cli_rec_textf(r, "G(%s) = ", nm);
+            value_write(r, &x->g, x->values, v, x->buf);
+            cli_rec_textf(r, "\n");
         }
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
+}
+
+/* The sum's answer: the nim-sum (with one infinite token its followers
+ * shifted by the nim-sum of the others, with more an infinity without
+ * finite followers), the winner and a winning move. */
+static void position_write(cli_rec *r, const graph_answer *x)
+{
+    const sg_graph_position *p = &x->pos;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+
+    if (mem) {
+        if (p->ninfinite == 0)
+            fprintf(mem, "%lu", (unsigned long)p->nim_sum);
+        else if (p->ninfinite == 1)
+            print_value(mem, &x->g, x->values, x->tokens[p->infinite_token],
+                        p->nim_sum, x->buf);
+        else
+            fputs("\xe2\x88\x9e{}", mem);
+        fclose(mem);
     } else {
-        sg_status st;
-        values = malloc(g.nvertices * sizeof *values);
-        buf = malloc((g.maxdeg + 1) * sizeof *buf);
-        if (!values || !buf) {
-            cli_error("out of memory");
-            rc = EXIT_RUNTIME;
-            goto out;
-        }
-        st = o.loopy ? sg_graph_loopy(values, &g, &cli_cancel, &err)
-                     : sg_graph_grundy(values, &g, &cli_cancel, &err);
-        if (st) {
-            rc = report(strcmp(o.file, "-") == 0 ? "stdin" : o.file, &err,
-                        sg_graph_is_partizan(&g)
-                            ? "--outcome gives its outcome classes"
-                            : "--loopy computes the generalized "
-                              "Sprague-Grundy function of a game with "
-                              "cycles");
-            goto out;
-        }
-        if (o.position && sg_graph_position_analyse(&pos, &g, values, tokens,
-                                                    ntokens, &err)) {
-            rc = report("--position", &err, "a sum of tokens");
-            goto out;
-        }
+        cli_out_of_memory = 1;
     }
+    cli_rec_obj(r, "position");
+    cli_rec_str(r, "nim_sum", text ? text : "?");
+    cli_rec_str(r, "winner", winner_word(p->winner));
+    if (p->move_token < 0) {
+        cli_rec_null(r, "move");
+    } else {
+        cli_rec_obj(r, "move");
+        cli_rec_int(r, "heap", p->move_token);
+        cli_rec_str(r, "from", sg_graph_name(&x->g, x->tokens[p->move_token]));
+        cli_rec_str(r, "to", sg_graph_name(&x->g, p->move_to));
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
+    cli_rec_textf(r, "nim-sum: %s\nwinner: %s\n", text ? text : "?",
+                  winner_word(p->winner));
+    if (p->move_token >= 0)
+        cli_rec_textf(r, "move: token #%ld (%s) to %s\n", p->move_token,
+                      sg_graph_name(&x->g, x->tokens[p->move_token]),
+                      sg_graph_name(&x->g, p->move_to));
+    free(text);
+}
 
-    /* Which vertices to list: those asked for, else the position's
-     * tokens, else all. */
-    {
-        const sg_vertex *list = o.nvertex ? asked : tokens;
-        size_t nlist = o.nvertex ? o.nvertex : ntokens;
-        int all = !o.nvertex && !o.position;
-        size_t count = all ? g.nvertices : nlist;
+static int graph_run(const cli_command *self, cli_args *a)
+{
+    graph_opts o;
+    graph_answer x;
+    cli_rec rec;
+    int rc;
 
-        if (o.json) {
-            fputs("{\"graph\":", f);
-            cli_json_string(f, o.file);
-            fprintf(f,
-                    ",\"vertices\":%zu,\"moves\":%zu,\"partizan\":%s,"
-                    "\"loopy\":%s,\"%s\":[",
-                    g.nvertices, g.nedges,
-                    sg_graph_is_partizan(&g) ? "true" : "false",
-                    o.loopy ? "true" : "false",
-                    o.outcome ? "outcomes" : "values");
-        } else {
-            printf("graph: %s\nvertices: %zu\nmoves: %zu\n",
-                   strcmp(o.file, "-") == 0 ? "(stdin)" : o.file, g.nvertices,
-                   g.nedges);
-        }
-        for (i = 0; i < count; i++) {
-            sg_vertex v = all ? (sg_vertex)i : list[i];
-            const char *nm = sg_graph_name(&g, v);
-            if (o.json) {
-                fputs(i ? ",{\"vertex\":" : "{\"vertex\":", f);
-                cli_json_string(f, nm);
-                if (o.outcome) {
-                    fputs(",\"outcome\":", f);
-                    cli_json_string(f, sg_outcome_name(outcome[v]));
-                } else {
-                    fputs(",\"value\":", f);
-                    json_value(f, &g, values, v, 0, buf);
-                    if (values[v] == SG_VALUE_INFINITE) {
-                        size_t n = sg_graph_finite_followers(buf, g.maxdeg + 1,
-                                                             &g, values, v),
-                               j;
-                        fputs(",\"followers\":[", f);
-                        for (j = 0; j < n; j++)
-                            fprintf(f, "%s%lu", j ? "," : "",
-                                    (unsigned long)buf[j]);
-                        fputc(']', f);
-                    }
-                }
-                fputc('}', f);
-            } else if (o.outcome) {
-                printf("outcome(%s) = %s\n", nm, sg_outcome_name(outcome[v]));
-            } else {
-                printf("G(%s) = ", nm);
-                print_value(f, &g, values, v, 0, buf);
-                putchar('\n');
-            }
-        }
-        if (o.json)
-            fputc(']', f);
-    }
-
-    if (o.position) {
-        /* the sum's value: the nim-sum, or with one infinite token its
-         * followers shifted by the nim-sum of the others, or with more an
-         * infinity without finite followers */
-        if (o.json) {
-            fputs(",\"position\":{\"nim_sum\":", f);
-            if (pos.ninfinite == 0)
-                fprintf(f, "\"%lu\"", (unsigned long)pos.nim_sum);
-            else if (pos.ninfinite == 1)
-                json_value(f, &g, values, tokens[pos.infinite_token],
-                           pos.nim_sum, buf);
-            else
-                fputs("\"\xe2\x88\x9e{}\"", f);
-            fputs(",\"winner\":", f);
-            cli_json_string(f, winner_word(pos.winner));
-            fputs(",\"move\":", f);
-            if (pos.move_token < 0) {
-                fputs("null", f);
-            } else {
-                fprintf(f, "{\"heap\":%ld,\"from\":", pos.move_token);
-                cli_json_string(f, sg_graph_name(&g, tokens[pos.move_token]));
-                fputs(",\"to\":", f);
-                cli_json_string(f, sg_graph_name(&g, pos.move_to));
-                fputc('}', f);
-            }
-            fputc('}', f);
-        } else {
-            printf("nim-sum: ");
-            if (pos.ninfinite == 0)
-                printf("%lu", (unsigned long)pos.nim_sum);
-            else if (pos.ninfinite == 1)
-                print_value(f, &g, values, tokens[pos.infinite_token],
-                            pos.nim_sum, buf);
-            else
-                printf("\xe2\x88\x9e{}");
-            printf("\nwinner: %s\n", winner_word(pos.winner));
-            if (pos.move_token >= 0)
-                printf("move: token #%ld (%s) to %s\n", pos.move_token,
-                       sg_graph_name(&g, tokens[pos.move_token]),
-                       sg_graph_name(&g, pos.move_to));
-        }
-    }
-    if (o.json)
-        fputs("}\n", f);
-    if (fflush(f) != 0 || ferror(f)) {
-        cli_error("graph: cannot write the output: %s", strerror(errno));
-        rc = EXIT_RUNTIME;
-    }
+    (void)self;
+    memset(&x, 0, sizeof x);
+    sg_graph_init(&x.g);
+    if ((rc = graph_options(&o, a)) || (rc = graph_compute(&x, &o)))
+        goto out;
+    cli_rec_begin(&rec, stdout, o.json);
+    cli_rec_str(&rec, "graph", o.file);
+    cli_rec_uint(&rec, "vertices", x.g.nvertices);
+    cli_rec_uint(&rec, "moves", x.g.nedges);
+    cli_rec_bool(&rec, "partizan", sg_graph_is_partizan(&x.g));
+    cli_rec_bool(&rec, "loopy", o.loopy);
+    cli_rec_textf(&rec, "graph: %s\nvertices: %zu\nmoves: %zu\n",
+                  strcmp(o.file, "-") == 0 ? "(stdin)" : o.file,
+                  x.g.nvertices, x.g.nedges);
+    vertices_write(&rec, &x, &o);
+    if (o.position)
+        position_write(&rec, &x);
+    /* a failed write is reported once, by cli_stdout_finish */
+    cli_rec_end(&rec);
 out:
     free(o.vertex);
-    free(asked);
-    free(values);
-    free(buf);
-    free(outcome);
-    sg_graph_clear(&g);
+    free(x.asked);
+    free(x.values);
+    free(x.buf);
+    free(x.outcome);
+    sg_graph_clear(&x.g);
     return rc;
 }

@@ -57,15 +57,9 @@ static int collect(const sg_store_entry *e, void *arg)
     rows *r = arg;
     row *x;
 
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? 2 * r->cap : 256;
-        row *nv = realloc(r->v, nc * sizeof *nv);
-        if (!nv) {
-            r->nomem = 1;
-            return 1;
-        }
-        r->v = nv;
-        r->cap = nc;
+    if (sg_grow(&r->v, &r->cap, r->n + 1, sizeof *r->v)) {
+        r->nomem = 1;
+        return 1;
     }
     x = &r->v[r->n];
     memset(x, 0, sizeof *x);
@@ -203,20 +197,136 @@ static int better(const row *a, const row *b)
     return !pa && b->res.computed > a->res.computed;
 }
 
+/* What a merge found and did, for its record. */
+typedef struct merge_count {
+    size_t rows, added, improved, rechecked;
+} merge_count;
+
+/* Per rule: check every incoming proven row, refuse disagreements, and
+ * choose the winner; win[] receives the rows to write.  Exit status. */
+static int choose(rows *all, sg_store **in, const cli_args *a, size_t *win,
+                  size_t *nwin, merge_count *c)
+{
+    size_t i, j;
+    int rc;
+
+    for (i = 0; i < all->n; i = j) {
+        size_t best = i, proven = SIZE_MAX;
+        for (j = i; j < all->n && strcmp(all->v[j].rule, all->v[i].rule) == 0;
+             j++) {
+            row *x = &all->v[j];
+            if (x->res.status == SG_UNRESOLVED) {
+                if (better(&all->v[best], x))
+                    best = j;
+                continue;
+            }
+            if (proven != SIZE_MAX &&
+                !same_claim(&all->v[proven].res, &x->res)) {
+                char b1[128], b2[128];
+                cli_error("merge: two proofs of %s disagree: '%s' says %s, "
+                          "'%s' says %s; nothing was merged",
+                          cli_quote(x->rule),
+                          cli_quote(cli_pos(a, all->v[proven].src)),
+                          claim_text(&all->v[proven].res, b1, sizeof b1),
+                          cli_quote(cli_pos(a, x->src)),
+                          claim_text(&x->res, b2, sizeof b2));
+                return EXIT_RUNTIME;
+            }
+            if (x->src != 0) {
+                if ((rc = recheck(in[x->src], cli_pos(a, x->src), x)))
+                    return rc;
+                c->rechecked++;
+            }
+            if (proven == SIZE_MAX)
+                proven = j;
+        }
+        /* The first proven row (OUT's own when it has one: rows are in
+         * source order) beats every unresolved one. */
+        if (proven != SIZE_MAX)
+            best = proven;
+        if (all->v[best].src != 0) {
+            win[(*nwin)++] = best;
+            if (all->v[i].src == 0)
+                c->improved++;
+            else
+                c->added++;
+        }
+    }
+    return EXIT_DONE;
+}
+
+/* Write the winning rows into OUT, one whole row at a time. */
+static int write_rows(sg_store *out, sg_store **in, const rows *all,
+                      const size_t *win, size_t nwin, const cli_args *a)
+{
+    sg_error err;
+    size_t k;
+
+    for (k = 0; k < nwin; k++) {
+        const row *x = &all->v[win[k]];
+        sg_store_entry e;
+        sg_seq seq;
+        int found, rc;
+        sg_store_entry_init(&e);
+        sg_seq_init(&seq);
+        if (sg_store_get(in[x->src], x->rule, &e, &seq, &found, &err) ||
+            !found ||
+            sg_store_put(out, x->rule, e.family, &e.res, &seq, e.algorithm,
+                         e.elapsed, &err)) {
+            if (!found)
+                sg_error_set(&err, SG_E_IO, -1,
+                             "'%s' changed while it was "
+                             "read",
+                             cli_pos(a, x->src));
+            rc = cli_report(NULL, NULL, &err);
+            cli_error("merge: stopped after %zu of %zu rows; every row "
+                      "written is whole, and merging again completes it",
+                      k, nwin);
+            sg_store_entry_clear(&e);
+            sg_seq_clear(&seq);
+            return rc;
+        }
+        sg_store_entry_clear(&e);
+        sg_seq_clear(&seq);
+    }
+    return EXIT_DONE;
+}
+
+/* The merge's record: a line of text or one JSON object. */
+static void merge_write(const cli_args *a, size_t nin, const merge_count *c)
+{
+    cli_rec rec;
+    const char *out_path = cli_pos(a, 0);
+
+    cli_rec_begin(&rec, stdout, cli_json(a));
+    cli_rec_str(&rec, "output", out_path);
+    cli_rec_uint(&rec, "inputs", nin - 1);
+    cli_rec_uint(&rec, "rows", c->rows);
+    cli_rec_uint(&rec, "added", c->added);
+    cli_rec_uint(&rec, "improved", c->improved);
+    cli_rec_uint(&rec, "rechecked", c->rechecked);
+    cli_rec_textf(&rec, "merged %zu cache%s into %s: %zu rows read, %zu "
+                        "rules added, %zu improved, %zu proofs re-checked\n",
+                  nin - 1, nin - 1 == 1 ? "" : "s", out_path, c->rows,
+                  c->added, c->improved, c->rechecked);
+    cli_rec_end(&rec);
+}
+
 static int merge_run(const cli_command *self, cli_args *a)
 {
-    size_t nin = cli_npos(a), k, i, j, nwin = 0, checked = 0, added = 0,
-           replaced = 0;
+    size_t nin = cli_npos(a), k, i, nwin = 0;
     const char *out_path = cli_pos(a, 0);
     sg_store **in = NULL, *out = NULL;
     rows all;
     size_t *win = NULL;
     struct stat sb;
     sg_error err;
+    merge_count count;
     int rc = EXIT_DONE, out_exists;
 
     (void)self;
     memset(&all, 0, sizeof all);
+    memset(&count, 0, sizeof count);
     if (nin < 2) {
         cli_error("merge: expected OUT.db and at least one IN.db "
                   "(sgexplore merge --help)");
@@ -260,8 +370,6 @@ static int merge_run(const cli_command *self, cli_args *a)
             goto out;
         }
     }
-    /* Per rule: check every incoming proven row, refuse disagreements,
-     * choose the winner. */
     if (all.n)
         qsort(all.v, all.n, sizeof *all.v, by_rule_then_src);
     if (!(win = malloc((all.n ? all.n : 1) * sizeof *win))) {
@@ -269,49 +377,9 @@ static int merge_run(const cli_command *self, cli_args *a)
         rc = EXIT_RUNTIME;
         goto out;
     }
-    for (i = 0; i < all.n; i = j) {
-        size_t best = i, proven = SIZE_MAX;
-        for (j = i; j < all.n && strcmp(all.v[j].rule, all.v[i].rule) == 0;
-             j++) {
-            row *x = &all.v[j];
-            if (x->res.status == SG_UNRESOLVED) {
-                if (better(&all.v[best], x))
-                    best = j;
-                continue;
-            }
-            if (proven != SIZE_MAX &&
-                !same_claim(&all.v[proven].res, &x->res)) {
-                char b1[128], b2[128];
-                cli_error("merge: two proofs of %s disagree: '%s' says %s, "
-                          "'%s' says %s; nothing was merged",
-                          cli_quote(x->rule),
-                          cli_quote(cli_pos(a, all.v[proven].src)),
-                          claim_text(&all.v[proven].res, b1, sizeof b1),
-                          cli_quote(cli_pos(a, x->src)),
-                          claim_text(&x->res, b2, sizeof b2));
-                rc = EXIT_RUNTIME;
-                goto out;
-            }
-            if (x->src != 0) {
-                if ((rc = recheck(in[x->src], cli_pos(a, x->src), x)))
-                    goto out;
-                checked++;
-            }
-            if (proven == SIZE_MAX)
-                proven = j;
-        }
-        /* The first proven row (OUT's own when it has one: rows are in
-         * source order) beats every unresolved one. */
-        if (proven != SIZE_MAX)
-            best = proven;
-        if (all.v[best].src != 0) {
-            win[nwin++] = best;
-            if (all.v[i].src == 0)
-                replaced++;
-            else
-                added++;
-        }
-    }
+    count.rows = all.n;
+    if ((rc = choose(&all, in, a, win, &nwin, &count)))
+        goto out;
     if (cli_cancel) {
         cli_error("merge: interrupted; nothing was merged");
         rc = EXIT_RUNTIME;
@@ -334,45 +402,9 @@ static int merge_run(const cli_command *self, cli_args *a)
             goto out;
         }
     }
-    for (k = 0; k < nwin; k++) {
-        row *x = &all.v[win[k]];
-        sg_store_entry e;
-        sg_seq seq;
-        int found;
-        sg_store_entry_init(&e);
-        sg_seq_init(&seq);
-        if (sg_store_get(in[x->src], x->rule, &e, &seq, &found, &err) ||
-            !found ||
-            sg_store_put(out, x->rule, e.family, &e.res, &seq, e.algorithm,
-                         e.elapsed, &err)) {
-            if (!found)
-                sg_error_set(&err, SG_E_IO, -1,
-                             "'%s' changed while it was "
-                             "read",
-                             cli_pos(a, x->src));
-            rc = cli_report(NULL, NULL, &err);
-            cli_error("merge: stopped after %zu of %zu rows; every row "
-                      "written is whole, and merging again completes it",
-                      k, nwin);
-            sg_store_entry_clear(&e);
-            sg_seq_clear(&seq);
-            goto out;
-        }
-        sg_store_entry_clear(&e);
-        sg_seq_clear(&seq);
-    }
-    if (cli_json(a)) {
-        fputs("{\"output\":", stdout);
-        cli_json_string(stdout, out_path);
-        printf(",\"inputs\":%zu,\"rows\":%zu,\"added\":%zu,\"replaced\":%zu,"
-               "\"rechecked\":%zu}\n",
-               nin - 1, all.n, added, replaced, checked);
-    } else {
-        printf("merged %zu cache%s into %s: %zu rows read, %zu rules added, "
-               "%zu improved, %zu proofs re-checked\n",
-               nin - 1, nin - 1 == 1 ? "" : "s", out_path, all.n, added,
-               replaced, checked);
-    }
+    if ((rc = write_rows(out, in, &all, win, nwin, a)))
+        goto out;
+    merge_write(a, nin, &count);
 out:
     for (k = 0; k < nin; k++)
         sg_store_close(in[k]);

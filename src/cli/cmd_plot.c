@@ -215,12 +215,14 @@ static int plot_rule(const cli_args *a, const char *out,
         cli_flow_view(&v, &fl);
         if ((rc = cli_view_prepare(&v)))
             goto out;
-        fputc('{', stdout);
-        cli_view_json(stdout, &v, 0);
-        fputs(",\"plot\":", stdout);
-        cli_json_string(stdout, out);
-        printf(",\"range\":[\"%llu\",\"%llu\"]}\n", (unsigned long long)ra,
-               (unsigned long long)rb);
+        cli_rec rec;
+        cli_rec_begin(&rec, stdout, 1);
+        cli_view_write(&rec, &v);
+        cli_rec_str(&rec, "plot", out);
+        cli_rec_arr(&rec, "range"); /* heaps: decimal strings */
+        cli_rec_strf(&rec, NULL, "%llu", (unsigned long long)ra);
+        cli_rec_strf(&rec, NULL, "%llu", (unsigned long long)rb);
+        cli_rec_end(&rec);
     }
 out:
     mpz_clear(ma);
@@ -267,9 +269,10 @@ static int plot_run(const cli_command *self, cli_args *a)
         }
         rc = plot_cache(out, cli_get(a, "--family"), a, &popt);
         if (!rc && cli_json(a)) {
-            fputs("{\"plot\":", stdout);
-            cli_json_string(stdout, out);
-            fputs("}\n", stdout);
+            cli_rec rec;
+            cli_rec_begin(&rec, stdout, 1);
+            cli_rec_str(&rec, "plot", out);
+            cli_rec_end(&rec);
         }
         return rc;
     }

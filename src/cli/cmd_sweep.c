@@ -10,7 +10,7 @@
  *  - The parent forks --jobs workers.  Each worker has a task pipe (the
  *    parent writes the index of the next rule) and a result pipe (the
  *    worker writes back one finished row: a fixed header, then the row's
- *    JSON object formatted by the one printer, cli_view_json).  The parent
+ *    JSON object, the rule's one record (cli_view_write)).  The parent
  *    alone prints, so rows never interleave.  Each worker runs the cached
  *    analysis of the program (cli_flow_run_rule) with its own connection
  *    to the cache, which is WAL SQLite and safe for concurrent writers.
@@ -93,7 +93,7 @@ static double now(void)
 typedef struct item {
     char *canon;
     char **given;
-    size_t ngiven;
+    size_t ngiven, capgiven;
     /* the result, once its row has come back */
     int done, failed;
     sg_period_status status;
@@ -182,7 +182,6 @@ static int sweep_add(sweep *s, const char *from, const char *text,
     cli_rule r;
     size_t *slot;
     item *it = NULL;
-    char **ng;
     int rc;
 
     cli_rule_init(&r);
@@ -197,14 +196,8 @@ static int sweep_add(sweep *s, const char *from, const char *text,
     if (*slot)
         it = &s->items[*slot - 1];
     if (!it) {
-        if (s->n == s->cap) {
-            size_t nc = s->cap ? 2 * s->cap : 256;
-            item *ni = realloc(s->items, nc * sizeof *ni);
-            if (!ni)
-                goto nomem;
-            s->items = ni;
-            s->cap = nc;
-        }
+        if (sg_grow(&s->items, &s->cap, s->n + 1, sizeof *s->items))
+            goto nomem;
         it = &s->items[s->n++];
         memset(it, 0, sizeof *it);
         it->canon = r.canon;
@@ -221,13 +214,10 @@ static int sweep_add(sweep *s, const char *from, const char *text,
                 return EXIT_DONE;
             }
     }
-    ng = realloc(it->given, (it->ngiven + 1) * sizeof *ng);
-    if (!ng || !(ng[it->ngiven] = strdup(keep_given ? text : it->canon))) {
-        if (ng)
-            it->given = ng;
+    if (sg_grow(&it->given, &it->capgiven, it->ngiven + 1,
+                sizeof *it->given) ||
+        !(it->given[it->ngiven] = strdup(keep_given ? text : it->canon)))
         goto nomem;
-    }
-    it->given = ng;
     it->ngiven++;
     cli_rule_clear(&r);
     return EXIT_DONE;
@@ -398,7 +388,7 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
     /* The rules are parsed twice: once to count them (--yes) and check
      * them all before anything runs, then into this shard. */
     char **texts = NULL;
-    size_t ntexts = 0, i;
+    size_t ntexts = 0, cap_texts = 0, cap_lines = 0, i;
     unsigned long *lines = NULL;
 
     if (!f) {
@@ -419,18 +409,11 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
             *--e = '\0';
         if (!*p)
             continue;
-        if (ntexts % 256 == 0) {
-            char **nt = realloc(texts, (ntexts + 256) * sizeof *nt);
-            unsigned long *nl = realloc(lines, (ntexts + 256) * sizeof *nl);
-            if (nt)
-                texts = nt;
-            if (nl)
-                lines = nl;
-            if (!nt || !nl) {
-                rc = EXIT_RUNTIME;
-                cli_error("out of memory");
-                break;
-            }
+        if (sg_grow(&texts, &cap_texts, ntexts + 1, sizeof *texts) ||
+            sg_grow(&lines, &cap_lines, ntexts + 1, sizeof *lines)) {
+            rc = EXIT_RUNTIME;
+            cli_error("out of memory");
+            break;
         }
         if (!(texts[ntexts] = strdup(p))) {
             rc = EXIT_RUNTIME;
@@ -601,10 +584,17 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
                 cli_flow_clear(&fl);
                 return -1;
             }
-            fputc('{', mem);
-            cli_view_json(mem, &view, 1);
-            fputc('}', mem);
+            /* the row's record, without its newline (print_row adds it) */
+            {
+                cli_rec rec;
+                cli_rec_begin(&rec, mem, 1);
+                cli_view_write(&rec, &view);
+                cli_view_values(&rec, &view);
+                cli_rec_end(&rec);
+            }
             fclose(mem);
+            if (json_len && json[json_len - 1] == '\n')
+                json_len--;
             w.json_len = json_len;
         }
     }
@@ -709,7 +699,7 @@ static void print_header(const sweep *s)
 
 /* The texts of a group that differ from the canonical form, for the
  * table and csv: "0.33" for subtract{1,2}; NULL when none. */
-static void print_given(const item *it, const char *sep)
+static void print_given(FILE *f, const item *it, const char *sep)
 {
     size_t j;
     int first = 1;
@@ -717,7 +707,7 @@ static void print_given(const item *it, const char *sep)
     for (j = 0; j < it->ngiven; j++) {
         if (strcmp(it->given[j], it->canon) == 0)
             continue;
-        printf("%s%s", first ? "" : sep, it->given[j]);
+        fprintf(f, "%s%s", first ? "" : sep, it->given[j]);
         first = 0;
     }
 }
@@ -754,7 +744,7 @@ static void print_row(const sweep *s, const item *it, const char *json,
                sg_period_status_name(it->status), p ? n0 : "", p ? per : "",
                p ? sal : "", (unsigned long long)it->computed, it->seconds,
                it->source);
-        print_given(it, " ");
+        print_given(stdout, it, " ");
         fputs("\"\n", stdout);
         return;
     }
@@ -763,7 +753,7 @@ static void print_row(const sweep *s, const item *it, const char *json,
            (unsigned long long)it->computed, it->seconds, it->source);
     if (has_given(it)) {
         fputs("  (= ", stdout);
-        print_given(it, ", ");
+        print_given(stdout, it, ", ");
         fputc(')', stdout);
     }
     fputc('\n', stdout);
@@ -822,19 +812,71 @@ static int by_digest(const void *x, const void *y)
 /* Fewest values over which an agreement is worth noting. */
 #define SWEEP_AGREE_MIN 64
 
-/* The rules whose first values agree (equal digests over at least
- * SWEEP_AGREE_MIN values): an observation, not a claim of equality.
- * Text: one line per group; json: the "agreements" key. */
-static void print_agreements(FILE *f, const sweep *s, int json)
+/* Whether the rules v[i..j-1], whose digests agree, are provably the same
+ * sequence: all proven with the same pre-period, period and saltus, and
+ * the digest covers G(0..n0+p-1), from which the rest follows. */
+static int provably_equal(const sweep *s, const size_t *v, size_t i, size_t j)
 {
-    size_t *v = malloc((s->n ? s->n : 1) * sizeof *v), n = 0, i, j, k;
+    const item *a = &s->items[v[i]];
+    size_t k;
+
+    if (a->status == SG_UNRESOLVED ||
+        a->preperiod + a->period > a->digest_len)
+        return 0;
+    for (k = i + 1; k < j; k++) {
+        const item *b = &s->items[v[k]];
+        if (b->status != a->status || b->preperiod != a->preperiod ||
+            b->period != a->period || b->saltus != a->saltus)
+            return 0;
+    }
+    return 1;
+}
+
+/* One group of rules whose first values agree: "agreements" member, or
+ * its text line. */
+static void agreement_write(cli_rec *r, const sweep *s, const size_t *v,
+                            size_t i, size_t j)
+{
+    const item *a = &s->items[v[i]];
+    int equal = provably_equal(s, v, i, j);
+    size_t k;
+
+    cli_rec_obj(r, NULL);
+    cli_rec_uint(r, "over", a->digest_len);
+    cli_rec_bool(r, "equal", equal);
+    cli_rec_arr(r, "rules");
+    for (k = i; k < j; k++)
+        cli_rec_str(r, NULL, s->items[v[k]].canon);
+    cli_rec_close(r);
+    cli_rec_close(r);
+    if (equal)
+        cli_rec_textf(r, "equal for every n (the same proven pre-period, "
+                         "period and G(0..%llu)):",
+                      (unsigned long long)(a->preperiod + a->period - 1));
+    else
+        cli_rec_textf(r, "agree over G(0..%llu), not claimed equal:",
+                      (unsigned long long)(a->digest_len - 1));
+    for (k = i; k < j && k < i + SWEEP_LIST; k++)
+        cli_rec_textf(r, "%s %s", k > i ? "," : "", s->items[v[k]].canon);
+    if (j - i > SWEEP_LIST)
+        cli_rec_textf(r, " and %zu more", j - i - SWEEP_LIST);
+    cli_rec_textf(r, "\n");
+}
+
+/* The rules whose first values agree (equal digests over at least
+ * SWEEP_AGREE_MIN values): provably equal when their proven periods say
+ * so, else an observation, not a claim of equality.  The key
+ * "agreements" (every group), or one text line per group (the first
+ * SWEEP_LIST). */
+static void agreements_write(cli_rec *r, const sweep *s)
+{
+    size_t *v = malloc((s->n ? s->n : 1) * sizeof *v), n = 0, i, j;
     size_t shown = 0, groups = 0;
 
-    if (json)
-        fputs(",\"agreements\":[", f);
+    cli_rec_arr(r, "agreements");
     if (!v) {
-        if (json)
-            fputc(']', f);
+        cli_out_of_memory = 1;
+        cli_rec_close(r);
         return;
     }
     for (i = 0; i < s->n; i++)
@@ -851,205 +893,229 @@ static void print_agreements(FILE *f, const sweep *s, int json)
         if (j - i < 2)
             continue;
         groups++;
-        if (json) {
-            fprintf(f, "%s{\"over\":%llu,\"rules\":[", shown ? "," : "",
-                    (unsigned long long)a->digest_len);
-            for (k = i; k < j; k++) {
-                if (k > i)
-                    fputc(',', f);
-                cli_json_string(f, s->items[v[k]].canon);
-            }
-            fputs("]}", f);
+        if (r->json || shown < SWEEP_LIST) {
+            agreement_write(r, s, v, i, j);
             shown++;
-            continue;
         }
-        if (shown == SWEEP_LIST)
-            continue;
-        fprintf(f, "agree over G(0..%llu), not claimed equal:",
-                (unsigned long long)(a->digest_len - 1));
-        for (k = i; k < j && k < i + SWEEP_LIST; k++)
-            fprintf(f, "%s %s", k > i ? "," : "", s->items[v[k]].canon);
-        if (j - i > SWEEP_LIST)
-            fprintf(f, " and %zu more", j - i - SWEEP_LIST);
-        fputc('\n', f);
-        shown++;
     }
-    if (json)
-        fputc(']', f);
-    else if (groups > shown)
-        fprintf(f, "(and %zu more groups that agree)\n", groups - shown);
+    cli_rec_close(r);
+    if (groups > shown)
+        cli_rec_textf(r, "(and %zu more groups that agree)\n", groups - shown);
     free(v);
 }
 
-static void print_summary(const sweep *s, double wall, int interrupted)
-{
-    size_t i, done = 0, nslow = 0, nunres = 0, ngroups = 0;
-    size_t counts[3] = {0, 0, 0}, failed = 0, src[3] = {0, 0, 0};
-    const item *lp = NULL, *ln0 = NULL;
-    size_t *order = malloc((s->n ? s->n : 1) * sizeof *order);
-    FILE *f = s->fmt == FMT_CSV ? stderr : stdout;
-    int json = s->fmt == FMT_JSON;
-    const char *sep;
+/* What the summary counts over the finished rules. */
+typedef struct tally {
+    size_t done, failed, unresolved, groups;
+    size_t counts[3]; /* by sg_period_status */
+    size_t src[3];    /* computed, from the cache, extended */
+    const item *lp, *ln0;
+} tally;
 
+static void tally_count(tally *t, const sweep *s)
+{
+    size_t i;
+
+    memset(t, 0, sizeof *t);
     for (i = 0; i < s->n; i++) {
         const item *it = &s->items[i];
-        if (it->ngiven > 1 || has_given(it))
-            ngroups++;
+        if (has_given(it))
+            t->groups++;
         if (it->failed)
-            failed++;
+            t->failed++;
         if (!it->done)
             continue;
-        if (order)
-            order[done] = i;
-        done++;
-        counts[it->status <= SG_ARITH_PERIODIC ? it->status : 0]++;
-        src[strcmp(it->source, "cache") == 0      ? 1
-            : strcmp(it->source, "extended") == 0 ? 2
-                                                  : 0]++;
+        t->done++;
+        t->counts[it->status <= SG_ARITH_PERIODIC ? it->status : 0]++;
+        t->src[strcmp(it->source, "cache") == 0      ? 1
+               : strcmp(it->source, "extended") == 0 ? 2
+                                                     : 0]++;
         if (it->status == SG_UNRESOLVED) {
-            nunres++;
+            t->unresolved++;
             continue;
         }
-        if (!lp || it->period > lp->period)
-            lp = it;
-        if (!ln0 || it->preperiod > ln0->preperiod)
-            ln0 = it;
+        if (!t->lp || it->period > t->lp->period)
+            t->lp = it;
+        if (!t->ln0 || it->preperiod > t->ln0->preperiod)
+            t->ln0 = it;
+    }
+}
+
+/* The counts: the summary's first line. */
+static void counts_write(cli_rec *r, const sweep *s, const tally *t,
+                         double wall, int interrupted)
+{
+    cli_rec_uint(r, "rules", s->n);
+    cli_rec_uint(r, "listed", s->listed);
+    cli_rec_uint(r, "family_rules", s->family_total);
+    cli_rec_strf(r, "shard", "%u/%u", s->shard_k, s->shard_n);
+    cli_rec_uint(r, "done", t->done);
+    cli_rec_uint(r, "periodic", t->counts[SG_PERIODIC]);
+    cli_rec_uint(r, "arithmetic-periodic", t->counts[SG_ARITH_PERIODIC]);
+    cli_rec_uint(r, "unresolved", t->counts[SG_UNRESOLVED]);
+    cli_rec_uint(r, "failed", t->failed);
+    cli_rec_bool(r, "interrupted", interrupted);
+    cli_rec_uint(r, "rules_computed", t->src[0]);
+    cli_rec_uint(r, "rules_from_cache", t->src[1]);
+    cli_rec_uint(r, "rules_extended", t->src[2]);
+    cli_rec_real(r, "seconds", wall);
+    cli_rec_textf(r, "summary: %zu of %zu rules%s: %zu periodic, %zu "
+                     "arithmetic-periodic, %zu unresolved",
+                  t->done, s->n, interrupted ? " (interrupted)" : "",
+                  t->counts[SG_PERIODIC], t->counts[SG_ARITH_PERIODIC],
+                  t->counts[SG_UNRESOLVED]);
+    if (t->failed)
+        cli_rec_textf(r, ", %zu failed", t->failed);
+    cli_rec_textf(r, "; %zu computed, %zu from the cache, %zu extended; "
+                     "%.1f s",
+                  t->src[0], t->src[1], t->src[2], wall);
+    if (s->shard_n > 1)
+        cli_rec_textf(r, "; shard %u/%u of %llu rules", s->shard_k,
+                      s->shard_n, (unsigned long long)s->family_total);
+    cli_rec_textf(r, "\n");
+    /* An unresolved rule from the cache is extended on every run, with
+     * the whole budget again: say so, as a rerun costs that much. */
+    if (t->src[2])
+        cli_rec_textf(r, "extended: %zu unresolved rule%s from the cache "
+                         "%s computed further, with the whole budget again "
+                         "(every rerun extends the unresolved rules)\n",
+                      t->src[2], t->src[2] == 1 ? "" : "s",
+                      t->src[2] == 1 ? "was" : "were");
+}
+
+/* The records: longest period, largest pre-period, slowest rules. */
+static void records_write(cli_rec *r, const sweep *s, const tally *t)
+{
+    size_t *order = malloc((s->n ? s->n : 1) * sizeof *order), i, k = 0;
+    size_t nslow = 0;
+
+    if (t->lp) {
+        cli_rec_obj(r, "longest_period");
+        cli_rec_str(r, "rule", t->lp->canon);
+        cli_rec_uint(r, "period", t->lp->period);
+        cli_rec_close(r);
+        cli_rec_textf(r, "longest period: %llu (%s)\n",
+                      (unsigned long long)t->lp->period, t->lp->canon);
+    } else {
+        cli_rec_null(r, "longest_period");
+    }
+    if (t->ln0) {
+        cli_rec_obj(r, "largest_preperiod");
+        cli_rec_str(r, "rule", t->ln0->canon);
+        cli_rec_uint(r, "preperiod", t->ln0->preperiod);
+        cli_rec_close(r);
+        cli_rec_textf(r, "largest pre-period: %llu (%s)\n",
+                      (unsigned long long)t->ln0->preperiod, t->ln0->canon);
+    } else {
+        cli_rec_null(r, "largest_preperiod");
     }
     if (order) {
+        for (i = 0; i < s->n; i++)
+            if (s->items[i].done)
+                order[k++] = i;
         sort_s = s;
-        qsort(order, done, sizeof *order, by_seconds);
-        nslow = done < SWEEP_SLOWEST ? done : SWEEP_SLOWEST;
+        qsort(order, k, sizeof *order, by_seconds);
+        nslow = k < SWEEP_SLOWEST ? k : SWEEP_SLOWEST;
+    } else {
+        cli_out_of_memory = 1;
     }
-    if (json) {
-        fprintf(f,
-                "{\"summary\":{\"rules\":%zu,\"listed\":%llu,"
-                "\"family_rules\":%llu,\"shard\":\"%u/%u\",\"done\":%zu,"
-                "\"periodic\":%zu,\"arithmetic-periodic\":%zu,"
-                "\"unresolved\":%zu,\"failed\":%zu,\"interrupted\":%s,"
-                "\"computed\":%zu,\"cache\":%zu,\"extended\":%zu,"
-                "\"seconds\":%.3f,\"longest_period\":",
-                s->n, (unsigned long long)s->listed,
-                (unsigned long long)s->family_total, s->shard_k, s->shard_n,
-                done, counts[SG_PERIODIC], counts[SG_ARITH_PERIODIC],
-                counts[SG_UNRESOLVED], failed, interrupted ? "true" : "false",
-                src[0], src[1], src[2], wall);
-        if (lp) {
-            fputs("{\"rule\":", f);
-            cli_json_string(f, lp->canon);
-            fprintf(f, ",\"period\":%llu}", (unsigned long long)lp->period);
-        } else
-            fputs("null", f);
-        fputs(",\"largest_preperiod\":", f);
-        if (ln0) {
-            fputs("{\"rule\":", f);
-            cli_json_string(f, ln0->canon);
-            fprintf(f, ",\"preperiod\":%llu}",
-                    (unsigned long long)ln0->preperiod);
-        } else
-            fputs("null", f);
-        fputs(",\"slowest\":[", f);
-        for (i = 0; i < nslow; i++) {
-            const item *it = &s->items[order[i]];
-            fputs(i ? ",{\"rule\":" : "{\"rule\":", f);
-            cli_json_string(f, it->canon);
-            fprintf(f, ",\"seconds\":%.3f}", it->seconds);
-        }
-        fputs("],\"unresolved_rules\":[", f);
-        sep = "";
-        for (i = 0; i < s->n; i++) {
-            const item *it = &s->items[i];
-            if (!it->done || it->status != SG_UNRESOLVED)
-                continue;
-            fprintf(f, "%s{\"rule\":", sep);
-            cli_json_string(f, it->canon);
-            fprintf(f, ",\"computed\":%llu}", (unsigned long long)it->computed);
-            sep = ",";
-        }
-        fputs("],\"groups\":[", f);
-        sep = "";
-        for (i = 0; i < s->n; i++) {
-            const item *it = &s->items[i];
-            size_t j;
-            if (!(it->ngiven > 1 || has_given(it)))
-                continue;
-            fprintf(f, "%s{\"rule\":", sep);
-            cli_json_string(f, it->canon);
-            fputs(",\"given\":[", f);
-            for (j = 0; j < it->ngiven; j++) {
-                if (j)
-                    fputc(',', f);
-                cli_json_string(f, it->given[j]);
-            }
-            fputs("]}", f);
-            sep = ",";
-        }
-        fputc(']', f);
-        print_agreements(f, s, 1);
-        fputs("}}\n", f);
-        free(order);
-        return;
+    cli_rec_arr(r, "slowest");
+    for (i = 0; i < nslow; i++) {
+        const item *it = &s->items[order[i]];
+        cli_rec_obj(r, NULL);
+        cli_rec_str(r, "rule", it->canon);
+        cli_rec_real(r, "seconds", it->seconds);
+        cli_rec_close(r);
+        cli_rec_textf(r, "%s %s (%.2f s)", i ? "," : "slowest:", it->canon,
+                      it->seconds);
     }
-    fprintf(f,
-            "summary: %zu of %zu rules%s: %zu periodic, %zu "
-            "arithmetic-periodic, %zu unresolved",
-            done, s->n, interrupted ? " (interrupted)" : "",
-            counts[SG_PERIODIC], counts[SG_ARITH_PERIODIC],
-            counts[SG_UNRESOLVED]);
-    if (failed)
-        fprintf(f, ", %zu failed", failed);
-    fprintf(f, "; %zu computed, %zu from the cache, %zu extended; %.1f s",
-            src[0], src[1], src[2], wall);
-    if (s->shard_n > 1)
-        fprintf(f, "; shard %u/%u of %llu rules", s->shard_k, s->shard_n,
-                (unsigned long long)s->family_total);
-    fputc('\n', f);
-    if (lp)
-        fprintf(f, "longest period: %llu (%s)\n",
-                (unsigned long long)lp->period, lp->canon);
-    if (ln0)
-        fprintf(f, "largest pre-period: %llu (%s)\n",
-                (unsigned long long)ln0->preperiod, ln0->canon);
-    if (nslow) {
-        fputs("slowest:", f);
-        for (i = 0; i < nslow; i++)
-            fprintf(f, "%s %s (%.2f s)", i ? "," : "", s->items[order[i]].canon,
-                    s->items[order[i]].seconds);
-        fputc('\n', f);
-    }
-    if (nunres) {
-        size_t shown = 0;
-        fputs("unresolved:", f);
-        for (i = 0; i < s->n && shown < SWEEP_LIST; i++) {
-            const item *it = &s->items[i];
-            if (!it->done || it->status != SG_UNRESOLVED)
-                continue;
-            fprintf(f, "%s %s (G(0..%llu))", shown ? "," : "", it->canon,
-                    (unsigned long long)(it->computed ? it->computed - 1 : 0));
-            shown++;
-        }
-        if (nunres > shown)
-            fprintf(f, " and %zu more", nunres - shown);
-        fputc('\n', f);
-    }
-    if (ngroups) {
-        size_t shown = 0;
-        fputs("same game (equal canonical forms):", f);
-        for (i = 0; i < s->n && shown < SWEEP_LIST; i++) {
-            const item *it = &s->items[i];
-            size_t j;
-            if (!(it->ngiven > 1 || has_given(it)))
-                continue;
-            fprintf(f, "%s %s =", shown ? ";" : "", it->canon);
-            for (j = 0; j < it->ngiven; j++)
-                fprintf(f, "%s %s", j ? "," : "", it->given[j]);
-            shown++;
-        }
-        if (ngroups > shown)
-            fprintf(f, "; and %zu more", ngroups - shown);
-        fputc('\n', f);
-    }
-    print_agreements(f, s, 0);
+    cli_rec_close(r);
+    if (nslow)
+        cli_rec_textf(r, "\n");
     free(order);
+}
+
+/* The unresolved rules and how far each was computed. */
+static void unresolved_write(cli_rec *r, const sweep *s, const tally *t)
+{
+    size_t i, shown = 0;
+
+    cli_rec_arr(r, "unresolved_rules");
+    for (i = 0; i < s->n; i++) {
+        const item *it = &s->items[i];
+        if (!it->done || it->status != SG_UNRESOLVED)
+            continue;
+        cli_rec_obj(r, NULL);
+        cli_rec_str(r, "rule", it->canon);
+        cli_rec_uint(r, "computed", it->computed);
+        cli_rec_close(r);
+        if (shown < SWEEP_LIST)
+            cli_rec_textf(r, "%s %s (G(0..%llu))",
+                          shown ? "," : "unresolved:", it->canon,
+                          (unsigned long long)(it->computed ? it->computed - 1
+                                                            : 0));
+        shown++;
+    }
+    cli_rec_close(r);
+    if (t->unresolved > SWEEP_LIST)
+        cli_rec_textf(r, " and %zu more", t->unresolved - SWEEP_LIST);
+    if (t->unresolved)
+        cli_rec_textf(r, "\n");
+}
+
+/* The groups of texts that named the same game (equal canonical forms):
+ * in JSON every text given, in the text those that differ from the
+ * canonical form. */
+static void groups_write(cli_rec *r, const sweep *s, const tally *t)
+{
+    size_t i, j, shown = 0;
+
+    cli_rec_arr(r, "groups");
+    for (i = 0; i < s->n; i++) {
+        const item *it = &s->items[i];
+        if (!has_given(it))
+            continue;
+        cli_rec_obj(r, NULL);
+        cli_rec_str(r, "rule", it->canon);
+        cli_rec_arr(r, "given");
+        for (j = 0; j < it->ngiven; j++)
+            cli_rec_str(r, NULL, it->given[j]);
+        cli_rec_close(r);
+        cli_rec_close(r);
+        if (shown++ >= SWEEP_LIST)
+            continue;
+        cli_rec_textf(r, "%s %s =",
+                      shown > 1 ? ";" : "same game (equal canonical forms):",
+                      it->canon);
+        if (!r->json) {
+            fputc(' ', r->f);
+            print_given(r->f, it, ", ");
+        }
+    }
+    cli_rec_close(r);
+    if (t->groups > SWEEP_LIST)
+        cli_rec_textf(r, "; and %zu more", t->groups - SWEEP_LIST);
+    if (t->groups)
+        cli_rec_textf(r, "\n");
+}
+
+/* The summary: one {"summary": ...} line, or text lines (on stderr with
+ * --format csv, so that stdout stays one table). */
+static void print_summary(const sweep *s, double wall, int interrupted)
+{
+    cli_rec rec;
+    tally t;
+
+    tally_count(&t, s);
+    cli_rec_begin(&rec, s->fmt == FMT_CSV ? stderr : stdout,
+                  s->fmt == FMT_JSON);
+    cli_rec_obj(&rec, "summary");
+    counts_write(&rec, s, &t, wall, interrupted);
+    records_write(&rec, s, &t);
+    unresolved_write(&rec, s, &t);
+    groups_write(&rec, s, &t);
+    agreements_write(&rec, s);
+    cli_rec_end(&rec);
 }
 
 /* --plot FILE: periods and pre-periods of the finished rules. */
@@ -1150,36 +1216,27 @@ static int parse_options(sweep *s, const cli_args *a)
     return EXIT_DONE;
 }
 
-/* Start the workers and hand out the rules; returns the exit status. */
-static int run_workers(sweep *s, const cli_args *a, int *interrupted)
+/* Fork up to nw workers, each with its task and result pipes; returns
+ * how many started (*rc set when one could not). */
+static size_t spawn_workers(const sweep *s, const cli_args *a, slot *w,
+                            size_t nw, int *rc)
 {
-    size_t nw = (size_t)s->jobs < s->n ? (size_t)s->jobs : s->n;
-    size_t next = 0, done = 0, live = 0, i, k;
-    slot *w = calloc(nw ? nw : 1, sizeof *w);
-    struct pollfd *pf = calloc(nw ? nw : 1, sizeof *pf);
-    int rc = EXIT_DONE, stopping = 0;
-    char *json = NULL;
+    size_t i, k, live = 0;
 
-    if (!w || !pf) {
-        free(w);
-        free(pf);
-        cli_error("out of memory");
-        return EXIT_RUNTIME;
-    }
     fflush(stdout);
     fflush(stderr);
     for (i = 0; i < nw; i++) {
         int tp[2], rp[2];
         if (pipe(tp) || pipe(rp)) {
             cli_error("cannot create a pipe: %s", strerror(errno));
-            rc = EXIT_RUNTIME;
+            *rc = EXIT_RUNTIME;
             break;
         }
         w[i].pid = fork();
         if (w[i].pid < 0) {
             cli_error("cannot start a worker: %s", strerror(errno));
             close(tp[0]), close(tp[1]), close(rp[0]), close(rp[1]);
-            rc = EXIT_RUNTIME;
+            *rc = EXIT_RUNTIME;
             break;
         }
         if (w[i].pid == 0) {
@@ -1199,7 +1256,137 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
         w[i].result = rp[0];
         live++;
     }
-    nw = live;
+    return live;
+}
+
+/* Ctrl-C or SIGTERM: every worker stores what it has and ends. */
+static void stop_workers(slot *w, size_t nw)
+{
+    size_t i;
+
+    for (i = 0; i < nw; i++) {
+        if (w[i].pid > 0)
+            kill(w[i].pid, SIGTERM);
+        if (w[i].task >= 0) {
+            close(w[i].task);
+            w[i].task = -1;
+        }
+    }
+}
+
+/* A worker's pipe has ended: one that dies in the middle of a rule,
+ * unasked, is a failure.  Returns the exit status. */
+static int worker_ended(sweep *s, slot *w, int stopping)
+{
+    int rc = EXIT_DONE;
+
+    if (w->busy && !stopping && !cli_cancel) {
+        cli_error("a worker stopped while analysing %s",
+                  cli_quote(s->items[w->rule].canon));
+        s->items[w->rule].failed = 1;
+        w->reported = 1;
+        rc = EXIT_RUNTIME;
+    }
+    w->busy = 0;
+    close(w->result);
+    w->result = -1;
+    if (w->task >= 0) {
+        close(w->task);
+        w->task = -1;
+    }
+    return rc;
+}
+
+/* Take one row from worker w and print it.  Returns 0 when the worker
+ * ended (its pipe closed), 1 when a row came (*rc set on a failure). */
+static int take_row(sweep *s, slot *w, int stopping, int *rc)
+{
+    wire_row row;
+    item *it;
+    char *json = NULL;
+    int got = read_all(w->result, &row, sizeof row);
+
+    if (got <= 0 || row.index >= s->n || row.json_len > (1u << 30)) {
+        if (worker_ended(s, w, stopping))
+            *rc = EXIT_RUNTIME;
+        return 0;
+    }
+    if (row.json_len) {
+        json = malloc((size_t)row.json_len);
+        if (!json || read_all(w->result, json, (size_t)row.json_len) != 1) {
+            cli_error("a worker's row was cut short");
+            *rc = EXIT_RUNTIME;
+            row.rc = EXIT_RUNTIME;
+        }
+    }
+    it = &s->items[row.index];
+    if (row.rc) {
+        it->failed = 1;
+        *rc = EXIT_RUNTIME;
+    } else {
+        it->done = 1;
+        it->status = (sg_period_status)row.status;
+        it->preperiod = row.preperiod;
+        it->period = row.period;
+        it->saltus = row.saltus;
+        it->computed = row.computed;
+        it->seconds = row.seconds;
+        memcpy(it->source, row.source, sizeof it->source);
+        it->digest = row.digest;
+        it->digest_len = row.digest_len;
+        it->source[sizeof it->source - 1] = '\0';
+        progress_clear();
+        print_row(s, it, json, (size_t)row.json_len);
+        fflush(stdout);
+    }
+    free(json);
+    w->busy = 0;
+    return 1;
+}
+
+/* Wait for every worker; one killed between two rules (its row in, its
+ * next task not yet read) lost nothing, but it did not end because it
+ * was asked to: that is still a failure.  Returns the exit status. */
+static int reap_workers(slot *w, size_t nw, int stopping)
+{
+    size_t i;
+    int rc = EXIT_DONE;
+
+    for (i = 0; i < nw; i++) {
+        int st = 0;
+        pid_t got;
+        if (w[i].task >= 0)
+            close(w[i].task);
+        if (w[i].result >= 0)
+            close(w[i].result);
+        while ((got = waitpid(w[i].pid, &st, 0)) < 0 && errno == EINTR)
+            ;
+        if (got > 0 && !w[i].reported && !stopping && !cli_cancel &&
+            WIFSIGNALED(st)) {
+            cli_error("a worker stopped between rules (signal %d)",
+                      WTERMSIG(st));
+            rc = EXIT_RUNTIME;
+        }
+    }
+    return rc;
+}
+
+/* Start the workers and hand out the rules; returns the exit status. */
+static int run_workers(sweep *s, const cli_args *a, int *interrupted)
+{
+    size_t nw = (size_t)s->jobs < s->n ? (size_t)s->jobs : s->n;
+    size_t next = 0, done = 0, live, i;
+    slot *w = calloc(nw ? nw : 1, sizeof *w);
+    struct pollfd *pf = calloc(nw ? nw : 1, sizeof *pf);
+    int rc = EXIT_DONE, stopping = 0;
+
+    if (!w || !pf) {
+        free(w);
+        free(pf);
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    nw = live = spawn_workers(s, a, w, nw, &rc);
     /* Feed one rule to each worker; more as rows come back. */
     for (i = 0; i < nw; i++)
         feed(&w[i], &next, s->n, !rc);
@@ -1208,17 +1395,9 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
     while (live) {
         int r;
         if (cli_cancel && !stopping) {
-            /* Ctrl-C or SIGTERM: every worker stores what it has. */
             stopping = 1;
             *interrupted = 1;
-            for (i = 0; i < nw; i++) {
-                if (w[i].pid > 0)
-                    kill(w[i].pid, SIGTERM);
-                if (w[i].task >= 0) {
-                    close(w[i].task);
-                    w[i].task = -1;
-                }
-            }
+            stop_workers(w, nw);
         }
         for (i = 0; i < nw; i++) {
             pf[i].fd = w[i].result;
@@ -1234,69 +1413,16 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
             break;
         }
         for (i = 0; i < nw; i++) {
-            wire_row row;
-            item *it;
-            int got;
             if (pf[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            got = read_all(w[i].result, &row, sizeof row);
-            if (got <= 0 || row.index >= s->n || row.json_len > (1u << 30)) {
-                /* The worker has ended (or broke its pipe); one that dies
-                 * in the middle of a rule, unasked, is a failure. */
-                if (w[i].busy && !stopping && !cli_cancel) {
-                    cli_error("a worker stopped while analysing %s",
-                              cli_quote(s->items[w[i].rule].canon));
-                    s->items[w[i].rule].failed = 1;
-                    w[i].reported = 1;
-                    rc = EXIT_RUNTIME;
-                }
-                w[i].busy = 0;
-                close(w[i].result);
-                w[i].result = -1;
-                if (w[i].task >= 0) {
-                    close(w[i].task);
-                    w[i].task = -1;
-                }
+            if (!take_row(s, &w[i], stopping, &rc)) {
                 live--;
                 continue;
             }
-            free(json);
-            json = NULL;
-            if (row.json_len) {
-                json = malloc((size_t)row.json_len);
-                if (!json ||
-                    read_all(w[i].result, json, (size_t)row.json_len) != 1) {
-                    cli_error("a worker's row was cut short");
-                    rc = EXIT_RUNTIME;
-                    row.rc = EXIT_RUNTIME;
-                }
-            }
-            it = &s->items[row.index];
             done++;
-            if (row.rc) {
-                it->failed = 1;
-                rc = EXIT_RUNTIME;
-            } else {
-                it->done = 1;
-                it->status = (sg_period_status)row.status;
-                it->preperiod = row.preperiod;
-                it->period = row.period;
-                it->saltus = row.saltus;
-                it->computed = row.computed;
-                it->seconds = row.seconds;
-                memcpy(it->source, row.source, sizeof it->source);
-                it->digest = row.digest;
-                it->digest_len = row.digest_len;
-                it->source[sizeof it->source - 1] = '\0';
-                progress_clear();
-                print_row(s, it, json, (size_t)row.json_len);
-                fflush(stdout);
-            }
             progress(done, s->n, 0);
-            w[i].busy = 0;
-            if (w[i].task < 0)
-                continue;
-            feed(&w[i], &next, s->n, !stopping);
+            if (w[i].task >= 0)
+                feed(&w[i], &next, s->n, !stopping);
         }
     }
     progress_clear();
@@ -1307,28 +1433,10 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
                   s->n - done);
         rc = EXIT_RUNTIME;
     }
-    for (i = 0; i < nw; i++) {
-        int st = 0;
-        pid_t got;
-        if (w[i].task >= 0)
-            close(w[i].task);
-        if (w[i].result >= 0)
-            close(w[i].result);
-        while ((got = waitpid(w[i].pid, &st, 0)) < 0 && errno == EINTR)
-            ;
-        /* One killed between two rules (its row in, its next task not
-         * yet read) lost nothing, but it did not end because it was
-         * asked to: that is still a failure. */
-        if (got > 0 && !w[i].reported && !stopping && !cli_cancel &&
-            WIFSIGNALED(st)) {
-            cli_error("a worker stopped between rules (signal %d)",
-                      WTERMSIG(st));
-            rc = EXIT_RUNTIME;
-        }
-    }
+    if (reap_workers(w, nw, stopping))
+        rc = EXIT_RUNTIME;
     if (cli_cancel)
         *interrupted = 1;
-    free(json);
     free(w);
     free(pf);
     return rc;

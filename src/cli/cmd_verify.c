@@ -29,24 +29,18 @@ static char *read_file(const char *path, sg_error *err)
         return NULL;
     }
     for (;;) {
-        if (len + 4096 + 1 > cap) {
-            char *nb;
-            cap = cap ? 2 * cap : 8192;
-            if (cap > (1u << 20)) {
-                sg_error_set(err, SG_E_INPUT, -1,
-                             "'%s' is too large to be a certificate", path);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            nb = realloc(buf, cap);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-                return NULL;
-            }
-            buf = nb;
+        if (len + 4096 + 1 > (1u << 20)) {
+            sg_error_set(err, SG_E_INPUT, -1,
+                         "'%s' is too large to be a certificate", path);
+            free(buf);
+            fclose(f);
+            return NULL;
+        }
+        if (sg_grow(&buf, &cap, len + 4096 + 1, 1)) {
+            free(buf);
+            fclose(f);
+            sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            return NULL;
         }
         got = fread(buf + len, 1, 4096, f);
         len += got;
@@ -120,6 +114,45 @@ static int load_certificate(cli_flow *fl, const cli_args *a,
     return rc;
 }
 
+/* The answer of a verification: the claim's record (without the keys
+ * derived from values) and the verdict, as text lines or JSON. */
+static void verify_write(cli_rec *r, const cli_flow *fl, int from_cert,
+                         int ok, uint64_t fail_n, const char *why)
+{
+    cli_view view;
+
+    cli_flow_view(&view, fl);
+    view.seq = NULL; /* the claim's values are the recomputed ones */
+    view.computed = fl->res.certified_to + 1;
+    if (r->json)
+        cli_view_write(r, &view);
+    cli_rec_uint(r, "recomputed_to", fl->res.certified_to);
+    cli_rec_bool(r, "verified", ok);
+    cli_rec_uint_or_null(r, "refuted_at", !ok && fail_n != UINT64_MAX,
+                         fail_n);
+    cli_rec_str(r, "reason", ok ? NULL : why);
+    if (!from_cert)
+        cli_rec_textf(r, "source: %s\n", fl->source);
+    cli_rec_textf(r, "rule: %s\n", fl->r.canon);
+    cli_rec_textf(r, "claim: %s, preperiod %llu, period %llu, saltus %llu\n",
+                  fl->res.status == SG_ARITH_PERIODIC ? "arithmetic-periodic"
+                                                      : "periodic",
+                  (unsigned long long)fl->res.preperiod,
+                  (unsigned long long)fl->res.period,
+                  (unsigned long long)fl->res.saltus);
+    cli_rec_textf(r, "theorem: %s\n",
+                  fl->res.theorem_id ? fl->res.theorem_id : "?");
+    cli_rec_textf(r, "recomputed: G(0..%llu) with the reference method\n",
+                  (unsigned long long)fl->res.certified_to);
+    if (ok)
+        cli_rec_textf(r, "confirmed\n");
+    else if (fail_n != UINT64_MAX)
+        cli_rec_textf(r, "refuted at n = %llu: %s\n",
+                      (unsigned long long)fail_n, why);
+    else
+        cli_rec_textf(r, "refuted: %s\n", why);
+}
+
 static int verify_run(const cli_command *self, cli_args *a)
 {
     const char *cert_path = cli_get(a, "--certificate");
@@ -131,6 +164,7 @@ static int verify_run(const cli_command *self, cli_args *a)
     uint64_t fail_n;
     const char *why;
     cli_view view;
+    cli_rec rec;
 
     (void)self;
     cli_flow_init(&fl);
@@ -149,17 +183,19 @@ static int verify_run(const cli_command *self, cli_args *a)
         if ((rc = cli_flow_run(&fl, a, 0, 0)))
             goto out;
         if (fl.res.status == SG_UNRESOLVED) {
-            if (json) {
-                cli_flow_view(&view, &fl);
-                fputc('{', stdout);
-                cli_view_json(stdout, &view, 0);
-                fputs(",\"verified\":null,\"reason\":\"no period is "
-                      "proven\"}\n",
-                      stdout);
-            } else
-                printf("nothing to verify: no period is proven for n < "
-                       "%llu\n",
-                       (unsigned long long)fl.seq.n);
+            cli_flow_view(&view, &fl);
+            view.seq = NULL; /* no values: the record's summary */
+            cli_rec_begin(&rec, stdout, json);
+            if (json)
+                cli_view_write(&rec, &view);
+            cli_rec_null(&rec, "recomputed_to");
+            cli_rec_null(&rec, "verified");
+            cli_rec_null(&rec, "refuted_at");
+            cli_rec_str(&rec, "reason", "no period is proven");
+            cli_rec_textf(&rec, "nothing to verify: no period is proven for "
+                                "n < %llu\n",
+                          (unsigned long long)fl.seq.n);
+            cli_rec_end(&rec);
             rc = EXIT_UNKNOWN;
             goto out;
         }
@@ -181,44 +217,9 @@ static int verify_run(const cli_command *self, cli_args *a)
     ok = sg_certificate_check(&fl.r.rule, &fl.res, &ref, &fail_n, &err);
     why = err.msg;
     rc = ok ? EXIT_DONE : EXIT_RUNTIME;
-    cli_flow_view(&view, &fl);
-    view.seq = NULL; /* the claim's values are the recomputed ones */
-    view.computed = fl.res.certified_to + 1;
-    if (json) {
-        fputc('{', stdout);
-        cli_view_json(stdout, &view, 0);
-        printf(",\"recomputed_to\":%llu,\"verified\":%s,\"refuted_at\":",
-               (unsigned long long)fl.res.certified_to, ok ? "true" : "false");
-        if (!ok && fail_n != UINT64_MAX)
-            printf("%llu", (unsigned long long)fail_n);
-        else
-            fputs("null", stdout);
-        fputs(",\"reason\":", stdout);
-        if (ok)
-            fputs("null", stdout);
-        else
-            cli_json_string(stdout, why);
-        fputs("}\n", stdout);
-        goto out;
-    }
-    if (!cert_path)
-        printf("source: %s\n", fl.source);
-    printf("rule: %s\n", fl.r.canon);
-    printf("claim: %s, preperiod %llu, period %llu, saltus %llu\n",
-           fl.res.status == SG_ARITH_PERIODIC ? "arithmetic-periodic"
-                                              : "periodic",
-           (unsigned long long)fl.res.preperiod,
-           (unsigned long long)fl.res.period,
-           (unsigned long long)fl.res.saltus);
-    printf("theorem: %s\n", fl.res.theorem_id ? fl.res.theorem_id : "?");
-    printf("recomputed: G(0..%llu) with the reference method\n",
-           (unsigned long long)fl.res.certified_to);
-    if (ok)
-        printf("confirmed\n");
-    else if (fail_n != UINT64_MAX)
-        printf("refuted at n = %llu: %s\n", (unsigned long long)fail_n, why);
-    else
-        printf("refuted: %s\n", why);
+    cli_rec_begin(&rec, stdout, json);
+    verify_write(&rec, &fl, cert_path != NULL, ok, fail_n, why);
+    cli_rec_end(&rec);
 out:
     rc = cli_flow_finish(&fl, rc);
     cli_flow_clear(&fl);

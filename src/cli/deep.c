@@ -183,24 +183,26 @@ static int deep_compute(deep_flow *f)
     return rc;
 }
 
-static void json_sum(FILE *out, uint64_t h)
-{
-    fprintf(out, "\"fnv1a64:%016llx\"", (unsigned long long)h);
-}
-
-/* The parts of G that the run holds, as "G(a..b)" text. */
-static void kept_text(FILE *out, const sg_deep *d)
+/* The parts of G that the run holds: the key "kept" ([[a, b], ...]) and
+ * the text line. */
+static void kept_write(cli_rec *r, const sg_deep *d)
 {
     const sg_seq *s = &d->seq;
 
-    if (!s->off) {
-        fprintf(out, "kept: every value (the window of %zu has not moved "
-                     "yet)\n",
-                d->window);
-        return;
+    cli_rec_arr(r, "kept");
+    if (s->n) {
+        cli_rec_arr(r, NULL);
+        cli_rec_uint(r, NULL, 0);
+        cli_rec_uint(r, NULL, s->off ? s->keep - 1 : s->n - 1);
+        cli_rec_close(r);
     }
-    fprintf(out, "kept: G(0..%zu), G(%zu..%zu) and the rare heaps\n",
-            s->keep - 1, s->keep + s->off, s->n - 1);
+    if (s->off) {
+        cli_rec_arr(r, NULL);
+        cli_rec_uint(r, NULL, s->keep + s->off);
+        cli_rec_uint(r, NULL, s->n - 1);
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
 }
 
 static const char *parity_text(const sg_deep *d)
@@ -210,100 +212,113 @@ static const char *parity_text(const sg_deep *d)
                        : " with the heap's parity h mod 2";
 }
 
-static void deep_text(FILE *out, deep_flow *f)
+/* The "deep" object: the window, what is kept, the checksums. */
+static void deep_object(cli_rec *r, const deep_flow *f, uint64_t sum)
 {
-    sg_deep *d = &f->d;
-    const sg_seq *s = &d->seq;
-    uint64_t sum = sg_deep_checksum(d);
-
-    fprintf(out, "rule: %s\n", f->r.canon);
-    fprintf(out, "family: %s\n", sg_rule_family(&f->r.rule));
-    fprintf(out, "source: %s", f->source);
-    if (f->resumed_at)
-        fprintf(out, " (at heap %llu)", (unsigned long long)f->resumed_at);
-    fputc('\n', out);
-    fprintf(out, "status: unresolved (deep run: values only, no period "
-                 "search)\n");
-    if (f->stopped)
-        fprintf(out, "note: %s\n", f->stopped);
-    else if (f->budget_spent)
-        fprintf(out, "note: --seconds ran out%s\n",
-                f->saved ? "; a rerun resumes from the checkpoint"
-                         : " (no cache: nothing to resume from)");
-    fprintf(out, "computed: G(0..%zu)\n", s->n ? s->n - 1 : 0);
-    kept_text(out, d);
-    if (s->n)
-        fprintf(out, "largest value: %u, first at heap %zu\n",
-                (unsigned)s->max, d->max_heap);
-    fprintf(out, "sparse space: mask %u%s, %zu rare heaps, the last at %zu\n",
-            (unsigned)d->mask, parity_text(d), d->nrare,
-            d->nrare ? d->rpos[d->nrare - 1] : 0);
-    fprintf(out, "checksum: fnv1a64:%016llx of G(0..%zu)\n",
-            (unsigned long long)sum, s->n ? s->n - 1 : 0);
-    if (d->nblocks)
-        fprintf(out, "block checksums: %zu (of G(0..k*%zu-1)), the last "
-                     "fnv1a64:%016llx\n",
-                d->nblocks, SG_DEEP_BLOCK,
-                (unsigned long long)d->blocks[d->nblocks - 1]);
-    if (s->n > f->start_n && f->spent > 0)
-        fprintf(out, "rate: %.3g values/s (%zu values in %.1f s)\n",
-                (double)(s->n - f->start_n) / f->spent, s->n - f->start_n,
-                f->spent);
-}
-
-static void deep_json(FILE *out, deep_flow *f)
-{
-    sg_deep *d = &f->d;
-    const sg_seq *s = &d->seq;
-    uint64_t sum = sg_deep_checksum(d);
+    const sg_deep *d = &f->d;
     size_t i;
 
-    fputs("\"rule\":", out);
-    cli_json_string(out, f->r.canon);
-    fputs(",\"family\":", out);
-    cli_json_string(out, sg_rule_family(&f->r.rule));
-    fputs(",\"source\":", out);
-    cli_json_string(out, f->source);
-    fputs(",\"status\":\"unresolved\"", out);
-    fputs(",\"note\":", out);
-    if (f->stopped)
-        cli_json_string(out, f->stopped);
-    else
-        fputs(f->budget_spent ? "\"--seconds ran out\"" : "null", out);
-    fprintf(out, ",\"computed\":%zu", s->n);
-    fputs(",\"largest\":", out);
-    if (s->n)
-        fprintf(out, "{\"value\":%u,\"first\":%zu}", (unsigned)s->max,
-                d->max_heap);
-    else
-        fputs("null", out);
-    fprintf(out, ",\"sparse\":{\"mask\":%u,\"parity\":%s,\"parity_offset\":%d,"
-                 "\"rare\":%zu,\"last_rare\":%zu}",
-            (unsigned)d->mask, d->parity ? "true" : "false",
-            d->parity ? d->pshift : 0, d->nrare,
-            d->nrare ? d->rpos[d->nrare - 1] : 0);
-    fprintf(out, ",\"deep\":{\"window\":%zu,\"kept\":", d->window);
-    if (s->off)
-        fprintf(out, "[[0,%zu],[%zu,%zu]]", s->keep - 1, s->keep + s->off,
-                s->n - 1);
-    else if (s->n)
-        fprintf(out, "[[0,%zu]]", s->n - 1);
-    else
-        fputs("[]", out);
-    fputs(",\"checksum\":", out);
-    json_sum(out, sum);
-    fprintf(out, ",\"block\":%zu,\"blocks\":[", SG_DEEP_BLOCK);
-    for (i = 0; i < d->nblocks; i++) {
-        if (i)
-            fputc(',', out);
-        json_sum(out, d->blocks[i]);
-    }
-    fprintf(out, "],\"resumed_at\":");
+    cli_rec_obj(r, "deep");
+    cli_rec_uint(r, "window", d->window);
+    kept_write(r, d);
+    cli_rec_strf(r, "checksum", "fnv1a64:%016llx", (unsigned long long)sum);
+    cli_rec_uint(r, "block", SG_DEEP_BLOCK);
+    cli_rec_arr(r, "blocks");
+    for (i = 0; i < d->nblocks; i++)
+        cli_rec_strf(r, NULL, "fnv1a64:%016llx",
+                     (unsigned long long)d->blocks[i]);
+    cli_rec_close(r);
+    cli_rec_uint_or_null(r, "resumed_at", f->resumed_at != 0, f->resumed_at);
+    cli_rec_uint(r, "full_scans", d->full_scans);
+    cli_rec_close(r);
+}
+
+/* The text lines after the largest value: the sparse space, the
+ * checksums and the rate. */
+static void deep_lines(cli_rec *r, const deep_flow *f, uint64_t sum)
+{
+    const sg_deep *d = &f->d;
+    const sg_seq *s = &d->seq;
+
+    cli_rec_textf(r, "sparse space: mask %u%s, %zu rare heaps, the last at "
+                     "%zu\n",
+                  (unsigned)d->mask, parity_text(d), d->nrare,
+                  d->nrare ? d->rpos[d->nrare - 1] : 0);
+    cli_rec_textf(r, "checksum: fnv1a64:%016llx of G(0..%zu)\n",
+                  (unsigned long long)sum, s->n ? s->n - 1 : 0);
+    if (d->nblocks)
+        cli_rec_textf(r, "block checksums: %zu (of G(0..k*%zu-1)), the last "
+                         "fnv1a64:%016llx\n",
+                      d->nblocks, SG_DEEP_BLOCK,
+                      (unsigned long long)d->blocks[d->nblocks - 1]);
+    if (s->n > f->start_n && f->spent > 0)
+        cli_rec_textf(r, "rate: %.3g values/s (%zu values in %.1f s)\n",
+                      (double)(s->n - f->start_n) / f->spent,
+                      s->n - f->start_n, f->spent);
+}
+
+/* The deep run's report: the keys of a rule's record that a deep run
+ * knows, and "deep"; or its text lines. */
+static void deep_write(cli_rec *r, deep_flow *f)
+{
+    const sg_deep *d = &f->d;
+    const sg_seq *s = &d->seq;
+    uint64_t sum = sg_deep_checksum(&f->d);
+    const char *note = f->stopped        ? f->stopped
+                       : f->budget_spent ? "--seconds ran out"
+                                         : NULL;
+
+    cli_rec_str(r, "rule", f->r.canon);
+    cli_rec_textf(r, "rule: %s\n", f->r.canon);
+    cli_rec_str(r, "family", sg_rule_family(&f->r.rule));
+    cli_rec_textf(r, "family: %s\n", sg_rule_family(&f->r.rule));
+    cli_rec_str(r, "source", f->source);
+    cli_rec_textf(r, "source: %s", f->source);
     if (f->resumed_at)
-        fprintf(out, "%llu", (unsigned long long)f->resumed_at);
+        cli_rec_textf(r, " (at heap %llu)", (unsigned long long)f->resumed_at);
+    cli_rec_textf(r, "\n");
+    cli_rec_str(r, "status", "unresolved");
+    cli_rec_textf(r, "status: unresolved (deep run: values only, no period "
+                     "search)\n");
+    cli_rec_str(r, "note", note);
+    if (f->stopped)
+        cli_rec_textf(r, "note: %s\n", f->stopped);
+    else if (f->budget_spent)
+        cli_rec_textf(r, "note: --seconds ran out%s\n",
+                      f->saved ? "; a rerun resumes from the checkpoint"
+                               : " (no cache: nothing to resume from)");
+    cli_rec_uint(r, "computed", s->n);
+    cli_rec_textf(r, "computed: G(0..%zu)\n", s->n ? s->n - 1 : 0);
+    if (s->n) {
+        cli_rec_obj(r, "largest");
+        cli_rec_uint(r, "value", s->max);
+        cli_rec_uint(r, "first", d->max_heap);
+        cli_rec_close(r);
+    } else {
+        cli_rec_null(r, "largest");
+    }
+    cli_rec_obj(r, "sparse");
+    cli_rec_uint(r, "mask", d->mask);
+    cli_rec_bool(r, "parity", d->parity);
+    cli_rec_int(r, "parity_offset", d->parity ? d->pshift : 0);
+    cli_rec_uint(r, "rare", d->nrare);
+    cli_rec_uint(r, "last_rare", d->nrare ? d->rpos[d->nrare - 1] : 0);
+    cli_rec_close(r);
+    deep_object(r, f, sum);
+    if (r->json)
+        return;
+    /* the text keeps its order: kept, largest, then the rest */
+    if (!s->off)
+        cli_rec_textf(r, "kept: every value (the window of %zu has not "
+                         "moved yet)\n",
+                      d->window);
     else
-        fputs("null", out);
-    fprintf(out, ",\"full_scans\":%zu}", d->full_scans);
+        cli_rec_textf(r, "kept: G(0..%zu), G(%zu..%zu) and the rare heaps\n",
+                      s->keep - 1, s->keep + s->off, s->n - 1);
+    if (s->n)
+        cli_rec_textf(r, "largest value: %u, first at heap %zu\n",
+                      (unsigned)s->max, d->max_heap);
+    deep_lines(r, f, sum);
 }
 
 /* G(x) of a kept heap into *v; 0 when the run does not hold it. */
@@ -321,17 +336,17 @@ static int deep_value(const deep_flow *f, const mpz_t x, sg_value *v)
 }
 
 /* Why G(x) is not known, as one line. */
-static void unknown_text(FILE *out, const deep_flow *f, const char *given)
+static void unknown_text(cli_rec *r, const deep_flow *f, const char *given)
 {
     const sg_seq *s = &f->d.seq;
 
     if (s->off)
-        fprintf(out, "G(%s) = unknown (the deep run keeps G(0..%zu) and "
-                     "G(%zu..%zu) only)\n",
-                given, s->keep - 1, s->keep + s->off, s->n - 1);
+        cli_rec_textf(r, "G(%s) = unknown (the deep run keeps G(0..%zu) and "
+                         "G(%zu..%zu) only)\n",
+                      given, s->keep - 1, s->keep + s->off, s->n - 1);
     else
-        fprintf(out, "G(%s) = unknown (computed: G(0..%zu))\n", given,
-                s->n ? s->n - 1 : 0);
+        cli_rec_textf(r, "G(%s) = unknown (computed: G(0..%zu))\n", given,
+                      s->n ? s->n - 1 : 0);
 }
 
 int cli_deep_show(sg_store *db, const char *key, int json)
@@ -356,16 +371,13 @@ int cli_deep_show(sg_store *db, const char *key, int json)
     if (st != SG_OK) {
         rc = st == SG_E_UNKNOWN ? -1 : cli_report(NULL, NULL, &err);
     } else {
+        cli_rec rec;
         f.source = "checkpoint";
         f.resumed_at = f.d.seq.n;
         f.start_n = f.d.seq.n;
-        if (json) {
-            fputc('{', stdout);
-            deep_json(stdout, &f);
-            fputs("}\n", stdout);
-        } else {
-            deep_text(stdout, &f);
-        }
+        cli_rec_begin(&rec, stdout, json);
+        deep_write(&rec, &f);
+        cli_rec_end(&rec);
     }
     sg_deep_clear(&f.d);
     cli_rule_clear(&f.r);
@@ -375,14 +387,141 @@ int cli_deep_show(sg_store *db, const char *key, int json)
 static const char *const refused[] = {"--position", "--positions", "--plot",
                                       "--export-certificate", NULL};
 
+/* The options of a deep run, checked before anything is computed. */
+static int deep_options(deep_flow *f, uint64_t *w, const cli_args *a)
+{
+    size_t i;
+    int rc;
+
+    for (i = 0; refused[i]; i++)
+        if (cli_get(a, refused[i])) {
+            cli_error("%s does not go with --deep (a deep run keeps only "
+                      "the ends of the sequence; see docs/DEEP.md)",
+                      refused[i]);
+            return EXIT_USAGE;
+        }
+    if ((rc = cli_rule_get(&f->r, a, 0, 0, NULL)))
+        return rc;
+    if (!sg_sparse_applicable(&f->r.rule)) {
+        cli_error("--deep: %s is not a rule the sparse method covers (moves "
+                  "leaving at most two heaps, no repeating tail)",
+                  cli_quote(f->r.canon));
+        return EXIT_USAGE;
+    }
+    if (!cli_get(a, "--max")) {
+        cli_error("--deep needs --max N (how far to go, up to 2^48)");
+        return EXIT_USAGE;
+    }
+    if ((rc = cli_parse_count(&f->max, "--max", cli_get(a, "--max"))))
+        return rc;
+    if (f->max > DEEP_MAX_N) {
+        cli_error("--max %llu: deep runs go up to 2^48 values",
+                  (unsigned long long)f->max);
+        return EXIT_USAGE;
+    }
+    if (cli_get(a, "--window") &&
+        (rc = cli_parse_count(w, "--window", cli_get(a, "--window"))))
+        return rc;
+    if (*w < SG_DEEP_MIN_WINDOW || *w > DEEP_WINDOW_MAX) {
+        cli_error("--window %llu: between %zu and %zu values",
+                  (unsigned long long)*w, SG_DEEP_MIN_WINDOW,
+                  DEEP_WINDOW_MAX);
+        return EXIT_USAGE;
+    }
+    if (cli_get(a, "--seconds") &&
+        (rc = cli_parse_seconds(&f->seconds, "--seconds",
+                                cli_get(a, "--seconds"))))
+        return rc;
+    /* 0: after every step (tests; a step is 16 windows of heaps) */
+    if (cli_get(a, "--checkpoint") &&
+        strcmp(cli_get(a, "--checkpoint"), "0") == 0)
+        f->every = 0;
+    else if (cli_get(a, "--checkpoint") &&
+             (rc = cli_parse_seconds(&f->every, "--checkpoint",
+                                     cli_get(a, "--checkpoint"))))
+        return rc;
+    return EXIT_DONE;
+}
+
+/* G(x) as the member of a list (JSON) or a text line; 1 when unknown. */
+static int deep_answer(cli_rec *r, const deep_flow *f, const mpz_t x,
+                       const char *given, int as_heap)
+{
+    sg_value v;
+    int known = deep_value(f, x, &v);
+
+    if (as_heap) {
+        cli_rec_obj(r, NULL);
+        cli_rec_heap(r, "heap", x);
+        if (known)
+            cli_rec_strf(r, "value", "%u", (unsigned)v);
+        else
+            cli_rec_null(r, "value");
+        cli_rec_close(r);
+    } else if (known) {
+        cli_rec_uint(r, NULL, v);
+    } else {
+        cli_rec_null(r, NULL);
+    }
+    if (known)
+        cli_rec_textf(r, "G(%s) = %u\n", given, (unsigned)v);
+    else
+        unknown_text(r, f, given);
+    return !known;
+}
+
+/* The run's record: the report (unless --quiet with a question), then
+ * --values and --heap on the kept heaps.  1 when one is unknown. */
+static int deep_answers(deep_flow *f, const cli_args *a, const mpz_t va,
+                        const mpz_t vb, int json)
+{
+    size_t nheaps = cli_count(a, "--heap"), i;
+    int quiet = cli_get(a, "--quiet") != NULL, unknown = 0;
+    const char *values = cli_get(a, "--values");
+    cli_rec rec;
+    mpz_t x;
+
+    mpz_init(x);
+    cli_rec_begin(&rec, stdout, json);
+    if (json || !quiet)
+        deep_write(&rec, f);
+    else if (!nheaps && !values) /* the status line of --quiet */
+        cli_rec_textf(&rec,
+                      "%s: unresolved (deep run: G(0..%zu) computed, no "
+                      "period search)\n",
+                      f->r.canon, f->d.seq.n ? f->d.seq.n - 1 : 0);
+    if (values) {
+        cli_rec_heap(&rec, "values_start", va);
+        cli_rec_arr(&rec, "values");
+        for (mpz_set(x, va); mpz_cmp(x, vb) <= 0; mpz_add_ui(x, x, 1)) {
+            char *t = mpz_get_str(NULL, 10, x);
+            unknown |= deep_answer(&rec, f, x, t ? t : "?", 0);
+            free(t);
+        }
+        cli_rec_close(&rec);
+        cli_rec_bool(&rec, "values_truncated", 0);
+    }
+    if (nheaps) {
+        cli_rec_arr(&rec, "heaps");
+        for (i = 0; i < nheaps; i++) {
+            const char *given = cli_get_nth(a, "--heap", i);
+            cli_parse_bignum(x, "--heap", given); /* checked before */
+            unknown |= deep_answer(&rec, f, x, given, 1);
+        }
+        cli_rec_close(&rec);
+    }
+    cli_rec_end(&rec);
+    mpz_clear(x);
+    return unknown;
+}
+
 int cli_deep_run(const cli_args *a)
 {
     deep_flow f;
     uint64_t w = DEEP_WINDOW;
     size_t nheaps = cli_count(a, "--heap"), i;
     mpz_t x, va, vb;
-    int rc, json = cli_json(a), unknown = 0;
-    int quiet = cli_get(a, "--quiet") != NULL;
+    int rc, unknown;
     const char *values = cli_get(a, "--values");
 
     memset(&f, 0, sizeof f);
@@ -391,56 +530,7 @@ int cli_deep_run(const cli_args *a)
     mpz_init(va);
     mpz_init(vb);
     f.every = DEEP_CHECKPOINT_S;
-    for (i = 0; refused[i]; i++)
-        if (cli_get(a, refused[i])) {
-            cli_error("%s does not go with --deep (a deep run keeps only "
-                      "the ends of the sequence; see docs/DEEP.md)",
-                      refused[i]);
-            rc = EXIT_USAGE;
-            goto out;
-        }
-    if ((rc = cli_rule_get(&f.r, a, 0, 0, NULL)))
-        goto out;
-    if (!sg_sparse_applicable(&f.r.rule)) {
-        cli_error("--deep: %s is not a rule the sparse method covers (moves "
-                  "leaving at most two heaps, no repeating tail)",
-                  cli_quote(f.r.canon));
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (!cli_get(a, "--max")) {
-        cli_error("--deep needs --max N (how far to go, up to 2^48)");
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if ((rc = cli_parse_count(&f.max, "--max", cli_get(a, "--max"))))
-        goto out;
-    if (f.max > DEEP_MAX_N) {
-        cli_error("--max %llu: deep runs go up to 2^48 values",
-                  (unsigned long long)f.max);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (cli_get(a, "--window") &&
-        (rc = cli_parse_count(&w, "--window", cli_get(a, "--window"))))
-        goto out;
-    if (w < SG_DEEP_MIN_WINDOW || w > DEEP_WINDOW_MAX) {
-        cli_error("--window %llu: between %zu and %zu values",
-                  (unsigned long long)w, SG_DEEP_MIN_WINDOW, DEEP_WINDOW_MAX);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (cli_get(a, "--seconds") &&
-        (rc = cli_parse_seconds(&f.seconds, "--seconds",
-                                cli_get(a, "--seconds"))))
-        goto out;
-    /* 0: after every step (tests; a step is 16 windows of heaps) */
-    if (cli_get(a, "--checkpoint") &&
-        strcmp(cli_get(a, "--checkpoint"), "0") == 0)
-        f.every = 0;
-    else if (cli_get(a, "--checkpoint") &&
-             (rc = cli_parse_seconds(&f.every, "--checkpoint",
-                                     cli_get(a, "--checkpoint"))))
+    if ((rc = deep_options(&f, &w, a)))
         goto out;
     if (values &&
         (rc = cli_parse_range(va, vb, "--values", values, 100000000)))
@@ -452,73 +542,7 @@ int cli_deep_run(const cli_args *a)
         goto out;
     if ((rc = deep_compute(&f)) != EXIT_DONE && !f.stopped)
         goto out;
-
-    if (json) {
-        fputc('{', stdout);
-        deep_json(stdout, &f);
-        if (values) {
-            fputs(",\"values\":[", stdout);
-            for (mpz_set(x, va); mpz_cmp(x, vb) <= 0; mpz_add_ui(x, x, 1)) {
-                sg_value v;
-                if (mpz_cmp(x, va))
-                    fputc(',', stdout);
-                if (deep_value(&f, x, &v))
-                    fprintf(stdout, "%u", (unsigned)v);
-                else {
-                    fputs("null", stdout);
-                    unknown = 1;
-                }
-            }
-            fputc(']', stdout);
-        }
-        if (nheaps) {
-            fputs(",\"heaps\":[", stdout);
-            for (i = 0; i < nheaps; i++) {
-                sg_value v;
-                cli_parse_bignum(x, "--heap", cli_get_nth(a, "--heap", i));
-                fprintf(stdout, "%s{\"heap\":", i ? "," : "");
-                cli_json_mpz(stdout, x);
-                if (deep_value(&f, x, &v))
-                    fprintf(stdout, ",\"value\":%u}", (unsigned)v);
-                else {
-                    fputs(",\"value\":null}", stdout);
-                    unknown = 1;
-                }
-            }
-            fputc(']', stdout);
-        }
-        fputs("}\n", stdout);
-    } else {
-        if (!quiet)
-            deep_text(stdout, &f);
-        else if (!nheaps && !values) /* the status line of --quiet */
-            printf("%s: unresolved (deep run: G(0..%zu) computed, no period "
-                   "search)\n",
-                   f.r.canon, f.d.seq.n ? f.d.seq.n - 1 : 0);
-        if (values)
-            for (mpz_set(x, va); mpz_cmp(x, vb) <= 0; mpz_add_ui(x, x, 1)) {
-                sg_value v;
-                char *t = mpz_get_str(NULL, 10, x);
-                if (deep_value(&f, x, &v))
-                    printf("G(%s) = %u\n", t, (unsigned)v);
-                else {
-                    unknown_text(stdout, &f, t);
-                    unknown = 1;
-                }
-                free(t);
-            }
-        for (i = 0; i < nheaps; i++) {
-            sg_value v;
-            const char *given = cli_get_nth(a, "--heap", i);
-            cli_parse_bignum(x, "--heap", given);
-            if (deep_value(&f, x, &v))
-                printf("G(%s) = %u\n", given, (unsigned)v);
-            else {
-                unknown_text(stdout, &f, given);
-                unknown = 1;
-            }
-        }
-    }
+    unknown = deep_answers(&f, a, va, vb, cli_json(a));
     if (f.stopped) {
         cli_error("%s", f.stopped);
         rc = EXIT_RUNTIME;

@@ -419,10 +419,6 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
         cli_error("--max %llu: %s", (unsigned long long)max, err.msg);
         return EXIT_USAGE;
     }
-    if (upto > f->max && sg_seq_check_size((size_t)upto, &err)) {
-        cli_error("%s", err.msg);
-        return EXIT_USAGE;
-    }
     if ((rc = flow_begin(f, a)))
         return rc;
     cli_progress_budget(f->max, max != 0, seconds);
@@ -441,7 +437,10 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
         cli_progress_enable(0);
         return flow_failed(f, st, NULL, &err);
     }
-    if (upto && !f->budget_spent)
+    /* Values past memory are no error: a proven rule answers them by its
+     * period, an open one as unknown (exit 3), as --heap does. */
+    if (upto && !f->budget_spent &&
+        sg_seq_check_size((size_t)upto, &err) == SG_OK)
         rc = cli_flow_extend(f, upto, "--values");
     if (!rc && !f->proven && f->want > f->seq.n && !f->budget_spent &&
         sg_seq_check_size((size_t)f->want, &err) == SG_OK)

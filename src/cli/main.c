@@ -146,6 +146,22 @@ static int run(const cli_command *c, int argc, char **argv, int first)
     return rc;
 }
 
+/* `--version [--json]`: the version as a line or a JSON object. */
+static int version(int argc, char **argv)
+{
+    int json = argc == 3 && strcmp(argv[2], "--json") == 0;
+    cli_rec rec;
+
+    if (argc > 2 && !json) {
+        cli_error("--version takes only --json ('%s')", cli_quote(argv[2]));
+        return EXIT_USAGE;
+    }
+    cli_rec_begin(&rec, stdout, json);
+    cli_version_write(&rec, PACKAGE_VERSION);
+    cli_rec_end(&rec);
+    return cli_stdout_finish(EXIT_DONE);
+}
+
 int main(int argc, char **argv)
 {
     size_t k;
@@ -155,10 +171,8 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("sgexplore %s\n", PACKAGE_VERSION);
-        return cli_stdout_finish(EXIT_DONE);
-    }
+    if (strcmp(argv[1], "--version") == 0)
+        return version(argc, argv);
     for (k = 1; cli_commands[k]; k++)
         if (strcmp(argv[1], cli_commands[k]->name) == 0)
             return cli_stdout_finish(run(cli_commands[k], argc, argv, 2));

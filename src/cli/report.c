@@ -1,9 +1,10 @@
 /*
- * report.c - the one result printer: what is known about one rule, as the
- * text lines of `sgexplore RULE` or as the keys of its JSON object, for
- * every command that shows a result (the analysis, cache show and list,
- * verify, plot, sweeps), so that the same rule prints the same keys
- * everywhere.  Long value lists are cut: the text shows the first and last
+ * report.c - the records every command shares, written through the one
+ * output layer (record.c): what is known about one rule (the text lines
+ * of `sgexplore RULE` or the keys of its JSON object) for every command
+ * that shows a result (the analysis, cache show and list, verify, plot,
+ * sweeps), the --heap and --values answers and a position's answer, so
+ * that the same thing prints the same keys everywhere (docs/JSON.md).  Long value lists are cut: the text shows the first and last
  * few with the command that prints the rest; JSON stops after
  * CLI_JSON_VALUES entries and says so (`values_truncated`).
  */
@@ -16,29 +17,6 @@
 static int is_proven(const sg_result *res)
 {
     return res->status != SG_UNRESOLVED;
-}
-
-static void json_u64_or_null(FILE *f, int have, uint64_t v)
-{
-    if (have)
-        fprintf(f, "%llu", (unsigned long long)v);
-    else
-        fputs("null", f);
-}
-
-static void json_str_or_null(FILE *f, const char *s)
-{
-    if (s)
-        cli_json_string(f, s);
-    else
-        fputs("null", f);
-}
-
-void cli_json_mpz(FILE *f, const mpz_t x)
-{
-    fputc('"', f);
-    mpz_out_str(f, 10, x);
-    fputc('"', f);
 }
 
 /* The largest computed value and the first heap that has it. */
@@ -158,27 +136,38 @@ static void values_line(FILE *f, const cli_view *v, const char *label,
 
 /* The best candidate of an unresolved result: what it is, and which
  * --max would let its theorem prove it. */
-static void observed_text(FILE *f, const cli_view *v)
+static void observed_write(cli_rec *r, const cli_view *v)
 {
     const sg_observed *o = &v->res->observed;
 
     if (!o->have) {
-        fputs("observed: no period candidate in the computed values\n", f);
+        cli_rec_null(r, "observed");
+        cli_rec_textf(r, "observed: no period candidate in the computed "
+                         "values\n");
         return;
     }
-    fprintf(f, "observed: period %llu from n0 = %llu", (unsigned long long)o->period,
-            (unsigned long long)o->preperiod);
+    cli_rec_obj(r, "observed");
+    cli_rec_uint(r, "preperiod", o->preperiod);
+    cli_rec_uint(r, "period", o->period);
+    cli_rec_uint(r, "saltus", o->saltus);
+    cli_rec_uint(r, "held_to", o->held_to);
+    cli_rec_uint_or_null(r, "needs", o->needs != UINT64_MAX, o->needs);
+    cli_rec_close(r);
+    cli_rec_textf(r, "observed: period %llu from n0 = %llu",
+                  (unsigned long long)o->period,
+                  (unsigned long long)o->preperiod);
     if (o->saltus)
-        fprintf(f, " with saltus %llu", (unsigned long long)o->saltus);
-    fprintf(f, ", holding up to G(%llu) (observed, not proven)\n",
-            (unsigned long long)o->held_to);
+        cli_rec_textf(r, " with saltus %llu", (unsigned long long)o->saltus);
+    cli_rec_textf(r, ", holding up to G(%llu) (observed, not proven)\n",
+                  (unsigned long long)o->held_to);
     if (o->needs == UINT64_MAX)
-        fputs("needs: no theorem implemented here applies to this rule\n", f);
+        cli_rec_textf(r, "needs: no theorem implemented here applies to "
+                         "this rule\n");
     else
-        fprintf(f, "needs: G(0..%llu) to prove it, should it go on: rerun "
-                   "with --max %llu\n",
-                (unsigned long long)o->needs,
-                (unsigned long long)o->needs + 1);
+        cli_rec_textf(r, "needs: G(0..%llu) to prove it, should it go on: "
+                         "rerun with --max %llu\n",
+                      (unsigned long long)o->needs,
+                      (unsigned long long)o->needs + 1);
 }
 
 void cli_flow_view(cli_view *v, const cli_flow *f)
@@ -193,183 +182,180 @@ void cli_flow_view(cli_view *v, const cli_flow *f)
     v->rerun = f->r.canon;
 }
 
-void cli_view_text(FILE *f, const cli_view *v)
+/* A proven result: the claim, its theorem and its certificate. */
+static void proven_write(cli_rec *r, const cli_view *v)
 {
     const sg_result *res = v->res;
+
+    cli_rec_textf(r, "status: %s (proven)\n",
+                  sg_period_status_name(res->status));
+    cli_rec_uint(r, "preperiod", res->preperiod);
+    cli_rec_textf(r, "preperiod: %llu\n", (unsigned long long)res->preperiod);
+    cli_rec_uint(r, "period", res->period);
+    cli_rec_textf(r, "period: %llu\n", (unsigned long long)res->period);
+    cli_rec_uint(r, "saltus", res->saltus);
+    if (res->status == SG_ARITH_PERIODIC)
+        cli_rec_textf(r, "saltus: %llu\n", (unsigned long long)res->saltus);
+    cli_rec_str(r, "theorem", res->theorem);
+    cli_rec_textf(r, "theorem: %s\n", res->theorem ? res->theorem : "(none)");
+    cli_rec_uint(r, "certified_to", res->certified_to);
+    cli_rec_obj(r, "certificate");
+    cli_rec_str(r, "theorem", res->theorem_id);
+    cli_rec_uint(r, "proof_start", res->proof_start);
+    cli_rec_uint(r, "proof_period", res->proof_period);
+    cli_rec_uint(r, "proof_saltus", res->proof_saltus);
+    cli_rec_uint(r, "bound", res->certified_to);
+    cli_rec_strf(r, "checksum", "fnv1a64:%016llx",
+                 (unsigned long long)res->checksum);
+    cli_rec_close(r);
+    cli_rec_uint(r, "computed", v->computed);
+    cli_rec_textf(r, "certified: G(n+%llu) = G(n)%s checked from n = %llu; "
+                     "bound %llu; %llu values computed; checksum "
+                     "fnv1a64:%016llx\n",
+                  (unsigned long long)res->proof_period,
+                  res->proof_saltus ? " + s" : "",
+                  (unsigned long long)res->proof_start,
+                  (unsigned long long)res->certified_to,
+                  (unsigned long long)v->computed,
+                  (unsigned long long)res->checksum);
+    cli_rec_null(r, "note");
+    cli_rec_null(r, "observed");
+    if (!r->json && v->seq && v->seq->n >= res->preperiod + res->period) {
+        values_line(r->f, v, "preperiod values", 0, res->preperiod);
+        values_line(r->f, v, "period values", res->preperiod,
+                    res->preperiod + res->period);
+    }
+}
+
+/* An unresolved result: how far it was computed, and what was seen. */
+static void unresolved_write(cli_rec *r, const cli_view *v)
+{
+    const sg_result *res = v->res;
+    const char *note = res->note && *res->note ? res->note : NULL;
+
+    cli_rec_textf(r, "status: unresolved (no period proven for n < %llu)\n",
+                  (unsigned long long)v->computed);
+    cli_rec_null(r, "preperiod");
+    cli_rec_null(r, "period");
+    cli_rec_null(r, "saltus");
+    cli_rec_null(r, "theorem");
+    cli_rec_null(r, "certified_to");
+    cli_rec_null(r, "certificate");
+    cli_rec_uint(r, "computed", v->computed);
+    cli_rec_str(r, "note", note);
+    if (note)
+        cli_rec_textf(r, "note: %s\n", note);
+    cli_rec_textf(r, "computed: G(0..%llu)\n",
+                  (unsigned long long)(v->computed ? v->computed - 1 : 0));
+    observed_write(r, v);
+}
+
+/* The keys derived from the values: the largest value, the sparse
+ * space.  Absent when the values are not loaded. */
+static void derived_write(cli_rec *r, const cli_view *v)
+{
     sg_value big;
     size_t first;
     sg_sparse_space sp;
     int k;
 
-    fprintf(f, "rule: %s\n", v->rule);
-    fprintf(f, "family: %s\n", v->family);
-    if (v->source)
-        fprintf(f, "source: %s\n", v->source);
-    if (is_proven(res)) {
-        fprintf(f, "status: %s (proven)\n", sg_period_status_name(res->status));
-        fprintf(f, "preperiod: %llu\n", (unsigned long long)res->preperiod);
-        fprintf(f, "period: %llu\n", (unsigned long long)res->period);
-        if (res->status == SG_ARITH_PERIODIC)
-            fprintf(f, "saltus: %llu\n", (unsigned long long)res->saltus);
-        fprintf(f, "theorem: %s\n", res->theorem ? res->theorem : "(none)");
-        fprintf(f, "certified: G(n+%llu) = G(n)%s checked from n = %llu; "
-                   "bound %llu; %llu values computed; checksum "
-                   "fnv1a64:%016llx\n",
-                (unsigned long long)res->proof_period,
-                res->proof_saltus ? " + s" : "",
-                (unsigned long long)res->proof_start,
-                (unsigned long long)res->certified_to,
-                (unsigned long long)v->computed,
-                (unsigned long long)res->checksum);
-        if (v->seq && v->seq->n >= res->preperiod + res->period) {
-            values_line(f, v, "preperiod values", 0, res->preperiod);
-            values_line(f, v, "period values", res->preperiod,
-                        res->preperiod + res->period);
-        }
+    if (!v->seq)
+        return;
+    if (largest(v->seq, &big, &first)) {
+        cli_rec_obj(r, "largest");
+        cli_rec_uint(r, "value", big);
+        cli_rec_uint(r, "first", first);
+        cli_rec_close(r);
+        cli_rec_textf(r, "largest value: %u, first at heap %zu\n",
+                      (unsigned)big, first);
     } else {
-        fprintf(f, "status: unresolved (no period proven for n < %llu)\n",
-                (unsigned long long)v->computed);
-        if (res->note && *res->note)
-            fprintf(f, "note: %s\n", res->note);
-        fprintf(f, "computed: G(0..%llu)\n",
-                (unsigned long long)(v->computed ? v->computed - 1 : 0));
-        observed_text(f, v);
+        cli_rec_null(r, "largest");
     }
-    if (largest(v->seq, &big, &first))
-        fprintf(f, "largest value: %u, first at heap %zu\n", (unsigned)big,
-                first);
     k = sparse_of(v, &sp);
-    if (k < 0) {
-        fputs("sparse space: unknown (out of memory)\n", f);
-    } else if (k) {
-        if (sp.found)
-            fprintf(f, "sparse space: mask %u%s, %llu rare heaps, the last "
-                       "at %llu\n",
-                    (unsigned)sp.mask,
-                    !sp.parity         ? ""
-                    : sp.parity_shift ? " with the heap's parity (h + 1) mod 2"
-                                      : " with the heap's parity h mod 2",
-                    (unsigned long long)sp.rare,
-                    (unsigned long long)sp.last_rare);
-        else
-            fprintf(f, "sparse space: none (the best mask, %u, leaves %llu "
-                       "of %zu heaps rare)\n",
-                    (unsigned)sp.mask, (unsigned long long)sp.rare,
-                    v->seq->n - 1);
+    if (k > 0 && sp.found) {
+        cli_rec_obj(r, "sparse");
+        cli_rec_uint(r, "mask", sp.mask);
+        cli_rec_bool(r, "parity", sp.parity);
+        cli_rec_int(r, "parity_offset", sp.parity ? sp.parity_shift : 0);
+        cli_rec_uint(r, "rare", sp.rare);
+        cli_rec_uint(r, "last_rare", sp.last_rare);
+        cli_rec_close(r);
+    } else {
+        cli_rec_null(r, "sparse");
     }
-    if (v->entry) {
-        const sg_store_entry *e = v->entry;
-        if (e->theorem_id && is_proven(res))
-            fprintf(f, "theorem id: %s\n", e->theorem_id);
-        fprintf(f, "stored: %llu values\n", (unsigned long long)e->stored);
-        fprintf(f, "version: %s\n", e->version);
-        fprintf(f, "algorithm: %s\n", e->algorithm);
-        fprintf(f, "elapsed: %.3f s\n", e->elapsed);
-        fprintf(f, "created: %s\n", e->created);
-        fprintf(f, "updated: %s\n", e->updated);
-    }
+    if (k < 0)
+        cli_rec_textf(r, "sparse space: unknown (out of memory)\n");
+    else if (k && sp.found)
+        cli_rec_textf(r, "sparse space: mask %u%s, %llu rare heaps, the "
+                         "last at %llu\n",
+                      (unsigned)sp.mask,
+                      !sp.parity ? ""
+                      : sp.parity_shift
+                          ? " with the heap's parity (h + 1) mod 2"
+                          : " with the heap's parity h mod 2",
+                      (unsigned long long)sp.rare,
+                      (unsigned long long)sp.last_rare);
+    else if (k)
+        cli_rec_textf(r, "sparse space: none (the best mask, %u, leaves "
+                         "%llu of %zu heaps rare)\n",
+                      (unsigned)sp.mask, (unsigned long long)sp.rare,
+                      v->seq->n - 1);
 }
 
-void cli_view_json(FILE *f, const cli_view *v, int with_values)
+/* The cache's metadata of a row (cache show, cache list). */
+static void entry_write(cli_rec *r, const cli_view *v)
+{
+    const sg_store_entry *e = v->entry;
+
+    if (e->theorem_id && is_proven(v->res))
+        cli_rec_textf(r, "theorem id: %s\n", e->theorem_id);
+    cli_rec_uint(r, "stored", e->stored);
+    cli_rec_textf(r, "stored: %llu values\n", (unsigned long long)e->stored);
+    cli_rec_str(r, "version", e->version);
+    cli_rec_textf(r, "version: %s\n", e->version);
+    cli_rec_str(r, "algorithm", e->algorithm);
+    cli_rec_textf(r, "algorithm: %s\n", e->algorithm);
+    cli_rec_real(r, "elapsed", e->elapsed);
+    cli_rec_textf(r, "elapsed: %.3f s\n", e->elapsed);
+    cli_rec_str(r, "created", e->created);
+    cli_rec_textf(r, "created: %s\n", e->created);
+    cli_rec_str(r, "updated", e->updated);
+    cli_rec_textf(r, "updated: %s\n", e->updated);
+}
+
+void cli_view_write(cli_rec *r, const cli_view *v)
+{
+    cli_rec_str(r, "rule", v->rule);
+    cli_rec_textf(r, "rule: %s\n", v->rule);
+    cli_rec_str(r, "family", v->family);
+    cli_rec_textf(r, "family: %s\n", v->family);
+    if (v->source) {
+        cli_rec_str(r, "source", v->source);
+        cli_rec_textf(r, "source: %s\n", v->source);
+    }
+    cli_rec_str(r, "status", sg_period_status_name(v->res->status));
+    if (is_proven(v->res))
+        proven_write(r, v);
+    else
+        unresolved_write(r, v);
+    derived_write(r, v);
+    if (v->entry)
+        entry_write(r, v);
+}
+
+void cli_view_values(cli_rec *r, const cli_view *v)
 {
     const sg_result *res = v->res;
-    int p = is_proven(res);
-    sg_value big;
-    size_t first;
-    sg_sparse_space sp;
+    uint64_t n = 0, i;
 
-    fputs("\"rule\":", f);
-    cli_json_string(f, v->rule);
-    fputs(",\"family\":", f);
-    cli_json_string(f, v->family);
-    if (v->source) {
-        fputs(",\"source\":", f);
-        cli_json_string(f, v->source);
-    }
-    fputs(",\"status\":", f);
-    cli_json_string(f, sg_period_status_name(res->status));
-    fputs(",\"preperiod\":", f);
-    json_u64_or_null(f, p, res->preperiod);
-    fputs(",\"period\":", f);
-    json_u64_or_null(f, p, res->period);
-    fputs(",\"saltus\":", f);
-    json_u64_or_null(f, p, res->saltus);
-    fprintf(f, ",\"computed\":%llu", (unsigned long long)v->computed);
-    fputs(",\"certified_to\":", f);
-    json_u64_or_null(f, p, res->certified_to);
-    fputs(",\"theorem\":", f);
-    json_str_or_null(f, p ? res->theorem : NULL);
-    fputs(",\"certificate\":", f);
-    if (p) {
-        fputs("{\"theorem\":", f);
-        json_str_or_null(f, res->theorem_id);
-        fprintf(f,
-                ",\"proof_start\":%llu,\"proof_period\":%llu,"
-                "\"proof_saltus\":%llu,\"bound\":%llu,"
-                "\"checksum\":\"fnv1a64:%016llx\"}",
-                (unsigned long long)res->proof_start,
-                (unsigned long long)res->proof_period,
-                (unsigned long long)res->proof_saltus,
-                (unsigned long long)res->certified_to,
-                (unsigned long long)res->checksum);
-    } else {
-        fputs("null", f);
-    }
-    fputs(",\"note\":", f);
-    json_str_or_null(f, !p && res->note ? res->note : NULL);
-    fputs(",\"observed\":", f);
-    if (!p && res->observed.have) {
-        const sg_observed *o = &res->observed;
-        fprintf(f, "{\"preperiod\":%llu,\"period\":%llu,\"saltus\":%llu,"
-                   "\"held_to\":%llu,\"needs\":",
-                (unsigned long long)o->preperiod,
-                (unsigned long long)o->period, (unsigned long long)o->saltus,
-                (unsigned long long)o->held_to);
-        json_u64_or_null(f, o->needs != UINT64_MAX, o->needs);
-        fputc('}', f);
-    } else {
-        fputs("null", f);
-    }
-    fputs(",\"largest\":", f);
-    if (largest(v->seq, &big, &first))
-        fprintf(f, "{\"value\":%u,\"first\":%zu}", (unsigned)big, first);
-    else
-        fputs("null", f);
-    fputs(",\"sparse\":", f);
-    if (sparse_of(v, &sp) > 0 && sp.found)
-        fprintf(f, "{\"mask\":%u,\"parity\":%s,\"parity_offset\":%d,"
-                   "\"rare\":%llu,\"last_rare\":%llu}",
-                (unsigned)sp.mask, sp.parity ? "true" : "false",
-                sp.parity ? sp.parity_shift : 0,
-                (unsigned long long)sp.rare, (unsigned long long)sp.last_rare);
-    else
-        fputs("null", f);
-    if (v->entry) {
-        const sg_store_entry *e = v->entry;
-        fprintf(f, ",\"stored\":%llu", (unsigned long long)e->stored);
-        fputs(",\"version\":", f);
-        cli_json_string(f, e->version);
-        fputs(",\"algorithm\":", f);
-        cli_json_string(f, e->algorithm);
-        fprintf(f, ",\"elapsed\":%.3f", e->elapsed);
-        fputs(",\"created\":", f);
-        cli_json_string(f, e->created);
-        fputs(",\"updated\":", f);
-        cli_json_string(f, e->updated);
-    }
-    if (!with_values)
-        return;
-    /* G(0..n0+p-1) of a proven rule, cut after CLI_JSON_VALUES. */
-    fputs(",\"values_start\":\"0\",\"values\":[", f);
-    if (p && v->seq && v->seq->n >= res->preperiod + res->period) {
-        uint64_t n = res->preperiod + res->period;
-        values_list(f, v->seq, 0, n < CLI_JSON_VALUES ? n : CLI_JSON_VALUES,
-                    ",");
-        fprintf(f, "],\"values_truncated\":%s",
-                n > CLI_JSON_VALUES ? "true" : "false");
-    } else {
-        fputs("],\"values_truncated\":false", f);
-    }
+    if (is_proven(res) && v->seq && v->seq->n >= res->preperiod + res->period)
+        n = res->preperiod + res->period;
+    cli_rec_str(r, "values_start", "0");
+    cli_rec_arr(r, "values");
+    for (i = 0; i < n && i < CLI_JSON_VALUES; i++)
+        cli_rec_uint(r, NULL, sg_seq_get(v->seq, (size_t)i));
+    cli_rec_close(r);
+    cli_rec_bool(r, "values_truncated", n > CLI_JSON_VALUES);
 }
 
 /* G(n) into y; 0 when unknown. */
@@ -379,110 +365,225 @@ static int value_at(mpz_t y, const sg_result *res, const sg_seq *s,
     return sg_value_at(y, res, s, n) == SG_OK;
 }
 
-int cli_values_text(FILE *f, const sg_result *res, const sg_seq *s,
-                    const mpz_t a, const mpz_t b)
+int cli_values_write(cli_rec *r, const sg_result *res, const sg_seq *s,
+                     const mpz_t a, const mpz_t b)
 {
     mpz_t n, y;
     int unknown = 0;
 
     mpz_init_set(n, a);
     mpz_init(y);
+    cli_rec_heap(r, "values_start", a);
+    cli_rec_arr(r, "values");
     for (; mpz_cmp(n, b) <= 0; mpz_add_ui(n, n, 1)) {
-        fputs("G(", f);
-        mpz_out_str(f, 10, n);
-        fputs(") = ", f);
-        if (value_at(y, res, s, n)) {
-            mpz_out_str(f, 10, y);
-            fputc('\n', f);
+        int known = value_at(y, res, s, n);
+        cli_rec_textf(r, "G(");
+        cli_rec_text_mpz(r, n);
+        cli_rec_textf(r, ") = ");
+        if (known) {
+            cli_rec_mpz(r, NULL, y);
+            cli_rec_text_mpz(r, y);
+            cli_rec_textf(r, "\n");
         } else {
-            fputs("unknown\n", f);
+            cli_rec_null(r, NULL);
+            cli_rec_textf(r, "unknown\n");
             unknown = 1;
         }
     }
+    cli_rec_close(r);
+    cli_rec_bool(r, "values_truncated", 0);
     mpz_clear(n);
     mpz_clear(y);
     return unknown;
 }
 
-void cli_values_json(FILE *f, const sg_result *res, const sg_seq *s,
-                     const mpz_t a, const mpz_t b)
+/* The "heaps" key: {"heap", "value"} of each heap, the value null when
+ * unknown.  Returns 1 when one is unknown. */
+static int heaps_json(cli_rec *r, const sg_result *res, const sg_seq *s,
+                      const mpz_t *heaps, size_t n)
 {
-    mpz_t n, y;
+    mpz_t y;
+    size_t i;
+    int unknown = 0;
 
-    fputs(",\"values_start\":", f);
-    cli_json_mpz(f, a);
-    fputs(",\"values\":[", f);
-    mpz_init_set(n, a);
     mpz_init(y);
-    for (; mpz_cmp(n, b) <= 0; mpz_add_ui(n, n, 1)) {
-        if (mpz_cmp(n, a) > 0)
-            fputc(',', f);
-        if (value_at(y, res, s, n))
-            mpz_out_str(f, 10, y);
-        else
-            fputs("null", f);
+    cli_rec_arr(r, "heaps");
+    for (i = 0; i < n; i++) {
+        cli_rec_obj(r, NULL);
+        cli_rec_heap(r, "heap", heaps[i]);
+        if (value_at(y, res, s, heaps[i])) {
+            cli_rec_heap(r, "value", y);
+        } else {
+            cli_rec_null(r, "value");
+            unknown = 1;
+        }
+        cli_rec_close(r);
     }
-    fputs("],\"values_truncated\":false", f);
-    mpz_clear(n);
+    cli_rec_close(r);
     mpz_clear(y);
+    return unknown;
 }
 
-void cli_position_json(FILE *f, const sg_position *p)
+int cli_heaps_write(cli_rec *r, const sg_result *res, const sg_seq *s,
+                    const mpz_t *heaps, const char *const *given, size_t n,
+                    void (*unknown_text)(cli_rec *r, const char *given,
+                                         const mpz_t n, const void *arg),
+                    const void *arg)
+{
+    mpz_t y;
+    size_t i;
+    int unknown = heaps_json(r, res, s, heaps, n);
+
+    if (r->json)
+        return unknown;
+    mpz_init(y);
+    for (i = 0; i < n; i++) {
+        if (value_at(y, res, s, heaps[i])) {
+            cli_rec_textf(r, "G(%s) = ", given[i]);
+            cli_rec_text_mpz(r, y);
+            cli_rec_textf(r, "\n");
+        } else if (unknown_text) {
+            unknown_text(r, given[i], heaps[i], arg);
+        } else {
+            cli_rec_textf(r, "G(%s) = unknown\n", given[i]);
+        }
+    }
+    mpz_clear(y);
+    return unknown;
+}
+
+/* The winning move: {"heap", "take", "leaves"}, or null. */
+static void move_json(cli_rec *r, const sg_position *p)
+{
+    int k;
+
+    if (!p || p->move_heap < 0) {
+        cli_rec_null(r, "move");
+        return;
+    }
+    cli_rec_obj(r, "move");
+    cli_rec_int(r, "heap", p->move_heap);
+    cli_rec_heap(r, "take", p->move.take);
+    cli_rec_arr(r, "leaves");
+    for (k = 0; k < p->move.nleft; k++)
+        cli_rec_heap(r, NULL, p->move.left[k]);
+    cli_rec_close(r);
+    cli_rec_close(r);
+}
+
+/* The --positions line of one position. */
+static void position_line(cli_rec *r, const sg_position *p, const char *line,
+                          uint64_t computed)
 {
     int k;
 
     if (!p) {
-        fputs("null", f);
+        cli_rec_textf(r, "%s: unknown (a heap lies beyond the %llu values "
+                         "computed, and no period is proven)\n",
+                      line, (unsigned long long)computed);
         return;
     }
-    fputs("{\"nim_sum\":", f);
-    cli_json_mpz(f, p->nim_sum);
-    fputs(",\"winner\":", f);
-    cli_json_string(f, p->first_wins ? "first" : "second");
-    fputs(",\"move\":", f);
-    if (p->move_heap < 0) {
-        fputs("null}", f);
-        return;
+    cli_rec_textf(r, "%s: nim-sum ", line);
+    cli_rec_text_mpz(r, p->nim_sum);
+    cli_rec_textf(r, ", winner %s", p->first_wins ? "first" : "second");
+    if (p->move_heap >= 0) {
+        cli_rec_textf(r, ", move heap #%ld take ", p->move_heap);
+        cli_rec_text_mpz(r, p->move.take);
+        cli_rec_textf(r, " leaving");
+        if (p->move.nleft == 0)
+            cli_rec_textf(r, " nothing");
+        for (k = 0; k < p->move.nleft; k++) {
+            cli_rec_textf(r, k ? " + " : " ");
+            cli_rec_text_mpz(r, p->move.left[k]);
+        }
     }
-    fprintf(f, "{\"heap\":%ld,\"take\":", p->move_heap);
-    cli_json_mpz(f, p->move.take);
-    fputs(",\"leaves\":[", f);
-    for (k = 0; k < p->move.nleft; k++) {
-        if (k)
-            fputc(',', f);
-        cli_json_mpz(f, p->move.left[k]);
-    }
-    fputs("]}}", f);
+    cli_rec_textf(r, "\n");
 }
 
-void cli_position_text(FILE *f, const sg_position *p, const mpz_t *heaps)
+/* The text lines of a position's answer: the value of each heap, then
+ * the nim-sum, the winner and the move. */
+static void position_text(cli_rec *r, const sg_result *res, const sg_seq *s,
+                          const sg_position *p, const mpz_t *heaps, size_t n)
 {
-    int i;
+    mpz_t y;
+    size_t i;
+    int k;
 
-    fputs("nim-sum: ", f);
-    mpz_out_str(f, 10, p->nim_sum);
-    fprintf(f, "\nwinner: %s\n", p->first_wins ? "first" : "second");
+    mpz_init(y);
+    for (i = 0; i < n; i++) {
+        /* the value first, so that a line is printed whole */
+        int known = value_at(y, res, s, heaps[i]);
+        cli_rec_textf(r, "G(");
+        cli_rec_text_mpz(r, heaps[i]);
+        cli_rec_textf(r, ") = ");
+        if (known)
+            cli_rec_text_mpz(r, y);
+        else
+            cli_rec_textf(r, "unknown");
+        cli_rec_textf(r, "\n");
+    }
+    mpz_clear(y);
+    if (!p) {
+        cli_rec_textf(r, "position: unknown (a heap lies beyond the %llu "
+                         "values computed, and no period is proven)\n",
+                      (unsigned long long)s->n);
+        return;
+    }
+    cli_rec_textf(r, "nim-sum: ");
+    cli_rec_text_mpz(r, p->nim_sum);
+    cli_rec_textf(r, "\nwinner: %s\n", p->first_wins ? "first" : "second");
     if (p->first_wins && p->move_heap < 0)
-        fputs("move: unknown\n", f);
+        cli_rec_textf(r, "move: unknown\n");
     if (p->move_heap < 0)
         return;
-    fprintf(f, "move: heap #%ld (", p->move_heap);
-    mpz_out_str(f, 10, heaps[p->move_heap]);
+    cli_rec_textf(r, "move: heap #%ld (", p->move_heap);
+    cli_rec_text_mpz(r, heaps[p->move_heap]);
     if (mpz_sgn(p->move.take) == 0) {
-        fputs("): split into ", f);
+        cli_rec_textf(r, "): split into ");
     } else {
-        fputs("): take ", f);
-        mpz_out_str(f, 10, p->move.take);
+        cli_rec_textf(r, "): take ");
+        cli_rec_text_mpz(r, p->move.take);
         if (p->move.nleft == 0) {
-            fputs(", leaving nothing\n", f);
+            cli_rec_textf(r, ", leaving nothing\n");
             return;
         }
-        fputs(", leaving ", f);
+        cli_rec_textf(r, ", leaving ");
     }
-    for (i = 0; i < p->move.nleft; i++) {
-        if (i)
-            fputs(" + ", f);
-        mpz_out_str(f, 10, p->move.left[i]);
+    for (k = 0; k < p->move.nleft; k++) {
+        if (k)
+            cli_rec_textf(r, " + ");
+        cli_rec_text_mpz(r, p->move.left[k]);
     }
-    fputc('\n', f);
+    cli_rec_textf(r, "\n");
+}
+
+void cli_position_write(cli_rec *r, const sg_result *res, const sg_seq *s,
+                        const sg_position *p, const mpz_t *heaps, size_t n,
+                        const char *line)
+{
+    if (!r->json) {
+        if (line)
+            position_line(r, p, line, s->n);
+        else
+            position_text(r, res, s, p, heaps, n);
+        return;
+    }
+    cli_rec_obj(r, "position");
+    heaps_json(r, res, s, heaps, n);
+    if (p) {
+        cli_rec_heap(r, "nim_sum", p->nim_sum);
+        cli_rec_str(r, "winner", p->first_wins ? "first" : "second");
+    } else {
+        cli_rec_null(r, "nim_sum");
+        cli_rec_null(r, "winner");
+    }
+    move_json(r, p);
+    cli_rec_close(r);
+}
+
+void cli_version_write(cli_rec *r, const char *version)
+{
+    cli_rec_str(r, "program", "sgexplore");
+    cli_rec_str(r, "version", version);
+    cli_rec_textf(r, "sgexplore %s\n", version);
 }

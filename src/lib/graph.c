@@ -675,7 +675,8 @@ static sg_status cycle_error(sg_error *err, const sg_graph *g,
                               i ? " -> " : "", nm);
     }
     return sg_error_set(err, SG_E_INPUT, -1,
-                        "the game has a cycle of %zu vertices: %s", n, text);
+                        "the game has a cycle of %zu vert%s: %s", n,
+                        n == 1 ? "ex" : "ices", text);
 }
 
 /*

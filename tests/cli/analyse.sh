@@ -94,6 +94,8 @@ done
 check "JSON heaps are decimal strings" \
     test "$(jget "d['heaps'][0]['heap']" <<<"$j")" = 1000000000000000000000
 check "JSON values hold G(0..n0+p-1)" test "$(jget "len(d['values'])" <<<"$j")" = 87
+check "JSON position: its heaps as {heap, value}, as --heap answers are" \
+    test "$(jget "d['position']['heaps']" <<<"$j")" = "[{'heap': '3', 'value': '1'}, {'heap': '4', 'value': '2'}]"
 check "JSON move is null when the second player wins" \
     test "$(sg --subtract 2,3,5,7,11,13 --position 10,10 --json | jget "d['position']['move']")" = None
 u=$(sg --grundy --max 200 --json)
@@ -152,5 +154,11 @@ check "unknown command: exit 2 and one line naming it" \
 
 "$SG" --help >/dev/null; check "--help exits 0" test $? -eq 0
 check "--version prints the version" grep -q "^sgexplore [0-9]" <<<"$("$SG" --version)"
+check "--version --json: one object with the program and its version" \
+    test "$("$SG" --version --json | jget "d['program'], d['version'] == '$("$SG" --version | cut -d' ' -f2)'")" = "('sgexplore', True)"
+out=$(sg --octal 0.07 --position 3,4,1000000000000000000000 --quiet)
+check "text --position: each heap's value first (Dawson: G(3) = 1, G(4) = 2)" \
+    bash -c 'grep -qx "G(4) = 2" <<<"$1" && grep -qx "G(1000000000000000000000) = $2" <<<"$1" && [ "$(head -n 1 <<<"$1")" = "G(3) = 1" ]' _ "$out" \
+    "$(sg --octal 0.07 --heap 1000000000000000000000 --quiet | sed 's/.* = //')"
 
 echo "1..$n"

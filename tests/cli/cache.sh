@@ -77,6 +77,10 @@ check "cache list names the three rules" \
 out=$("$SG" cache list --format json)
 check "cache list --format json: 3 rule lines and a summary" \
     bash -c '[ $(grep -c "^{\"rule\":" <<<"$1") = 3 ] && grep -q "^{\"summary\":{\"rules\":3," <<<"$1"' _ "$out"
+check "cache list --format json rows leave out largest and sparse (not loaded), never null" \
+    python3 -c 'import json, sys
+rows = [json.loads(l) for l in sys.argv[1].splitlines() if l.startswith("{\"rule\"")]
+assert len(rows) == 3 and all("largest" not in r and "sparse" not in r for r in rows), rows' "$out"
 out=$("$SG" cache list --status unresolved --format json)
 check "--status unresolved keeps Grundy's game only" \
     bash -c '[ $(grep -c "^{\"rule\":" <<<"$1") = 1 ] && grep -q "\"rule\":\"4!.0\"" <<<"$1"' _ "$out"

@@ -121,7 +121,7 @@ check "cache list --format json: the checkpoint's own line, then the summary" \
 import json, sys
 lines = [json.loads(l) for l in sys.argv[1].splitlines()]
 c = lines[0]["checkpoint"]
-assert len(lines) == 2 and c["rule"] == sys.argv[2] and c["heaps"] == int(sys.argv[3])
+assert len(lines) == 2 and c["rule"] == sys.argv[2] and c["computed"] == int(sys.argv[3])
 assert c["stored"] and lines[1]["summary"]["checkpoints"] == 1
 assert lines[1]["summary"]["rules"] == 0' "$out" $RULE $N
 check "  not under --status proven or another family" \

@@ -78,7 +78,7 @@ def g(x, y):
                 if 1 <= x + a <= 15 and 1 <= y + b <= 15})
 d = graph(gen("graph_chessboard.py"))
 assert d["vertices"] == 225, d["vertices"]
-vals = {e["vertex"]: int(e["value"]) for e in d["values"]}
+vals = {e["vertex"]: e["value"] for e in d["vertex_values"]}
 bad = [k for k in vals
        if vals[k] != g(*map(int, k.split(".")))]
 if bad or len(vals) != 225:
@@ -160,10 +160,10 @@ for n in sizes:
         fail("%s: %s, minimax %s" % (perm, d["position"]["winner"], want))
     # every state, not only the start
     full = graph(text)
-    for e in full["values"]:
+    for e in full["vertex_values"]:
         seq = tuple(map(int, e["vertex"].split(".")))
         term = increasing(seq)
-        if (e["value"] != "0") != (not term and alice_wins(seq)):
+        if (e["value"] != 0) != (not term and alice_wins(seq)):
             fail("%s state %s: value %s" % (perm, seq, e["value"]))
 print("ok")
 PY
@@ -298,7 +298,7 @@ out=$("$SG" graph "$T/loop" 2>"$T/err")
 rc=$?
 check "a cycle without --loopy: exit 2" test "$rc" = 2
 check "a cycle without --loopy: one line naming its vertices" \
-    bash -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "cycle of 1 vertices: x -> x" "$1" && grep -q -- --loopy "$1"' _ "$T/err"
+    bash -c '[ "$(wc -l <"$1")" = 1 ] && grep -q "cycle of 1 vertex: x -> x" "$1" && grep -q -- --loopy "$1"' _ "$T/err"
 check "a cycle without --loopy: nothing on stdout" test -z "$out"
 out=$("$SG" graph "$T/loop" --loopy)
 check "--loopy: G(x) = ∞{0,2}, finite values as usual" \
@@ -335,14 +335,14 @@ for trial in range(15):
                     res[(v, h)] = 1; changed = True
                 elif all(x == 1 for x in r):
                     res[(v, h)] = 2; changed = True
-    for e in d["values"]:
+    for e in d["vertex_values"]:
         v = int(e["vertex"][1:])
         for h in range(K):
             got = res.get((v, h), 0)
-            if e["value"].startswith("\u221e"):
+            if e["value"] is None:
                 want = 1 if h in e["followers"] else 0
             else:
-                want = 2 if int(e["value"]) == h else 1
+                want = 2 if e["value"] == h else 1
             if got != want:
                 fail("%s: q%d + *%d: %s predicts %d, play %d"
                      % (adj, v, h, e["value"], want, got))
@@ -377,15 +377,23 @@ out=$("$SG" graph "$T/small" --position b,b --json)
 check "--json position keys: nim_sum, winner, move null for the second player" \
     python3 -c 'import json,sys; d=json.loads(sys.argv[1]); p=d["position"]
 assert p == {"nim_sum": "0", "winner": "second", "move": None}, p
-assert d["values"] == [{"vertex": "b", "value": "1"}] * 2, d' "$out"
+assert d["vertex_values"] == [{"vertex": "b", "value": 1}] * 2, d' "$out"
 out=$("$SG" graph "$T/small" --position a,c --json)
 check "--json move: heap (token index), from and to" \
     python3 -c 'import json,sys; d=json.loads(sys.argv[1])
 assert d["position"]["move"] == {"heap": 0, "from": "a", "to": "c"}, d' "$out"
 out=$("$SG" graph "$T/loop" --loopy --json)
 check "--json --loopy: infinite values with their followers" \
-    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); x=d["values"][0]
-assert x == {"vertex": "x", "value": "\u221e{0,2}", "followers": [0, 2]}, x' "$out"
+    python3 -c 'import json,sys; d=json.loads(sys.argv[1]); x=d["vertex_values"][0]
+assert x == {"vertex": "x", "value": None, "followers": [0, 2]}, x' "$out"
+# A full stdout: one error line (not one from graph and one from main),
+# exit 1, in text and in JSON.
+for fmt in "" --json; do
+    "$SG" graph "$T/small" $fmt >/dev/full 2>"$T/full.err"
+    rc=$?
+    check "graph $fmt on a full stdout: exit 1 and one error line" \
+        bash -c '[ "$1" = 1 ] && [ "$(wc -l <"$2")" = 1 ] && grep -q "cannot write the output" "$2"' _ $rc "$T/full.err"
+done
 out=$("$SG" graph --help)
 check "graph --help: usage, exit 0" contains "$out" "Usage: sgexplore graph FILE"
 

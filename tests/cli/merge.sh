@@ -47,6 +47,8 @@ check "OUT keeps what it knows better (nothing improved)" \
 "$SG" merge out.db long.db proven.db --json >merge.json
 check "--json: one object with the counts" \
     python3 -c 'import json,sys; o = json.load(open("merge.json")); sys.exit(o["inputs"] != 2 or o["rows"] != 4)'
+check "--json says improved, the word of the text (not replaced)" \
+    python3 -c 'import json,sys; o = json.load(open("merge.json")); sys.exit("improved" not in o or "replaced" in o)'
 
 # Wrong proofs.
 "$SG" 0.17 --db wrong.db >/dev/null

@@ -146,7 +146,8 @@ printf '# equal games\n0.33\n\nsubtract{1,2}   # the same game\n0.07\n' >"$T/rul
 "$SG" sweep rules "$T/rules" --no-cache >"$T/grp.txt" 2>&1
 check "rules file: equal canonical forms are analysed once (2 rows)" \
     test "$(grep -c '^subtract{1,2} \|^0\.07 ' "$T/grp.txt")" = 2
-check "the group is shown" grep -q 'same game.*subtract{1,2} = 0.33, subtract{1,2}' "$T/grp.txt"
+check "the group is shown, the canonical form not as its own alias" \
+    grep -q 'same game.*subtract{1,2} = 0.33$' "$T/grp.txt"
 "$SG" sweep rules - --no-cache --format csv <"$T/rules" >"$T/grp.csv" 2>"$T/grp.err"
 check "csv: a header and 2 rows on stdout, the summary on stderr" \
     test "$(wc -l <"$T/grp.csv")" = 3 -a "$(head -n 1 "$T/grp.csv")" = \
@@ -165,16 +166,33 @@ check "--size 1-2: C(6,1) + C(6,2) = 21 rows, the same with 1 and 3 workers" \
 check "all-but --size 0-1 --max-element 3: Nim and three more, arithmetic-periodic" \
     test "$(wc -l <"$T/ab")" = 4 -a "$(cut -f2 "$T/ab" | sort -u)" = arithmetic-periodic
 
-# Agreements: noted, never claimed equal, and true.
+# Agreements: noted, and true; rules proven with the same pre-period and
+# period whose first n0 + p values agree are equal for every n, and the
+# summary says so.
 "$SG" sweep octal --digits 1 --max 3000 --no-cache --json 2>/dev/null |
     tail -n 1 >"$T/agree.json"
-check "the summary notes that 0.5, 0.7 and subtract{1} agree over 4096 values" \
-    python3 -c 'import json,sys; a = json.load(open(sys.argv[1]))["summary"]["agreements"]; sys.exit(0 if {"over": 4096, "rules": ["0.5", "0.7", "subtract{1}"]} in a else 1)' "$T/agree.json"
+check "the summary notes that 0.5, 0.7 and subtract{1} are equal (proven, values agree)" \
+    python3 -c 'import json,sys; a = json.load(open(sys.argv[1]))["summary"]["agreements"]; sys.exit(0 if {"over": 4096, "equal": True, "rules": ["0.5", "0.7", "subtract{1}"]} in a else 1)' "$T/agree.json"
+"$SG" sweep octal --digits 1 --max 3000 --no-cache 2>/dev/null >"$T/agree.txt"
+check "  in the text too: equal for every n, not an agreement 'not claimed equal'" \
+    bash -c 'grep -qx "equal for every n (the same proven pre-period, period and G(0..1)): 0.5, 0.7, subtract{1}" "$1" && ! grep -q "not claimed equal: 0.5" "$1"' _ "$T/agree.txt"
 for r in 0.5 0.7 0.3; do
     "$SG" "$r" --no-cache --values 0:4095 --quiet | sed 's/^G([0-9]*) = //' >"$T/v$r"
 done
 check "  and their values G(0..4095) are indeed the same" \
     bash -c 'cmp -s "$1/v0.5" "$1/v0.7" && cmp -s "$1/v0.5" "$1/v0.3" && test "$(wc -l <"$1/v0.5")" = 4096' _ "$T"
+
+# A rerun extends the unresolved rules with the whole budget again: the
+# summary says so; its counts of rules by source are rules_* keys
+# ("computed" is a count of values, in the rows).
+printf '0.6\n0.07\n' >"$T/rerun"
+"$SG" sweep rules "$T/rerun" --db "$T/rerun.db" --max 3000 >/dev/null 2>&1
+"$SG" sweep rules "$T/rerun" --db "$T/rerun.db" --max 6000 >"$T/rerun.txt" 2>&1
+check "a rerun that extends an unresolved rule says so in the summary" \
+    grep -qx "extended: 1 unresolved rule from the cache was computed further, with the whole budget again (every rerun extends the unresolved rules)" "$T/rerun.txt"
+"$SG" sweep rules "$T/rerun" --db "$T/rerun.db" --max 9000 --json 2>/dev/null | tail -n 1 >"$T/rerun.json"
+check "  JSON summary: rules_computed 0, rules_from_cache 1, rules_extended 1, no key computed" \
+    python3 -c 'import json,sys; s = json.load(open(sys.argv[1]))["summary"]; sys.exit(0 if (s["rules_computed"], s["rules_from_cache"], s["rules_extended"]) == (0, 1, 1) and "computed" not in s else 1)' "$T/rerun.json"
 
 if command -v gnuplot >/dev/null 2>&1; then
     "$SG" sweep octal --digits 1 --max 2000 --no-cache --plot "$T/s.png" >/dev/null 2>&1

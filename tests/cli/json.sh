@@ -1,0 +1,172 @@
+#!/bin/bash
+# tests/cli/json.sh - the JSON contract holds (TAP): every command's --json
+# output, in its main variants, is validated line by line against the
+# strict schema docs/sgexplore.schema.json (python3-jsonschema), record by
+# record ($defs), and the number rule of docs/JSON.md is checked on the
+# values themselves: heaps as decimal strings, other numbers integers up to
+# 2^53 - 1 and decimal strings beyond.  Skipped only when python3-jsonschema
+# is missing.
+
+SG=${SGEXPLORE:-sgexplore}
+SRC=${abs_top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+SCHEMA=$SRC/docs/sgexplore.schema.json
+
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+    echo "1..0 # SKIP python3-jsonschema is not installed"
+    exit 0
+fi
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/json.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+DB=$T/cache.db
+export SGEXPLORE_DB=$DB
+
+. "$(dirname "$0")/tap.sh"
+
+# validate DEFS FILE: FILE holds at least one line, and each line is one
+# JSON object valid against one of DEFS ("a|b": #/$defs/a or #/$defs/b).
+cat >"$T/validate.py" <<'PY'
+import json, sys
+import jsonschema
+schema = json.load(open(sys.argv[1]))
+defs = sys.argv[2].split("|")
+lines = open(sys.argv[3], encoding="utf-8").read().splitlines()
+if not lines:
+    sys.exit("no output")
+validators = {}
+for d in defs:
+    sub = {"$ref": "#/$defs/" + d, "$defs": schema["$defs"]}
+    validators[d] = jsonschema.Draft202012Validator(sub)
+for k, line in enumerate(lines, 1):
+    obj = json.loads(line)
+    errs = {d: list(v.iter_errors(obj)) for d, v in validators.items()}
+    if not any(not e for e in errs.values()):
+        for d, e in errs.items():
+            best = jsonschema.exceptions.best_match(e)
+            print("# line %d, %s: %s at %s" % (k, d, best.message,
+                  "/".join(map(str, best.absolute_path))))
+        sys.exit(1)
+PY
+validate() { python3 "$T/validate.py" "$SCHEMA" "$1" "$2"; }
+
+# run NAME DEFS STATUS COMMAND...: run COMMAND (stdout to T/NAME.json),
+# check its exit status and validate its output.
+run() {
+    local name=$1 defs=$2 want=$3 rc
+    shift 3
+    "$@" >"$T/$name.json" 2>"$T/$name.err"
+    rc=$?
+    if [ "$rc" = "$want" ] && validate "$defs" "$T/$name.json"; then
+        ok "$name: $defs (exit $want)"
+    else
+        not_ok "$name: $defs (exit $rc, want $want)"
+        sed 's/^/# /' "$T/$name.err" | head -n 5
+    fi
+}
+
+check "the schema is a valid draft 2020-12 schema" \
+    python3 -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator.check_schema(json.load(open(sys.argv[1])))' "$SCHEMA"
+
+# --- the analysis ---------------------------------------------------------
+run proven analysis 0 "$SG" 0.07 --json
+run unresolved analysis 0 "$SG" 0.6 --max 500 --json
+run arith analysis 0 "$SG" nim --max 200 --json
+run heap analysis 0 "$SG" 0.07 --heap 10^30 --heap 5 --json
+run heap_unknown analysis 3 "$SG" 0.6 --max 500 --heap 10^30 --json
+run position analysis 0 "$SG" 0.07 --position 1,2,1$(printf "0%.0s" $(seq 40)) --json
+run position_unknown analysis 3 "$SG" 0.6 --max 500 --position 1,10^30 --json
+run quiet analysis 0 "$SG" 0.07 --heap 5 --position 3,4 --quiet --json
+run values analysis 0 "$SG" 0.07 --values 5:10 --json
+run values_huge analysis 0 "$SG" nim --max 200 --values '10^40:10^40+2' --json
+run values_2p63 analysis 0 "$SG" nim --max 200 --values '10^19:10^19+1' --json
+printf '1,2\n4 7\n10^3\n' | sed 's/10^3/1000/' >"$T/pos"
+run positions positions_line 0 "$SG" 0.07 --positions "$T/pos" --json
+printf '1,2\n1,100000\n' >"$T/pos2"
+run positions_unknown positions_line 3 "$SG" 0.6 --max 500 --positions "$T/pos2" --json
+run version version 0 "$SG" --version --json
+
+# The number rule on the values themselves.
+check "values past 2^53 are decimal strings (Nim: G(n) = n), small ones integers" \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["values_start"] == str(10**19), d["values_start"]
+assert d["values"] == [str(10**19), str(10**19 + 1)], d["values"]
+h = json.load(open(sys.argv[2]))["values"]
+assert h == [str(10**40), str(10**40 + 1), str(10**40 + 2)], h
+v = json.load(open(sys.argv[3]))
+assert v["values_start"] == "5" and v["values"] == [0, 3, 1, 1, 0, 3], v["values"]' \
+    "$T/values_2p63.json" "$T/values_huge.json" "$T/values.json"
+check "heaps: a list of {heap, value} with --heap and with --position alike" \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+h, g = d["heaps"], d["values"]
+assert h == [{"heap": str(10**30), "value": h[0]["value"]}, {"heap": "5", "value": str(g[5])}], h
+p = json.load(open(sys.argv[2]))["position"]
+assert [x["heap"] for x in p["heaps"]] == ["1", "2", str(10**40)], p
+assert [x["value"] for x in p["heaps"][:2]] == ["0", "1"], p  # Dawson: G(1) = 0, G(2) = 1
+q = [json.loads(l)["position"] for l in open(sys.argv[3])]
+assert [x["heap"] for x in q[0]["heaps"]] == ["1", "2"] and q[1]["nim_sum"] == "3", q  # G(4) = 2, G(7) = 1' \
+    "$T/heap.json" "$T/position.json" "$T/positions.json"
+check "an unknown position: its heaps with null values, nim_sum/winner/move null" \
+    python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["position"]
+assert p["heaps"][1] == {"heap": "1" + "0" * 30, "value": None} and p["nim_sum"] is None, p
+assert p["winner"] is None and p["move"] is None, p' "$T/position_unknown.json"
+
+# --- graph ------------------------------------------------------------
+printf 'a b c\nb c\nc\n' >"$T/small"
+printf 'x x y0 y2\ny0\ny1 y0\ny2 y0 y1\n' >"$T/loop"
+printf 'a L:b R:c\nb\nc\n' >"$T/partizan"
+run graph graph 0 "$SG" graph "$T/small" --json
+run graph_vertex graph 0 "$SG" graph "$T/small" --vertex b --json
+run graph_position graph 0 "$SG" graph "$T/small" --position a,c --json
+run graph_loopy graph 0 "$SG" graph "$T/loop" --loopy --position x,y2 --json
+run graph_outcome graph 0 "$SG" graph "$T/partizan" --outcome --json
+check "graph: vertex_values holds integers; an infinite value is null with followers" \
+    python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))["vertex_values"]
+assert v == [{"vertex": "a", "value": 2}, {"vertex": "b", "value": 1}, {"vertex": "c", "value": 0}], v
+x = json.load(open(sys.argv[2]))["vertex_values"][0]
+assert x == {"vertex": "x", "value": None, "followers": [0, 2]}, x' \
+    "$T/graph.json" "$T/graph_loopy.json"
+
+# --- sweep --------------------------------------------------------------
+run sweep "sweep_row|sweep_summary" 0 \
+    "$SG" sweep octal --digits 1 --max 2000 --jobs 2 --json
+run sweep_format "sweep_row|sweep_summary" 0 \
+    "$SG" sweep octal --digits 1 --max 2000 --jobs 2 --format json
+check "sweep: rows first, then exactly one summary, last" \
+    python3 -c 'import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert ["summary" in l for l in lines] == [False] * (len(lines) - 1) + [True]
+assert len(lines) == lines[-1]["summary"]["rules"] + 1, len(lines)' "$T/sweep_format.json"
+
+# --- deep, cache, merge, verify, plot ---------------------------------
+run deep deep 0 "$SG" 0.167 --deep --max 100000 --window 65536 --heap 5 \
+    --values 1:3 --json
+run cache_list "cache_list_row|cache_list_checkpoint|cache_list_summary" 0 \
+    "$SG" cache list --format json
+check "cache list: a checkpoint line, rows without the keys derived from values" \
+    python3 -c 'import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+assert any("checkpoint" in l for l in lines)
+assert all("largest" not in l for l in lines if "rule" in l)' "$T/cache_list.json"
+run cache_show cache_show 0 "$SG" cache show 0.07 --json
+run cache_show_deep deep 0 "$SG" cache show 0.167 --json
+run cache_path cache_path 0 "$SG" cache path --json
+run merge merge 0 "$SG" merge "$T/out.db" "$DB" --json
+run verify verify 0 "$SG" verify 0.07 --json
+"$SG" 0.07 --export-certificate "$T/c.cert" --quiet --heap 1 >/dev/null
+run verify_cert verify 0 "$SG" verify --certificate "$T/c.cert" --json
+run verify_unresolved verify 3 "$SG" verify 0.6 --max 500 --no-cache --json
+run cache_drop cache_drop 0 "$SG" cache drop 0.6 --json
+if command -v gnuplot >/dev/null 2>&1; then
+    run plot plot 0 "$SG" plot 0.07 -o "$T/p.svg" --json
+    run plot_cache plot_cache 0 "$SG" plot --cache -o "$T/q.svg" --json
+else
+    skip "plot: gnuplot is not installed"
+fi
+
+echo "1..$n"
+[ "$fails" = 0 ]
