@@ -73,17 +73,11 @@ static int three_fit(three *t, const sg_seq *s, sg_value max, size_t n)
         words *= 2;
     if (words == t->words && n <= t->cap)
         return 0;
-    if (n > t->cap || words != t->words) {
-        size_t cap = t->cap ? t->cap : 1024;
-        uint64_t *np;
-        while (cap < n)
-            cap *= 2;
-        np = realloc(t->pairs, cap * words * sizeof *np);
-        if (!np)
-            return -1;
-        t->pairs = np;
-        t->cap = cap;
-    }
+    if (words != t->words)
+        t->cap = 0; /* rows of the old width: the array is remade whole */
+    if (sg_grow(&t->pairs, &t->cap, n < 1024 ? 1024 : n,
+                words * sizeof *t->pairs))
+        return -1;
     if (words != t->words) {
         uint64_t *nu = calloc(64 * words * words, sizeof *nu);
         sg_value *nd = realloc(t->used, 64 * words * sizeof *nd);

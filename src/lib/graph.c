@@ -189,28 +189,6 @@ static void parser_free(parser *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Grow *ptr (holding *alloc items of size sz) to at least need items. */
-static int grow(void *ptr, size_t *alloc, size_t need, size_t sz)
-{
-    void **pp = ptr;
-    size_t n = *alloc ? *alloc : 64;
-    void *q;
-
-    if (need <= *alloc)
-        return 0;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / sz)
-            return -1;
-        n *= 2;
-    }
-    q = realloc(*pp, n * sz);
-    if (!q)
-        return -1;
-    *pp = q;
-    *alloc = n;
-    return 0;
-}
-
 static sg_status nomem(sg_error *err)
 {
     return sg_error_set(err, SG_E_NOMEM, -1,
@@ -306,13 +284,13 @@ static sg_status intern(uint32_t *id, parser *p, const char *s, size_t len,
         return sg_error_set(err, SG_E_INPUT, -1,
                             "line %zu: the names take more than 2^40 bytes",
                             p->line);
-    if (grow(&p->names, &p->names_cap, p->names_len + HDR + len + 1, 1))
+    if (sg_grow(&p->names, &p->names_cap, p->names_len + HDR + len + 1, 1))
         return nomem(err);
     if (p->nnames + 1 > p->names_alloc) {
         size_t a1 = p->names_alloc, a2 = p->names_alloc, a3 = p->names_alloc;
-        if (grow(&p->name_at, &a1, p->nnames + 1, sizeof *p->name_at) ||
-            grow(&p->decl, &a2, p->nnames + 1, sizeof *p->decl) ||
-            grow(&p->seen_line, &a3, p->nnames + 1, sizeof *p->seen_line))
+        if (sg_grow(&p->name_at, &a1, p->nnames + 1, sizeof *p->name_at) ||
+            sg_grow(&p->decl, &a2, p->nnames + 1, sizeof *p->decl) ||
+            sg_grow(&p->seen_line, &a3, p->nnames + 1, sizeof *p->seen_line))
             return nomem(err);
         p->names_alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
     }
@@ -404,9 +382,9 @@ static sg_status add_token(parser *p, const char *s, const token *t, int first,
                 (unsigned long)p->decl_line[p->decl[id]]);
         if (p->nvert + 2 > p->vert_alloc) {
             size_t a1 = p->vert_alloc, a2 = p->vert_alloc, a3 = p->vert_alloc;
-            if (grow(&p->first, &a1, p->nvert + 2, sizeof *p->first) ||
-                grow(&p->vname, &a2, p->nvert + 2, sizeof *p->vname) ||
-                grow(&p->decl_line, &a3, p->nvert + 2, sizeof *p->decl_line))
+            if (sg_grow(&p->first, &a1, p->nvert + 2, sizeof *p->first) ||
+                sg_grow(&p->vname, &a2, p->nvert + 2, sizeof *p->vname) ||
+                sg_grow(&p->decl_line, &a3, p->nvert + 2, sizeof *p->decl_line))
                 return nomem(err);
             p->vert_alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
         }
@@ -417,7 +395,7 @@ static sg_status add_token(parser *p, const char *s, const token *t, int first,
             p->line > UINT32_MAX ? UINT32_MAX : (uint32_t)p->line;
         p->nvert++;
     } else {
-        if (grow(&p->to, &p->edges_alloc, p->nedges + 1, sizeof *p->to))
+        if (sg_grow(&p->to, &p->edges_alloc, p->nedges + 1, sizeof *p->to))
             return nomem(err);
         p->to[p->nedges++] = id | ((uint32_t)t->side << SIDE_SHIFT);
     }

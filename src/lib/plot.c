@@ -1064,15 +1064,19 @@ static unsigned count_lines(const char *s)
 static sg_status read_template(char **out, const char *path, sg_error *err)
 {
     FILE *f = fopen(path, "r");
-    size_t cap = 4096, n = 0;
-    char *buf;
+    size_t cap = 0, n = 0;
+    char *buf = NULL;
 
     *out = NULL;
     if (!f)
         return sg_error_set(err, SG_E_IO, -1, "cannot read template '%s': %s",
                             path, strerror(errno));
-    buf = malloc(cap);
-    while (buf) {
+    for (;;) {
+        if (sg_grow(&buf, &cap, n + 4096, 1)) {
+            free(buf);
+            fclose(f);
+            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        }
         n += fread(buf + n, 1, cap - n - 1, f);
         if (n + 1 < cap)
             break;
@@ -1082,17 +1086,6 @@ static sg_status read_template(char **out, const char *path, sg_error *err)
             return sg_error_set(err, SG_E_INPUT, -1,
                                 "template '%s' is too large", path);
         }
-        {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    if (!buf) {
-        fclose(f);
-        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     }
     if (ferror(f)) {
         int e = errno;

@@ -35,9 +35,9 @@ void sg_rule_clear(sg_rule *r)
 
 typedef struct dense {
     uint8_t *digit, *uneq; /* positions 0..len-1 */
-    size_t len, alloc;
+    size_t len, alloc, alloc_uneq;
     uint8_t *tail, *tail_uneq;
-    size_t tail_len;
+    size_t tail_len, tail_alloc, tail_alloc_uneq;
 } dense;
 
 
@@ -70,21 +70,15 @@ static void dense_clear(dense *d)
 static int dense_put(dense *d, size_t pos, uint8_t digit, uint8_t uneq)
 {
     if (pos >= d->alloc) {
-        size_t na = d->alloc ? d->alloc : 16;
-        uint8_t *nd, *nu;
-        while (na <= pos)
-            na *= 2;
-        nd = realloc(d->digit, na);
-        if (!nd)
+        size_t old = d->alloc;
+        /* both arrays grow alike: the positions past old read as 0 */
+        if (sg_grow(&d->digit, &d->alloc, pos + 1, 1) ||
+            sg_grow(&d->uneq, &d->alloc_uneq, d->alloc, 1)) {
+            d->alloc = old;
             return -1;
-        d->digit = nd;
-        nu = realloc(d->uneq, na);
-        if (!nu)
-            return -1;
-        d->uneq = nu;
-        memset(d->digit + d->alloc, 0, na - d->alloc);
-        memset(d->uneq + d->alloc, 0, na - d->alloc);
-        d->alloc = na;
+        }
+        memset(d->digit + old, 0, d->alloc - old);
+        memset(d->uneq + old, 0, d->alloc - old);
     }
     d->digit[pos] = digit;
     d->uneq[pos] = uneq;
@@ -266,15 +260,9 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
             goto fail;
         }
         for (; a <= b; a++) {
-            if (n == alloc) {
-                size_t na = alloc ? 2 * alloc : 16;
-                uint64_t *nv = realloc(v, na * sizeof *v);
-                if (!nv) {
-                    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-                    goto fail;
-                }
-                v = nv;
-                alloc = na;
+            if (sg_grow(&v, &alloc, n + 1, sizeof *v)) {
+                st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                goto fail;
             }
             v[n++] = a;
         }
@@ -530,14 +518,10 @@ static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
                 goto out;
             }
             if (in_tail == 1) {
-                uint8_t *nt = realloc(d.tail, d.tail_len + 1);
-                if (!nt)
+                if (sg_grow(&d.tail, &d.tail_alloc, d.tail_len + 1, 1) ||
+                    sg_grow(&d.tail_uneq, &d.tail_alloc_uneq, d.tail_len + 1,
+                            1))
                     goto nomem;
-                d.tail = nt;
-                nt = realloc(d.tail_uneq, d.tail_len + 1);
-                if (!nt)
-                    goto nomem;
-                d.tail_uneq = nt;
                 d.tail[d.tail_len] = (uint8_t)v;
                 d.tail_uneq[d.tail_len] = 0;
                 d.tail_len++;
@@ -767,15 +751,9 @@ static void sb_putc(sbuf *b, char c)
 {
     if (b->failed)
         return;
-    if (b->n + 2 > b->alloc) {
-        size_t na = b->alloc ? 2 * b->alloc : 64;
-        char *ns = realloc(b->s, na);
-        if (!ns) {
-            b->failed = 1;
-            return;
-        }
-        b->s = ns;
-        b->alloc = na;
+    if (sg_grow(&b->s, &b->alloc, b->n + 2, 1)) {
+        b->failed = 1;
+        return;
     }
     b->s[b->n++] = c;
     b->s[b->n] = '\0';

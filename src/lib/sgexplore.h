@@ -323,7 +323,7 @@ typedef struct sg_deep {
      * G(0..(i + 1) * SG_DEEP_BLOCK - 1) for i < nblocks; max_heap is the
      * first heap of value hmax among those hashed */
     uint64_t sum;
-    size_t hashed, max_heap, nblocks;
+    size_t hashed, max_heap, nblocks, blocks_cap;
     uint64_t *blocks;
     sg_value hmax;      /* the largest value hashed */
     struct sg_deep_hasher *hasher; /* hashes leaving values beside the run
