@@ -130,14 +130,15 @@ static inline int even_weight(uint64_t x)
 /* Rare values                                                          */
 /* ------------------------------------------------------------------ */
 
-/* Whether heap n of value v is rare under r (sgexplore.h).  With the
- * parity, heap 0 never is: the sparse space counts heaps h >= 1 only, and
- * under h mod 2 heap 0 would be ringed where the report sees none. */
+/* Whether heap n of value v is rare under r (sgexplore.h).  Heap 0
+ * never is: the sparse spaces of the reports count heaps h >= 1 only
+ * (G(0) = 0 is every game's), so a figure ringing it would count one
+ * rare heap more than the report (Kayles: 10 against 9). */
 static inline int is_rare(const sg_plot_rare *r, uint64_t n, uint64_t v)
 {
     int par = r->parity && ((n + (uint64_t)r->parity_shift) & 1);
 
-    if (r->parity && n == 0)
+    if (n == 0)
         return 0;
     return r->mask && even_weight(v & r->mask) != par;
 }
@@ -178,7 +179,7 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
 {
     cursor c;
     int64_t *w;
-    uint64_t total, i, bits = 0, best = 0, bestm = 0;
+    uint64_t total, heaps, i, bits = 0, best = 0, bestm = 0;
     size_t size;
     unsigned nbits = 1;
     int par = 0;
@@ -204,11 +205,15 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
     w = calloc((size_t)1 << RARE_BITS, sizeof *w);
     if (!w)
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    /* heap 0 is never rare (is_rare): it takes no part in the choice */
     for (i = 0; i < total; i++) {
         uint64_t v = cursor_next(&c);
+        if (from + i == 0)
+            continue;
         bits |= v;
         w[v & (((uint64_t)1 << RARE_BITS) - 1)]++;
     }
+    heaps = from == 0 ? total - 1 : total;
     /* Transform only as many bits as the values use; the one mask search
      * of sparse_space.c, leaving out masks under which nothing is rare. */
     while (nbits < RARE_BITS && (bits >> nbits) != 0)
@@ -216,7 +221,7 @@ sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
     size = (size_t)1 << nbits;
     bestm = sg_sparse_mask_pick(w, size, 0, 1);
     if (bestm)
-        best = (uint64_t)(((int64_t)total + w[bestm]) / 2);
+        best = (uint64_t)(((int64_t)heaps + w[bestm]) / 2);
     free(w);
     if (total >= RARE_MIN_TOTAL && best > 0 && best <= total / RARE_SHARE) {
         out->mask = bestm;

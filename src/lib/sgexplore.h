@@ -800,9 +800,9 @@ typedef struct sg_plot_options {
 
 /* Rare values in the sense of sparse spaces: heap n of value G is rare
  * when popcount(G & mask) + parity * ((n + parity_shift) mod 2) is even
- * (parity = 0: G & mask has an even number of one bits), except heap 0
- * with the parity (sg_sparse_space counts heaps h >= 1).  mask is 0 when
- * nothing is to be marked. */
+ * (parity = 0: G & mask has an even number of one bits), except heap 0,
+ * which never is (sg_sparse_space counts heaps h >= 1, and so does the
+ * legend).  mask is 0 when nothing is to be marked. */
 typedef struct sg_plot_rare {
     uint64_t mask;
     int parity;       /* 1: the heap's parity is part of the class, as in
