@@ -99,7 +99,7 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
                       const sg_plot_options *opt)
 {
     static const char *const families[] = {"subtract", "all-but", "octal",
-                                           "hex"};
+                                           "hex", "take-and-break"};
     result_list l = {NULL, 0, 0, 0};
     sg_store *db = NULL;
     sg_error err;
@@ -110,7 +110,8 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
     for (i = 0; family && i < sizeof families / sizeof *families; i++)
         ok |= strcmp(family, families[i]) == 0;
     if (!ok) {
-        cli_error("--family '%s': expected subtract, all-but, octal or hex",
+        cli_error("--family '%s': expected subtract, all-but, octal, hex or "
+                  "take-and-break",
                   family);
         return EXIT_USAGE;
     }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A list of a subtraction set or all-but set may name at most this many
  * positions: the rule is stored one entry per position. */
@@ -558,7 +559,8 @@ out:
     return st;
 }
 
-/* Well-known games by name, for SG_SYNTAX_RULE (listed in sgexplore.1). */
+/* Well-known games by name, for SG_SYNTAX_RULE (listed in sgexplore.1),
+ * in any case (`Kayles`, `NIM`): they are names, not codes. */
 static const struct rule_name {
     const char *name, *code;
 } rule_names[] = {
@@ -571,7 +573,7 @@ static const char *rule_name_code(const char *text)
     size_t i;
 
     for (i = 0; i < sizeof rule_names / sizeof *rule_names; i++)
-        if (strcmp(text, rule_names[i].name) == 0)
+        if (strcasecmp(text, rule_names[i].name) == 0)
             return rule_names[i].code;
     return NULL;
 }
@@ -607,9 +609,9 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
         break;
     case SG_SYNTAX_RULE:
     default:
-        if (strncmp(text, "subtract{", 9) == 0 ||
-            strncmp(text, "all-but{", 8) == 0) {
-            int sub = text[0] == 's';
+        if (strncasecmp(text, "subtract{", 9) == 0 ||
+            strncasecmp(text, "all-but{", 8) == 0) {
+            int sub = text[0] == 's' || text[0] == 'S';
             size_t open = sub ? 9 : 8;
             char *inner;
             if (len < open + 1 || text[len - 1] != '}' ||
@@ -734,6 +736,10 @@ const char *sg_rule_family(const sg_rule *r)
         return "subtract";
     if (is_allbut(r))
         return "all-but";
+    /* Octal and hexadecimal games are finite codes without `!`; Grundy's
+     * game (4!.0) or 0.[7] is neither, whatever its digits. */
+    if (r->tail_len || sg_rule_has_unequal(r))
+        return "take-and-break";
     return (sg_rule_bits(r) & SG_BIT_THREE) ? "hex" : "octal";
 }
 
@@ -835,9 +841,14 @@ char *sg_rule_canonical(const sg_rule *r)
                     v[n++] = k;
             }
         }
-        sb_puts(&b, sub ? "subtract{" : "all-but{");
-        sb_put_list(&b, v, n);
-        sb_putc(&b, '}');
+        if (!sub && n == 0) {
+            /* all-but{} is Nim: its name is what a reader expects */
+            sb_puts(&b, "nim");
+        } else {
+            sb_puts(&b, sub ? "subtract{" : "all-but{");
+            sb_put_list(&b, v, n);
+            sb_putc(&b, '}');
+        }
         free(v);
     } else {
         uint64_t k, end;

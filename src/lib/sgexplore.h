@@ -109,13 +109,17 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                         sg_error *err);
 
 /* The one canonical text of a rule: `subtract{2,3,5}` for finite
- * subtraction games, `all-but{1,3}` for all-but games (Nim is `all-but{}`),
- * otherwise the normalised CGSuite code (`0.77`, `4!.0`, `0.[7]`).
+ * subtraction games, `all-but{1,3}` for all-but games, `nim` for Nim
+ * (written `all-but{}` before version 2 of the cache's schema), otherwise
+ * the normalised CGSuite code (`0.77`, `4!.0`, `0.[7]`).
  * sg_rule_parse(SG_SYNTAX_RULE) accepts every canonical text.
  * Returns NULL when out of memory. */
 char *sg_rule_canonical(const sg_rule *r);
 
-/* "subtract", "all-but", "octal" or "hex". */
+/* The rule's family (sgexplore.1 lists them): "subtract", "all-but"
+ * (Nim is all-but), "octal" and "hex" for finite codes without `!` (hex
+ * when some digit exceeds 7), and "take-and-break" for every other code
+ * (`!` as in Grundy's game 4!.0, or a repeating tail as in 0.[7]). */
 const char *sg_rule_family(const sg_rule *r);
 
 /* Digit at position k (0 when none); *unequal receives its `!` flag when
@@ -637,7 +641,7 @@ sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
  * sgexplore cache, or one of a newer schema, is refused and never written.
  */
 #define SG_STORE_APPLICATION_ID 0x53474558 /* PRAGMA application_id: "SGEX" */
-#define SG_STORE_SCHEMA_VERSION 1          /* PRAGMA user_version */
+#define SG_STORE_SCHEMA_VERSION 2          /* PRAGMA user_version */
 #define SG_STORE_CHUNK_VALUES 1048576      /* values per chunk row, at most */
 
 /* An open cache (opaque). */

@@ -48,6 +48,7 @@ struct sg_store {
     sqlite3 *db; /* NULL when there is no file (and none could be made) */
     char *path;
     int readonly;  /* writes are refused */
+    int schema;    /* the file's user_version (0 until known) */
     char why[600]; /* why, naming the file or directory */
 };
 
@@ -55,9 +56,10 @@ struct sg_store {
 /* Schema                                                               */
 /* ------------------------------------------------------------------ */
 
-/* Version 1.  Any change here needs a new SG_STORE_SCHEMA_VERSION, an
- * upgrade path in init_schema and an update of docs/CACHE.md.  The one
- * compatible exception is the optional checkpoints table below. */
+/* The tables of versions 1 and 2.  Any change here needs a new
+ * SG_STORE_SCHEMA_VERSION, an upgrade path in init_schema and an update of
+ * docs/CACHE.md.  The one compatible exception is the optional
+ * checkpoints table below. */
 static const char schema_v1[] =
     "CREATE TABLE rules ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT,"
@@ -108,12 +110,28 @@ static const char checkpoints_table[] =
     " stored TEXT NOT NULL,"
     " version TEXT NOT NULL)";
 
-/* The columns every entry query reads, in the order read_entry expects. */
-#define ENTRY_COLUMNS                                                          \
-    "id, rule, family, status, preperiod, period, saltus, computed,"           \
+/*
+ * Version 2 has version 1's tables; what changed is two texts.  Nim's key
+ * is `nim`, not `all-but{}`, and codes with `!` or a repeating tail are of
+ * family `take-and-break`, not `octal` or `hex` (sg_rule_canonical and
+ * sg_rule_family).  V1_RULE and V1_FAMILY turn a version-1 row's texts
+ * into version 2's: the upgrade of a writable file stores them, and a
+ * version-1 file that cannot be written is read through them.
+ */
+#define V1_RULE "(CASE rule WHEN 'all-but{}' THEN 'nim' ELSE rule END)"
+#define V1_FAMILY                                                              \
+    "(CASE WHEN family IN ('octal', 'hex') AND (instr(rule, '!') > 0 OR"       \
+    " instr(rule, '[') > 0) THEN 'take-and-break' ELSE family END)"
+
+/* The columns every entry query reads, in the order read_entry expects,
+ * after "id, <rule>, <family>, ". */
+#define ENTRY_TAIL                                                             \
+    " status, preperiod, period, saltus, computed,"                            \
     " certified_to, theorem, theorem_id, proof_start, proof_period,"           \
     " proof_saltus, checksum, note, stored, version, algorithm, elapsed,"      \
     " created, updated"
+#define ENTRY_COLUMNS "id, rule, family," ENTRY_TAIL
+#define ENTRY_COLUMNS_V1 "id, " V1_RULE ", " V1_FAMILY "," ENTRY_TAIL
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
@@ -206,6 +224,19 @@ static void rollback(sqlite3 *db)
      * would fail.  A few more tries get past a passing shortage. */
     for (tries = 0; tries < 4 && !sqlite3_get_autocommit(db); tries++)
         exec(db, "ROLLBACK");
+}
+
+/* Whether the optional checkpoints table exists. */
+static int has_checkpoints(sqlite3 *db, int *yes)
+{
+    sqlite3_int64 n = 0;
+    int rc = query_int(db,
+                       "SELECT count(*) FROM sqlite_master WHERE type ="
+                       " 'table' AND name = 'checkpoints'",
+                       &n);
+
+    *yes = n > 0;
+    return rc;
 }
 
 static void now_iso(char out[24])
@@ -470,13 +501,14 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
                             "database of another program); it was left "
                             "untouched",
                             st->path);
+    st->schema = (int)uv;
     if (uv > SG_STORE_SCHEMA_VERSION)
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s has schema version %lld, written by "
                             "a newer sgexplore (this one reads version %d); "
                             "it was left untouched",
                             st->path, (long long)uv, SG_STORE_SCHEMA_VERSION);
-    if (uv != SG_STORE_SCHEMA_VERSION)
+    if (uv < 1)
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s has an unknown schema version %lld "
                             "(this sgexplore reads version %d); it was "
@@ -536,11 +568,31 @@ static void configure(sqlite3 *db)
     exec(db, "PRAGMA foreign_keys = ON");
 }
 
+/* Version 1 to version 2 (V1_RULE above), inside the caller's write
+ * transaction: every row's texts, the checkpoint of Nim, the version. */
+static int upgrade_v1(sqlite3 *db)
+{
+    int rc, yes = 0;
+
+    rc = exec(db, "UPDATE rules SET rule = " V1_RULE ", family = " V1_FAMILY
+                  " WHERE rule <> " V1_RULE " OR family <> " V1_FAMILY);
+    if (rc == SQLITE_OK)
+        rc = has_checkpoints(db, &yes);
+    if (rc == SQLITE_OK && yes)
+        rc = exec(db, "UPDATE checkpoints SET rule = 'nim'"
+                      " WHERE rule = 'all-but{}'");
+    if (rc == SQLITE_OK)
+        rc = exec(db, "PRAGMA user_version = 2");
+    return rc;
+}
+
 /* On the read-write connection, when the file is new or was empty
- * (`create`): re-check it inside a write transaction (another process may
- * have created it meanwhile) and create the schema when it is still empty.
- * Then make sure the file is in WAL mode.  *denied is set when SQLite
- * finds the file not writable after all. */
+ * (`create`) or has an older schema: re-check it inside a write
+ * transaction (another process may have created or upgraded it
+ * meanwhile), then create the schema when it is still empty, or upgrade
+ * it, all or nothing.  Then make sure the file is in WAL mode.  *denied is
+ * set when SQLite finds the file not writable after all (an old file is
+ * then read as it is). */
 static sg_status init_schema(sg_store *st, int create, int *denied,
                              sg_error *err)
 {
@@ -550,7 +602,7 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
     sqlite3_stmt *q;
 
     *denied = 0;
-    if (!create)
+    if (!create && st->schema >= SG_STORE_SCHEMA_VERSION)
         goto wal; /* checked read-only already: a cache of our schema */
     rc = exec(st->db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK) {
@@ -583,6 +635,20 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
             }
             return db_error(err, st, rc, "creating its tables");
         }
+        st->schema = SG_STORE_SCHEMA_VERSION;
+    } else if (st->schema < SG_STORE_SCHEMA_VERSION) {
+        rc = upgrade_v1(st->db);
+        if (rc == SQLITE_OK)
+            rc = exec(st->db, "COMMIT");
+        if (rc != SQLITE_OK) {
+            rollback(st->db);
+            if (is_readonly_code(rc)) {
+                *denied = 1;
+                return SG_OK;
+            }
+            return db_error(err, st, rc, "upgrading it to schema version 2");
+        }
+        st->schema = SG_STORE_SCHEMA_VERSION;
     } else if (exec(st->db, "COMMIT") != SQLITE_OK) {
         rollback(st->db);
     }
@@ -1045,8 +1111,11 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     rc = exec(st->db, "BEGIN");
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(
-            st->db, "SELECT " ENTRY_COLUMNS " FROM rules WHERE rule = ?", -1,
-            &q, NULL);
+            st->db,
+            st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
+                             " WHERE " V1_RULE " = ?"
+                           : "SELECT " ENTRY_COLUMNS " FROM rules WHERE rule = ?",
+            -1, &q, NULL);
     if (rc != SQLITE_OK) {
         r = db_error(err, st, rc, "looking a rule up");
         goto done;
@@ -1102,12 +1171,17 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
     if (!st->db)
         return SG_OK;
     sg_store_entry_init(&e);
-    rc = sqlite3_prepare_v2(st->db,
-                            "SELECT " ENTRY_COLUMNS " FROM rules"
-                            " WHERE (?1 IS NULL OR status = ?1)"
-                            " AND (?2 IS NULL OR family = ?2)"
-                            " ORDER BY family, rule",
-                            -1, &q, NULL);
+    rc = sqlite3_prepare_v2(
+        st->db,
+        st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
+                         " WHERE (?1 IS NULL OR status = ?1)"
+                         " AND (?2 IS NULL OR " V1_FAMILY " = ?2)"
+                         " ORDER BY " V1_FAMILY ", " V1_RULE
+                       : "SELECT " ENTRY_COLUMNS " FROM rules"
+                         " WHERE (?1 IS NULL OR status = ?1)"
+                         " AND (?2 IS NULL OR family = ?2)"
+                         " ORDER BY family, rule",
+        -1, &q, NULL);
     if (rc != SQLITE_OK)
         return db_error(err, st, rc, "listing rules");
     bind_text_or_null(q, 1, status);
@@ -1471,18 +1545,6 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
 
 /* Whether the file has the (optional) checkpoints table; returns the
  * SQLite code. */
-static int has_checkpoints(sqlite3 *db, int *yes)
-{
-    sqlite3_int64 n = 0;
-    int rc = query_int(db,
-                       "SELECT count(*) FROM sqlite_master WHERE type ="
-                       " 'table' AND name = 'checkpoints'",
-                       &n);
-
-    *yes = n > 0;
-    return rc;
-}
-
 sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
                                   uint64_t heaps, const void *blob, size_t len,
                                   sg_error *err)
