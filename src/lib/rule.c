@@ -393,167 +393,160 @@ static int digit_value(char c, int base)
     return v < base ? v : -2;
 }
 
-static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
-                            sg_error *err)
+/* The digit before the point (position 0, no tokens removed) and its `!`,
+ * if any, and the point: *pp moves past them. */
+static sg_status parse_before_point(dense *d, const char **pp,
+                                    const char *text, int base, long off,
+                                    sg_error *err)
 {
-    dense d;
-    const char *p = text;
-    size_t pos = 0;
-    int in_tail = 0, have_point = 0;
+    const char *p = *pp;
     char cb[16];
-    const char *bracket = NULL;
-    sg_status st = SG_OK;
     const char *digits_name = base == 8 ? "octal" : "hexadecimal";
 
-    memset(&d, 0, sizeof d);
-    if (*p == '\0')
-        return sg_error_set(err, SG_E_INPUT, off, "empty code");
-
-    /* At most one digit before the point: position 0, no tokens removed. */
     if (*p != '.') {
         int v = digit_value(*p, base);
-        if (v == -2) {
-            st = sg_error_set(err, SG_E_INPUT, off, "digit '%s' is not %s",
-                              char_text(cb, p), digits_name);
-            goto out;
-        }
-        if (v < 0) {
-            st = sg_error_set(err, SG_E_INPUT, off,
-                              *p == '!' ? "'!' must follow a digit"
-                                        : "unexpected character '%s' in code",
-                              char_text(cb, p));
-            goto out;
-        }
-        if (v & (SG_BIT_ALL | SG_BIT_ONE)) {
-            st = sg_error_set(err, SG_E_INPUT, off,
-                              "digit '%c' before the point: a move that "
-                              "removes nothing must split the heap "
-                              "(use 0, 4, 8 or C)",
-                              *p);
-            goto out;
-        }
-        if (dense_put(&d, 0, (uint8_t)v, 0))
-            goto nomem;
+        if (v == -2)
+            return sg_error_set(err, SG_E_INPUT, off, "digit '%s' is not %s",
+                                char_text(cb, p), digits_name);
+        if (v < 0)
+            return sg_error_set(err, SG_E_INPUT, off,
+                                *p == '!' ? "'!' must follow a digit"
+                                          : "unexpected character '%s' in code",
+                                char_text(cb, p));
+        if (v & (SG_BIT_ALL | SG_BIT_ONE))
+            return sg_error_set(err, SG_E_INPUT, off,
+                                "digit '%c' before the point: a move that "
+                                "removes nothing must split the heap "
+                                "(use 0, 4, 8 or C)",
+                                *p);
+        if (dense_put(d, 0, (uint8_t)v, 0))
+            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
         p++;
         if (*p == '!') {
-            d.uneq[0] = 1;
+            d->uneq[0] = 1;
             p++;
-            if (*p == '!') {
-                st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                                  "'!' must follow a digit");
-                goto out;
-            }
+            if (*p == '!')
+                return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                    "'!' must follow a digit");
         }
-    } else {
-        if (dense_put(&d, 0, 0, 0))
-            goto nomem;
+    } else if (dense_put(d, 0, 0, 0)) {
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     }
     if (*p != '.') {
         if (*p == '\0')
-            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "code needs a point, as in 0.77");
-        else if (isdigit((unsigned char)*p) || isalpha((unsigned char)*p))
-            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "only one digit may stand before the point");
-        else
-            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "unexpected character '%s' in code",
-                              char_text(cb, p));
-        goto out;
+            return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                "code needs a point, as in 0.77");
+        if (isdigit((unsigned char)*p) || isalpha((unsigned char)*p))
+            return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                "only one digit may stand before the point");
+        return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                            "unexpected character '%s' in code",
+                            char_text(cb, p));
     }
-    have_point = 1;
-    p++;
-    pos = 1;
+    *pp = p + 1;
+    return SG_OK;
+}
+
+/* The digits after the point, from p on, with their `!` and the bracketed
+ * repeating tail: positions 1..*pos-1 of d, or d's tail. */
+static sg_status parse_after_point(dense *d, const char *p, const char *text,
+                                   int base, long off, size_t *pos,
+                                   sg_error *err)
+{
+    int in_tail = 0;
+    char cb[16];
+    const char *bracket = NULL;
+    const char *digits_name = base == 8 ? "octal" : "hexadecimal";
+
     for (; *p; p++) {
         long at = off + (p - text);
+        int v;
         if (*p == '[') {
-            if (in_tail) {
-                st = sg_error_set(err, SG_E_INPUT, at, "nested '['");
-                goto out;
-            }
+            if (in_tail)
+                return sg_error_set(err, SG_E_INPUT, at, "nested '['");
             in_tail = 1;
             bracket = p;
             continue;
         }
         if (*p == ']') {
-            if (!in_tail) {
-                st = sg_error_set(err, SG_E_INPUT, at, "']' without '['");
-                goto out;
-            }
-            if (d.tail_len == 0) {
-                st = sg_error_set(err, SG_E_INPUT, at, "empty '[]' tail");
-                goto out;
-            }
-            if (p[1] != '\0') {
-                st = sg_error_set(err, SG_E_INPUT, at + 1,
-                                  "nothing may follow the repeating tail");
-                goto out;
-            }
+            if (!in_tail)
+                return sg_error_set(err, SG_E_INPUT, at, "']' without '['");
+            if (d->tail_len == 0)
+                return sg_error_set(err, SG_E_INPUT, at, "empty '[]' tail");
+            if (p[1] != '\0')
+                return sg_error_set(err, SG_E_INPUT, at + 1,
+                                    "nothing may follow the repeating tail");
             in_tail = 2;
             continue;
         }
         if (*p == '!') {
-            int prev_ok = in_tail == 1 ? d.tail_len > 0 : pos > 1;
-            if (!prev_ok || p[-1] == '!') {
-                st = sg_error_set(err, SG_E_INPUT, at,
-                                  "'!' must follow a digit");
-                goto out;
-            }
+            int prev_ok = in_tail == 1 ? d->tail_len > 0 : *pos > 1;
+            if (!prev_ok || p[-1] == '!')
+                return sg_error_set(err, SG_E_INPUT, at,
+                                    "'!' must follow a digit");
             if (in_tail == 1)
-                d.tail_uneq[d.tail_len - 1] = 1;
+                d->tail_uneq[d->tail_len - 1] = 1;
             else
-                d.uneq[pos - 1] = 1;
+                d->uneq[*pos - 1] = 1;
             continue;
         }
-        {
-            int v = digit_value(*p, base);
-            if (v == -2) {
-                st = sg_error_set(err, SG_E_INPUT, at, "digit '%s' is not %s",
-                                  char_text(cb, p), digits_name);
-                goto out;
-            }
-            if (v < 0) {
-                st = sg_error_set(err, SG_E_INPUT, at,
-                                  "unexpected character '%s' in code",
-                              char_text(cb, p));
-                goto out;
-            }
-            if (in_tail == 1) {
-                if (sg_grow(&d.tail, &d.tail_alloc, d.tail_len + 1, 1) ||
-                    sg_grow(&d.tail_uneq, &d.tail_alloc_uneq, d.tail_len + 1,
-                            1))
-                    goto nomem;
-                d.tail[d.tail_len] = (uint8_t)v;
-                d.tail_uneq[d.tail_len] = 0;
-                d.tail_len++;
-            } else {
-                if (pos > SG_RULE_MAX_TERMS) {
-                    st = sg_error_set(err, SG_E_INPUT, at, "code too long");
-                    goto out;
-                }
-                if (dense_put(&d, pos, (uint8_t)v, 0))
-                    goto nomem;
-                pos++;
-            }
+        v = digit_value(*p, base);
+        if (v == -2)
+            return sg_error_set(err, SG_E_INPUT, at, "digit '%s' is not %s",
+                                char_text(cb, p), digits_name);
+        if (v < 0)
+            return sg_error_set(err, SG_E_INPUT, at,
+                                "unexpected character '%s' in code",
+                                char_text(cb, p));
+        if (in_tail == 1) {
+            if (sg_grow(&d->tail, &d->tail_alloc, d->tail_len + 1, 1) ||
+                sg_grow(&d->tail_uneq, &d->tail_alloc_uneq, d->tail_len + 1, 1))
+                return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            d->tail[d->tail_len] = (uint8_t)v;
+            d->tail_uneq[d->tail_len] = 0;
+            d->tail_len++;
+        } else {
+            if (*pos > SG_RULE_MAX_TERMS)
+                return sg_error_set(err, SG_E_INPUT, at, "code too long");
+            if (dense_put(d, *pos, (uint8_t)v, 0))
+                return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            (*pos)++;
         }
     }
-    if (in_tail == 1) {
-        st = sg_error_set(err, SG_E_INPUT, off + (bracket - text),
-                          "unclosed '['");
+    if (in_tail == 1)
+        return sg_error_set(err, SG_E_INPUT, off + (bracket - text),
+                            "unclosed '['");
+    return SG_OK;
+}
+
+/* A code in `base` (8 or 16) into r; `off` is added to the positions the
+ * messages report (the code may sit inside a longer text). */
+static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
+                            sg_error *err)
+{
+    dense d;
+    const char *p = text;
+    size_t pos = 1;
+    sg_status st;
+
+    if (*p == '\0')
+        return sg_error_set(err, SG_E_INPUT, off, "empty code");
+    memset(&d, 0, sizeof d);
+    st = parse_before_point(&d, &p, text, base, off, err);
+    if (!st)
+        st = parse_after_point(&d, p, text, base, off, &pos, err);
+    if (st)
         goto out;
-    }
-    (void)have_point;
     /* The tail starts right after the written digits, even zero ones. */
     if (d.tail_len) {
-        if (dense_put(&d, pos - 1, d.digit[pos - 1], d.uneq[pos - 1]) < 0)
-            goto nomem;
+        if (dense_put(&d, pos - 1, d.digit[pos - 1], d.uneq[pos - 1]) < 0) {
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto out;
+        }
         d.len = pos;
     }
     dense_normalise(&d);
     st = dense_to_rule(r, &d, err);
-    goto out;
-nomem:
-    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
 out:
     dense_clear(&d);
     return st;
