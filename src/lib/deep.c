@@ -108,7 +108,7 @@ static void hash_range(sg_deep *d, const sg_seq *s, size_t upto)
         size_t end = (d->hashed / SG_DEEP_BLOCK + 1) * SG_DEEP_BLOCK;
         if (end > upto)
             end = upto;
-        d->sum = sg_checksum_extend(d->sum, s, d->hashed, end);
+        d->sum = sgi_checksum_extend(d->sum, s, d->hashed, end);
         d->hashed = end;
         if (end % SG_DEEP_BLOCK == 0 && d->nblocks == end / SG_DEEP_BLOCK - 1 &&
             sg_grow(&d->blocks, &d->blocks_cap, d->nblocks + 1,

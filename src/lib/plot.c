@@ -455,7 +455,7 @@ static const char template_results[] =
     "unset multiplot\n";
 /* clang-format on */
 
-const char *sg_plot_template(const char *name)
+const char *sgi_plot_template(const char *name)
 {
     if (strcmp(name, "sequence") == 0)
         return template_sequence;
@@ -563,8 +563,8 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
                            sg_error *err)
 {
     sg_plot_format fmt;
-    sg_plot_rare rare;
-    sg_plot_data data;
+    sgi_plot_rare rare;
+    sgi_plot_data data;
     script sc;
     workdir w;
     dest d;
@@ -584,10 +584,10 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
         return st;
     st = sgi_plot_workdir_make(&w, opt, fmt, err);
     if (!st)
-        st = sg_plot_find_rare(&rare, s, r, res, from, to, err);
+        st = sgi_plot_find_rare(&rare, s, r, res, from, to, err);
     if (!st)
-        st = sg_plot_write_sequence(w.data, &data, s, res, from, to,
-                                    opt ? opt->max_rows : 0, &rare, err);
+        st = sgi_plot_write_sequence(w.data, &data, s, res, from, to,
+                                     opt ? opt->max_rows : 0, &rare, err);
     if (!st)
         st = sgi_plot_script_begin(&sc, &w, fmt, 0, title, err);
     if (st) {
@@ -681,7 +681,7 @@ sg_status sg_plot_results(const char *path, const char *title,
                           const sg_plot_options *opt, sg_error *err)
 {
     sg_plot_format fmt;
-    sg_plot_summary sum;
+    sgi_plot_summary sum;
     script sc;
     workdir w;
     dest d;
@@ -695,7 +695,7 @@ sg_status sg_plot_results(const char *path, const char *title,
         return st;
     st = sgi_plot_workdir_make(&w, opt, fmt, err);
     if (!st)
-        st = sg_plot_write_results(w.data, &sum, items, n, err);
+        st = sgi_plot_write_results(w.data, &sum, items, n, err);
     if (!st) {
         char rest[200];
         snprintf(rest, sizeof rest,

@@ -77,7 +77,7 @@ static inline int even_weight(uint64_t x)
  * never is: the sparse spaces of the reports count heaps h >= 1 only
  * (G(0) = 0 is every game's), so a figure ringing it would count one
  * rare heap more than the report (Kayles: 10 against 9). */
-static inline int is_rare(const sg_plot_rare *r, uint64_t n, uint64_t v)
+static inline int is_rare(const sgi_plot_rare *r, uint64_t n, uint64_t v)
 {
     int par = r->parity && ((n + (uint64_t)r->parity_shift) & 1);
 
@@ -89,7 +89,7 @@ static inline int is_rare(const sg_plot_rare *r, uint64_t n, uint64_t v)
 /* The report's sparse space when it is one over the heap's parity: 1 and
  * out's mask and parity set, else 0.  The plain masks stay the plot's own
  * (found on the range drawn), as before parity spaces existed. */
-static sg_status parity_space(int *found, sg_plot_rare *out, const sg_seq *s,
+static sg_status parity_space(int *found, sgi_plot_rare *out, const sg_seq *s,
                               const sg_rule *r, sg_error *err)
 {
     sg_sparse_space sp;
@@ -116,9 +116,9 @@ static sg_status parity_space(int *found, sg_plot_rare *out, const sg_seq *s,
  * where W(m) = sum_v h(v) (-1)^popcount(v & m) is the Walsh-Hadamard
  * transform of h.  One transform gives every mask at once.
  */
-sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
-                            const sg_rule *r, const sg_result *res,
-                            uint64_t from, uint64_t to, sg_error *err)
+sg_status sgi_plot_find_rare(sgi_plot_rare *out, const sg_seq *s,
+                             const sg_rule *r, const sg_result *res,
+                             uint64_t from, uint64_t to, sg_error *err)
 {
     cursor c;
     int64_t *w;
@@ -239,7 +239,7 @@ sg_status sgi_plot_file_close(FILE *f, const char *path, sg_error *err)
 /* What makes a value rare, for the data file's header: "even popcount
  * of G & 15", or with the heap's parity "popcount of G & 13 plus (n + 1)
  * mod 2 even". */
-static void rare_text(char *buf, size_t size, const sg_plot_rare *rare)
+static void rare_text(char *buf, size_t size, const sgi_plot_rare *rare)
 {
     if (!rare->parity)
         snprintf(buf, size, "even popcount of G & %llu", (ull)rare->mask);
@@ -255,12 +255,12 @@ typedef struct seq_row {
     int have_rare;
 } seq_row;
 
-sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
-                                 const sg_seq *s, const sg_result *res,
-                                 uint64_t from, uint64_t to, size_t max_rows,
-                                 const sg_plot_rare *rare, sg_error *err)
+sg_status sgi_plot_write_sequence(const char *path, sgi_plot_data *out,
+                                  const sg_seq *s, const sg_result *res,
+                                  uint64_t from, uint64_t to, size_t max_rows,
+                                  const sgi_plot_rare *rare, sg_error *err)
 {
-    static const sg_plot_rare none;
+    static const sgi_plot_rare none;
     cursor c;
     FILE *f;
     seq_row *rows;
@@ -414,9 +414,9 @@ static void put_label(FILE *f, const char *s)
     fputs("\"\n", f);
 }
 
-sg_status sg_plot_write_results(const char *path, sg_plot_summary *out,
-                                const sg_plot_result *items, size_t n,
-                                sg_error *err)
+sg_status sgi_plot_write_results(const char *path, sgi_plot_summary *out,
+                                 const sg_plot_result *items, size_t n,
+                                 sg_error *err)
 {
     point *pts;
     size_t np = 0, i, j;

@@ -9,6 +9,7 @@
 #define SG_PLOT_IMPL_H
 
 #include "sgexplore.h"
+#include "internal.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -6,6 +6,7 @@
  * (or the inline sg_seq_push of seq_impl.h).
  */
 #include "sgexplore.h"
+#include "internal.h"
 #include "seq_impl.h"
 
 #include <stdlib.h>
@@ -24,7 +25,7 @@ void sg_seq_clear(sg_seq *s)
 
 static sg_status check_bytes(size_t n, unsigned width, sg_error *err)
 {
-    uint64_t mem = sg_physical_memory();
+    uint64_t mem = sgi_physical_memory();
     uint64_t need;
 
     if (n > SIZE_MAX / 8)
