@@ -346,10 +346,9 @@ static void test_sequence_long_range(void **state)
         pmax = g.ref[i] > pmax ? g.ref[i] : pmax;
         pmin = g.ref[i] < pmin ? g.ref[i] : pmin;
     }
-    assert_int_equal(
-        sgi_plot_write_sequence(path, &d, &g.s, &g.res, from, to, 0, NULL,
-                                &err),
-        SG_OK);
+    assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res, from, to,
+                                             0, NULL, &err),
+                     SG_OK);
     rows = read_rows(path, &nrows);
     assert_int_equal(d.step, 25000);
     assert_int_equal(nrows, SG_PLOT_MAX_ROWS);
@@ -364,10 +363,9 @@ static void test_sequence_long_range(void **state)
     for (i = 0; i < 50; i++) {
         uint64_t n = 1000000007ULL * (i + 1) + i;
         uint64_t want = g.ref[71 + (n - 71) % 12];
-        assert_int_equal(
-            sgi_plot_write_sequence(path, &d, &g.s, &g.res, n, n, 0, NULL,
-                                    &err),
-            SG_OK);
+        assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res, n, n,
+                                                 0, NULL, &err),
+                         SG_OK);
         rows = read_rows(path, &nrows);
         assert_int_equal(nrows, 1);
         assert_int_equal(rows[0].max, want);
@@ -507,10 +505,9 @@ static void test_sequence_unknown(void **state)
     (void)state;
     game_init(&g, "4!.0", 500, 10);
     assert_int_equal(g.res.status, SG_UNRESOLVED);
-    assert_int_equal(
-        sgi_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n, 0, NULL,
-                                &err),
-        SG_E_INPUT);
+    assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n,
+                                             0, NULL, &err),
+                     SG_E_INPUT);
     assert_non_null(strstr(err.msg, "not known"));
     assert_int_equal(
         sgi_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, NULL, &err),
@@ -1240,8 +1237,8 @@ static void test_script_rare(void **state)
             want = cases[c].parity
                        ? (uint64_t)rare_ext_naive(g.ref[n], n, cases[c].mask, 1,
                                                   cases[c].shift)
-                       : (uint64_t)(n > 0 &&
-                                    even_weight_naive(g.ref[n] & cases[c].mask));
+                       : (uint64_t)(n > 0 && even_weight_naive(g.ref[n] &
+                                                               cases[c].mask));
             if ((uint64_t)rows[k].have_rare != want)
                 fail_msg("%s: heap %llu (G = %u) %s, expected %s",
                          cases[c].code, (unsigned long long)n,

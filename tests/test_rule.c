@@ -701,16 +701,23 @@ static void test_names_and_messages(void **state)
 {
     static const struct {
         const char *name, *canon;
-    } names[] = {{"kayles", "0.77"},   {"dawson", "0.07"},
-                 {"officers", "0.6"},  {"grundy", "4!.0"},
+    } names[] = {{"kayles", "0.77"},
+                 {"dawson", "0.07"},
+                 {"officers", "0.6"},
+                 {"grundy", "4!.0"},
                  {"nim", "nim"}};
     static const struct {
         const char *name, *canon;
-    } cased[] = {{"Kayles", "0.77"},         {"KAYLES", "0.77"},
-                 {"Dawson", "0.07"},         {"OFFICERS", "0.6"},
-                 {"Grundy", "4!.0"},         {"Nim", "nim"},
-                 {"NIM", "nim"},             {"SUBTRACT{1,2}", "subtract{1,2}"},
-                 {"Subtract{3}", "subtract{3}"}, {"All-But{1}", "all-but{1}"},
+    } cased[] = {{"Kayles", "0.77"},
+                 {"KAYLES", "0.77"},
+                 {"Dawson", "0.07"},
+                 {"OFFICERS", "0.6"},
+                 {"Grundy", "4!.0"},
+                 {"Nim", "nim"},
+                 {"NIM", "nim"},
+                 {"SUBTRACT{1,2}", "subtract{1,2}"},
+                 {"Subtract{3}", "subtract{3}"},
+                 {"All-But{1}", "all-but{1}"},
                  {"ALL-BUT{}", "nim"}};
     sg_rule r;
     sg_error err;

@@ -916,8 +916,8 @@ static void test_schema_v1(void **state)
         for (i = 0; i < 60; i++)
             assert_int_equal(sg_seq_append(&gm.s, gm.g[i], &err), SG_OK);
         res = unresolved(&gm.s);
-        assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r),
-                                      &res, &gm.s, "t", 0, &err),
+        assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r), &res,
+                                      &gm.s, "t", 0, &err),
                          SG_OK);
         game_clear(&gm);
     }

@@ -480,6 +480,29 @@ static sg_status check_format(sg_plot_format *fmt, const char *path,
     return SG_OK;
 }
 
+/* Give a figure up before its script is drawn: status st. */
+static sg_status figure_fail(dest *d, workdir *w, sg_status st)
+{
+    sgi_plot_dest_abort(d);
+    sgi_plot_workdir_remove(w);
+    return st;
+}
+
+/* A figure's destination (opened first, so that an unwritable path fails
+ * before anything is computed) and its temporary directory; on failure
+ * nothing of either is left. */
+static sg_status figure_begin(dest *d, workdir *w, const char *path,
+                              sg_plot_format fmt, const sg_plot_options *opt,
+                              sg_error *err)
+{
+    sg_status st = sgi_plot_dest_open(d, path, err);
+
+    if (st)
+        return st;
+    st = sgi_plot_workdir_make(w, opt, fmt, err);
+    return st ? figure_fail(d, w, st) : SG_OK;
+}
+
 /* The name of a theorem without its parenthesised explanation. */
 static void theorem_short(char *out, size_t outsz, const char *theorem)
 {
@@ -579,22 +602,17 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     if (!st)
         st = sequence_title(title, sizeof title, r, res, s, err);
     if (!st)
-        st = sgi_plot_dest_open(&d, path, err);
+        st = figure_begin(&d, &w, path, fmt, opt, err);
     if (st)
         return st;
-    st = sgi_plot_workdir_make(&w, opt, fmt, err);
-    if (!st)
-        st = sgi_plot_find_rare(&rare, s, r, res, from, to, err);
+    st = sgi_plot_find_rare(&rare, s, r, res, from, to, err);
     if (!st)
         st = sgi_plot_write_sequence(w.data, &data, s, res, from, to,
                                      opt ? opt->max_rows : 0, &rare, err);
     if (!st)
         st = sgi_plot_script_begin(&sc, &w, fmt, 0, title, err);
-    if (st) {
-        sgi_plot_dest_abort(&d);
-        sgi_plot_workdir_remove(&w);
-        return st;
-    }
+    if (st)
+        return figure_fail(&d, &w, st);
 
     /* Every position on the x axis is written as an offset from xb. */
     xb = data.xbase;
@@ -632,7 +650,8 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     sgi_plot_put_var_u64(sc.vars, "xdigits", digits(to - xb));
     sgi_plot_put_var_u64(sc.vars, "step", data.step);
     /* The shading runs to n0; n0 <= xmin means none. */
-    sgi_plot_put_var_u64(sc.vars, "n0", p > 0 && n0 > from ? n0 - xb : from - xb);
+    sgi_plot_put_var_u64(sc.vars, "n0",
+                         p > 0 && n0 > from ? n0 - xb : from - xb);
     sgi_plot_put_var_u64(sc.vars, "p", p);
     sgi_plot_put_var_u64(sc.vars, "bfirst", bfirst - xb);
     sgi_plot_put_var_u64(sc.vars, "nbound", nbound);
@@ -672,8 +691,8 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     sgi_plot_put_var_u64(sc.vars, "ytic", tick_step(ymin, ymax, 11));
     offset_label(label, sizeof label, "G(n)", data.ybase, "G(n)", "");
     sgi_plot_put_var_str(sc.vars, "ylabel", label);
-    return sgi_plot_draw(&sc, &w, &d, template_sequence, "plots/sequence.gp (built in)",
-                opt, err);
+    return sgi_plot_draw(&sc, &w, &d, template_sequence,
+                         "plots/sequence.gp (built in)", opt, err);
 }
 
 sg_status sg_plot_results(const char *path, const char *title,
@@ -690,12 +709,10 @@ sg_status sg_plot_results(const char *path, const char *title,
 
     st = check_format(&fmt, path, err);
     if (!st)
-        st = sgi_plot_dest_open(&d, path, err);
+        st = figure_begin(&d, &w, path, fmt, opt, err);
     if (st)
         return st;
-    st = sgi_plot_workdir_make(&w, opt, fmt, err);
-    if (!st)
-        st = sgi_plot_write_results(w.data, &sum, items, n, err);
+    st = sgi_plot_write_results(w.data, &sum, items, n, err);
     if (!st) {
         char rest[200];
         snprintf(rest, sizeof rest,
@@ -707,21 +724,22 @@ sg_status sg_plot_results(const char *path, const char *title,
                   sgi_plot_title_width(1));
         st = sgi_plot_script_begin(&sc, &w, fmt, 1, full, err);
     }
-    if (st) {
-        sgi_plot_dest_abort(&d);
-        sgi_plot_workdir_remove(&w);
-        return st;
-    }
+    if (st)
+        return figure_fail(&d, &w, st);
     sgi_plot_put_var_u64(sc.vars, "xmax",
-                sum.max_preperiod > 10 ? sum.max_preperiod : 10);
-    sgi_plot_put_var_u64(sc.vars, "ymax", sum.max_period > 10 ? sum.max_period : 10);
-    sgi_plot_put_var_u64(sc.vars, "cmax", sum.max_point > 2 ? sum.max_point : 2);
-    sgi_plot_put_var_u64(sc.vars, "hmax", sum.max_count > 1 ? sum.max_count : 1);
+                         sum.max_preperiod > 10 ? sum.max_preperiod : 10);
+    sgi_plot_put_var_u64(sc.vars, "ymax",
+                         sum.max_period > 10 ? sum.max_period : 10);
+    sgi_plot_put_var_u64(sc.vars, "cmax",
+                         sum.max_point > 2 ? sum.max_point : 2);
+    sgi_plot_put_var_u64(sc.vars, "hmax",
+                         sum.max_count > 1 ? sum.max_count : 1);
     /* Whole rules only: no tick at 0.5. */
-    sgi_plot_put_var_u64(sc.vars, "htic",
-                tick_step(0, sum.max_count > 1 ? sum.max_count : 1, 9));
+    sgi_plot_put_var_u64(
+        sc.vars, "htic",
+        tick_step(0, sum.max_count > 1 ? sum.max_count : 1, 9));
     sgi_plot_put_var_u64(sc.vars, "nperiodic", sum.periodic);
     sgi_plot_put_var_u64(sc.vars, "narith", sum.arith);
-    return sgi_plot_draw(&sc, &w, &d, template_results, "plots/results.gp (built in)",
-                opt, err);
+    return sgi_plot_draw(&sc, &w, &d, template_results,
+                         "plots/results.gp (built in)", opt, err);
 }

@@ -28,7 +28,7 @@
 
 /* Check that G(from..to) are known and set c up at from. */
 sg_status sgi_plot_cursor_init(cursor *c, const sg_seq *s, const sg_result *res,
-                             uint64_t from, uint64_t to, sg_error *err)
+                               uint64_t from, uint64_t to, sg_error *err)
 {
     memset(c, 0, sizeof *c);
     c->s = s;

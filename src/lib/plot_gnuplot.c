@@ -203,7 +203,7 @@ static char *path_join(const char *dir, const char *name)
 }
 
 sg_status sgi_plot_workdir_make(workdir *w, const sg_plot_options *opt,
-                              sg_plot_format fmt, sg_error *err)
+                                sg_plot_format fmt, sg_error *err)
 {
     const char *base = opt && opt->tmpdir ? opt->tmpdir : getenv("TMPDIR");
     char image[16];
@@ -337,8 +337,9 @@ static sg_status read_template(char **out, const char *path, sg_error *err)
 }
 
 /* Start a script with the variables every template reads. */
-sg_status sgi_plot_script_begin(script *sc, const workdir *w, sg_plot_format fmt,
-                              int wide, const char *title, sg_error *err)
+sg_status sgi_plot_script_begin(script *sc, const workdir *w,
+                                sg_plot_format fmt, int wide, const char *title,
+                                sg_error *err)
 {
     memset(sc, 0, sizeof *sc);
     sc->vars = open_memstream(&sc->text, &sc->len);
@@ -636,8 +637,8 @@ static sg_status run_gnuplot(const workdir *w, const script *sc,
  * always removes the temporary directory, and the destination too when
  * it was created here and something failed. */
 sg_status sgi_plot_draw(script *sc, workdir *w, dest *d, const char *builtin,
-                      const char *builtin_name, const sg_plot_options *opt,
-                      sg_error *err)
+                        const char *builtin_name, const sg_plot_options *opt,
+                        sg_error *err)
 {
     sg_status st = script_write(sc, w, builtin, builtin_name, opt, err);
 

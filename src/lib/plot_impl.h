@@ -35,9 +35,8 @@ typedef struct cursor {
 } cursor;
 
 /* Check that G(from..to) are known and set c up at from (plot_data.c). */
-sg_status sgi_plot_cursor_init(cursor *c, const sg_seq *s,
-                               const sg_result *res, uint64_t from,
-                               uint64_t to, sg_error *err);
+sg_status sgi_plot_cursor_init(cursor *c, const sg_seq *s, const sg_result *res,
+                               uint64_t from, uint64_t to, sg_error *err);
 
 /* Open a file gnuplot reads, and close it, turning any write error (a
  * full disk) into SG_E_IO (plot_data.c). */
@@ -107,8 +106,8 @@ void sgi_plot_workdir_remove(workdir *w);
 /* A script's variables: begun with those every template reads, then one
  * text or number at a time. */
 sg_status sgi_plot_script_begin(script *sc, const workdir *w,
-                                sg_plot_format fmt, int wide,
-                                const char *title, sg_error *err);
+                                sg_plot_format fmt, int wide, const char *title,
+                                sg_error *err);
 void sgi_plot_put_var_str(FILE *f, const char *name, const char *text);
 void sgi_plot_put_var_u64(FILE *f, const char *name, uint64_t v);
 

@@ -395,9 +395,8 @@ static int digit_value(char c, int base)
 
 /* The digit before the point (position 0, no tokens removed) and its `!`,
  * if any, and the point: *pp moves past them. */
-static sg_status parse_before_point(dense *d, const char **pp,
-                                    const char *text, int base, long off,
-                                    sg_error *err)
+static sg_status parse_before_point(dense *d, const char **pp, const char *text,
+                                    int base, long off, sg_error *err)
 {
     const char *p = *pp;
     char cb[16];

@@ -86,7 +86,7 @@ static const char schema_v1[] =
 
 /* An SG_E_IO error about the cache file, worded after SQLite's code. */
 sg_status sgi_store_db_error(sg_error *err, const sg_store *st, int rc,
-                          const char *doing)
+                             const char *doing)
 {
     const char *msg = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
 
@@ -173,14 +173,33 @@ void sgi_store_rollback(sqlite3 *db)
         sgi_store_exec(db, "ROLLBACK");
 }
 
+int sgi_store_run_rule(sqlite3 *db, const char *sql, const char *rule,
+                       int *changed)
+{
+    sqlite3_stmt *q;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
+
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return rc;
+    if (changed)
+        *changed = sqlite3_changes(db) > 0;
+    return SQLITE_OK;
+}
+
 /* Whether the optional checkpoints table exists. */
 int sgi_store_has_checkpoints(sqlite3 *db, int *yes)
 {
     sqlite3_int64 n = 0;
-    int rc = sgi_store_query_int(db,
-                       "SELECT count(*) FROM sqlite_master WHERE type ="
-                       " 'table' AND name = 'checkpoints'",
-                       &n);
+    int rc =
+        sgi_store_query_int(db,
+                            "SELECT count(*) FROM sqlite_master WHERE type ="
+                            " 'table' AND name = 'checkpoints'",
+                            &n);
 
     *yes = n > 0;
     return rc;
@@ -374,10 +393,11 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
                             "(this sgexplore reads version %d); it was "
                             "left untouched",
                             st->path, (long long)uv, SG_STORE_SCHEMA_VERSION);
-    rc = sgi_store_query_int(db,
-                   "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                   " AND name IN ('rules', 'chunks')",
-                   &tables);
+    rc = sgi_store_query_int(
+        db,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+        " AND name IN ('rules', 'chunks')",
+        &tables);
     if (rc != SQLITE_OK)
         return sgi_store_db_error(err, st, rc, "reading its schema");
     if (tables != 2)
@@ -434,16 +454,37 @@ static int upgrade_v1(sqlite3 *db)
 {
     int rc, yes = 0;
 
-    rc = sgi_store_exec(db, "UPDATE rules SET rule = " V1_RULE ", family = " V1_FAMILY
-                  " WHERE rule <> " V1_RULE " OR family <> " V1_FAMILY);
+    rc = sgi_store_exec(db, "UPDATE rules SET rule = " V1_RULE
+                            ", family = " V1_FAMILY " WHERE rule <> " V1_RULE
+                            " OR family <> " V1_FAMILY);
     if (rc == SQLITE_OK)
         rc = sgi_store_has_checkpoints(db, &yes);
     if (rc == SQLITE_OK && yes)
         rc = sgi_store_exec(db, "UPDATE checkpoints SET rule = 'nim'"
-                      " WHERE rule = 'all-but{}'");
+                                " WHERE rule = 'all-but{}'");
     if (rc == SQLITE_OK)
         rc = sgi_store_exec(db, "PRAGMA user_version = 2");
     return rc;
+}
+
+/* End init_schema's transaction: commit when rc (its first failure) is
+ * SQLITE_OK, and the file then has this schema; otherwise roll back and
+ * report `doing`, or set *denied when the file turned out not writable. */
+static sg_status schema_commit(sg_store *st, int rc, int *denied,
+                               const char *doing, sg_error *err)
+{
+    if (rc == SQLITE_OK)
+        rc = sgi_store_exec(st->db, "COMMIT");
+    if (rc == SQLITE_OK) {
+        st->schema = SG_STORE_SCHEMA_VERSION;
+        return SG_OK;
+    }
+    sgi_store_rollback(st->db);
+    if (is_readonly_code(rc)) {
+        *denied = 1;
+        return SG_OK;
+    }
+    return sgi_store_db_error(err, st, rc, doing);
 }
 
 /* On the read-write connection, when the file is new or was empty
@@ -485,30 +526,14 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
                      SG_STORE_APPLICATION_ID, SG_STORE_SCHEMA_VERSION);
             rc = sgi_store_exec(st->db, sql);
         }
-        if (rc == SQLITE_OK)
-            rc = sgi_store_exec(st->db, "COMMIT");
-        if (rc != SQLITE_OK) {
-            sgi_store_rollback(st->db);
-            if (is_readonly_code(rc)) {
-                *denied = 1;
-                return SG_OK;
-            }
-            return sgi_store_db_error(err, st, rc, "creating its tables");
-        }
-        st->schema = SG_STORE_SCHEMA_VERSION;
+        s = schema_commit(st, rc, denied, "creating its tables", err);
+        if (s || *denied)
+            return s;
     } else if (st->schema < SG_STORE_SCHEMA_VERSION) {
-        rc = upgrade_v1(st->db);
-        if (rc == SQLITE_OK)
-            rc = sgi_store_exec(st->db, "COMMIT");
-        if (rc != SQLITE_OK) {
-            sgi_store_rollback(st->db);
-            if (is_readonly_code(rc)) {
-                *denied = 1;
-                return SG_OK;
-            }
-            return sgi_store_db_error(err, st, rc, "upgrading it to schema version 2");
-        }
-        st->schema = SG_STORE_SCHEMA_VERSION;
+        s = schema_commit(st, upgrade_v1(st->db), denied,
+                          "upgrading it to schema version 2", err);
+        if (s || *denied)
+            return s;
     } else if (sgi_store_exec(st->db, "COMMIT") != SQLITE_OK) {
         sgi_store_rollback(st->db);
     }
@@ -819,7 +844,7 @@ sg_status sgi_store_write_begin(sg_store *st, sg_error *err)
  * its statements) is SQLITE_OK; otherwise, or when the commit fails,
  * report it and roll back, so that nothing of it stays in the file. */
 sg_status sgi_store_write_end(sg_store *st, int rc, const char *doing,
-                           sg_error *err)
+                              sg_error *err)
 {
     sg_status r;
 

@@ -207,14 +207,14 @@ sg_status sg_store_checkpoint_list(sg_store *st,
         rc = SQLITE_OK;
     sqlite3_finalize(q);
     sgi_store_rollback(st->db);
-    return rc == SQLITE_OK ? SG_OK
-                           : sgi_store_db_error(err, st, rc, "listing the checkpoints");
+    return rc == SQLITE_OK
+               ? SG_OK
+               : sgi_store_db_error(err, st, rc, "listing the checkpoints");
 }
 
 sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
                                    sg_error *err)
 {
-    sqlite3_stmt *q;
     int rc, have = 0;
     sg_status r;
 
@@ -225,17 +225,8 @@ sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
         return r;
     rc = sgi_store_has_checkpoints(st->db, &have);
     if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(
-            st->db, "DELETE FROM checkpoints WHERE rule = ?1", -1, &q, NULL);
-    if (rc == SQLITE_OK && have) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        sqlite3_finalize(q);
-        if (rc == SQLITE_DONE) {
-            *found = sqlite3_changes(st->db) > 0;
-            rc = SQLITE_OK;
-        }
-    }
+        rc = sgi_store_run_rule(
+            st->db, "DELETE FROM checkpoints WHERE rule = ?1", rule, found);
     if ((r = sgi_store_write_end(st, rc, "dropping a checkpoint", err)))
         *found = 0;
     return r;

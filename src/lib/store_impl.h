@@ -41,10 +41,10 @@ struct sg_store {
 
 /* Run one sqlite3_bind_* call unless an earlier one failed; rc keeps the
  * first failure. */
-#define BIND(call)                                                         \
-    do {                                                                   \
-        if (rc == SQLITE_OK)                                               \
-            rc = (call);                                                   \
+#define BIND(call)                                                             \
+    do {                                                                       \
+        if (rc == SQLITE_OK)                                                   \
+            rc = (call);                                                       \
     } while (0)
 
 /* An SG_E_IO error about the cache file, worded after SQLite's code (or
@@ -60,6 +60,12 @@ int sgi_store_query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out);
 
 /* End a read or failed write transaction, whatever state it is in. */
 void sgi_store_rollback(sqlite3 *db);
+
+/* Run sql, a statement whose one parameter ?1 is `rule` (a DELETE), to
+ * its end: the SQLite code, SQLITE_OK when done; *changed (may be NULL)
+ * says whether it changed a row. */
+int sgi_store_run_rule(sqlite3 *db, const char *sql, const char *rule,
+                       int *changed);
 
 /* Whether the optional checkpoints table exists (*yes); the SQLite code. */
 int sgi_store_has_checkpoints(sqlite3 *db, int *yes);

@@ -294,12 +294,13 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     /* One read transaction: the row and its chunks from one snapshot. */
     rc = sgi_store_exec(st->db, "BEGIN");
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(
-            st->db,
-            st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
-                             " WHERE " V1_RULE " = ?"
-                           : "SELECT " ENTRY_COLUMNS " FROM rules WHERE rule = ?",
-            -1, &q, NULL);
+        rc = sqlite3_prepare_v2(st->db,
+                                st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1
+                                                 " FROM rules"
+                                                 " WHERE " V1_RULE " = ?"
+                                               : "SELECT " ENTRY_COLUMNS
+                                                 " FROM rules WHERE rule = ?",
+                                -1, &q, NULL);
     if (rc != SQLITE_OK) {
         r = sgi_store_db_error(err, st, rc, "looking a rule up");
         goto done;
@@ -355,17 +356,17 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
     if (!st->db)
         return SG_OK;
     sg_store_entry_init(&e);
-    rc = sqlite3_prepare_v2(
-        st->db,
-        st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
-                         " WHERE (?1 IS NULL OR status = ?1)"
-                         " AND (?2 IS NULL OR " V1_FAMILY " = ?2)"
-                         " ORDER BY " V1_FAMILY ", " V1_RULE
-                       : "SELECT " ENTRY_COLUMNS " FROM rules"
-                         " WHERE (?1 IS NULL OR status = ?1)"
-                         " AND (?2 IS NULL OR family = ?2)"
-                         " ORDER BY family, rule",
-        -1, &q, NULL);
+    rc = sqlite3_prepare_v2(st->db,
+                            st->schema < 2
+                                ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
+                                  " WHERE (?1 IS NULL OR status = ?1)"
+                                  " AND (?2 IS NULL OR " V1_FAMILY " = ?2)"
+                                  " ORDER BY " V1_FAMILY ", " V1_RULE
+                                : "SELECT " ENTRY_COLUMNS " FROM rules"
+                                  " WHERE (?1 IS NULL OR status = ?1)"
+                                  " AND (?2 IS NULL OR family = ?2)"
+                                  " ORDER BY family, rule",
+                            -1, &q, NULL);
     if (rc != SQLITE_OK)
         return sgi_store_db_error(err, st, rc, "listing rules");
     sgi_store_bind_text(q, 1, status);
@@ -374,8 +375,7 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
         sqlite3_int64 id = read_entry(&e, q);
         if (id == READ_NOMEM) {
             r = sg_error_set(err, SG_E_NOMEM, -1,
-                             "out of memory while listing cache %s",
-                             st->path);
+                             "out of memory while listing cache %s", st->path);
             break;
         }
         if (id < 0) {
@@ -633,7 +633,6 @@ sqlfail:
 sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
                         sg_error *err)
 {
-    sqlite3_stmt *q = NULL;
     int rc;
     sg_status r;
 
@@ -642,28 +641,13 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
         return SG_OK;
     if ((r = sgi_store_write_begin(st, err)))
         return r;
-    rc = sqlite3_prepare_v2(st->db,
+    rc = sgi_store_run_rule(st->db,
                             "DELETE FROM chunks WHERE rule_id IN"
                             " (SELECT id FROM rules WHERE rule = ?1)",
-                            -1, &q, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        sqlite3_finalize(q);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-    }
+                            rule, NULL);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(st->db, "DELETE FROM rules WHERE rule = ?1", -1,
-                                &q, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        sqlite3_finalize(q);
-        if (rc == SQLITE_DONE) {
-            *found = sqlite3_changes(st->db) > 0;
-            rc = SQLITE_OK;
-        }
-    }
+        rc = sgi_store_run_rule(st->db, "DELETE FROM rules WHERE rule = ?1",
+                                rule, found);
     if ((r = sgi_store_write_end(st, rc, "dropping a rule", err)))
         *found = 0;
     return r;
