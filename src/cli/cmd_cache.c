@@ -14,7 +14,8 @@
 static const cli_opt cache_opts[] = {
     {"--status", NULL, "S",
      "list: periodic, arithmetic-periodic, unresolved or proven"},
-    {"--family", NULL, "F", "list: subtract, all-but, octal, hex, take-and-break"},
+    {"--family", NULL, "F",
+     "list: subtract, all-but, octal, hex, take-and-break"},
     {"--format", NULL, "FMT", "list: table or json; show: text or json"},
     {NULL, NULL, NULL, NULL},
 };

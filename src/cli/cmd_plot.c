@@ -151,7 +151,7 @@ static const cli_opt plot_opts[] = {
     {"--max", NULL, "N", "compute at most N values"},
     {"--seconds", NULL, "S", "stop computing after S seconds"},
     {"--cache", NULL, NULL, "draw the periods of every cached rule"},
-    {"--family", NULL, "F", "with --cache: subtract, all-but, octal, hex"},
+    {"--family", NULL, "F", "with --cache: one family (as for cache list)"},
     {"--template", NULL, "FILE",
      "an edited copy of plots/sequence.gp or results.gp"},
     {NULL, NULL, NULL, NULL},
