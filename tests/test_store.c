@@ -859,12 +859,29 @@ static int visit_rule(const sg_store_entry *e, void *arg)
     return 0;
 }
 
+static int visit_ckpt(const char *rule, uint64_t heaps, const char *stored,
+                      void *arg)
+{
+    char *out = arg;
+
+    (void)heaps;
+    (void)stored;
+    if (strlen(out) + strlen(rule) + 2 < 256) {
+        strcat(out, rule);
+        strcat(out, " ");
+    }
+    return 0;
+}
+
 static void v1_expect(sg_store *db)
 {
     static const char *const rules[] = {"nim", "4!.0", "0.[7]", "0.77"};
     static const char *const fams[] = {"all-but", "take-and-break",
                                        "take-and-break", "octal"};
-    char names[256] = "";
+    char names[256] = "", ckpts[256] = "";
+    uint64_t heaps = 0;
+    void *blob = NULL;
+    size_t len = 0;
     sg_store_entry e;
     sg_error err;
     sg_seq back;
@@ -891,6 +908,15 @@ static void v1_expect(sg_store *db)
                      SG_OK);
     assert_false(found);
     assert_int_equal(
+        sg_store_checkpoint_get(db, "nim", &heaps, &blob, &len, &err), SG_OK);
+    assert_int_equal(heaps, 60);
+    assert_int_equal(len, 5);
+    assert_memory_equal(blob, "state", 5);
+    free(blob);
+    assert_int_equal(sg_store_checkpoint_list(db, visit_ckpt, ckpts, &err),
+                     SG_OK);
+    assert_string_equal(ckpts, "nim ");
+    assert_int_equal(
         sg_store_list(db, NULL, "take-and-break", visit_rule, names, &err),
         SG_OK);
     assert_string_equal(names, "0.[7] 4!.0 ");
@@ -903,9 +929,7 @@ static void test_schema_v1(void **state)
     char *ro = path_in(dir, "ro.db");
     sg_store *db = open_ok(path);
     unsigned char *before, *after;
-    size_t k, i, n1, n2, len = 0;
-    uint64_t heaps = 0;
-    void *blob = NULL;
+    size_t k, i, n1, n2;
     sg_error err;
 
     (void)state;
@@ -954,12 +978,9 @@ static void test_schema_v1(void **state)
                                    " = 'take-and-break'"),
                      2);
     v1_expect(db);
-    assert_int_equal(
-        sg_store_checkpoint_get(db, "nim", &heaps, &blob, &len, &err), SG_OK);
-    assert_int_equal(heaps, 60);
-    assert_int_equal(len, 5);
-    assert_memory_equal(blob, "state", 5);
-    free(blob);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoints WHERE"
+                                   " rule = 'nim'"),
+                     1);
     sg_store_close(db);
     free(before);
     free(ro);

@@ -144,10 +144,13 @@ sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
     if (rc == SQLITE_OK)
         rc = sgi_store_has_checkpoints(st->db, &have);
     if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(st->db,
-                                "SELECT rule, heaps, state, hash FROM"
-                                " checkpoints WHERE rule = ?1",
-                                -1, &q, NULL);
+        rc = sqlite3_prepare_v2(
+            st->db,
+            st->schema < 2 ? "SELECT " V1_RULE ", heaps, state, hash FROM"
+                             " checkpoints WHERE " V1_RULE " = ?1"
+                           : "SELECT rule, heaps, state, hash FROM"
+                             " checkpoints WHERE rule = ?1",
+            -1, &q, NULL);
     if (rc == SQLITE_OK && have) {
         sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
         rc = sqlite3_step(q);
@@ -187,10 +190,13 @@ sg_status sg_store_checkpoint_list(sg_store *st,
     if (rc == SQLITE_OK)
         rc = sgi_store_has_checkpoints(st->db, &have);
     if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(st->db,
-                                "SELECT rule, heaps, stored FROM checkpoints"
-                                " ORDER BY rule",
-                                -1, &q, NULL);
+        rc = sqlite3_prepare_v2(
+            st->db,
+            st->schema < 2 ? "SELECT " V1_RULE " AS r, heaps, stored FROM"
+                             " checkpoints ORDER BY r"
+                           : "SELECT rule, heaps, stored FROM checkpoints"
+                             " ORDER BY rule",
+            -1, &q, NULL);
     while (rc == SQLITE_OK && have) {
         const char *rule, *stored;
         rc = sqlite3_step(q);
