@@ -48,6 +48,13 @@ sed 's/^rule: nim$/rule: all-but{}/' "$T/nim.cert" >"$T/old.cert"
 out=$("$SG" verify --certificate "$T/old.cert" 2>&1)
 check "a certificate naming all-but{} is confirmed" \
     test "$(tail -n 1 <<<"$out")" = confirmed
+if command -v python3 >/dev/null 2>&1; then
+    PY=${top_srcdir:-.}/scripts/check_certificate.py
+    for c in nim old; do
+        check "the Python checker confirms the $c certificate" \
+            test "$(PYTHONDONTWRITEBYTECODE=1 python3 "$PY" "$T/$c.cert")" = confirmed
+    done
+fi
 
 # A cache of schema version 1, as that sgexplore wrote it.
 if command -v sqlite3 >/dev/null 2>&1; then
