@@ -19,7 +19,8 @@ for form in kayles Kayles KAYLES; do
     check "$form is Kayles (0.77)" test "$(field rule "$(sg "$form")")" = 0.77
 done
 check "Dawson is 0.07" test "$(field rule "$(sg Dawson)")" = 0.07
-check "--rule OFFICERS is 0.6" test "$(field rule "$(sg --rule OFFICERS --max 500)")" = 0.6
+check "--rule OFFICERS is 0.6" \
+    test "$(field rule "$(sg --rule OFFICERS --max 500)")" = 0.6
 check "SUBTRACT{1,2} is subtract{1,2}" \
     test "$(field rule "$(sg 'SUBTRACT{1,2}')")" = 'subtract{1,2}'
 
@@ -52,7 +53,8 @@ if command -v python3 >/dev/null 2>&1; then
     PY=${top_srcdir:-.}/scripts/check_certificate.py
     for c in nim old; do
         check "the Python checker confirms the $c certificate" \
-            test "$(PYTHONDONTWRITEBYTECODE=1 python3 "$PY" "$T/$c.cert")" = confirmed
+            test "$(PYTHONDONTWRITEBYTECODE=1 python3 "$PY" "$T/$c.cert")" \
+            = confirmed
     done
 fi
 
