@@ -263,7 +263,7 @@ if command -v python3 >/dev/null 2>&1; then
         rings_agree 0.106 3000 15 1103
     check "... and the data file's header states the parity part" \
         grep -q 'rare: popcount of G & 13 plus (n + 1) mod 2 even' "$T/kept.dat"
-    check "0.77: the plain mask 15 rings the report's 9 rare heaps, not heap 0" \
+    check "0.77: the plain mask 15 rings the report's 9 rare heaps, not 0" \
         rings_agree 0.77 3000 9 70
     check "... and the data file's header names the plain mask" \
         grep -q 'rare: even popcount of G & 15)' "$T/kept.dat"
