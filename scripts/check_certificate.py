@@ -170,7 +170,9 @@ def parse_list(text):
 
 def parse_rule(text):
     """Rule from its canonical text: subtract{..}, all-but{..}, a code
-    such as 0.77, 4!.0 or 0.0[3], or the name grundy."""
+    such as 0.77, 4!.0 or 0.0[3], or the name grundy or nim."""
+    if text.lower() == 'nim':
+        text = 'all-but{}'
     m = re.fullmatch(r'(subtract|all-but)\{([0-9,\-]*)\}', text)
     if m:
         nums = parse_list(m.group(2))
@@ -180,7 +182,7 @@ def parse_rule(text):
                          for k in range(top + 1)], [])
         return Rule([(0, False)] + [(0 if k in nums else 3, False)
                                     for k in range(1, top + 1)], [(3, False)])
-    if text == 'grundy':
+    if text.lower() == 'grundy':
         text = '4!.0'
     m = re.fullmatch(r'([0-9A-Fa-f]!?)\.((?:[0-9A-Fa-f]!?)*)'
                      r'(?:\[((?:[0-9A-Fa-f]!?)+)\])?', text)

@@ -546,6 +546,9 @@ char *ref_rule_canonical(const ref_rule *r)
         }
         at += put_list(buf + at, list, count);
         sprintf(buf + at, "}");
+        if (count == 0) {
+            sprintf(buf, "nim"); /* Nim's name, not all-but{} */
+        }
         break;
     case KIND_CODE:
         free(buf);
@@ -566,6 +569,10 @@ const char *ref_rule_family(const ref_rule *r)
         return "all-but";
     case KIND_CODE:
         break;
+    }
+    /* octal and hex games are finite codes without `!` */
+    if (n.tail_len > 0 || ref_has_unequal(&n)) {
+        return "take-and-break";
     }
     return (ref_bits(&n) & 8) ? "hex" : "octal";
 }

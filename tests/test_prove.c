@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sgexplore.h"
+#include "internal.h" /* the parts tested on their own (sgi_) */
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -650,7 +651,7 @@ static void check_unequal(const char *text, size_t max)
     const char *why = NULL;
 
     parse_or_fail(&r, SG_SYNTAX_RULE, text);
-    if (!sg_prove_applicable(&r, &why)) {
+    if (!sgi_prove_applicable(&r, &why)) {
         if (why == NULL || why[0] == '\0') {
             fail_msg("%s: no theorem applies, but no reason given", text);
         }
@@ -730,7 +731,7 @@ static void test_applicable(void **state)
         sg_rule r;
         const char *why = "unset";
         parse_or_fail(&r, SG_SYNTAX_RULE, yes[i]);
-        if (!sg_prove_applicable(&r, &why)) {
+        if (!sgi_prove_applicable(&r, &why)) {
             fail_msg("%s: no theorem applicable (%s)", yes[i],
                      why ? why : "NULL");
         }
@@ -1044,7 +1045,7 @@ static void test_observed_long(void **state)
     (void)state;
     tu_rng_init(&g, 307);
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.8!");
-    assert_false(sg_prove_applicable(&r, NULL));
+    assert_false(sgi_prove_applicable(&r, NULL));
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         uint64_t p = cases[c][0], n0 = cases[c][1];
         size_t n = (size_t)(n0 + 3 * p + cases[c][2]);
@@ -1112,7 +1113,7 @@ static void observed_random_one(const ref_rule *ref, const char *text,
     }
     if (!want.have)
         goto out;
-    if (!sg_prove_applicable(&r, NULL)) {
+    if (!sgi_prove_applicable(&r, NULL)) {
         assert_true(res.observed.needs == UINT64_MAX);
         goto out;
     }
@@ -1308,7 +1309,7 @@ static int naive_prove(sg_result *o, const char *th, uint64_t t,
 static void search_naive_one(const sg_rule *r, const char *text,
                              const uint32_t *g, size_t n)
 {
-    const char *th = sg_prove_theorem_id(r);
+    const char *th = sgi_prove_theorem_id(r);
     uint64_t t;
     sg_result res, want;
     int have;

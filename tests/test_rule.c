@@ -162,15 +162,15 @@ static void test_allbut_lists(void **state)
     (void)state;
     expect_canon(SG_SYNTAX_ALLBUT, "1,3", "all-but{1,3}");
     expect_canon(SG_SYNTAX_ALLBUT, "3,1", "all-but{1,3}");
-    expect_canon(SG_SYNTAX_ALLBUT, "", "all-but{}");
+    expect_canon(SG_SYNTAX_ALLBUT, "", "nim");
     expect_canon(SG_SYNTAX_ALLBUT, "2-4", "all-but{2-4}");
     expect_canon(SG_SYNTAX_RULE, "all-but{1,3}", "all-but{1,3}");
-    expect_canon(SG_SYNTAX_RULE, "all-but{}", "all-but{}");
+    expect_canon(SG_SYNTAX_RULE, "all-but{}", "nim");
     /* Nim written as a code. */
-    expect_canon(SG_SYNTAX_RULE, "0.[3]", "all-but{}");
-    expect_canon(SG_SYNTAX_RULE, "0.3[3]", "all-but{}");
-    expect_canon(SG_SYNTAX_RULE, "0.[33]", "all-but{}");
-    expect_canon(SG_SYNTAX_RULE, "0.333[333]", "all-but{}");
+    expect_canon(SG_SYNTAX_RULE, "0.[3]", "nim");
+    expect_canon(SG_SYNTAX_RULE, "0.3[3]", "nim");
+    expect_canon(SG_SYNTAX_RULE, "0.[33]", "nim");
+    expect_canon(SG_SYNTAX_RULE, "0.333[333]", "nim");
     expect_canon(SG_SYNTAX_RULE, "0.03[3]", "all-but{1}");
     expect_canon(SG_SYNTAX_RULE, "0.030[3]", "all-but{1,3}");
     expect_canon(SG_SYNTAX_RULE, "0.0303[33]", "all-but{1,3}");
@@ -288,8 +288,9 @@ static void test_rule_codes(void **state)
     expect_canon(SG_SYNTAX_RULE, "0.70[7]", "0.70[7]");
     expect_canon(SG_SYNTAX_RULE, "4.[7]", "4.[7]");
 
+    /* Grundy's game has digits 0-7 but is no octal game: `!` */
     parse_into(&r, SG_SYNTAX_RULE, "4!.0");
-    assert_string_equal(sg_rule_family(&r), "octal");
+    assert_string_equal(sg_rule_family(&r), "take-and-break");
     assert_int_equal(sg_rule_digit(&r, 0, &u), 4);
     assert_int_equal(u, 1);
     assert_int_equal(sg_rule_digit(&r, 1, NULL), 0);
@@ -304,13 +305,24 @@ static void test_rule_codes(void **state)
     assert_int_equal(sg_rule_has_unequal(&r), 1);
     sg_rule_clear(&r);
 
+    /* nor is a code with a repeating tail (unless all-but) */
     parse_into(&r, SG_SYNTAX_RULE, "0.1[7]");
-    assert_string_equal(sg_rule_family(&r), "octal");
+    assert_string_equal(sg_rule_family(&r), "take-and-break");
     assert_int_equal(sg_rule_digit(&r, 1, NULL), 1);
     assert_int_equal(sg_rule_digit(&r, 2, NULL), 7);
     assert_int_equal(sg_rule_digit(&r, 12345678901ULL, NULL), 7);
     assert_true(sg_rule_max_take(&r) == UINT64_MAX);
     assert_int_equal(sg_rule_bits(&r), 7);
+    sg_rule_clear(&r);
+
+    parse_into(&r, SG_SYNTAX_RULE, "0.7!");
+    assert_string_equal(sg_rule_family(&r), "take-and-break");
+    sg_rule_clear(&r);
+    parse_into(&r, SG_SYNTAX_RULE, "0.8!F");
+    assert_string_equal(sg_rule_family(&r), "take-and-break");
+    sg_rule_clear(&r);
+    parse_into(&r, SG_SYNTAX_RULE, "nim");
+    assert_string_equal(sg_rule_family(&r), "all-but");
     sg_rule_clear(&r);
 }
 
@@ -689,9 +701,24 @@ static void test_names_and_messages(void **state)
 {
     static const struct {
         const char *name, *canon;
-    } names[] = {{"kayles", "0.77"},   {"dawson", "0.07"},
-                 {"officers", "0.6"},  {"grundy", "4!.0"},
-                 {"nim", "all-but{}"}};
+    } names[] = {{"kayles", "0.77"},
+                 {"dawson", "0.07"},
+                 {"officers", "0.6"},
+                 {"grundy", "4!.0"},
+                 {"nim", "nim"}};
+    static const struct {
+        const char *name, *canon;
+    } cased[] = {{"Kayles", "0.77"},
+                 {"KAYLES", "0.77"},
+                 {"Dawson", "0.07"},
+                 {"OFFICERS", "0.6"},
+                 {"Grundy", "4!.0"},
+                 {"Nim", "nim"},
+                 {"NIM", "nim"},
+                 {"SUBTRACT{1,2}", "subtract{1,2}"},
+                 {"Subtract{3}", "subtract{3}"},
+                 {"All-But{1}", "all-but{1}"},
+                 {"ALL-BUT{}", "nim"}};
     sg_rule r;
     sg_error err;
     size_t i;
@@ -700,6 +727,13 @@ static void test_names_and_messages(void **state)
     for (i = 0; i < sizeof names / sizeof *names; i++) {
         char *c = canon_of(SG_SYNTAX_RULE, names[i].name);
         assert_string_equal(c, names[i].canon);
+        free(c);
+    }
+    /* Names are case-insensitive (DESIGN.md: `Kayles`), and so are the
+     * words of the canonical forms. */
+    for (i = 0; i < sizeof cased / sizeof *cased; i++) {
+        char *c = canon_of(SG_SYNTAX_RULE, cased[i].name);
+        assert_string_equal(c, cased[i].canon);
         free(c);
     }
     sg_rule_init(&r);

@@ -842,6 +842,152 @@ static void test_refuse_schema_version(void **state)
     rm_tree(dir);
 }
 
+/* A cache of schema version 1 keeps working: its Nim row (keyed
+ * `all-but{}` then) is found as `nim`, and Grundy's game and 0.[7]
+ * (family `octal` then) read as take-and-break, both on a read-only open
+ * (the file left byte-for-byte as it was) and after the upgrade of a
+ * writable open, which renames the row, its checkpoint and the families
+ * in one transaction and sets user_version 2. */
+static int visit_rule(const sg_store_entry *e, void *arg)
+{
+    char *out = arg;
+
+    if (strlen(out) + strlen(e->rule) + 2 < 256) {
+        strcat(out, e->rule);
+        strcat(out, " ");
+    }
+    return 0;
+}
+
+static int visit_ckpt(const char *rule, uint64_t heaps, const char *stored,
+                      void *arg)
+{
+    char *out = arg;
+
+    (void)heaps;
+    (void)stored;
+    if (strlen(out) + strlen(rule) + 2 < 256) {
+        strcat(out, rule);
+        strcat(out, " ");
+    }
+    return 0;
+}
+
+static void v1_expect(sg_store *db)
+{
+    static const char *const rules[] = {"nim", "4!.0", "0.[7]", "0.77"};
+    static const char *const fams[] = {"all-but", "take-and-break",
+                                       "take-and-break", "octal"};
+    char names[256] = "", ckpts[256] = "";
+    uint64_t heaps = 0;
+    void *blob = NULL;
+    size_t len = 0;
+    sg_store_entry e;
+    sg_error err;
+    sg_seq back;
+    size_t k, i;
+    int found;
+
+    sg_store_entry_init(&e);
+    for (k = 0; k < 4; k++) {
+        sg_seq_init(&back);
+        found = 0;
+        if (sg_store_get(db, rules[k], &e, &back, &found, &err))
+            fail_msg("%s: %s", rules[k], err.msg);
+        assert_true(found);
+        assert_string_equal(e.rule, rules[k]);
+        assert_string_equal(e.family, fams[k]);
+        assert_int_equal(back.n, 60);
+        for (i = 0; k == 0 && i < back.n; i++)
+            assert_int_equal(sg_seq_get(&back, i), i); /* Nim: G(n) = n */
+        sg_store_entry_clear(&e);
+        sg_seq_clear(&back);
+    }
+    found = 1;
+    assert_int_equal(sg_store_get(db, "all-but{}", &e, NULL, &found, &err),
+                     SG_OK);
+    assert_false(found);
+    assert_int_equal(
+        sg_store_checkpoint_get(db, "nim", &heaps, &blob, &len, &err), SG_OK);
+    assert_int_equal(heaps, 60);
+    assert_int_equal(len, 5);
+    assert_memory_equal(blob, "state", 5);
+    free(blob);
+    assert_int_equal(sg_store_checkpoint_list(db, visit_ckpt, ckpts, &err),
+                     SG_OK);
+    assert_string_equal(ckpts, "nim ");
+    assert_int_equal(
+        sg_store_list(db, NULL, "take-and-break", visit_rule, names, &err),
+        SG_OK);
+    assert_string_equal(names, "0.[7] 4!.0 ");
+}
+
+static void test_schema_v1(void **state)
+{
+    static const char *const codes[] = {"0.[3]", "4!.0", "0.[7]", "0.77"};
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    char *ro = path_in(dir, "ro.db");
+    sg_store *db = open_ok(path);
+    unsigned char *before, *after;
+    size_t k, i, n1, n2;
+    sg_error err;
+
+    (void)state;
+    for (k = 0; k < 4; k++) {
+        game gm;
+        sg_result res;
+        game_init(&gm, codes[k], 0, 60);
+        for (i = 0; i < 60; i++)
+            assert_int_equal(sg_seq_append(&gm.s, gm.g[i], &err), SG_OK);
+        res = unresolved(&gm.s);
+        assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r), &res,
+                                      &gm.s, "t", 0, &err),
+                         SG_OK);
+        game_clear(&gm);
+    }
+    assert_int_equal(sg_store_checkpoint_put(db, "nim", 60, "state", 5, &err),
+                     SG_OK);
+    sg_store_close(db);
+    /* What version 1 wrote for the same rules. */
+    sql(path, "UPDATE rules SET rule = 'all-but{}' WHERE rule = 'nim';"
+              "UPDATE checkpoints SET rule = 'all-but{}' WHERE rule = 'nim';"
+              "UPDATE rules SET family = 'octal' WHERE rule IN ('4!.0',"
+              " '0.[7]'); PRAGMA user_version = 1");
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE family"
+                                   " = 'octal' OR rule = 'all-but{}'"),
+                     4);
+    before = slurp(path, &n1);
+    write_file(ro, before, n1);
+
+    /* read-only: read through the new names, nothing written */
+    assert_int_equal(sg_store_open(&db, ro, SG_STORE_READONLY, &err), SG_OK);
+    v1_expect(db);
+    sg_store_close(db);
+    after = slurp(ro, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(before, after, n1);
+    free(after);
+
+    /* writable: upgraded on open */
+    db = open_ok(path);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE rule ="
+                                   " 'nim' AND family = 'all-but'"),
+                     1);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE family"
+                                   " = 'take-and-break'"),
+                     2);
+    v1_expect(db);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoints WHERE"
+                                   " rule = 'nim'"),
+                     1);
+    sg_store_close(db);
+    free(before);
+    free(ro);
+    free(path);
+    rm_tree(dir);
+}
+
 /* A damaged value blob is noticed by its hash. */
 static void test_damaged_chunk(void **state)
 {
@@ -1192,7 +1338,8 @@ static void test_checkpoint_roundtrip(void **state)
                                    " length(state) = 0 FROM checkpoints"
                                    " WHERE rule = '0.6'"),
                      1);
-    assert_int_equal(sql_int(path, "PRAGMA user_version"), 1);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"),
+                     SG_STORE_SCHEMA_VERSION);
 
     /* Reopened: the file with the extra table is still a cache of ours. */
     db = open_ok(path);
@@ -1603,6 +1750,7 @@ int main(void)
         cmocka_unit_test(test_list_drop),
         cmocka_unit_test(test_refuse_foreign_and_corrupt),
         cmocka_unit_test(test_refuse_schema_version),
+        cmocka_unit_test(test_schema_v1),
         cmocka_unit_test(test_damaged_chunk),
         cmocka_unit_test(test_readonly),
         cmocka_unit_test(test_disk_full),

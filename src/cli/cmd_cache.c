@@ -15,7 +15,8 @@
 static const cli_opt cache_opts[] = {
     {"--status", NULL, "S",
      "list: periodic, arithmetic-periodic, unresolved or proven"},
-    {"--family", NULL, "F", "list: subtract, all-but, octal or hex"},
+    {"--family", NULL, "F",
+     "list: subtract, all-but, octal, hex, take-and-break"},
     {"--format", NULL, "FMT", "list: table or json; show: text or json"},
     {NULL, NULL, NULL, NULL},
 };
@@ -192,7 +193,7 @@ static int cmd_list(const cli_args *a, int json)
     static const char *const statuses[] = {"periodic", "arithmetic-periodic",
                                            "unresolved", "proven", NULL};
     static const char *const families[] = {"subtract", "all-but", "octal",
-                                           "hex", NULL};
+                                           "hex", "take-and-break", NULL};
     const char *status = cli_get(a, "--status"), *family = cli_get(a,
                                                                  "--family");
     list_state ls;
@@ -215,7 +216,8 @@ static int cmd_list(const cli_args *a, int json)
     for (k = 0; family && families[k] && strcmp(family, families[k]); k++)
         ;
     if (family && !families[k]) {
-        cli_error("--family '%s': expected subtract, all-but, octal or hex",
+        cli_error("--family '%s': expected subtract, all-but, octal, hex or "
+                  "take-and-break",
                   cli_quote(family));
         return EXIT_USAGE;
     }

@@ -93,7 +93,7 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
                       const sg_plot_options *opt)
 {
     static const char *const families[] = {"subtract", "all-but", "octal",
-                                           "hex"};
+                                           "hex", "take-and-break"};
     result_list l = {NULL, 0, 0, 0};
     sg_store *db = NULL;
     sg_error err;
@@ -104,7 +104,8 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
     for (i = 0; family && i < sizeof families / sizeof *families; i++)
         ok |= strcmp(family, families[i]) == 0;
     if (!ok) {
-        cli_error("--family '%s': expected subtract, all-but, octal or hex",
+        cli_error("--family '%s': expected subtract, all-but, octal, hex or "
+                  "take-and-break",
                   family);
         return EXIT_USAGE;
     }
@@ -152,7 +153,7 @@ static const cli_opt plot_opts[] = {
     {"--max", NULL, "N", "compute at most N values"},
     {"--seconds", NULL, "S", "stop computing after S seconds"},
     {"--cache", NULL, NULL, "draw the periods of every cached rule"},
-    {"--family", NULL, "F", "with --cache: subtract, all-but, octal, hex"},
+    {"--family", NULL, "F", "with --cache: one family (as for cache list)"},
     {"--template", NULL, "FILE",
      "an edited copy of plots/sequence.gp or results.gp"},
     {NULL, NULL, NULL, NULL},

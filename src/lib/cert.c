@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "internal.h"
 #include "fnv.h"
 
 #include <inttypes.h>
@@ -190,7 +191,7 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
             if (ok) {
                 memcpy(id, val, vlen);
                 id[vlen] = '\0';
-                res->theorem_id = sg_theorem_lookup(id, &res->theorem);
+                res->theorem_id = sgi_theorem_lookup(id, &res->theorem);
                 ok = res->theorem_id != NULL;
             }
             break;

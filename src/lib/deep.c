@@ -108,18 +108,12 @@ static void hash_range(sg_deep *d, const sg_seq *s, size_t upto)
         size_t end = (d->hashed / SG_DEEP_BLOCK + 1) * SG_DEEP_BLOCK;
         if (end > upto)
             end = upto;
-        d->sum = sg_checksum_extend(d->sum, s, d->hashed, end);
+        d->sum = sgi_checksum_extend(d->sum, s, d->hashed, end);
         d->hashed = end;
-        if (end % SG_DEEP_BLOCK == 0 && d->nblocks == end / SG_DEEP_BLOCK - 1) {
-            size_t nb = d->nblocks + 1;
-            if ((nb & (nb - 1)) == 0 || nb == 1) {
-                uint64_t *p = realloc(d->blocks, 2 * nb * sizeof *p);
-                if (!p)
-                    continue;
-                d->blocks = p;
-            }
+        if (end % SG_DEEP_BLOCK == 0 && d->nblocks == end / SG_DEEP_BLOCK - 1 &&
+            sg_grow(&d->blocks, &d->blocks_cap, d->nblocks + 1,
+                    sizeof *d->blocks) == 0)
             d->blocks[d->nblocks++] = d->sum;
-        }
     }
 }
 
@@ -212,17 +206,9 @@ static void put_bytes(wbuf *b, const void *x, size_t len)
 {
     if (b->fail)
         return;
-    if (b->n + len > b->cap) {
-        size_t nc = b->cap ? b->cap : 4096;
-        unsigned char *q;
-        while (nc < b->n + len)
-            nc *= 2;
-        if (!(q = realloc(b->p, nc))) {
-            b->fail = 1;
-            return;
-        }
-        b->p = q;
-        b->cap = nc;
+    if (sg_grow(&b->p, &b->cap, b->n + len, 1)) {
+        b->fail = 1;
+        return;
     }
     memcpy(b->p + b->n, x, len);
     b->n += len;
@@ -430,7 +416,8 @@ sg_status sg_deep_load(sg_deep *d, const sg_rule *r, const void *blob,
     d->nblocks = (size_t)get_u64(&b);
     if (!room(&b, d->nblocks, 8) || d->nblocks != d->hashed / SG_DEEP_BLOCK)
         return bad_blob(d, err, "block checksums");
-    if (!(d->blocks = malloc((d->nblocks + 1) * 2 * sizeof *d->blocks))) {
+    if (sg_grow(&d->blocks, &d->blocks_cap, d->nblocks + 1,
+                sizeof *d->blocks)) {
         sg_deep_clear(d);
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     }

@@ -21,10 +21,10 @@ sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
         return SG_OK;
     if (sg_sparse_applicable(r))
         return sg_enumerate_sparse(s, r, n, SG_SPARSE_AUTO, NULL, opt, err);
-    if (sg_direct_applicable(r))
-        return sg_enumerate_direct(s, r, n, opt, err);
-    if (sg_three_applicable(r))
-        return sg_enumerate_three(s, r, n, opt, err);
+    if (sgi_direct_applicable(r))
+        return sgi_enumerate_direct(s, r, n, opt, err);
+    if (sgi_three_applicable(r))
+        return sgi_enumerate_three(s, r, n, opt, err);
     return sg_enumerate_naive(s, r, n, opt, err);
 }
 
@@ -32,9 +32,9 @@ const char *sg_enumerate_method(const sg_rule *r)
 {
     if (sg_sparse_applicable(r))
         return "sparse";
-    if (sg_direct_applicable(r))
+    if (sgi_direct_applicable(r))
         return "direct";
-    if (sg_three_applicable(r))
+    if (sgi_three_applicable(r))
         return "three-heap";
     return "naive";
 }

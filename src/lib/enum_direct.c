@@ -23,7 +23,7 @@ typedef struct direct {
     uint64_t *stamp; /* none + 2 entries */
 } direct;
 
-int sg_direct_applicable(const sg_rule *r)
+int sgi_direct_applicable(const sg_rule *r)
 {
     return r->tail_len == 0 && !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE));
 }
@@ -85,8 +85,8 @@ DIRECT_RUN(direct_run4, uint32_t, UINT32_MAX)
 
 /* All the time is in the loops of DIRECT_RUN (hence SG_ALIGN_FN). */
 SG_ALIGN_FN
-sg_status sg_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
-                              const sg_enum_options *opt, sg_error *err)
+sg_status sgi_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
+                               const sg_enum_options *opt, sg_error *err)
 {
     direct d;
     sg_status st = SG_OK;

@@ -9,6 +9,7 @@
 #define SG_ENUM_IMPL_H
 
 #include "sgexplore.h"
+#include "internal.h"
 #include "seq_impl.h"
 
 /* Heaps between two looks at the cancel flag and the progress hook. */
@@ -34,11 +35,6 @@ static inline sg_status sg_enum_interrupted(const sg_seq *s, sg_error *err)
     return sg_error_set(err, SG_E_INTERRUPTED, -1,
                         "interrupted after %zu values", s->n);
 }
-
-/* The direct method (enum_direct.c): finite rules without splits. */
-int sg_direct_applicable(const sg_rule *r);
-sg_status sg_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
-                              const sg_enum_options *opt, sg_error *err);
 
 /* Deep runs (deep.c, enum_sparse.c): the sparse method on d's window, and
  * the running checksum of the values before they leave it (G(hashed..

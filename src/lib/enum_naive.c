@@ -21,20 +21,14 @@ typedef struct marks {
 
 static int marks_fit(marks *m, sg_value max)
 {
-    size_t want = 2;
-    uint64_t *ns;
+    size_t old = m->size;
 
-    while (want <= (size_t)max)
-        want *= 2;
-    want *= 2; /* the mex can be one past the largest option */
-    if (want <= m->size)
-        return 0;
-    ns = realloc(m->stamp, want * sizeof *ns);
-    if (!ns)
+    /* A power of two P > max holds every xor of option values; the mex
+     * can be one past the largest, so twice that, 2P >= 2 (max + 1), which
+     * is what sg_grow's doubling (from 16) yields. */
+    if (sg_grow(&m->stamp, &m->size, 2 * ((size_t)max + 1), sizeof *m->stamp))
         return -1;
-    memset(ns + m->size, 0, (want - m->size) * sizeof *ns);
-    m->stamp = ns;
-    m->size = want;
+    memset(m->stamp + old, 0, (m->size - old) * sizeof *m->stamp);
     return 0;
 }
 

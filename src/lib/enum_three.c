@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* Whether this method applies: bit 8 somewhere, no '!', no tail. */
-int sg_three_applicable(const sg_rule *r)
+int sgi_three_applicable(const sg_rule *r)
 {
     return (sg_rule_bits(r) & SG_BIT_THREE) && !r->tail_len &&
            !sg_rule_has_unequal(r);
@@ -73,17 +73,11 @@ static int three_fit(three *t, const sg_seq *s, sg_value max, size_t n)
         words *= 2;
     if (words == t->words && n <= t->cap)
         return 0;
-    if (n > t->cap || words != t->words) {
-        size_t cap = t->cap ? t->cap : 1024;
-        uint64_t *np;
-        while (cap < n)
-            cap *= 2;
-        np = realloc(t->pairs, cap * words * sizeof *np);
-        if (!np)
-            return -1;
-        t->pairs = np;
-        t->cap = cap;
-    }
+    if (words != t->words)
+        t->cap = 0; /* rows of the old width: the array is remade whole */
+    if (sg_grow(&t->pairs, &t->cap, n < 1024 ? 1024 : n,
+                words * sizeof *t->pairs))
+        return -1;
     if (words != t->words) {
         uint64_t *nu = calloc(64 * words * words, sizeof *nu);
         sg_value *nd = realloc(t->used, 64 * words * sizeof *nd);
@@ -124,8 +118,8 @@ static void mark_bits(uint64_t *stamp, uint64_t tag, const uint64_t *p,
     }
 }
 
-sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
-                             const sg_enum_options *opt, sg_error *err)
+sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
+                              const sg_enum_options *opt, sg_error *err)
 {
     three t;
     sg_status st;
@@ -168,7 +162,7 @@ sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
         while (sg_digits_next(&it, &k, &d, &uneq)) {
             size_t rem = h - k, a, g, nused;
 
-            /* No '!' here (sg_three_applicable), and no tail. */
+            /* No '!' here (sgi_three_applicable), and no tail. */
             sg_moves_digit(s, h, k, d, 0, SG_BIT_ALL | SG_BIT_ONE,
                            sg_mark_visit, &mk);
             if ((d & SG_BIT_TWO) && rem >= 2)

@@ -4,6 +4,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "internal.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -51,7 +52,7 @@ sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
     return SG_OK;
 }
 
-uint64_t sg_physical_memory(void)
+uint64_t sgi_physical_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES);
     long size = sysconf(_SC_PAGE_SIZE);

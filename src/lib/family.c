@@ -139,16 +139,8 @@ static int tb_puts(tbuf *t, const char *tmp)
 {
     size_t n = strlen(tmp);
 
-    if (t->len + n + 1 > t->cap) {
-        size_t nc = t->cap ? 2 * t->cap : 64;
-        char *ns;
-        while (nc < t->len + n + 1)
-            nc *= 2;
-        if (!(ns = realloc(t->s, nc)))
-            return -1;
-        t->s = ns;
-        t->cap = nc;
-    }
+    if (sg_grow(&t->s, &t->cap, t->len + n + 1, 1))
+        return -1;
     memcpy(t->s + t->len, tmp, n + 1);
     t->len += n;
     return 0;

@@ -189,25 +189,17 @@ static void parser_free(parser *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Grow *ptr (holding *alloc items of size sz) to at least need items. */
-static int grow(void *ptr, size_t *alloc, size_t need, size_t sz)
+/* Grow three arrays that share one count *alloc to hold need elements
+ * each (sg_grow); *alloc stays what all three hold when one fails. */
+static int grow3(size_t *alloc, size_t need, void *a, size_t sa, void *b,
+                 size_t sb, void *c, size_t sc)
 {
-    void **pp = ptr;
-    size_t n = *alloc ? *alloc : 64;
-    void *q;
+    size_t a1 = *alloc, a2 = *alloc, a3 = *alloc;
 
-    if (need <= *alloc)
-        return 0;
-    while (n < need) {
-        if (n > SIZE_MAX / 2 / sz)
-            return -1;
-        n *= 2;
-    }
-    q = realloc(*pp, n * sz);
-    if (!q)
+    if (sg_grow(a, &a1, need, sa) || sg_grow(b, &a2, need, sb) ||
+        sg_grow(c, &a3, need, sc))
         return -1;
-    *pp = q;
-    *alloc = n;
+    *alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
     return 0;
 }
 
@@ -306,16 +298,11 @@ static sg_status intern(uint32_t *id, parser *p, const char *s, size_t len,
         return sg_error_set(err, SG_E_INPUT, -1,
                             "line %zu: the names take more than 2^40 bytes",
                             p->line);
-    if (grow(&p->names, &p->names_cap, p->names_len + HDR + len + 1, 1))
+    if (sg_grow(&p->names, &p->names_cap, p->names_len + HDR + len + 1, 1))
         return nomem(err);
-    if (p->nnames + 1 > p->names_alloc) {
-        size_t a1 = p->names_alloc, a2 = p->names_alloc, a3 = p->names_alloc;
-        if (grow(&p->name_at, &a1, p->nnames + 1, sizeof *p->name_at) ||
-            grow(&p->decl, &a2, p->nnames + 1, sizeof *p->decl) ||
-            grow(&p->seen_line, &a3, p->nnames + 1, sizeof *p->seen_line))
-            return nomem(err);
-        p->names_alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
-    }
+    if (grow3(&p->names_alloc, p->nnames + 1, &p->name_at, sizeof *p->name_at,
+              &p->decl, sizeof *p->decl, &p->seen_line, sizeof *p->seen_line))
+        return nomem(err);
     {
         uint32_t hdr[2] = {(uint32_t)p->nnames, (uint32_t)len};
         memcpy(p->names + p->names_len, hdr, HDR);
@@ -402,14 +389,10 @@ static sg_status add_token(parser *p, const char *s, const token *t, int first,
                 "line %zu: vertex '%s' is already declared on line %lu",
                 p->line, quote_name(q, sizeof q, s + t->start, t->len),
                 (unsigned long)p->decl_line[p->decl[id]]);
-        if (p->nvert + 2 > p->vert_alloc) {
-            size_t a1 = p->vert_alloc, a2 = p->vert_alloc, a3 = p->vert_alloc;
-            if (grow(&p->first, &a1, p->nvert + 2, sizeof *p->first) ||
-                grow(&p->vname, &a2, p->nvert + 2, sizeof *p->vname) ||
-                grow(&p->decl_line, &a3, p->nvert + 2, sizeof *p->decl_line))
-                return nomem(err);
-            p->vert_alloc = a1 < a2 ? (a1 < a3 ? a1 : a3) : (a2 < a3 ? a2 : a3);
-        }
+        if (grow3(&p->vert_alloc, p->nvert + 2, &p->first, sizeof *p->first,
+                  &p->vname, sizeof *p->vname, &p->decl_line,
+                  sizeof *p->decl_line))
+            return nomem(err);
         p->decl[id] = (uint32_t)p->nvert;
         p->first[p->nvert] = p->nedges;
         p->vname[p->nvert] = id;
@@ -417,7 +400,7 @@ static sg_status add_token(parser *p, const char *s, const token *t, int first,
             p->line > UINT32_MAX ? UINT32_MAX : (uint32_t)p->line;
         p->nvert++;
     } else {
-        if (grow(&p->to, &p->edges_alloc, p->nedges + 1, sizeof *p->to))
+        if (sg_grow(&p->to, &p->edges_alloc, p->nedges + 1, sizeof *p->to))
             return nomem(err);
         p->to[p->nedges++] = id | ((uint32_t)t->side << SIDE_SHIFT);
     }
@@ -550,6 +533,27 @@ static sg_status line_too_long(const parser *p, sg_error *err)
                         p->line, SG_GRAPH_MAX_LINE);
 }
 
+/* The next line of the input, of l bytes at s (no newline). */
+static sg_status next_line(parser *p, const char *s, size_t l, sg_error *err)
+{
+    p->line++;
+    if (l > SG_GRAPH_MAX_LINE)
+        return line_too_long(p, err);
+    return parse_line(p, s, l, err);
+}
+
+/* After the last line (st: how reading went): the graph, or on failure
+ * an empty one; the parser is freed either way. */
+static sg_status parse_end(sg_graph *g, parser *p, sg_status st, sg_error *err)
+{
+    if (!st)
+        st = parser_finish(g, p, err);
+    parser_free(p);
+    if (st)
+        sg_graph_clear(g);
+    return st;
+}
+
 sg_status sg_graph_parse(sg_graph *g, const char *text, size_t len,
                          sg_error *err)
 {
@@ -562,21 +566,11 @@ sg_status sg_graph_parse(sg_graph *g, const char *text, size_t len,
     while (at < len) {
         const char *nl = memchr(text + at, '\n', len - at);
         size_t l = nl ? (size_t)(nl - (text + at)) : len - at;
-        p.line++;
-        if (l > SG_GRAPH_MAX_LINE) {
-            st = line_too_long(&p, err);
-            break;
-        }
-        if ((st = parse_line(&p, text + at, l, err)))
+        if ((st = next_line(&p, text + at, l, err)))
             break;
         at += l + 1;
     }
-    if (!st)
-        st = parser_finish(g, &p, err);
-    parser_free(&p);
-    if (st)
-        sg_graph_clear(g);
-    return st;
+    return parse_end(g, &p, st, err);
 }
 
 sg_status sg_graph_read(sg_graph *g, FILE *f, sg_error *err)
@@ -624,22 +618,12 @@ sg_status sg_graph_read(sg_graph *g, FILE *f, sg_error *err)
         if (!nl && start == end)
             break; /* end of input */
         l = nl ? (size_t)(nl - (buf + start)) : end - start;
-        p.line++;
-        if (l > SG_GRAPH_MAX_LINE) {
-            st = line_too_long(&p, err);
-            break;
-        }
-        if ((st = parse_line(&p, buf + start, l, err)))
+        if ((st = next_line(&p, buf + start, l, err)))
             break;
         start += l + (nl ? 1 : 0);
     }
     free(buf);
-    if (!st)
-        st = parser_finish(g, &p, err);
-    parser_free(&p);
-    if (st)
-        sg_graph_clear(g);
-    return st;
+    return parse_end(g, &p, st, err);
 }
 
 /* ------------------------------------------------------------------ */

@@ -6,6 +6,7 @@
  * periods the published tables report for that kind of game.
  */
 #include "sgexplore.h"
+#include "internal.h"
 
 size_t sg_default_max(const sg_rule *r)
 {
@@ -19,7 +20,7 @@ size_t sg_default_max(const sg_rule *r)
     /* Three-heap digits: the bitset method (O(N^2 / 64) per heap) when it
      * applies, the naive O(N^2) one (with `!`) otherwise. */
     if (bits & SG_BIT_THREE)
-        return sg_three_applicable(r) ? 4000 : 2000;
+        return sgi_three_applicable(r) ? 4000 : 2000;
     /* A tail without splits: the naive method, O(N) per heap. */
     if (r->tail_len)
         return 10000;

@@ -46,6 +46,7 @@
  * costs little more than its enumeration (issue 14; docs/BENCHMARKS.md).
  */
 #include "sgexplore.h"
+#include "internal.h"
 #include "fnv.h"
 #include "period_search.h"
 
@@ -107,7 +108,7 @@ const char *sg_period_status_name(sg_period_status st)
     }
 }
 
-const char *sg_theorem_lookup(const char *id, const char **name)
+const char *sgi_theorem_lookup(const char *id, const char **name)
 {
     size_t i;
     for (i = 0; i < sizeof theorems / sizeof *theorems; i++)
@@ -138,8 +139,8 @@ static uint64_t fnv_number(uint64_t h, sg_value x)
     return h;
 }
 
-uint64_t sg_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
-                            size_t to)
+uint64_t sgi_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
+                             size_t to)
 {
     /* Certificates cover hundreds of millions of values and the hash is a
      * chain of multiplications: at least keep the digits out of it. */
@@ -182,7 +183,7 @@ uint64_t sg_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
 
 uint64_t sg_checksum(const sg_seq *s, size_t n)
 {
-    return sg_checksum_extend(SG_FNV_OFFSET, s, 0, n);
+    return sgi_checksum_extend(SG_FNV_OFFSET, s, 0, n);
 }
 
 /* Which theorem can apply, and why not when none can. */
@@ -221,12 +222,12 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
     return KIND_WINDOW;
 }
 
-int sg_prove_applicable(const sg_rule *r, const char **why)
+int sgi_prove_applicable(const sg_rule *r, const char **why)
 {
     return rule_kind(r, why) != KIND_NONE;
 }
 
-const char *sg_prove_theorem_id(const sg_rule *r)
+const char *sgi_prove_theorem_id(const sg_rule *r)
 {
     const struct theorem *th = theorem_of(rule_kind(r, NULL));
     return th ? th->id : NULL;
@@ -917,7 +918,7 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
     run_memo memo;
 
     memo_init(&memo, r);
-    if (!sg_prove_applicable(r, NULL))
+    if (!sgi_prove_applicable(r, NULL))
         n = max;
     for (;;) {
         if (n > max)

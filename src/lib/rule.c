@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A list of a subtraction set or all-but set may name at most this many
  * positions: the rule is stored one entry per position. */
@@ -35,9 +36,9 @@ void sg_rule_clear(sg_rule *r)
 
 typedef struct dense {
     uint8_t *digit, *uneq; /* positions 0..len-1 */
-    size_t len, alloc;
+    size_t len, alloc, alloc_uneq;
     uint8_t *tail, *tail_uneq;
-    size_t tail_len;
+    size_t tail_len, tail_alloc, tail_alloc_uneq;
 } dense;
 
 
@@ -70,21 +71,15 @@ static void dense_clear(dense *d)
 static int dense_put(dense *d, size_t pos, uint8_t digit, uint8_t uneq)
 {
     if (pos >= d->alloc) {
-        size_t na = d->alloc ? d->alloc : 16;
-        uint8_t *nd, *nu;
-        while (na <= pos)
-            na *= 2;
-        nd = realloc(d->digit, na);
-        if (!nd)
+        size_t old = d->alloc;
+        /* both arrays grow alike: the positions past old read as 0 */
+        if (sg_grow(&d->digit, &d->alloc, pos + 1, 1) ||
+            sg_grow(&d->uneq, &d->alloc_uneq, d->alloc, 1)) {
+            d->alloc = old;
             return -1;
-        d->digit = nd;
-        nu = realloc(d->uneq, na);
-        if (!nu)
-            return -1;
-        d->uneq = nu;
-        memset(d->digit + d->alloc, 0, na - d->alloc);
-        memset(d->uneq + d->alloc, 0, na - d->alloc);
-        d->alloc = na;
+        }
+        memset(d->digit + old, 0, d->alloc - old);
+        memset(d->uneq + old, 0, d->alloc - old);
     }
     d->digit[pos] = digit;
     d->uneq[pos] = uneq;
@@ -266,15 +261,9 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
             goto fail;
         }
         for (; a <= b; a++) {
-            if (n == alloc) {
-                size_t na = alloc ? 2 * alloc : 16;
-                uint64_t *nv = realloc(v, na * sizeof *v);
-                if (!nv) {
-                    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-                    goto fail;
-                }
-                v = nv;
-                alloc = na;
+            if (sg_grow(&v, &alloc, n + 1, sizeof *v)) {
+                st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                goto fail;
             }
             v[n++] = a;
         }
@@ -404,177 +393,166 @@ static int digit_value(char c, int base)
     return v < base ? v : -2;
 }
 
-static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
-                            sg_error *err)
+/* The digit before the point (position 0, no tokens removed) and its `!`,
+ * if any, and the point: *pp moves past them. */
+static sg_status parse_before_point(dense *d, const char **pp, const char *text,
+                                    int base, long off, sg_error *err)
 {
-    dense d;
-    const char *p = text;
-    size_t pos = 0;
-    int in_tail = 0, have_point = 0;
+    const char *p = *pp;
     char cb[16];
-    const char *bracket = NULL;
-    sg_status st = SG_OK;
     const char *digits_name = base == 8 ? "octal" : "hexadecimal";
 
-    memset(&d, 0, sizeof d);
-    if (*p == '\0')
-        return sg_error_set(err, SG_E_INPUT, off, "empty code");
-
-    /* At most one digit before the point: position 0, no tokens removed. */
     if (*p != '.') {
         int v = digit_value(*p, base);
-        if (v == -2) {
-            st = sg_error_set(err, SG_E_INPUT, off, "digit '%s' is not %s",
-                              char_text(cb, p), digits_name);
-            goto out;
-        }
-        if (v < 0) {
-            st = sg_error_set(err, SG_E_INPUT, off,
-                              *p == '!' ? "'!' must follow a digit"
-                                        : "unexpected character '%s' in code",
-                              char_text(cb, p));
-            goto out;
-        }
-        if (v & (SG_BIT_ALL | SG_BIT_ONE)) {
-            st = sg_error_set(err, SG_E_INPUT, off,
-                              "digit '%c' before the point: a move that "
-                              "removes nothing must split the heap "
-                              "(use 0, 4, 8 or C)",
-                              *p);
-            goto out;
-        }
-        if (dense_put(&d, 0, (uint8_t)v, 0))
-            goto nomem;
+        if (v == -2)
+            return sg_error_set(err, SG_E_INPUT, off, "digit '%s' is not %s",
+                                char_text(cb, p), digits_name);
+        if (v < 0)
+            return sg_error_set(err, SG_E_INPUT, off,
+                                *p == '!' ? "'!' must follow a digit"
+                                          : "unexpected character '%s' in code",
+                                char_text(cb, p));
+        if (v & (SG_BIT_ALL | SG_BIT_ONE))
+            return sg_error_set(err, SG_E_INPUT, off,
+                                "digit '%c' before the point: a move that "
+                                "removes nothing must split the heap "
+                                "(use 0, 4, 8 or C)",
+                                *p);
+        if (dense_put(d, 0, (uint8_t)v, 0))
+            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
         p++;
         if (*p == '!') {
-            d.uneq[0] = 1;
+            d->uneq[0] = 1;
             p++;
-            if (*p == '!') {
-                st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                                  "'!' must follow a digit");
-                goto out;
-            }
+            if (*p == '!')
+                return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                    "'!' must follow a digit");
         }
-    } else {
-        if (dense_put(&d, 0, 0, 0))
-            goto nomem;
+    } else if (dense_put(d, 0, 0, 0)) {
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     }
     if (*p != '.') {
         if (*p == '\0')
-            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "code needs a point, as in 0.77");
-        else if (isdigit((unsigned char)*p) || isalpha((unsigned char)*p))
-            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "only one digit may stand before the point");
-        else
-            st = sg_error_set(err, SG_E_INPUT, off + (p - text),
-                              "unexpected character '%s' in code",
-                              char_text(cb, p));
-        goto out;
+            return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                "code needs a point, as in 0.77");
+        if (isdigit((unsigned char)*p) || isalpha((unsigned char)*p))
+            return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                                "only one digit may stand before the point");
+        return sg_error_set(err, SG_E_INPUT, off + (p - text),
+                            "unexpected character '%s' in code",
+                            char_text(cb, p));
     }
-    have_point = 1;
-    p++;
-    pos = 1;
+    *pp = p + 1;
+    return SG_OK;
+}
+
+/* The digits after the point, from p on, with their `!` and the bracketed
+ * repeating tail: positions 1..*pos-1 of d, or d's tail. */
+static sg_status parse_after_point(dense *d, const char *p, const char *text,
+                                   int base, long off, size_t *pos,
+                                   sg_error *err)
+{
+    int in_tail = 0;
+    char cb[16];
+    const char *bracket = NULL;
+    const char *digits_name = base == 8 ? "octal" : "hexadecimal";
+
     for (; *p; p++) {
         long at = off + (p - text);
+        int v;
         if (*p == '[') {
-            if (in_tail) {
-                st = sg_error_set(err, SG_E_INPUT, at, "nested '['");
-                goto out;
-            }
+            if (in_tail)
+                return sg_error_set(err, SG_E_INPUT, at, "nested '['");
             in_tail = 1;
             bracket = p;
             continue;
         }
         if (*p == ']') {
-            if (!in_tail) {
-                st = sg_error_set(err, SG_E_INPUT, at, "']' without '['");
-                goto out;
-            }
-            if (d.tail_len == 0) {
-                st = sg_error_set(err, SG_E_INPUT, at, "empty '[]' tail");
-                goto out;
-            }
-            if (p[1] != '\0') {
-                st = sg_error_set(err, SG_E_INPUT, at + 1,
-                                  "nothing may follow the repeating tail");
-                goto out;
-            }
+            if (!in_tail)
+                return sg_error_set(err, SG_E_INPUT, at, "']' without '['");
+            if (d->tail_len == 0)
+                return sg_error_set(err, SG_E_INPUT, at, "empty '[]' tail");
+            if (p[1] != '\0')
+                return sg_error_set(err, SG_E_INPUT, at + 1,
+                                    "nothing may follow the repeating tail");
             in_tail = 2;
             continue;
         }
         if (*p == '!') {
-            int prev_ok = in_tail == 1 ? d.tail_len > 0 : pos > 1;
-            if (!prev_ok || p[-1] == '!') {
-                st = sg_error_set(err, SG_E_INPUT, at,
-                                  "'!' must follow a digit");
-                goto out;
-            }
+            int prev_ok = in_tail == 1 ? d->tail_len > 0 : *pos > 1;
+            if (!prev_ok || p[-1] == '!')
+                return sg_error_set(err, SG_E_INPUT, at,
+                                    "'!' must follow a digit");
             if (in_tail == 1)
-                d.tail_uneq[d.tail_len - 1] = 1;
+                d->tail_uneq[d->tail_len - 1] = 1;
             else
-                d.uneq[pos - 1] = 1;
+                d->uneq[*pos - 1] = 1;
             continue;
         }
-        {
-            int v = digit_value(*p, base);
-            if (v == -2) {
-                st = sg_error_set(err, SG_E_INPUT, at, "digit '%s' is not %s",
-                                  char_text(cb, p), digits_name);
-                goto out;
-            }
-            if (v < 0) {
-                st = sg_error_set(err, SG_E_INPUT, at,
-                                  "unexpected character '%s' in code",
-                              char_text(cb, p));
-                goto out;
-            }
-            if (in_tail == 1) {
-                uint8_t *nt = realloc(d.tail, d.tail_len + 1);
-                if (!nt)
-                    goto nomem;
-                d.tail = nt;
-                nt = realloc(d.tail_uneq, d.tail_len + 1);
-                if (!nt)
-                    goto nomem;
-                d.tail_uneq = nt;
-                d.tail[d.tail_len] = (uint8_t)v;
-                d.tail_uneq[d.tail_len] = 0;
-                d.tail_len++;
-            } else {
-                if (pos > SG_RULE_MAX_TERMS) {
-                    st = sg_error_set(err, SG_E_INPUT, at, "code too long");
-                    goto out;
-                }
-                if (dense_put(&d, pos, (uint8_t)v, 0))
-                    goto nomem;
-                pos++;
-            }
+        v = digit_value(*p, base);
+        if (v == -2)
+            return sg_error_set(err, SG_E_INPUT, at, "digit '%s' is not %s",
+                                char_text(cb, p), digits_name);
+        if (v < 0)
+            return sg_error_set(err, SG_E_INPUT, at,
+                                "unexpected character '%s' in code",
+                                char_text(cb, p));
+        if (in_tail == 1) {
+            if (sg_grow(&d->tail, &d->tail_alloc, d->tail_len + 1, 1) ||
+                sg_grow(&d->tail_uneq, &d->tail_alloc_uneq, d->tail_len + 1, 1))
+                return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            d->tail[d->tail_len] = (uint8_t)v;
+            d->tail_uneq[d->tail_len] = 0;
+            d->tail_len++;
+        } else {
+            if (*pos > SG_RULE_MAX_TERMS)
+                return sg_error_set(err, SG_E_INPUT, at, "code too long");
+            if (dense_put(d, *pos, (uint8_t)v, 0))
+                return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            (*pos)++;
         }
     }
-    if (in_tail == 1) {
-        st = sg_error_set(err, SG_E_INPUT, off + (bracket - text),
-                          "unclosed '['");
+    if (in_tail == 1)
+        return sg_error_set(err, SG_E_INPUT, off + (bracket - text),
+                            "unclosed '['");
+    return SG_OK;
+}
+
+/* A code in `base` (8 or 16) into r; `off` is added to the positions the
+ * messages report (the code may sit inside a longer text). */
+static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
+                            sg_error *err)
+{
+    dense d;
+    const char *p = text;
+    size_t pos = 1;
+    sg_status st;
+
+    if (*p == '\0')
+        return sg_error_set(err, SG_E_INPUT, off, "empty code");
+    memset(&d, 0, sizeof d);
+    st = parse_before_point(&d, &p, text, base, off, err);
+    if (!st)
+        st = parse_after_point(&d, p, text, base, off, &pos, err);
+    if (st)
         goto out;
-    }
-    (void)have_point;
     /* The tail starts right after the written digits, even zero ones. */
     if (d.tail_len) {
-        if (dense_put(&d, pos - 1, d.digit[pos - 1], d.uneq[pos - 1]) < 0)
-            goto nomem;
+        if (dense_put(&d, pos - 1, d.digit[pos - 1], d.uneq[pos - 1]) < 0) {
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto out;
+        }
         d.len = pos;
     }
     dense_normalise(&d);
     st = dense_to_rule(r, &d, err);
-    goto out;
-nomem:
-    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
 out:
     dense_clear(&d);
     return st;
 }
 
-/* Well-known games by name, for SG_SYNTAX_RULE (listed in sgexplore.1). */
+/* Well-known games by name, for SG_SYNTAX_RULE (listed in sgexplore.1),
+ * in any case (`Kayles`, `NIM`): they are names, not codes. */
 static const struct rule_name {
     const char *name, *code;
 } rule_names[] = {
@@ -587,7 +565,7 @@ static const char *rule_name_code(const char *text)
     size_t i;
 
     for (i = 0; i < sizeof rule_names / sizeof *rule_names; i++)
-        if (strcmp(text, rule_names[i].name) == 0)
+        if (strcasecmp(text, rule_names[i].name) == 0)
             return rule_names[i].code;
     return NULL;
 }
@@ -623,9 +601,9 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
         break;
     case SG_SYNTAX_RULE:
     default:
-        if (strncmp(text, "subtract{", 9) == 0 ||
-            strncmp(text, "all-but{", 8) == 0) {
-            int sub = text[0] == 's';
+        if (strncasecmp(text, "subtract{", 9) == 0 ||
+            strncasecmp(text, "all-but{", 8) == 0) {
+            int sub = text[0] == 's' || text[0] == 'S';
             size_t open = sub ? 9 : 8;
             char *inner;
             if (len < open + 1 || text[len - 1] != '}' ||
@@ -750,6 +728,10 @@ const char *sg_rule_family(const sg_rule *r)
         return "subtract";
     if (is_allbut(r))
         return "all-but";
+    /* Octal and hexadecimal games are finite codes without `!`; Grundy's
+     * game (4!.0) or 0.[7] is neither, whatever its digits. */
+    if (r->tail_len || sg_rule_has_unequal(r))
+        return "take-and-break";
     return (sg_rule_bits(r) & SG_BIT_THREE) ? "hex" : "octal";
 }
 
@@ -767,15 +749,9 @@ static void sb_putc(sbuf *b, char c)
 {
     if (b->failed)
         return;
-    if (b->n + 2 > b->alloc) {
-        size_t na = b->alloc ? 2 * b->alloc : 64;
-        char *ns = realloc(b->s, na);
-        if (!ns) {
-            b->failed = 1;
-            return;
-        }
-        b->s = ns;
-        b->alloc = na;
+    if (sg_grow(&b->s, &b->alloc, b->n + 2, 1)) {
+        b->failed = 1;
+        return;
     }
     b->s[b->n++] = c;
     b->s[b->n] = '\0';
@@ -857,9 +833,14 @@ char *sg_rule_canonical(const sg_rule *r)
                     v[n++] = k;
             }
         }
-        sb_puts(&b, sub ? "subtract{" : "all-but{");
-        sb_put_list(&b, v, n);
-        sb_putc(&b, '}');
+        if (!sub && n == 0) {
+            /* all-but{} is Nim: its name is what a reader expects */
+            sb_puts(&b, "nim");
+        } else {
+            sb_puts(&b, sub ? "subtract{" : "all-but{");
+            sb_put_list(&b, v, n);
+            sb_putc(&b, '}');
+        }
         free(v);
     } else {
         uint64_t k, end;

@@ -6,6 +6,7 @@
  * (or the inline sg_seq_push of seq_impl.h).
  */
 #include "sgexplore.h"
+#include "internal.h"
 #include "seq_impl.h"
 
 #include <stdlib.h>
@@ -24,7 +25,7 @@ void sg_seq_clear(sg_seq *s)
 
 static sg_status check_bytes(size_t n, unsigned width, sg_error *err)
 {
-    uint64_t mem = sg_physical_memory();
+    uint64_t mem = sgi_physical_memory();
     uint64_t need;
 
     if (n > SIZE_MAX / 8)
@@ -100,12 +101,14 @@ sg_status sg_seq_reserve(sg_seq *s, size_t n, sg_error *err)
     st = check_bytes(n, s->width, err);
     if (st)
         return st;
-    na = s->alloc ? s->alloc : 64;
-    while (na < n)
-        na = na > SIZE_MAX / 8 ? n : na * 2;
-    if (na > n && check_bytes(na, s->width, NULL) != SG_OK)
-        na = n;
-    return seq_realloc(s, na, s->width, err);
+    /* double, unless that passes the memory check: then exactly n */
+    na = s->data ? s->alloc : 0;
+    if (sg_grow(&s->data, &na, n, s->width) == 0 &&
+        check_bytes(na, s->width, NULL) == SG_OK) {
+        s->alloc = na;
+        return SG_OK;
+    }
+    return seq_realloc(s, n, s->width, err);
 }
 
 sg_status sg_seq_append(sg_seq *s, sg_value v, sg_error *err)

@@ -1,7 +1,10 @@
 /*
  * sgexplore.h - the one public header of libsg, the library behind the
  * sgexplore program: rules of impartial heap games, enumeration of their
- * Sprague-Grundy values, proofs of periodicity and big-heap queries.
+ * Sprague-Grundy values, proofs of periodicity and big-heap queries.  It
+ * holds the contract: what the sg_ prefix promises to the command-line
+ * front end.  What the library's modules promise only each other (and the
+ * tests) is in internal.h, prefix sgi_.
  *
  * Conventions (stated once here, as FLINT and jq do):
  *  - Every fallible function returns an sg_status and, when the caller passes
@@ -109,13 +112,17 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                         sg_error *err);
 
 /* The one canonical text of a rule: `subtract{2,3,5}` for finite
- * subtraction games, `all-but{1,3}` for all-but games (Nim is `all-but{}`),
- * otherwise the normalised CGSuite code (`0.77`, `4!.0`, `0.[7]`).
+ * subtraction games, `all-but{1,3}` for all-but games, `nim` for Nim
+ * (written `all-but{}` before version 2 of the cache's schema), otherwise
+ * the normalised CGSuite code (`0.77`, `4!.0`, `0.[7]`).
  * sg_rule_parse(SG_SYNTAX_RULE) accepts every canonical text.
  * Returns NULL when out of memory. */
 char *sg_rule_canonical(const sg_rule *r);
 
-/* "subtract", "all-but", "octal" or "hex". */
+/* The rule's family (sgexplore.1 lists them): "subtract", "all-but"
+ * (Nim is all-but), "octal" and "hex" for finite codes without `!` (hex
+ * when some digit exceeds 7), and "take-and-break" for every other code
+ * (`!` as in Grundy's game 4!.0, or a repeating tail as in 0.[7]). */
 const char *sg_rule_family(const sg_rule *r);
 
 /* Digit at position k (0 when none); *unequal receives its `!` flag when
@@ -234,12 +241,6 @@ typedef struct sg_enum_options {
 sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
                        const sg_enum_options *opt, sg_error *err);
 
-/* The method for finite codes with three-heap moves (bit 8) and no '!':
- * two-heap option sets kept as bitsets (enum_three.c). */
-int sg_three_applicable(const sg_rule *r);
-sg_status sg_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
-                             const sg_enum_options *opt, sg_error *err);
-
 /* Name of the method sg_enumerate uses for r ("naive", ...), for reports
  * and the cache. */
 const char *sg_enumerate_method(const sg_rule *r);
@@ -323,7 +324,7 @@ typedef struct sg_deep {
      * G(0..(i + 1) * SG_DEEP_BLOCK - 1) for i < nblocks; max_heap is the
      * first heap of value hmax among those hashed */
     uint64_t sum;
-    size_t hashed, max_heap, nblocks;
+    size_t hashed, max_heap, nblocks, blocks_cap;
     uint64_t *blocks;
     sg_value hmax;      /* the largest value hashed */
     struct sg_deep_hasher *hasher; /* hashes leaving values beside the run
@@ -460,11 +461,6 @@ typedef struct sg_result {
  * separated by single commas, no spaces.  Chosen so that a short script in
  * any language can recompute a certificate's checksum. */
 uint64_t sg_checksum(const sg_seq *s, size_t n);
-/* The same FNV-1a state h, computed over G(0..from-1), extended by
- * G(from..to-1) (kept values of s, sg_seq_kept): deep runs hash their
- * values before they leave memory. */
-uint64_t sg_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
-                            size_t to);
 
 /* Try to prove periodicity of rule r from the values in s; res->status
  * says whether a proof was found.  A period is reported only when a stated
@@ -488,10 +484,6 @@ sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
 int sg_certificate_check(const sg_rule *r, const sg_result *claim,
                          const sg_seq *s, uint64_t *fail_n, sg_error *err);
 
-/* Find a theorem by its SG_THM_* identifier: returns the library's static
- * copy of the id (NULL when unknown) and sets *name to its description. */
-const char *sg_theorem_lookup(const char *id, const char **name);
-
 /* A certificate as text ("key: value" lines, docs/CERTIFICATES.md) for a
  * proven result of the rule with canonical text `rule`; NULL when res is
  * unresolved or out of memory. */
@@ -501,14 +493,6 @@ char *sg_certificate_format(const char *rule, const sg_result *res);
  * claimed result (status, claim, proof fields, bound, checksum). */
 sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
                                sg_error *err);
-
-/* The theorem that could certify r (static name and SG_THM_* id), or NULL
- * when none is implemented. */
-const char *sg_prove_theorem_id(const sg_rule *r);
-
-/* Whether any implemented theorem can ever apply to r; when not, *why is
- * set to a static explanation. */
-int sg_prove_applicable(const sg_rule *r, const char **why);
 
 /* Compute in growing rounds until proven or `max` values are computed.
  * s may hold a prefix already (it is extended, not recomputed).  opt is
@@ -584,9 +568,6 @@ sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
  * says what could not grow). */
 int sg_grow(void *p, size_t *cap, size_t need, size_t size);
 
-/* Bytes of physical memory on this machine (0 when unknown). */
-uint64_t sg_physical_memory(void);
-
 /* ------------------------------------------------------------------ */
 /* Rule families (sweeps)                                               */
 /* ------------------------------------------------------------------ */
@@ -637,7 +618,7 @@ sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
  * sgexplore cache, or one of a newer schema, is refused and never written.
  */
 #define SG_STORE_APPLICATION_ID 0x53474558 /* PRAGMA application_id: "SGEX" */
-#define SG_STORE_SCHEMA_VERSION 1          /* PRAGMA user_version */
+#define SG_STORE_SCHEMA_VERSION 2          /* PRAGMA user_version */
 #define SG_STORE_CHUNK_VALUES 1048576      /* values per chunk row, at most */
 
 /* An open cache (opaque). */
@@ -798,60 +779,6 @@ typedef struct sg_plot_options {
     size_t max_rows;           /* 0: SG_PLOT_MAX_ROWS */
 } sg_plot_options;
 
-/* Rare values in the sense of sparse spaces: heap n of value G is rare
- * when popcount(G & mask) + parity * ((n + parity_shift) mod 2) is even
- * (parity = 0: G & mask has an even number of one bits), except heap 0
- * with the parity (sg_sparse_space counts heaps h >= 1).  mask is 0 when
- * nothing is to be marked. */
-typedef struct sg_plot_rare {
-    uint64_t mask;
-    int parity;       /* 1: the heap's parity is part of the class, as in
-                         the sparse space of sg_sparse_space_find_rule */
-    int parity_shift; /* 0 or 1, see above */
-    uint64_t count;   /* positions holding a rare value */
-    uint64_t total;   /* positions looked at */
-} sg_plot_rare;
-
-/* Find the rare values of G(from..to), so that a figure can make those
- * positions stand out.  When r (may be NULL) has a sparse space over the
- * heap's parity in the computed values, the one the reports show
- * (sg_sparse_space_find_rule on G(0..s->n-1)), the rare values are those
- * of that space, so that figure and report agree; mask is then 0 when
- * none of them lies in from..to.  Otherwise the plain mask (below 2^16)
- * under which the fewest of G(from..to) are rare, or 0 when no mask makes
- * that class rare (at most 1 in 10 positions, among at least 100).
- * Values past s->n come from the proven period of res (res may be NULL);
- * SG_E_INPUT when some are neither computed nor proven. */
-sg_status sg_plot_find_rare(sg_plot_rare *out, const sg_seq *s,
-                            const sg_rule *r, const sg_result *res,
-                            uint64_t from, uint64_t to, sg_error *err);
-
-/* What sg_plot_write_sequence wrote. */
-typedef struct sg_plot_data {
-    uint64_t step; /* positions per row */
-    uint64_t rows;
-    uint64_t vmin, vmax; /* smallest and largest value of G(from..to) */
-    uint64_t xbase;      /* the rows hold n - xbase ... */
-    uint64_t ybase;      /* ... and G - ybase */
-} sg_plot_data;
-
-/* Write the data file that gnuplot draws for G(from..to), to `path`:
- * rows "n max min rare" for buckets of `step` positions from `from` on
- * (step 1 when the range has at most max_rows positions, else the least
- * step that keeps within max_rows rows; 0 means SG_PLOT_MAX_ROWS), with
- * the largest and smallest value of the bucket and its largest value that
- * is rare under `rare` (NULL or mask 0: none), or "-".  Values as for
- * sg_plot_find_rare.
- * gnuplot reads numbers as doubles, exact only below 2^53, so numbers of
- * more than 7 digits are written as offsets from a round base (out->xbase
- * for n, out->ybase for G; 0 otherwise): for n = 10^18..10^18+100 the
- * rows hold 0..100 and xbase is 10^18.  The rows are kept in memory until
- * the last is known (40 bytes each). */
-sg_status sg_plot_write_sequence(const char *path, sg_plot_data *out,
-                                 const sg_seq *s, const sg_result *res,
-                                 uint64_t from, uint64_t to, size_t max_rows,
-                                 const sg_plot_rare *rare, sg_error *err);
-
 /* Draw G(from..to) of rule r into the image `path` (plots/sequence.gp):
  * the values as points, the pre-period shaded, the period boundaries, the
  * rare values, the result in the title.  A path without a known extension
@@ -870,22 +797,6 @@ typedef struct sg_plot_result {
     uint64_t period;
 } sg_plot_result;
 
-/* What sg_plot_write_results counted. */
-typedef struct sg_plot_summary {
-    uint64_t periodic, arith, unresolved;
-    uint64_t max_preperiod, max_period;
-    uint64_t max_point; /* most rules sharing one (n0, p) */
-    uint64_t max_count; /* most rules sharing one period */
-} sg_plot_summary;
-
-/* Write the data file of the results figure to `path` (its blocks are
- * described in plots/results.gp): proven rules aggregated by (pre-period,
- * period), the number of rules per period, the extreme rules by name.
- * Unresolved rules are only counted. */
-sg_status sg_plot_write_results(const char *path, sg_plot_summary *out,
-                                const sg_plot_result *items, size_t n,
-                                sg_error *err);
-
 /* Draw the figure of any list of results into `path` (plots/results.gp):
  * pre-period against period on log scales, and how often each period
  * occurs.  `title` says what the rules are ("cached rules"); the counts
@@ -893,10 +804,6 @@ sg_status sg_plot_write_results(const char *path, sg_plot_summary *out,
 sg_status sg_plot_results(const char *path, const char *title,
                           const sg_plot_result *items, size_t n,
                           const sg_plot_options *opt, sg_error *err);
-
-/* The built-in text of the template "sequence" or "results" (the files
- * of plots/), or NULL. */
-const char *sg_plot_template(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Game graphs                                                          */

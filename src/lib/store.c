@@ -1,18 +1,16 @@
 /*
- * store.c - the SQLite cache of analysed rules: one row per rule (keyed by
- * its canonical text) with its claim, certificate and bookkeeping, and its
- * values in compact little-endian chunks; besides, the deep runs' opaque
- * checkpoints, one per rule, in an optional table.  The file is always
- * inspected read-only before anything is written, so a foreign or damaged
- * file is reported and never touched; every write is one IMMEDIATE
- * transaction in WAL mode, so concurrent sgexplore processes share a cache
- * safely.  The schema is documented for users in docs/CACHE.md; keep the
- * two in step.
+ * store.c - the SQLite cache of analysed rules: its schema, opening a file
+ * (checked read-only before anything is written, so a foreign or damaged
+ * file is reported and never touched), the upgrade of older schema
+ * versions, and what the rows (store_rows.c) and the deep runs'
+ * checkpoints (store_checkpoint.c) share: the SQL helpers, the error
+ * wording and the write transactions (one IMMEDIATE transaction in WAL
+ * mode each, so concurrent sgexplore processes share a cache safely).
+ * The schema is documented for users in docs/CACHE.md; keep the two in
+ * step.
  */
 #define _DEFAULT_SOURCE
-#include "sgexplore.h"
-#include "fnv.h"
-#include "seq_impl.h"
+#include "store_impl.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -25,10 +23,6 @@
 #include <unistd.h>
 
 #include <sqlite3.h>
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
 
 /* How long a process waits for another one's write before giving up.  A
  * write of 10^9 values takes seconds; this leaves a wide margin.
@@ -44,20 +38,14 @@
  * value chunks. */
 #define QUICK_CHECK_MAX_BYTES (256 * 1024 * 1024)
 
-struct sg_store {
-    sqlite3 *db; /* NULL when there is no file (and none could be made) */
-    char *path;
-    int readonly;  /* writes are refused */
-    char why[600]; /* why, naming the file or directory */
-};
-
 /* ------------------------------------------------------------------ */
 /* Schema                                                               */
 /* ------------------------------------------------------------------ */
 
-/* Version 1.  Any change here needs a new SG_STORE_SCHEMA_VERSION, an
- * upgrade path in init_schema and an update of docs/CACHE.md.  The one
- * compatible exception is the optional checkpoints table below. */
+/* The tables of versions 1 and 2.  Any change here needs a new
+ * SG_STORE_SCHEMA_VERSION, an upgrade path in init_schema and an update of
+ * docs/CACHE.md.  The one compatible exception is the optional
+ * checkpoints table (store_checkpoint.c). */
 static const char schema_v1[] =
     "CREATE TABLE rules ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT,"
@@ -92,36 +80,13 @@ static const char schema_v1[] =
     " hash TEXT NOT NULL,"
     " PRIMARY KEY (rule_id, first)) WITHOUT ROWID;";
 
-/* The deep runs' checkpoints, one row per rule.  An optional table of
- * version 1, made by the first sg_store_checkpoint_put inside its own
- * transaction, not with the schema: nothing refers to it and check_file
- * asks only for 'rules' and 'chunks', so older sgexplore versions open a
- * file that has it (and ignore it), and this one reads a file without it
- * as one without checkpoints.  Changing its columns would need a new
- * version like any other change. */
-static const char checkpoints_table[] =
-    "CREATE TABLE IF NOT EXISTS checkpoints ("
-    " rule TEXT PRIMARY KEY,"
-    " heaps INTEGER NOT NULL,"
-    " state BLOB NOT NULL,"
-    " hash TEXT NOT NULL,"
-    " stored TEXT NOT NULL,"
-    " version TEXT NOT NULL)";
-
-/* The columns every entry query reads, in the order read_entry expects. */
-#define ENTRY_COLUMNS                                                          \
-    "id, rule, family, status, preperiod, period, saltus, computed,"           \
-    " certified_to, theorem, theorem_id, proof_start, proof_period,"           \
-    " proof_saltus, checksum, note, stored, version, algorithm, elapsed,"      \
-    " created, updated"
-
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
 /* ------------------------------------------------------------------ */
 
 /* An SG_E_IO error about the cache file, worded after SQLite's code. */
-static sg_status db_error(sg_error *err, const sg_store *st, int rc,
-                          const char *doing)
+sg_status sgi_store_db_error(sg_error *err, const sg_store *st, int rc,
+                             const char *doing)
 {
     const char *msg = st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc);
 
@@ -170,13 +135,13 @@ static int is_readonly_code(int rc)
 /* ------------------------------------------------------------------ */
 
 /* Run SQL without results; returns the SQLite code. */
-static int exec(sqlite3 *db, const char *sql)
+int sgi_store_exec(sqlite3 *db, const char *sql)
 {
     return sqlite3_exec(db, sql, NULL, NULL, NULL);
 }
 
 /* One integer from a query such as a PRAGMA; returns the SQLite code. */
-static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
+int sgi_store_query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
 {
     sqlite3_stmt *q;
     int rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
@@ -197,7 +162,7 @@ static int query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out)
 
 /* Roll back when a transaction is still open (SQLite rolls back some
  * failures by itself). */
-static void rollback(sqlite3 *db)
+void sgi_store_rollback(sqlite3 *db)
 {
     int tries;
 
@@ -205,10 +170,42 @@ static void rollback(sqlite3 *db)
      * leave the connection inside the transaction, and every later write
      * would fail.  A few more tries get past a passing shortage. */
     for (tries = 0; tries < 4 && !sqlite3_get_autocommit(db); tries++)
-        exec(db, "ROLLBACK");
+        sgi_store_exec(db, "ROLLBACK");
 }
 
-static void now_iso(char out[24])
+int sgi_store_run_rule(sqlite3 *db, const char *sql, const char *rule,
+                       int *changed)
+{
+    sqlite3_stmt *q;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
+
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
+    rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return rc;
+    if (changed)
+        *changed = sqlite3_changes(db) > 0;
+    return SQLITE_OK;
+}
+
+/* Whether the optional checkpoints table exists. */
+int sgi_store_has_checkpoints(sqlite3 *db, int *yes)
+{
+    sqlite3_int64 n = 0;
+    int rc =
+        sgi_store_query_int(db,
+                            "SELECT count(*) FROM sqlite_master WHERE type ="
+                            " 'table' AND name = 'checkpoints'",
+                            &n);
+
+    *yes = n > 0;
+    return rc;
+}
+
+void sgi_store_now(char out[24])
 {
     time_t t = time(NULL);
     struct tm tmv;
@@ -221,7 +218,7 @@ static void now_iso(char out[24])
 /* A malloc'd copy of a text column, or NULL for SQL NULL; *nomem is set
  * when the copy (or SQLite's conversion) ran out of memory, which must not
  * be mistaken for a damaged row. */
-static char *dup_text(sqlite3_stmt *q, int col, int *nomem)
+char *sgi_store_dup_text(sqlite3_stmt *q, int col, int *nomem)
 {
     const unsigned char *t = sqlite3_column_text(q, col);
     char *c;
@@ -236,28 +233,20 @@ static char *dup_text(sqlite3_stmt *q, int col, int *nomem)
     return c;
 }
 
-static uint64_t col_u64(sqlite3_stmt *q, int col)
+uint64_t sgi_store_col_u64(sqlite3_stmt *q, int col)
 {
     sqlite3_int64 v = sqlite3_column_int64(q, col);
     return v < 0 ? 0 : (uint64_t)v;
 }
 
-static int bind_u64_or_null(sqlite3_stmt *q, int i, int have, uint64_t v)
+int sgi_store_bind_u64(sqlite3_stmt *q, int i, int have, uint64_t v)
 {
     if (!have)
         return sqlite3_bind_null(q, i);
     return sqlite3_bind_int64(q, i, (sqlite3_int64)v);
 }
 
-/* Run one sqlite3_bind_* call unless an earlier one failed; rc keeps the
- * first failure. */
-#define BIND(call)                                                         \
-    do {                                                                   \
-        if (rc == SQLITE_OK)                                               \
-            rc = (call);                                                   \
-    } while (0)
-
-static int bind_text_or_null(sqlite3_stmt *q, int i, const char *s)
+int sgi_store_bind_text(sqlite3_stmt *q, int i, const char *s)
 {
     if (!s)
         return sqlite3_bind_null(q, i);
@@ -267,88 +256,9 @@ static int bind_text_or_null(sqlite3_stmt *q, int i, const char *s)
 /* FNV-1a (64-bit) of a chunk's or a checkpoint's bytes, as "fnv1a64:" and
  * 16 hex digits: catches damage inside blobs, which SQLite does not
  * check. */
-static void blob_hash(char out[SG_FNV_TEXT], const void *p, size_t n)
+void sgi_store_hash(char out[SG_FNV_TEXT], const void *p, size_t n)
 {
     sg_fnv_format(out, sg_fnv1a(SG_FNV_OFFSET, p, n));
-}
-
-/* ------------------------------------------------------------------ */
-/* Entries                                                              */
-/* ------------------------------------------------------------------ */
-
-void sg_store_entry_init(sg_store_entry *e)
-{
-    memset(e, 0, sizeof *e);
-}
-
-void sg_store_entry_clear(sg_store_entry *e)
-{
-    free(e->rule);
-    free(e->family);
-    free(e->theorem);
-    free(e->theorem_id);
-    free(e->note);
-    free(e->version);
-    free(e->algorithm);
-    memset(e, 0, sizeof *e);
-}
-
-/* read_entry's answer when memory ran out (the row may be fine). */
-#define READ_NOMEM (-2)
-
-/* Fill e from a row selected with ENTRY_COLUMNS; returns the row id, or -1
- * when the row makes no sense (reported as a corrupt cache). */
-static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
-{
-    int nomem = 0;
-    const char *status = (const char *)sqlite3_column_text(q, 3);
-    const char *sum = (const char *)sqlite3_column_text(q, 14);
-    const char *t;
-
-    sg_store_entry_clear(e);
-    e->rule = dup_text(q, 1, &nomem);
-    e->family = dup_text(q, 2, &nomem);
-    if (!status && sqlite3_column_type(q, 3) != SQLITE_NULL)
-        return READ_NOMEM;
-    if (!status)
-        return -1;
-    if (!sg_period_status_parse(&e->res.status, status))
-        return -1;
-    e->res.preperiod = col_u64(q, 4);
-    e->res.period = col_u64(q, 5);
-    e->res.saltus = col_u64(q, 6);
-    e->res.computed = col_u64(q, 7);
-    e->res.certified_to = col_u64(q, 8);
-    e->theorem = dup_text(q, 9, &nomem);
-    e->theorem_id = dup_text(q, 10, &nomem);
-    e->res.proof_start = col_u64(q, 11);
-    e->res.proof_period = col_u64(q, 12);
-    e->res.proof_saltus = col_u64(q, 13);
-    if (!sg_fnv_parse(&e->res.checksum, sum))
-        e->res.checksum = 0;
-    e->note = dup_text(q, 15, &nomem);
-    e->stored = col_u64(q, 16);
-    e->version = dup_text(q, 17, &nomem);
-    e->algorithm = dup_text(q, 18, &nomem);
-    e->elapsed = sqlite3_column_double(q, 19);
-    t = (const char *)sqlite3_column_text(q, 20);
-    snprintf(e->created, sizeof e->created, "%s", t ? t : "");
-    t = (const char *)sqlite3_column_text(q, 21);
-    snprintf(e->updated, sizeof e->updated, "%s", t ? t : "");
-    e->res.theorem = e->theorem;
-    e->res.theorem_id = e->theorem_id;
-    e->res.note = e->note;
-    if (nomem || (!sum && sqlite3_column_type(q, 14) != SQLITE_NULL))
-        return READ_NOMEM;
-    if (!e->rule || !e->family || !e->version || !e->algorithm)
-        return -1;
-    if (e->res.status != SG_UNRESOLVED &&
-        (e->res.period == 0 || e->stored != e->res.preperiod + e->res.period ||
-         !e->theorem || !e->theorem_id))
-        return -1;
-    if (e->stored > e->res.computed)
-        return -1;
-    return sqlite3_column_int64(q, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -453,13 +363,13 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
     int rc;
 
     *empty = 0;
-    rc = query_int(db, "PRAGMA schema_version", &sv);
+    rc = sgi_store_query_int(db, "PRAGMA schema_version", &sv);
     if (rc == SQLITE_OK)
-        rc = query_int(db, "PRAGMA application_id", &app);
+        rc = sgi_store_query_int(db, "PRAGMA application_id", &app);
     if (rc == SQLITE_OK)
-        rc = query_int(db, "PRAGMA user_version", &uv);
+        rc = sgi_store_query_int(db, "PRAGMA user_version", &uv);
     if (rc != SQLITE_OK)
-        return db_error(err, st, rc, "reading its header");
+        return sgi_store_db_error(err, st, rc, "reading its header");
     if (sv == 0 && app == 0 && uv == 0) {
         *empty = 1;
         return SG_OK;
@@ -470,24 +380,26 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
                             "database of another program); it was left "
                             "untouched",
                             st->path);
+    st->schema = (int)uv;
     if (uv > SG_STORE_SCHEMA_VERSION)
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s has schema version %lld, written by "
                             "a newer sgexplore (this one reads version %d); "
                             "it was left untouched",
                             st->path, (long long)uv, SG_STORE_SCHEMA_VERSION);
-    if (uv != SG_STORE_SCHEMA_VERSION)
+    if (uv < 1)
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s has an unknown schema version %lld "
                             "(this sgexplore reads version %d); it was "
                             "left untouched",
                             st->path, (long long)uv, SG_STORE_SCHEMA_VERSION);
-    rc = query_int(db,
-                   "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
-                   " AND name IN ('rules', 'chunks')",
-                   &tables);
+    rc = sgi_store_query_int(
+        db,
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+        " AND name IN ('rules', 'chunks')",
+        &tables);
     if (rc != SQLITE_OK)
-        return db_error(err, st, rc, "reading its schema");
+        return sgi_store_db_error(err, st, rc, "reading its schema");
     if (tables != 2)
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s is corrupt (its tables are missing); "
@@ -515,7 +427,7 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
         sqlite3_finalize(q);
     }
     if (rc != SQLITE_OK)
-        return db_error(err, st, rc, "checking it");
+        return sgi_store_db_error(err, st, rc, "checking it");
     return SG_OK;
 }
 
@@ -533,14 +445,55 @@ static void configure(sqlite3 *db)
     }
     sqlite3_busy_timeout(db, ms);
     sqlite3_extended_result_codes(db, 1);
-    exec(db, "PRAGMA foreign_keys = ON");
+    sgi_store_exec(db, "PRAGMA foreign_keys = ON");
+}
+
+/* Version 1 to version 2 (V1_RULE above), inside the caller's write
+ * transaction: every row's texts, the checkpoint of Nim, the version. */
+static int upgrade_v1(sqlite3 *db)
+{
+    int rc, yes = 0;
+
+    rc = sgi_store_exec(db, "UPDATE rules SET rule = " V1_RULE
+                            ", family = " V1_FAMILY " WHERE rule <> " V1_RULE
+                            " OR family <> " V1_FAMILY);
+    if (rc == SQLITE_OK)
+        rc = sgi_store_has_checkpoints(db, &yes);
+    if (rc == SQLITE_OK && yes)
+        rc = sgi_store_exec(db, "UPDATE checkpoints SET rule = 'nim'"
+                                " WHERE rule = 'all-but{}'");
+    if (rc == SQLITE_OK)
+        rc = sgi_store_exec(db, "PRAGMA user_version = 2");
+    return rc;
+}
+
+/* End init_schema's transaction: commit when rc (its first failure) is
+ * SQLITE_OK, and the file then has this schema; otherwise roll back and
+ * report `doing`, or set *denied when the file turned out not writable. */
+static sg_status schema_commit(sg_store *st, int rc, int *denied,
+                               const char *doing, sg_error *err)
+{
+    if (rc == SQLITE_OK)
+        rc = sgi_store_exec(st->db, "COMMIT");
+    if (rc == SQLITE_OK) {
+        st->schema = SG_STORE_SCHEMA_VERSION;
+        return SG_OK;
+    }
+    sgi_store_rollback(st->db);
+    if (is_readonly_code(rc)) {
+        *denied = 1;
+        return SG_OK;
+    }
+    return sgi_store_db_error(err, st, rc, doing);
 }
 
 /* On the read-write connection, when the file is new or was empty
- * (`create`): re-check it inside a write transaction (another process may
- * have created it meanwhile) and create the schema when it is still empty.
- * Then make sure the file is in WAL mode.  *denied is set when SQLite
- * finds the file not writable after all. */
+ * (`create`) or has an older schema: re-check it inside a write
+ * transaction (another process may have created or upgraded it
+ * meanwhile), then create the schema when it is still empty, or upgrade
+ * it, all or nothing.  Then make sure the file is in WAL mode.  *denied is
+ * set when SQLite finds the file not writable after all (an old file is
+ * then read as it is). */
 static sg_status init_schema(sg_store *st, int create, int *denied,
                              sg_error *err)
 {
@@ -550,41 +503,39 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
     sqlite3_stmt *q;
 
     *denied = 0;
-    if (!create)
+    if (!create && st->schema >= SG_STORE_SCHEMA_VERSION)
         goto wal; /* checked read-only already: a cache of our schema */
-    rc = exec(st->db, "BEGIN IMMEDIATE");
+    rc = sgi_store_exec(st->db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK) {
         if (is_readonly_code(rc)) {
             *denied = 1;
             return SG_OK;
         }
-        return db_error(err, st, rc, "opening it for writing");
+        return sgi_store_db_error(err, st, rc, "opening it for writing");
     }
     s = check_file(st, st->db, 0, &empty, err);
     if (s) {
-        rollback(st->db);
+        sgi_store_rollback(st->db);
         return s;
     }
     if (empty) {
-        rc = exec(st->db, schema_v1);
+        rc = sgi_store_exec(st->db, schema_v1);
         if (rc == SQLITE_OK) {
             snprintf(sql, sizeof sql,
                      "PRAGMA application_id = %d; PRAGMA user_version = %d",
                      SG_STORE_APPLICATION_ID, SG_STORE_SCHEMA_VERSION);
-            rc = exec(st->db, sql);
+            rc = sgi_store_exec(st->db, sql);
         }
-        if (rc == SQLITE_OK)
-            rc = exec(st->db, "COMMIT");
-        if (rc != SQLITE_OK) {
-            rollback(st->db);
-            if (is_readonly_code(rc)) {
-                *denied = 1;
-                return SG_OK;
-            }
-            return db_error(err, st, rc, "creating its tables");
-        }
-    } else if (exec(st->db, "COMMIT") != SQLITE_OK) {
-        rollback(st->db);
+        s = schema_commit(st, rc, denied, "creating its tables", err);
+        if (s || *denied)
+            return s;
+    } else if (st->schema < SG_STORE_SCHEMA_VERSION) {
+        s = schema_commit(st, upgrade_v1(st->db), denied,
+                          "upgrading it to schema version 2", err);
+        if (s || *denied)
+            return s;
+    } else if (sgi_store_exec(st->db, "COMMIT") != SQLITE_OK) {
+        sgi_store_rollback(st->db);
     }
 wal:
     /* WAL is a property of the file: set once, kept for good. */
@@ -613,7 +564,7 @@ wal:
             *denied = 1;
             return SG_OK;
         }
-        return db_error(err, st, rc, "switching it to WAL mode");
+        return sgi_store_db_error(err, st, rc, "switching it to WAL mode");
     }
     return SG_OK;
 }
@@ -656,7 +607,7 @@ static int open_ro(sqlite3 **db, const char *path)
 
     if (rc == SQLITE_OK) {
         configure(*db);
-        rc = query_int(*db, "PRAGMA schema_version", &sv);
+        rc = sgi_store_query_int(*db, "PRAGMA schema_version", &sv);
         if ((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN)
             return SQLITE_OK; /* other problems are check_file's to report */
     }
@@ -854,293 +805,10 @@ void *sg_store_sqlite(sg_store *st)
 }
 
 /* ------------------------------------------------------------------ */
-/* Values: chunks of little-endian values                               */
-/* ------------------------------------------------------------------ */
-
-/* Encode G(a..b-1) into buf with the fewest bytes per value; returns the
- * width used. */
-static unsigned encode_chunk(uint8_t *buf, const sg_seq *s, size_t a, size_t b)
-{
-    sg_value max = 0;
-    unsigned w;
-    size_t i;
-
-    if (s->width > 1)
-        for (i = a; i < b; i++)
-            if (sg_seq_get(s, i) > max)
-                max = sg_seq_get(s, i);
-    w = sg_value_width(max);
-    for (i = a; i < b; i++) {
-        sg_value v = sg_seq_get(s, i);
-        uint8_t *p = buf + (i - a) * w;
-        p[0] = (uint8_t)v;
-        if (w >= 2)
-            p[1] = (uint8_t)(v >> 8);
-        if (w == 4) {
-            p[2] = (uint8_t)(v >> 16);
-            p[3] = (uint8_t)(v >> 24);
-        }
-    }
-    return w;
-}
-
-/* Append count values of `width` little-endian bytes to s, which has room
- * and is at least that wide. */
-static void decode_chunk(sg_seq *s, const uint8_t *p, size_t count,
-                         unsigned width)
-{
-    size_t i;
-    const uint16_t one = 1;
-
-    if (width == s->width && *(const uint8_t *)&one == 1) {
-        /* Same width on a little-endian machine: the bytes are the
-         * values; only the maximum needs a look at each. */
-        memcpy(s->data + s->n * width, p, count * width);
-        for (i = 0; i < count; i++) {
-            sg_value v = sg_seq_get(s, s->n + i);
-            if (v > s->max)
-                s->max = v;
-        }
-        s->n += count;
-        return;
-    }
-    for (i = 0; i < count; i++, p += width) {
-        sg_value v = p[0];
-        if (width >= 2)
-            v |= (sg_value)p[1] << 8;
-        if (width == 4)
-            v |= (sg_value)p[2] << 16 | (sg_value)p[3] << 24;
-        /* Room and width were made by the caller: a single store. */
-        (void)sg_seq_push(s, v, NULL);
-    }
-}
-
-/* Read the chunks of row `id` into s (emptied first): G(0..stored-1). */
-static sg_status load_values(sg_store *st, sqlite3_int64 id, uint64_t stored,
-                             uint64_t room, sg_seq *s, const char *rule,
-                             sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    sqlite3_int64 maxw = 1;
-    int rc;
-    sg_status r;
-
-    sg_seq_clear(s);
-    rc = sqlite3_prepare_v2(st->db,
-                            "SELECT max(width) FROM chunks WHERE rule_id = ?",
-                            -1, &q, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_int64(q, 1, id);
-        rc = sqlite3_step(q);
-        if (rc == SQLITE_ROW) {
-            if (sqlite3_column_type(q, 0) != SQLITE_NULL)
-                maxw = sqlite3_column_int64(q, 0);
-            rc = SQLITE_OK;
-        }
-        sqlite3_finalize(q);
-        q = NULL;
-    }
-    if (rc != SQLITE_OK)
-        return db_error(err, st, rc, "reading values");
-    if (maxw != 1 && maxw != 2 && maxw != 4)
-        goto damaged;
-    if (room > SIZE_MAX)
-        return sg_error_set(err, SG_E_NOMEM, -1,
-                            "%llu cached values cannot be held in memory",
-                            (unsigned long long)room);
-    if ((r = sg_seq_widen(s, (unsigned)maxw, err)) ||
-        (r = sg_seq_reserve(s, room ? (size_t)room : 1, err)))
-        return r;
-    rc = sqlite3_prepare_v2(st->db,
-                            "SELECT first, count, width, data, hash FROM chunks"
-                            " WHERE rule_id = ? ORDER BY first",
-                            -1, &q, NULL);
-    if (rc != SQLITE_OK)
-        return db_error(err, st, rc, "reading values");
-    sqlite3_bind_int64(q, 1, id);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        sqlite3_int64 first = sqlite3_column_int64(q, 0);
-        sqlite3_int64 count = sqlite3_column_int64(q, 1);
-        sqlite3_int64 width = sqlite3_column_int64(q, 2);
-        const void *blob = sqlite3_column_blob(q, 3);
-        sqlite3_int64 bytes = sqlite3_column_bytes(q, 3);
-        const char *hash = (const char *)sqlite3_column_text(q, 4);
-        char want[SG_FNV_TEXT];
-
-        if ((!blob && bytes > 0) ||
-            (!hash && sqlite3_column_type(q, 4) != SQLITE_NULL)) {
-            sqlite3_finalize(q);
-            sg_seq_clear(s);
-            return sg_error_set(err, SG_E_NOMEM, -1,
-                                "out of memory while reading the values of "
-                                "%s from cache %s",
-                                rule, st->path);
-        }
-        if (first != (sqlite3_int64)s->n || count <= 0 ||
-            (uint64_t)first + (uint64_t)count > stored ||
-            (width != 1 && width != 2 && width != 4) || width > maxw ||
-            bytes != count * width || !blob || !hash)
-            break;
-        blob_hash(want, blob, (size_t)bytes);
-        if (strcmp(want, hash) != 0)
-            break;
-        decode_chunk(s, blob, (size_t)count, (unsigned)width);
-    }
-    sqlite3_finalize(q);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return db_error(err, st, rc, "reading values");
-    if (rc == SQLITE_ROW || s->n != stored)
-        goto damaged;
-    return SG_OK;
-damaged:
-    sg_seq_clear(s);
-    return sg_error_set(err, SG_E_IO, -1,
-                        "cache %s: the stored values of %s are damaged; "
-                        "drop them with `sgexplore cache drop '%s'`",
-                        st->path, rule, rule);
-}
-
-/* A proven entry keeps G(0..n0+p-1); rebuild G(0..computed-1) through the
- * proven period (no computation) and check the certificate's checksum. */
-static sg_status rebuild_proven(sg_store *st, const sg_store_entry *e,
-                                sg_seq *s, sg_error *err)
-{
-    uint64_t p = e->res.period, n;
-    uint64_t sal = e->res.status == SG_ARITH_PERIODIC ? e->res.saltus : 0;
-    sg_status r;
-
-    for (n = s->n; n < e->res.computed; n++) {
-        uint64_t v = (uint64_t)sg_seq_get(s, (size_t)(n - p)) + sal;
-        if (v > UINT32_MAX)
-            break;
-        if ((r = sg_seq_append(s, (sg_value)v, err)))
-            return r;
-    }
-    if (e->res.certified_to >= s->n ||
-        sg_checksum(s, (size_t)e->res.certified_to + 1) != e->res.checksum)
-        return sg_error_set(err, SG_E_IO, -1,
-                            "cache %s: the certificate of %s does not match "
-                            "its stored values (checksum); drop it with "
-                            "`sgexplore cache drop '%s'`",
-                            st->path, e->rule, e->rule);
-    return SG_OK;
-}
-
-/* ------------------------------------------------------------------ */
-/* Reading                                                              */
-/* ------------------------------------------------------------------ */
-
-sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
-                       sg_seq *s, int *found, sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    sqlite3_int64 id = 0;
-    int rc;
-    sg_status r = SG_OK;
-
-    *found = 0;
-    if (!st->db)
-        return SG_OK;
-    /* One read transaction: the row and its chunks from one snapshot. */
-    rc = exec(st->db, "BEGIN");
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(
-            st->db, "SELECT " ENTRY_COLUMNS " FROM rules WHERE rule = ?", -1,
-            &q, NULL);
-    if (rc != SQLITE_OK) {
-        r = db_error(err, st, rc, "looking a rule up");
-        goto done;
-    }
-    sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-    rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW) {
-        id = read_entry(e, q);
-        if (id == READ_NOMEM)
-            r = sg_error_set(err, SG_E_NOMEM, -1,
-                             "out of memory while reading %s from cache %s",
-                             rule, st->path);
-        else if (id < 0 || strcmp(e->rule, rule) != 0)
-            /* A row of another rule: a damaged index can point the
-             * lookup at it, and its values must not be served. */
-            r = sg_error_set(err, SG_E_IO, -1,
-                             "cache %s: the row of %s is damaged; drop it "
-                             "with `sgexplore cache drop '%s'`",
-                             st->path, rule, rule);
-        else
-            *found = 1;
-    } else if (rc != SQLITE_DONE) {
-        r = db_error(err, st, rc, "looking a rule up");
-    }
-    sqlite3_finalize(q);
-    if (r || !*found || !s)
-        goto done;
-    r = load_values(st, id, e->stored,
-                    e->res.status == SG_UNRESOLVED ? e->stored
-                                                   : e->res.computed,
-                    s, rule, err);
-    if (!r && e->res.status != SG_UNRESOLVED)
-        r = rebuild_proven(st, e, s, err);
-done:
-    rollback(st->db);
-    if (r) {
-        *found = 0;
-        sg_store_entry_clear(e);
-        if (s)
-            sg_seq_clear(s);
-    }
-    return r;
-}
-
-sg_status sg_store_list(sg_store *st, const char *status, const char *family,
-                        sg_store_visit fn, void *arg, sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    sg_store_entry e;
-    int rc;
-    sg_status r = SG_OK;
-
-    if (!st->db)
-        return SG_OK;
-    sg_store_entry_init(&e);
-    rc = sqlite3_prepare_v2(st->db,
-                            "SELECT " ENTRY_COLUMNS " FROM rules"
-                            " WHERE (?1 IS NULL OR status = ?1)"
-                            " AND (?2 IS NULL OR family = ?2)"
-                            " ORDER BY family, rule",
-                            -1, &q, NULL);
-    if (rc != SQLITE_OK)
-        return db_error(err, st, rc, "listing rules");
-    bind_text_or_null(q, 1, status);
-    bind_text_or_null(q, 2, family);
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        sqlite3_int64 id = read_entry(&e, q);
-        if (id == READ_NOMEM) {
-            r = sg_error_set(err, SG_E_NOMEM, -1,
-                             "out of memory while listing cache %s",
-                             st->path);
-            break;
-        }
-        if (id < 0) {
-            r = sg_error_set(err, SG_E_IO, -1,
-                             "cache %s: the row of %s is damaged", st->path,
-                             e.rule ? e.rule : "(unnamed)");
-            break;
-        }
-        if (fn(&e, arg))
-            break;
-    }
-    if (!r && rc != SQLITE_ROW && rc != SQLITE_DONE)
-        r = db_error(err, st, rc, "listing rules");
-    sqlite3_finalize(q);
-    sg_store_entry_clear(&e);
-    return r;
-}
-
-/* ------------------------------------------------------------------ */
 /* Writing                                                              */
 /* ------------------------------------------------------------------ */
 
-static sg_status refuse_write(sg_store *st, sg_error *err)
+sg_status sgi_store_refuse_write(sg_store *st, sg_error *err)
 {
     return sg_error_set(err, SG_E_IO, -1, "%s; nothing was stored", st->why);
 }
@@ -1153,20 +821,20 @@ static sg_status write_failed(sg_store *st, int rc, const char *doing,
     if (is_readonly_code(rc)) {
         set_readonly(st, "the cache %s is not writable (%s)", st->path,
                      sqlite3_errstr(rc));
-        return refuse_write(st, err);
+        return sgi_store_refuse_write(st, err);
     }
-    return db_error(err, st, rc, doing);
+    return sgi_store_db_error(err, st, rc, doing);
 }
 
 /* Start a write: one IMMEDIATE transaction, which waits for other
  * writers up to the busy timeout.  Refused on a read-only cache. */
-static sg_status write_begin(sg_store *st, sg_error *err)
+sg_status sgi_store_write_begin(sg_store *st, sg_error *err)
 {
     int rc;
 
     if (st->readonly || !st->db)
-        return refuse_write(st, err);
-    rc = exec(st->db, "BEGIN IMMEDIATE");
+        return sgi_store_refuse_write(st, err);
+    rc = sgi_store_exec(st->db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK)
         return write_failed(st, rc, "starting a write", err);
     return SG_OK;
@@ -1175,519 +843,17 @@ static sg_status write_begin(sg_store *st, sg_error *err)
 /* End a write begun by write_begin: commit when rc (the first failure of
  * its statements) is SQLITE_OK; otherwise, or when the commit fails,
  * report it and roll back, so that nothing of it stays in the file. */
-static sg_status write_end(sg_store *st, int rc, const char *doing,
-                           sg_error *err)
+sg_status sgi_store_write_end(sg_store *st, int rc, const char *doing,
+                              sg_error *err)
 {
     sg_status r;
 
     if (rc == SQLITE_OK)
-        rc = exec(st->db, "COMMIT");
+        rc = sgi_store_exec(st->db, "COMMIT");
     if (rc == SQLITE_OK)
         return SG_OK;
     /* The message first: the rollback would replace SQLite's. */
     r = write_failed(st, rc, doing, err);
-    rollback(st->db);
-    return r;
-}
-
-/* Write chunks of G(from..to-1) for row id. */
-static int write_chunks(sqlite3 *db, sqlite3_int64 id, const sg_seq *s,
-                        size_t from, size_t to)
-{
-    sqlite3_stmt *q;
-    uint8_t *buf;
-    size_t a;
-    int rc;
-
-    if (from >= to)
-        return SQLITE_OK;
-    buf = malloc((size_t)SG_STORE_CHUNK_VALUES * 4);
-    if (!buf)
-        return SQLITE_NOMEM;
-    rc = sqlite3_prepare_v2(db,
-                            "INSERT INTO chunks (rule_id, first, count,"
-                            " width, data, hash) VALUES (?, ?, ?, ?, ?, ?)",
-                            -1, &q, NULL);
-    if (rc != SQLITE_OK) {
-        free(buf);
-        return rc;
-    }
-    for (a = from; a < to && rc == SQLITE_OK;) {
-        /* Chunks start at multiples of SG_STORE_CHUNK_VALUES, so that an
-         * extension rewrites only the last, partial one. */
-        size_t b = (a / SG_STORE_CHUNK_VALUES + 1) * SG_STORE_CHUNK_VALUES;
-        unsigned w;
-        char hash[SG_FNV_TEXT];
-
-        if (b > to)
-            b = to;
-        w = encode_chunk(buf, s, a, b);
-        blob_hash(hash, buf, (b - a) * w);
-        BIND(sqlite3_bind_int64(q, 1, id));
-        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)a));
-        BIND(sqlite3_bind_int64(q, 3, (sqlite3_int64)(b - a)));
-        BIND(sqlite3_bind_int(q, 4, (int)w));
-        BIND(sqlite3_bind_blob(q, 5, buf, (int)((b - a) * w), SQLITE_STATIC));
-        BIND(sqlite3_bind_text(q, 6, hash, -1, SQLITE_STATIC));
-        if (rc != SQLITE_OK)
-            break;
-        rc = sqlite3_step(q);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        sqlite3_reset(q);
-        a = b;
-    }
-    sqlite3_finalize(q);
-    free(buf);
-    return rc;
-}
-
-/* The chunks of row id below `keep` that can stay as they are: whole
- * aligned chunks covering G(0..k-1) exactly.  Returns k (a multiple of
- * the chunk size), or 0 when anything looks unusual. */
-static uint64_t reusable_prefix(sqlite3 *db, sqlite3_int64 id, uint64_t keep)
-{
-    sqlite3_stmt *q;
-    uint64_t k = keep / SG_STORE_CHUNK_VALUES * SG_STORE_CHUNK_VALUES;
-    sqlite3_int64 n = -1, total = -1, bad = -1;
-
-    if (k == 0)
-        return 0;
-    if (sqlite3_prepare_v2(db,
-                           "SELECT count(*), coalesce(sum(count), 0),"
-                           " coalesce(sum(first % ?3 != 0 OR count != ?3),"
-                           " 0) FROM chunks WHERE rule_id = ?1 AND first < ?2",
-                           -1, &q, NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_int64(q, 1, id);
-    sqlite3_bind_int64(q, 2, (sqlite3_int64)k);
-    sqlite3_bind_int64(q, 3, SG_STORE_CHUNK_VALUES);
-    if (sqlite3_step(q) == SQLITE_ROW) {
-        n = sqlite3_column_int64(q, 0);
-        total = sqlite3_column_int64(q, 1);
-        bad = sqlite3_column_int64(q, 2);
-    }
-    sqlite3_finalize(q);
-    if (bad != 0 || total != (sqlite3_int64)k ||
-        n != (sqlite3_int64)(k / SG_STORE_CHUNK_VALUES))
-        return 0;
-    return k;
-}
-
-/* Whether the row (status, computed) knows at least as much as the new
- * result. */
-static int existing_wins(int old_proven, uint64_t old_computed, int new_proven,
-                         uint64_t new_computed)
-{
-    if (old_proven)
-        return 1;
-    if (new_proven)
-        return 0;
-    return old_computed >= new_computed;
-}
-
-sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
-                       const sg_result *res, const sg_seq *s,
-                       const char *algorithm, double elapsed, sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    sqlite3_int64 id = -1;
-    int proven = res->status != SG_UNRESOLVED;
-    uint64_t stored, old_stored = 0, keep = 0;
-    char now[24], created[24], sum[SG_FNV_TEXT];
-    int rc, have_row = 0;
-    sg_status r;
-
-    if (st->readonly || !st->db)
-        return refuse_write(st, err);
-    stored = proven ? res->preperiod + res->period : s->n;
-    if (proven && (res->period == 0 || stored > s->n))
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "cannot store %s: the values G(0..n0+p-1) are "
-                            "not all known",
-                            rule);
-    now_iso(now);
-    snprintf(created, sizeof created, "%s", now);
-    sg_fnv_format(sum, res->checksum);
-
-    if ((r = write_begin(st, err)))
-        return r;
-
-    /* What is there already? */
-    rc = sqlite3_prepare_v2(st->db,
-                            "SELECT id, status, computed, stored, created"
-                            " FROM rules WHERE rule = ?",
-                            -1, &q, NULL);
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-    rc = sqlite3_step(q);
-    if (rc == SQLITE_ROW) {
-        const char *ost = (const char *)sqlite3_column_text(q, 1);
-        const char *oc = (const char *)sqlite3_column_text(q, 4);
-        int old_proven = ost && strcmp(ost, "unresolved") != 0;
-
-        have_row = 1;
-        id = sqlite3_column_int64(q, 0);
-        old_stored = col_u64(q, 3);
-        if (oc)
-            snprintf(created, sizeof created, "%s", oc);
-        if (existing_wins(old_proven, col_u64(q, 2), proven, s->n)) {
-            sqlite3_finalize(q);
-            exec(st->db, "COMMIT");
-            return SG_OK;
-        }
-        rc = SQLITE_OK;
-    } else if (rc == SQLITE_DONE) {
-        rc = SQLITE_OK;
-    }
-    sqlite3_finalize(q);
-    q = NULL;
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-
-    /* The row itself. */
-    rc = sqlite3_prepare_v2(
-        st->db,
-        have_row
-            ? "UPDATE rules SET family = ?2, status = ?3, preperiod = ?4,"
-              " period = ?5, saltus = ?6, computed = ?7, certified_to = ?8,"
-              " theorem = ?9, theorem_id = ?10, proof_start = ?11,"
-              " proof_period = ?12, proof_saltus = ?13, checksum = ?14,"
-              " note = ?15, stored = ?16, version = ?17, algorithm = ?18,"
-              " elapsed = ?19, created = ?20, updated = ?21 WHERE rule = ?1"
-            : "INSERT INTO rules (rule, family, status, preperiod, period,"
-              " saltus, computed, certified_to, theorem, theorem_id,"
-              " proof_start, proof_period, proof_saltus, checksum, note,"
-              " stored, version, algorithm, elapsed, created, updated)"
-              " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-              " ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
-        -1, &q, NULL);
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    /* A bind that runs out of memory (SQLITE_TRANSIENT copies) would
-     * otherwise leave its column NULL in the stored row. */
-    BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
-    BIND(sqlite3_bind_text(q, 2, family, -1, SQLITE_STATIC));
-    BIND(sqlite3_bind_text(q, 3, sg_period_status_name(res->status), -1,
-                           SQLITE_STATIC));
-    BIND(bind_u64_or_null(q, 4, proven, res->preperiod));
-    BIND(bind_u64_or_null(q, 5, proven, res->period));
-    BIND(bind_u64_or_null(q, 6, proven, res->saltus));
-    BIND(sqlite3_bind_int64(q, 7, (sqlite3_int64)s->n));
-    BIND(bind_u64_or_null(q, 8, proven, res->certified_to));
-    BIND(bind_text_or_null(q, 9, proven ? res->theorem : NULL));
-    BIND(bind_text_or_null(q, 10, proven ? res->theorem_id : NULL));
-    BIND(bind_u64_or_null(q, 11, proven, res->proof_start));
-    BIND(bind_u64_or_null(q, 12, proven, res->proof_period));
-    BIND(bind_u64_or_null(q, 13, proven, res->proof_saltus));
-    BIND(bind_text_or_null(q, 14, proven ? sum : NULL));
-    BIND(bind_text_or_null(q, 15, proven ? NULL : res->note));
-    BIND(sqlite3_bind_int64(q, 16, (sqlite3_int64)stored));
-    BIND(sqlite3_bind_text(q, 17, PACKAGE_VERSION, -1, SQLITE_STATIC));
-    BIND(sqlite3_bind_text(q, 18, algorithm ? algorithm : "unknown", -1,
-                           SQLITE_STATIC));
-    BIND(sqlite3_bind_double(q, 19, elapsed));
-    BIND(sqlite3_bind_text(q, 20, created, -1, SQLITE_STATIC));
-    BIND(sqlite3_bind_text(q, 21, now, -1, SQLITE_STATIC));
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    rc = sqlite3_step(q);
-    sqlite3_finalize(q);
-    q = NULL;
-    if (rc != SQLITE_DONE)
-        goto sqlfail;
-    if (!have_row)
-        id = sqlite3_last_insert_rowid(st->db);
-
-    /* The values: keep the whole chunks both versions share, rewrite the
-     * rest (values of a rule never change, only their number). */
-    if (have_row)
-        keep = reusable_prefix(st->db, id,
-                               old_stored < stored ? old_stored : stored);
-    rc = sqlite3_prepare_v2(st->db,
-                            "DELETE FROM chunks WHERE rule_id = ?"
-                            " AND first >= ?",
-                            -1, &q, NULL);
-    if (rc != SQLITE_OK)
-        goto sqlfail;
-    sqlite3_bind_int64(q, 1, id);
-    sqlite3_bind_int64(q, 2, (sqlite3_int64)keep);
-    rc = sqlite3_step(q);
-    sqlite3_finalize(q);
-    q = NULL;
-    if (rc != SQLITE_DONE)
-        goto sqlfail;
-    rc = write_chunks(st->db, id, s, (size_t)keep, (size_t)stored);
-sqlfail:
-    /* q is still open only after a failed bind: finalizing a statement
-     * that never ran leaves SQLite's message as it is. */
-    if (q)
-        sqlite3_finalize(q);
-    return write_end(st, rc, "storing a rule", err);
-}
-
-sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
-                        sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    int rc;
-    sg_status r;
-
-    *found = 0;
-    if (!st->db)
-        return SG_OK;
-    if ((r = write_begin(st, err)))
-        return r;
-    rc = sqlite3_prepare_v2(st->db,
-                            "DELETE FROM chunks WHERE rule_id IN"
-                            " (SELECT id FROM rules WHERE rule = ?1)",
-                            -1, &q, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        sqlite3_finalize(q);
-        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-    }
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(st->db, "DELETE FROM rules WHERE rule = ?1", -1,
-                                &q, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        sqlite3_finalize(q);
-        if (rc == SQLITE_DONE) {
-            *found = sqlite3_changes(st->db) > 0;
-            rc = SQLITE_OK;
-        }
-    }
-    if ((r = write_end(st, rc, "dropping a rule", err)))
-        *found = 0;
-    return r;
-}
-
-/* ------------------------------------------------------------------ */
-/* Deep-run checkpoints                                                 */
-/* ------------------------------------------------------------------ */
-
-/* Whether the file has the (optional) checkpoints table; returns the
- * SQLite code. */
-static int has_checkpoints(sqlite3 *db, int *yes)
-{
-    sqlite3_int64 n = 0;
-    int rc = query_int(db,
-                       "SELECT count(*) FROM sqlite_master WHERE type ="
-                       " 'table' AND name = 'checkpoints'",
-                       &n);
-
-    *yes = n > 0;
-    return rc;
-}
-
-sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
-                                  uint64_t heaps, const void *blob, size_t len,
-                                  sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    char now[24], hash[SG_FNV_TEXT];
-    int rc;
-    sg_status r;
-
-    /* SQLite's integers are signed: a larger count would read back
-     * negative. */
-    if (heaps > INT64_MAX)
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "cannot store the checkpoint of %s: %llu heaps "
-                            "do not fit in the cache",
-                            rule, (unsigned long long)heaps);
-    now_iso(now);
-    blob_hash(hash, blob, len);
-    if ((r = write_begin(st, err)))
-        return r;
-    rc = exec(st->db, checkpoints_table);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(st->db,
-                                "INSERT OR REPLACE INTO checkpoints (rule,"
-                                " heaps, state, hash, stored, version)"
-                                " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                                -1, &q, NULL);
-    if (rc == SQLITE_OK) {
-        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
-        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)heaps));
-        /* A NULL pointer would bind SQL NULL: an empty state is the
-         * empty blob. */
-        BIND(len ? sqlite3_bind_blob64(q, 3, blob, len, SQLITE_STATIC)
-                 : sqlite3_bind_zeroblob(q, 3, 0));
-        BIND(sqlite3_bind_text(q, 4, hash, -1, SQLITE_STATIC));
-        BIND(sqlite3_bind_text(q, 5, now, -1, SQLITE_STATIC));
-        BIND(sqlite3_bind_text(q, 6, PACKAGE_VERSION, -1, SQLITE_STATIC));
-        if (rc == SQLITE_OK) {
-            rc = sqlite3_step(q);
-            rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-        }
-        sqlite3_finalize(q);
-    }
-    return write_end(st, rc, "storing a checkpoint", err);
-}
-
-/* Copy the checkpoint row selected by sg_store_checkpoint_get (rule,
- * heaps, state, hash) into malloc'd memory after checking its hash. */
-static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
-                                 const char *rule, uint64_t *heaps, void **blob,
-                                 size_t *len, sg_error *err)
-{
-    /* The types first: reading a column may convert it. */
-    int has_key = sqlite3_column_type(q, 0) != SQLITE_NULL;
-    int is_int = sqlite3_column_type(q, 1) == SQLITE_INTEGER;
-    int is_blob = sqlite3_column_type(q, 2) == SQLITE_BLOB;
-    int has_hash = sqlite3_column_type(q, 3) != SQLITE_NULL;
-    const char *key = (const char *)sqlite3_column_text(q, 0);
-    sqlite3_int64 h = sqlite3_column_int64(q, 1);
-    const void *p = sqlite3_column_blob(q, 2);
-    size_t n = (size_t)sqlite3_column_bytes(q, 2);
-    const char *hash = (const char *)sqlite3_column_text(q, 3);
-    char want[SG_FNV_TEXT] = "";
-
-    /* NULL for a value that is there: SQLite ran out of memory. */
-    if ((!p && n > 0) || (!hash && has_hash) || (!key && has_key))
-        return sg_error_set(err, SG_E_NOMEM, -1,
-                            "out of memory while reading the checkpoint of "
-                            "%s from cache %s",
-                            rule, st->path);
-    if (is_blob)
-        blob_hash(want, p, n);
-    /* The key is checked too: a damaged index can point the lookup at
-     * another rule's row, whose hash is right. */
-    if (!key || strcmp(key, rule) != 0 || !is_int || h < 0 || !is_blob ||
-        !hash || strcmp(want, hash) != 0)
-        return sg_error_set(err, SG_E_IO, -1,
-                            "cache %s: the deep-run checkpoint of %s is "
-                            "damaged; drop it with `sgexplore cache drop "
-                            "'%s'`",
-                            st->path, rule, rule);
-    /* One byte at least, so that an empty state is a pointer too. */
-    if (!(*blob = malloc(n ? n : 1)))
-        return sg_error_set(err, SG_E_NOMEM, -1,
-                            "out of memory for the checkpoint of %s (%zu "
-                            "bytes) from cache %s",
-                            rule, n, st->path);
-    if (n)
-        memcpy(*blob, p, n);
-    *len = n;
-    *heaps = (uint64_t)h;
-    return SG_OK;
-}
-
-sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
-                                  uint64_t *heaps, void **blob, size_t *len,
-                                  sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    int rc, have = 0;
-    sg_status r = SG_OK;
-
-    *heaps = 0;
-    *blob = NULL;
-    *len = 0;
-    if (!st->db)
-        goto none;
-    /* One read transaction: the table and the row from one snapshot. */
-    rc = exec(st->db, "BEGIN");
-    if (rc == SQLITE_OK)
-        rc = has_checkpoints(st->db, &have);
-    if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(st->db,
-                                "SELECT rule, heaps, state, hash FROM"
-                                " checkpoints WHERE rule = ?1",
-                                -1, &q, NULL);
-    if (rc == SQLITE_OK && have) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        if (rc == SQLITE_ROW) {
-            /* Fills the outputs only when it succeeds. */
-            r = read_checkpoint(st, q, rule, heaps, blob, len, err);
-            rc = SQLITE_OK;
-        } else if (rc == SQLITE_DONE) {
-            have = 0;
-            rc = SQLITE_OK;
-        }
-    }
-    if (rc != SQLITE_OK)
-        r = db_error(err, st, rc, "looking a checkpoint up");
-    sqlite3_finalize(q);
-    rollback(st->db);
-    if (r || have)
-        return r;
-none:
-    return sg_error_set(err, SG_E_UNKNOWN, -1,
-                        "cache %s holds no deep-run checkpoint of %s", st->path,
-                        rule);
-}
-
-sg_status sg_store_checkpoint_list(sg_store *st,
-                                   int (*visit)(const char *rule,
-                                                uint64_t heaps,
-                                                const char *stored, void *arg),
-                                   void *arg, sg_error *err)
-{
-    sqlite3_stmt *q = NULL;
-    int rc, have = 0;
-
-    if (!st->db)
-        return SG_OK;
-    rc = exec(st->db, "BEGIN");
-    if (rc == SQLITE_OK)
-        rc = has_checkpoints(st->db, &have);
-    if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(st->db,
-                                "SELECT rule, heaps, stored FROM checkpoints"
-                                " ORDER BY rule",
-                                -1, &q, NULL);
-    while (rc == SQLITE_OK && have) {
-        const char *rule, *stored;
-        rc = sqlite3_step(q);
-        if (rc != SQLITE_ROW)
-            break;
-        rule = (const char *)sqlite3_column_text(q, 0);
-        stored = (const char *)sqlite3_column_text(q, 2);
-        rc = SQLITE_OK;
-        if (rule && visit(rule, (uint64_t)sqlite3_column_int64(q, 1),
-                          stored ? stored : "", arg))
-            break;
-    }
-    if (rc == SQLITE_DONE)
-        rc = SQLITE_OK;
-    sqlite3_finalize(q);
-    rollback(st->db);
-    return rc == SQLITE_OK ? SG_OK
-                           : db_error(err, st, rc, "listing the checkpoints");
-}
-
-sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
-                                   sg_error *err)
-{
-    sqlite3_stmt *q;
-    int rc, have = 0;
-    sg_status r;
-
-    *found = 0;
-    if (!st->db)
-        return SG_OK;
-    if ((r = write_begin(st, err)))
-        return r;
-    rc = has_checkpoints(st->db, &have);
-    if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(
-            st->db, "DELETE FROM checkpoints WHERE rule = ?1", -1, &q, NULL);
-    if (rc == SQLITE_OK && have) {
-        sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
-        rc = sqlite3_step(q);
-        sqlite3_finalize(q);
-        if (rc == SQLITE_DONE) {
-            *found = sqlite3_changes(st->db) > 0;
-            rc = SQLITE_OK;
-        }
-    }
-    if ((r = write_end(st, rc, "dropping a checkpoint", err)))
-        *found = 0;
+    sgi_store_rollback(st->db);
     return r;
 }

@@ -37,7 +37,7 @@ EOF
 # --- equal rules, equal canonical forms -----------------------------------
 check "0.770 is printed as 0.77" has "$(sg --octal 0.770)" "rule: 0.77"
 check "--octal 0.333 is subtract{1-3}" has "$(sg --octal 0.333)" "rule: subtract{1-3}"
-check "--rule 0.[3] is all-but{} (Nim)" has "$(sg --rule '0.[3]')" "rule: all-but{}"
+check "--rule 0.[3] is nim" has "$(sg --rule '0.[3]')" "rule: nim"
 check "--grundy is 4!.0" has "$(sg --grundy --max 100)" "rule: 4!.0"
 
 # --- the seeds' samples ----------------------------------------------------

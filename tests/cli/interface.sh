@@ -41,7 +41,7 @@ FORMS=(
     "--subtract 1,3,4|subtract{1,3,4}|0|1"
     "--subtract 1-3,7|subtract{1-3,7}|0|1"
     "--all-but 1,3|all-but{1,3}|0|1"
-    "nim|all-but{}|0|1"
+    "nim|nim|0|1"
     "dawson|0.07|0|1"
     "officers|0.6|0|0"
     "--grundy|4!.0|0|0"

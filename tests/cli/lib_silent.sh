@@ -17,13 +17,13 @@ if [ ! -f "$lib" ]; then
 fi
 # Undefined symbols per object: "U name".
 undefined=$(nm -A -u "$lib" 2>/dev/null)
-# plot.o alone may call _exit: in the child it forks to run gnuplot, when
-# exec fails, which ends that child and never the caller.
+# plot_gnuplot.o alone may call _exit: in the child it forks to run
+# gnuplot, when exec fails, which ends that child and never the caller.
 for sym in stdout stderr exit _exit _Exit quick_exit printf vprintf puts \
     putchar perror abort err errx warn warnx; do
     hits=$(awk -v s="$sym" '$NF == s { print $1 }' <<<"$undefined" |
         sed 's/:$//' | { if [ "$sym" = _exit ]; then
-            grep -v ':plot\.o$'; else cat; fi; } | tr '\n' ' ')
+            grep -v ':plot_gnuplot\.o$'; else cat; fi; } | tr '\n' ' ')
     if [ -z "$hits" ]; then
         ok "libsg references no $sym"
     else

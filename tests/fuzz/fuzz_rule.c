@@ -7,6 +7,7 @@
  */
 #include "fuzz.h"
 #include "sgexplore.h"
+#include "internal.h" /* the parts tested on their own (sgi_) */
 
 static const sg_rule_syntax syntaxes[] = {
     SG_SYNTAX_SUBTRACT, SG_SYNTAX_ALLBUT, SG_SYNTAX_OCTAL,
@@ -39,7 +40,7 @@ SG_FUZZ_TARGET(rule)
         (void)sg_rule_max_take(&r);
         (void)sg_rule_bits(&r);
         (void)sg_enumerate_method(&r);
-        (void)sg_prove_applicable(&r, NULL);
+        (void)sgi_prove_applicable(&r, NULL);
         free(canon2);
         free(canon);
         sg_rule_clear(&back);

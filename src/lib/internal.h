@@ -1,0 +1,132 @@
+/*
+ * internal.h - libsg's internal interface: what its modules promise each
+ * other, and the tests and benchmarks may use, but the command-line front
+ * end does not, so that sgexplore.h holds the contract only.  Its names
+ * carry the prefix sgi_ (sg_ promises, as SQLite's sqlite3_ against
+ * sqlite3Xxx): the enumeration methods below the dispatcher, the checksum
+ * of deep runs, the theorem table, the parts of the figures.
+ */
+#ifndef SG_INTERNAL_H
+#define SG_INTERNAL_H
+
+#include "sgexplore.h"
+
+/* ------------------------------------------------------------------ */
+/* Enumeration methods below the dispatcher (enum.c picks them)        */
+/* ------------------------------------------------------------------ */
+
+/* The method for finite codes with three-heap moves (bit 8) and no '!':
+ * two-heap option sets kept as bitsets (enum_three.c). */
+int sgi_three_applicable(const sg_rule *r);
+sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
+                              const sg_enum_options *opt, sg_error *err);
+
+/* The direct method (enum_direct.c): finite rules without splits. */
+int sgi_direct_applicable(const sg_rule *r);
+sg_status sgi_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
+                               const sg_enum_options *opt, sg_error *err);
+
+/* ------------------------------------------------------------------ */
+/* Checksums, theorems, memory                                          */
+/* ------------------------------------------------------------------ */
+
+/* The same FNV-1a state h, computed over G(0..from-1), extended by
+ * G(from..to-1) (kept values of s, sg_seq_kept): deep runs hash their
+ * values before they leave memory. */
+uint64_t sgi_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
+                             size_t to);
+
+/* Find a theorem by its SG_THM_* identifier: returns the library's static
+ * copy of the id (NULL when unknown) and sets *name to its description. */
+const char *sgi_theorem_lookup(const char *id, const char **name);
+
+/* The theorem that could certify r (static name and SG_THM_* id), or NULL
+ * when none is implemented. */
+const char *sgi_prove_theorem_id(const sg_rule *r);
+
+/* Whether any implemented theorem can ever apply to r; when not, *why is
+ * set to a static explanation. */
+int sgi_prove_applicable(const sg_rule *r, const char **why);
+
+/* Bytes of physical memory on this machine (0 when unknown). */
+uint64_t sgi_physical_memory(void);
+
+/* ------------------------------------------------------------------ */
+/* The figures' parts (plot_data.c, plot.c), tested on their own       */
+/* ------------------------------------------------------------------ */
+
+/* Rare values in the sense of sparse spaces: heap n of value G is rare
+ * when popcount(G & mask) + parity * ((n + parity_shift) mod 2) is even
+ * (parity = 0: G & mask has an even number of one bits), except heap 0,
+ * which never is (sg_sparse_space counts heaps h >= 1, and so does the
+ * legend).  mask is 0 when nothing is to be marked. */
+typedef struct sgi_plot_rare {
+    uint64_t mask;
+    int parity;       /* 1: the heap's parity is part of the class, as in
+                         the sparse space of sg_sparse_space_find_rule */
+    int parity_shift; /* 0 or 1, see above */
+    uint64_t count;   /* positions holding a rare value */
+    uint64_t total;   /* positions looked at */
+} sgi_plot_rare;
+
+/* Find the rare values of G(from..to), so that a figure can make those
+ * positions stand out.  When r (may be NULL) has a sparse space over the
+ * heap's parity in the computed values, the one the reports show
+ * (sg_sparse_space_find_rule on G(0..s->n-1)), the rare values are those
+ * of that space, so that figure and report agree; mask is then 0 when
+ * none of them lies in from..to.  Otherwise the plain mask (below 2^16)
+ * under which the fewest of G(from..to) are rare, or 0 when no mask makes
+ * that class rare (at most 1 in 10 positions, among at least 100).
+ * Values past s->n come from the proven period of res (res may be NULL);
+ * SG_E_INPUT when some are neither computed nor proven. */
+sg_status sgi_plot_find_rare(sgi_plot_rare *out, const sg_seq *s,
+                             const sg_rule *r, const sg_result *res,
+                             uint64_t from, uint64_t to, sg_error *err);
+
+/* What sgi_plot_write_sequence wrote. */
+typedef struct sgi_plot_data {
+    uint64_t step; /* positions per row */
+    uint64_t rows;
+    uint64_t vmin, vmax; /* smallest and largest value of G(from..to) */
+    uint64_t xbase;      /* the rows hold n - xbase ... */
+    uint64_t ybase;      /* ... and G - ybase */
+} sgi_plot_data;
+
+/* Write the data file that gnuplot draws for G(from..to), to `path`:
+ * rows "n max min rare" for buckets of `step` positions from `from` on
+ * (step 1 when the range has at most max_rows positions, else the least
+ * step that keeps within max_rows rows; 0 means SG_PLOT_MAX_ROWS), with
+ * the largest and smallest value of the bucket and its largest value that
+ * is rare under `rare` (NULL or mask 0: none), or "-".  Values as for
+ * sgi_plot_find_rare.
+ * gnuplot reads numbers as doubles, exact only below 2^53, so numbers of
+ * more than 7 digits are written as offsets from a round base (out->xbase
+ * for n, out->ybase for G; 0 otherwise): for n = 10^18..10^18+100 the
+ * rows hold 0..100 and xbase is 10^18.  The rows are kept in memory until
+ * the last is known (40 bytes each). */
+sg_status sgi_plot_write_sequence(const char *path, sgi_plot_data *out,
+                                  const sg_seq *s, const sg_result *res,
+                                  uint64_t from, uint64_t to, size_t max_rows,
+                                  const sgi_plot_rare *rare, sg_error *err);
+
+/* What sgi_plot_write_results counted. */
+typedef struct sgi_plot_summary {
+    uint64_t periodic, arith, unresolved;
+    uint64_t max_preperiod, max_period;
+    uint64_t max_point; /* most rules sharing one (n0, p) */
+    uint64_t max_count; /* most rules sharing one period */
+} sgi_plot_summary;
+
+/* Write the data file of the results figure to `path` (its blocks are
+ * described in plots/results.gp): proven rules aggregated by (pre-period,
+ * period), the number of rules per period, the extreme rules by name.
+ * Unresolved rules are only counted. */
+sg_status sgi_plot_write_results(const char *path, sgi_plot_summary *out,
+                                 const sg_plot_result *items, size_t n,
+                                 sg_error *err);
+
+/* The built-in text of the template "sequence" or "results" (the files
+ * of plots/), or NULL. */
+const char *sgi_plot_template(const char *name);
+
+#endif /* SG_INTERNAL_H */
