@@ -729,7 +729,7 @@ static void test_names_and_messages(void **state)
         assert_string_equal(c, names[i].canon);
         free(c);
     }
-    /* Names are case-insensitive (DESIGN.md: `Kayles`), and so are the
+    /* Names are case-insensitive (docs/CONTRACT.md: `Kayles`), and so are the
      * words of the canonical forms. */
     for (i = 0; i < sizeof cased / sizeof *cased; i++) {
         char *c = canon_of(SG_SYNTAX_RULE, cased[i].name);

@@ -80,6 +80,7 @@ run quiet analysis 0 "$SG" 0.07 --heap 5 --position 3,4 --quiet --json
 run values analysis 0 "$SG" 0.07 --values 5:10 --json
 run values_huge analysis 0 "$SG" nim --max 200 --values '10^40:10^40+2' --json
 run values_2p63 analysis 0 "$SG" nim --max 200 --values '10^19:10^19+1' --json
+run values_2p53 analysis 0 "$SG" nim --max 200 --values '2^53-2:2^53+1' --json
 printf '1,2\n4 7\n10^3\n' | sed 's/10^3/1000/' >"$T/pos"
 run positions positions_line 0 "$SG" 0.07 --positions "$T/pos" --json
 printf '1,2\n1,100000\n' >"$T/pos2"
@@ -95,8 +96,11 @@ assert d["values"] == [str(10**19), str(10**19 + 1)], d["values"]
 h = json.load(open(sys.argv[2]))["values"]
 assert h == [str(10**40), str(10**40 + 1), str(10**40 + 2)], h
 v = json.load(open(sys.argv[3]))
-assert v["values_start"] == "5" and v["values"] == [0, 3, 1, 1, 0, 3], v["values"]' \
-    "$T/values_2p63.json" "$T/values_huge.json" "$T/values.json"
+assert v["values_start"] == "5" and v["values"] == [0, 3, 1, 1, 0, 3], v["values"]
+e = json.load(open(sys.argv[4]))["values"]  # the edge: 2^53 - 1 is exact
+assert e == [2**53 - 2, 2**53 - 1, str(2**53), str(2**53 + 1)], e' \
+    "$T/values_2p63.json" "$T/values_huge.json" "$T/values.json" \
+    "$T/values_2p53.json"
 check "heaps: a list of {heap, value} with --heap and with --position alike" \
     python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
