@@ -1,0 +1,76 @@
+/*
+ * sweep.h - what the two files of `sgexplore sweep` share: cmd_sweep.c
+ * (the rules, the workers and the command) and sweep_print.c (its rows,
+ * progress line, summary and plot).  Internal to the sweep command.
+ */
+#ifndef SGEXPLORE_SWEEP_H
+#define SGEXPLORE_SWEEP_H
+
+#include <time.h>
+
+#include "cli.h"
+
+/* Rules named in the summary's lists (slowest, unresolved). */
+#define SWEEP_SLOWEST 5
+#define SWEEP_LIST 20
+
+typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } sweep_format;
+
+/* One distinct rule (canonical form) and the texts that named it. */
+typedef struct item {
+    char *canon;
+    char **given;
+    size_t ngiven, capgiven;
+    /* the result, once its row has come back */
+    int done, failed;
+    sg_period_status status;
+    uint64_t preperiod, period, saltus, computed;
+    double seconds;
+    char source[12];
+    uint64_t digest, digest_len; /* FNV-1a of G(0..digest_len-1) */
+} item;
+
+typedef struct sweep {
+    item *items;
+    size_t n, cap;
+    uint64_t family_total; /* rules in the whole family (before --shard) */
+    uint64_t listed;       /* rules of this shard, duplicates included */
+    unsigned shard_k, shard_n;
+    sweep_format fmt;
+    uint64_t max;
+    double seconds;
+    long jobs;
+    size_t *slots; /* hash table of canonical forms: item index + 1 */
+    size_t nslots; /* a power of two, at least twice n */
+} sweep;
+
+/* Seconds on the monotonic clock. */
+static inline double now(void)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The table or csv header (nothing for json). */
+void sweep_print_header(const sweep *s);
+
+/* One finished rule's row; `json` is its record as a worker wrote it. */
+void sweep_print_row(const sweep *s, const item *it, const char *json,
+                     size_t json_len);
+
+/* The progress line on a terminal (rules done of total): whether it is
+ * shown, when the sweep's clock starts, each update and its end. */
+void sweep_progress_enable(int on);
+void sweep_progress_start(void);
+void sweep_progress(size_t done, size_t total, int force);
+void sweep_progress_clear(void);
+
+/* The summary after the rows. */
+void sweep_print_summary(const sweep *s, double wall, int interrupted);
+
+/* --plot FILE: periods and pre-periods of the finished rules. */
+int sweep_draw(const sweep *s, const char *path, const char *family);
+
+#endif
