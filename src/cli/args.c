@@ -52,12 +52,11 @@ struct cli_args {
     int help;
 };
 
-/* Find an option of c by name (or alias); groups in the order above. */
-static const cli_opt *lookup(const cli_command *c, const char *arg,
-                             size_t len)
+/* The option groups c's table takes, in the order above: its own, the
+ * rule options, the cache options, the common ones.  Returns how many. */
+static size_t option_groups(const cli_opt *groups[4], const cli_command *c)
 {
-    const cli_opt *groups[4];
-    size_t g, ng = 0;
+    size_t ng = 0;
 
     groups[ng++] = c->opts;
     if (c->flags & CLI_CMD_RULE)
@@ -65,6 +64,16 @@ static const cli_opt *lookup(const cli_command *c, const char *arg,
     if (c->flags & CLI_CMD_CACHE)
         groups[ng++] = cache_opts;
     groups[ng++] = common_opts;
+    return ng;
+}
+
+/* Find an option of c by name (or alias); groups in the order above. */
+static const cli_opt *lookup(const cli_command *c, const char *arg,
+                             size_t len)
+{
+    const cli_opt *groups[4];
+    size_t g, ng = option_groups(groups, c);
+
     for (g = 0; g < ng; g++) {
         const cli_opt *o;
         for (o = groups[g]; o && o->name; o++) {
@@ -200,14 +209,8 @@ int cli_args_help(const cli_args *a)
 static int declares(const cli_command *c, const char *name)
 {
     const cli_opt *groups[4], *o;
-    size_t g, ng = 0;
+    size_t g, ng = option_groups(groups, c);
 
-    groups[ng++] = c->opts;
-    if (c->flags & CLI_CMD_RULE)
-        groups[ng++] = rule_opts;
-    if (c->flags & CLI_CMD_CACHE)
-        groups[ng++] = cache_opts;
-    groups[ng++] = common_opts;
     for (g = 0; g < ng; g++)
         for (o = groups[g]; o && o->name; o++)
             if (strcmp(o->name, name) == 0)

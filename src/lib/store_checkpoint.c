@@ -126,6 +126,21 @@ static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
     return SG_OK;
 }
 
+/* Begin the read transaction of a checkpoint lookup or listing: whether
+ * the table exists (*have) and, when it does, `sql` prepared in *q.  A
+ * SQLite status; the caller rolls back and finalizes either way. */
+static int checkpoint_read(sg_store *st, int *have, sqlite3_stmt **q,
+                           const char *sql)
+{
+    int rc = sgi_store_exec(st->db, "BEGIN");
+
+    if (rc == SQLITE_OK)
+        rc = sgi_store_has_checkpoints(st->db, have);
+    if (rc == SQLITE_OK && *have)
+        rc = sqlite3_prepare_v2(st->db, sql, -1, q, NULL);
+    return rc;
+}
+
 sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
                                   uint64_t *heaps, void **blob, size_t *len,
                                   sg_error *err)
@@ -140,17 +155,12 @@ sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
     if (!st->db)
         goto none;
     /* One read transaction: the table and the row from one snapshot. */
-    rc = sgi_store_exec(st->db, "BEGIN");
-    if (rc == SQLITE_OK)
-        rc = sgi_store_has_checkpoints(st->db, &have);
-    if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(
-            st->db,
-            st->schema < 2 ? "SELECT " V1_RULE ", heaps, state, hash FROM"
-                             " checkpoints WHERE " V1_RULE " = ?1"
-                           : "SELECT rule, heaps, state, hash FROM"
-                             " checkpoints WHERE rule = ?1",
-            -1, &q, NULL);
+    rc = checkpoint_read(st, &have, &q,
+                         st->schema < 2
+                             ? "SELECT " V1_RULE ", heaps, state, hash FROM"
+                               " checkpoints WHERE " V1_RULE " = ?1"
+                             : "SELECT rule, heaps, state, hash FROM"
+                               " checkpoints WHERE rule = ?1");
     if (rc == SQLITE_OK && have) {
         sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
         rc = sqlite3_step(q);
@@ -186,17 +196,12 @@ sg_status sg_store_checkpoint_list(sg_store *st,
 
     if (!st->db)
         return SG_OK;
-    rc = sgi_store_exec(st->db, "BEGIN");
-    if (rc == SQLITE_OK)
-        rc = sgi_store_has_checkpoints(st->db, &have);
-    if (rc == SQLITE_OK && have)
-        rc = sqlite3_prepare_v2(
-            st->db,
-            st->schema < 2 ? "SELECT " V1_RULE " AS r, heaps, stored FROM"
-                             " checkpoints ORDER BY r"
-                           : "SELECT rule, heaps, stored FROM checkpoints"
-                             " ORDER BY rule",
-            -1, &q, NULL);
+    rc = checkpoint_read(st, &have, &q,
+                         st->schema < 2
+                             ? "SELECT " V1_RULE " AS r, heaps, stored FROM"
+                               " checkpoints ORDER BY r"
+                             : "SELECT rule, heaps, stored FROM checkpoints"
+                               " ORDER BY rule");
     while (rc == SQLITE_OK && have) {
         const char *rule, *stored;
         rc = sqlite3_step(q);
