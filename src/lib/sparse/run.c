@@ -230,7 +230,35 @@ set_bit(uint64_t *lo, uint64_t *hi, unsigned x, int wide)
     }
 }
 
-/* The same three steps as sparse1_small for heaps s->n, s->n + 1, ...
+/* small_run_body's step 1 terms G(m - off) ^ val with off >=
+ * BLOCK_HEAPS for its BLOCK_HEAPS heaps from m on (mp: where g holds
+ * heap m), into bterms (values below 64) and with wide bterms_hi
+ * (64..127). */
+static inline __attribute__((always_inline)) void
+small_block_terms(const sparse *sp, const uint8_t *g, size_t mp, int wide,
+                  uint64_t *bterms, uint64_t *bterms_hi)
+{
+    const size_t nb = sp->nfar + sp->nextra;
+    const size_t *bo = sp->boff + sp->nnear;
+    const sg_value *bv = sp->bval + sp->nnear;
+
+    if (!wide && sp->simd == 1)
+        avx2_block_shuf0(g, mp, bo, sp->bvx + (bv - sp->bval), nb, bterms);
+    else if (!wide)
+        block_terms(sp, g, mp, bo, bv, nb, 0, bterms);
+    else if (block_terms(sp, g, mp, bo, bv, nb, 0, bterms))
+        block_terms(sp, g, mp, bo, bv, nb, 64, bterms_hi);
+    else if (sp->nfar_hi)
+        /* every value read is below 64: only the terms of values of 64
+         * or more (first in the list) give 64..127 (0.354: 0.03 % of its
+         * heaps have such values, but some rare heaps do, and every block
+         * took the second pass) */
+        block_terms(sp, g, mp, bo, bv, sp->nfar_hi, 64, bterms_hi);
+    else
+        memset(bterms_hi, 0, BLOCK_HEAPS * sizeof *bterms_hi);
+}
+
+/* The same three steps as small_w1 for heaps s->n, s->n + 1, ...
  * up to e - 1 (small_fast holding for the first): 0 when all got plain
  * values, now stored; 1 when heap s->n got a rare value or one of size /
  * 2, which is left in *out for the caller to store.  Compiled without and
@@ -270,25 +298,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             sp->nfar + sp->nextra) {
             /* the far terms of the whole block (its heaps follow in this
              * loop unless one is rare, which ends the loop) */
-            const size_t nb = sp->nfar + sp->nextra;
-            const size_t *bo = sp->boff + sp->nnear;
-            const sg_value *bv = sp->bval + sp->nnear;
-            if (!wide && sp->simd == 1)
-                avx2_block_shuf0(g, m - off, bo,
-                                 sp->bvx + (bv - sp->bval), nb, bterms);
-            else if (!wide)
-                block_terms(sp, g, m - off, bo, bv, nb, 0, bterms);
-            else if (block_terms(sp, g, m - off, bo, bv, nb, 0, bterms))
-                block_terms(sp, g, m - off, bo, bv, nb, 64, bterms_hi);
-            else if (sp->nfar_hi)
-                /* every value read is below 64: only the terms of values
-                 * of 64 or more (first in the list) give 64..127 (0.354:
-                 * 0.03 % of its heaps have such values, but some rare
-                 * heaps do, and every block took the second pass) */
-                block_terms(sp, g, m - off, bo, bv, sp->nfar_hi, 64,
-                            bterms_hi);
-            else
-                memset(bterms_hi, 0, sizeof bterms_hi);
+            small_block_terms(sp, g, m - off, wide, bterms, bterms_hi);
             blk_m = m;
         }
         /* (blk_m <= m: before the first block, m - SIZE_MAX is m + 1) */
