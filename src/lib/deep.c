@@ -1,6 +1,6 @@
 /*
  * deep.c - deep runs (sg_deep, docs/DEEP.md): the bookkeeping around the
- * sparse method's window (enum_sparse.c does the computing and moves the
+ * sparse method's window (sparse/ does the computing and moves the
  * window): the running checksum of every value before it leaves memory,
  * and the checkpoint format, so that a run killed at any moment resumes
  * from its last checkpoint and ends with exactly the values, the

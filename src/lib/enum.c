@@ -1,7 +1,7 @@
 /*
  * enum.c - the enumerator's dispatcher: G(0..N-1) for any take-and-break
  * rule through the fastest method that applies to it.
- *  - "sparse" (enum_sparse.c) for rules whose moves leave at most two
+ *  - "sparse" (sparse/) for rules whose moves leave at most two
  *    heaps and have some split, with no repeating tail;
  *  - "direct" (enum_direct.c) for finite rules without splits: each heap
  *    looks at one option per digit, O(N * digits);

@@ -318,7 +318,7 @@ typedef struct sg_sparse_space {
     uint64_t last_rare; /* the last such heap */
 } sg_sparse_space;
 
-/* Rate the masks on G(0..n-1) (n <= s->n) as sg_enumerate_sparse does
+/* Rate the masks on G(0..n-1) (n <= s->n) as the sparse method does
  * (the non-zero mask that makes the fewest heaps h >= 1 rare), for reports
  * of fresh and cached results alike.  found is set when, among at least
  * SG_SPARSE_SPACE_MIN heaps, that mask leaves at most one in

@@ -544,8 +544,8 @@ static int loop_nomem(sparse_loop *lp)
  * (lp->st), 1 when the values became wider (the caller goes on with the
  * new width's loop), else 0.
  */
-static inline int store_value(sparse_loop *lp, size_t m, sg_value v,
-                              int *premarked)
+static inline __attribute__((always_inline)) int
+store_value(sparse_loop *lp, size_t m, sg_value v, int *premarked)
 {
     sparse *sp = &lp->sp;
     sg_seq *s = lp->s;
