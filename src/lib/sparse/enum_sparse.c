@@ -26,7 +26,8 @@
  * Step 1 may mark more options than it must: each mark is a real option,
  * so c and the result stay exact, and every value marked is one step 3
  * need not look for.  The small path marks a few chosen pairs of two
- * common parts that way (sparse_extra_build), the helper thread the first pairs.
+ * common parts that way (sparse_extra_build), the helper thread the
+ * first pairs.
  *
  * Nothing here depends on which mask is used (mask 0 makes every value
  * rare and the method naive); the mask only decides how short R is and how

@@ -120,21 +120,21 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 /*
  * The largest small part a step 3 may try for a split leaving rem: top,
  * or in a deep run's window the last a whose pair (a, rem - a) is kept
- * (a below keep, rem - a at least keep + off), setting sp->cut when that
+ * (a below keep, rem - a at least keep + off), setting sp->win.cut when that
  * is less.
  */
 static inline size_t kept_top(sparse *sp, size_t rem, size_t top)
 {
     size_t lim;
 
-    if (!sp->off)
+    if (!sp->win.off)
         return top;
-    lim = sp->keep - 1;
-    if (rem - (sp->keep + sp->off) < lim)
-        lim = rem - (sp->keep + sp->off);
+    lim = sp->win.keep - 1;
+    if (rem - (sp->win.keep + sp->win.off) < lim)
+        lim = rem - (sp->win.keep + sp->win.off);
     if (top <= lim)
         return top;
-    sp->cut = 1;
+    sp->win.cut = 1;
     return lim;
 }
 
@@ -173,7 +173,7 @@ static inline int scan_w2(sparse *sp, const uint16_t *g, size_t rem,
 /*
  * The small path's common case with one-byte values (Kayles, 0.1777):
  * heaps far enough past the last rare heap that the flat list covers
- * step 1 (see NAME_small) and that no one-heap or whole-heap move is cut
+ * step 1 (see small_wW) and that no one-heap or whole-heap move is cut
  * short.  Most such heaps get a common value below size / 2, which
  * changes nothing but the sequence and the histogram, so they are taken
  * one after another here without the general bookkeeping.  The same
@@ -272,7 +272,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                int par, int wide)
 {
     uint8_t *g = s->data;
-    const size_t off = sp->off; /* (kept in a register: g aliases sp) */
+    const size_t off = sp->win.off; /* (kept in a register: g aliases sp) */
     const unsigned half = (unsigned)(sp->size / 2);
     const uint64_t all = wide || half >= 64 ? ~(uint64_t)0
                                             : ((uint64_t)1 << half) - 1;
@@ -361,7 +361,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
         if (want | want_hi) {
             size_t a0, blk, maxtop = 0;
             sp->searches++;
-            sp->cut = 0;
+            sp->win.cut = 0;
             for (j = 0; j < ns; j++) {
                 size_t rem = m - sp->split[j];
                 sp->rem[j] = rem - off;
@@ -392,13 +392,13 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             }
             if (want | want_hi) {
                 sp->full_scans++;
-                sp->deep_fail |= sp->cut;
+                sp->win.deep_fail |= sp->win.cut;
                 v = want ? (sg_value)__builtin_ctzll(want)
                          : (sg_value)(64 + __builtin_ctzll(want_hi));
             }
         }
         /* (no parity mask here: small_fast; so the plain test) */
-        if (v >= half || is_rare(sp->mask, v) || sp->deep_fail) {
+        if (v >= half || is_rare(sp->mask, v) || sp->win.deep_fail) {
             *out = v;
             return 1;
         }
@@ -551,7 +551,7 @@ store_value(sparse_loop *lp, size_t m, sg_value v, int *premarked)
     sg_seq *s = lp->s;
     int wider;
 
-    if (sp->deep_fail || (sp->off && m > 0 && heap_rare(sp, v, m))) {
+    if (sp->win.deep_fail || (sp->win.off && m > 0 && heap_rare(sp, v, m))) {
         lp->st = sparse_deep_stop(s, sp, m, v, lp->err);
         return -1;
     }
@@ -570,7 +570,7 @@ store_value(sparse_loop *lp, size_t m, sg_value v, int *premarked)
         lp->job_ok = 0;
         if (sparse_fit(sp, v))
             return loop_nomem(lp);
-        if (sp->off)
+        if (sp->win.off)
             sparse_deep_mask_top(sp, v);
         *premarked = 0;
         no_block(sp);

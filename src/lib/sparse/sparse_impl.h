@@ -7,8 +7,8 @@
  *   enum_sparse.c  the entry points, and sparse_run's setup and end;
  *   rare.c         the moves, R (the rare heaps), the mask and the value
  *                  tables;
- *   terms.c        the small path's lists of step 1 terms (flat_build)
- *                  and its chosen pairs (extra_build);
+ *   terms.c        the small path's lists of step 1 terms (sparse_flat_build)
+ *                  and its chosen pairs (sparse_extra_build);
  *   helper.c       the helper thread, its hand-offs and its trials;
  *   window.c       deep runs: the window and the frozen mask;
  *   run.c          the hot loops, in one translation unit so that they
@@ -106,7 +106,7 @@
  * heaps at once (avx2_mid_terms), a divisor of BLOCK_HEAPS */
 #define MID_HEAPS 8
 
-/* small_run's extra terms (extra_build): at most XTERMS, with small
+/* small_run's extra terms (sparse_extra_build): at most XTERMS, with small
  * parts 32 <= a < 32 + XCAND (in a deep run's window: DEEP_MARGIN), each
  * chosen from the last XSAMPLE heaps only if it finds a value wanted
  * after step 1 at XGAIN_MIN of them: at one of them, as a pair costs
@@ -135,7 +135,7 @@ typedef uint32_t stamp_t;
 #endif
 #define AT(x) ((size_t)(x) * LANES)
 
-/* The helper's stamps: HLANES per value (see GEN_BLOCK); 16-bit ones
+/* The helper's stamps: HLANES per value (see block_body_wW); 16-bit ones
  * measured a third slower to store. */
 #define HLANES 16
 typedef uint32_t hstamp_t;
@@ -165,6 +165,15 @@ typedef struct sparse_sync {
     sparse_job jobs[2];
 } sparse_sync;
 #endif
+
+/* A deep run's window (sg_seq's keep and off; 0 and 0 otherwise): large
+ * indices are read at x - off, small ones (below keep) at x, and step 3
+ * stops at the kept pairs. */
+typedef struct sparse_window {
+    size_t keep, off;
+    int cut;               /* step 3 stopped there for the current heap */
+    int deep_fail;         /* a heap's value could not be decided */
+} sparse_window;
 
 /* The helper-or-not trials (see TRIAL; helper.c). */
 typedef struct sparse_trials {
@@ -301,14 +310,9 @@ typedef struct sparse {
     uint32_t pmask, pshift;
     unsigned kpar;
     int par_ok, flipped;
-    /* a deep run's window (sg_seq's keep and off; 0 and 0 otherwise):
-     * large indices are read at x - off, small ones (below keep) at x,
-     * and step 3 stops at the kept pairs; cut says it did for the current
-     * heap, deep_fail that a heap's value could not be decided */
-    size_t keep, off;
-    int cut, deep_fail;
+    sparse_window win;     /* a deep run's window (window.c) */
     /* tests: values of 64..127 take the stamps, not small_run; no
-     * extra terms (extra_build) */
+     * extra terms (sparse_extra_build) */
     int no_wide, no_extra;
 } sparse;
 
@@ -473,7 +477,7 @@ static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
 void sparse_helper_wait(sparse *sp, int *out);
 /* The same, then end the helper thread. */
 void sparse_helper_stop(sparse *sp, int *out);
-/* The helper's group of HLANES heaps is marked (mark_super). */
+/* The helper's group of HLANES heaps is marked (sparse_mark_super). */
 void sparse_group_done(sparse *sp);
 /* Account the superblock just finished and say whether the next one
  * should get a helper job posted (see TRIAL). */

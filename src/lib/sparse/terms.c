@@ -3,8 +3,9 @@
  * (see enum_sparse.c): the flat list built from R for heaps far enough
  * past the last rare heap that every rare pairs with every split digit,
  * its split into the near, mid and far terms of small_run's blocks, and
- * the chosen pairs of two common parts added to them (extra_build).  Built
- * when R changes or the values drift, never per heap.
+ * the chosen pairs of two common parts added to them
+ * (sparse_extra_build).  Built when R changes or the values drift, never
+ * per heap.
  */
 #include "sparse_impl.h"
 
@@ -78,16 +79,16 @@ int sparse_flat_build(sparse *sp)
 }
 
 /* How many values left wanted at the sample heaps lo..m-1 the pair (a,
- * h - k - a) of split digit j gives (see extra_build). */
+ * h - k - a) of split digit j gives (see sparse_extra_build). */
 static size_t extra_gain(const sparse *sp, const sg_seq *s,
                          uint64_t (*left)[2], size_t j, size_t a, size_t lo,
                          size_t m)
 {
-    const size_t ga = s->data[a], d = sp->split[j] + a + sp->off;
+    const size_t ga = s->data[a], d = sp->split[j] + a + sp->win.off;
     size_t h, gain = 0;
 
     if (ga >= 64)
-        return 0; /* (values below 64 only: see flat_build) */
+        return 0; /* (values below 64 only: see sparse_flat_build) */
     for (h = lo; h < m; h++) {
         size_t x = ga ^ s->data[h - d];
         gain += (size_t)(left[h - lo][x / 64 % 2] >> (x % 64)) & (x < 128);
@@ -110,7 +111,7 @@ static size_t extra_gain(const sparse *sp, const sg_seq *s,
  * branch; every value they give is a real option, so the choice only
  * matters for the speed.  They replaced step 3's first 32 pairs, which
  * small_run used to look at before anything else (0.1777 a tenth
- * faster without them).  Chosen again at 2m and after each flat_build,
+ * faster without them).  Chosen again at 2m and after each sparse_flat_build,
  * as the values drift.
  */
 void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
@@ -118,7 +119,7 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
     const size_t half = sp->size / 2, ns = sp->nsplit;
     /* A deep run's window holds the heaps read here from x - off on, the
      * small parts a < keep at a (DEEP_MARGIN) */
-#define GV(x) (s->data[(x) - sp->off])
+#define GV(x) (s->data[(x) - sp->win.off])
     uint64_t left[XSAMPLE][2];
     size_t gain[XSPLITS * XCAND], fh[XSAMPLE];
     uint8_t fx[XSAMPLE];
@@ -183,7 +184,8 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
          * took 128 useless pairs in some rounds of sg_analyse) */
         for (f = 0; f < nf; f++)
             for (j = 0; j < ns; j++) {
-                const uint8_t *far = s->data + (fh[f] - sp->split[j] - sp->off);
+                const uint8_t *far =
+                    s->data + (fh[f] - sp->split[j] - sp->win.off);
                 size_t *gj = gain + j * XCAND - 32;
                 for (c = 32; c < 32 + XCAND; c++)
                     gj[c] -= s->data[c] < 64 &&

@@ -14,7 +14,7 @@
  * helper's and the blocks' extra pairs (small parts below 2 SUPER +
  * BALANCE_MAX + HLANES), the small path's chosen
  * pairs (small parts below 32 + XCAND, chosen from the last XSAMPLE
- * heaps: extra_build reads back to m - XSAMPLE - kmax - 32 - XCAND and
+ * heaps: sparse_extra_build reads back to m - XSAMPLE - kmax - 32 - XCAND and
  * step 1's terms of those heaps), and step 3's
  * pairs (a, m - k - a), which kept_top stops at the kept ones.  So a
  * window of W values behind m and G(0..W-1) hold all of it as long as W
@@ -27,7 +27,7 @@
 sg_status sparse_deep_stop(const sg_seq *s, const sparse *sp, size_t m,
                            sg_value v, sg_error *err)
 {
-    if (sp->deep_fail)
+    if (sp->win.deep_fail)
         return sg_error_set(
             err, SG_E_UNKNOWN, -1,
             "deep run stopped at heap %zu: its value needs pairs beyond the "
@@ -92,8 +92,8 @@ sg_status sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
     sg_deep_hash_async(d, h - w);
     memmove(s->data + s->keep * wd, s->data + (h - w - s->off) * wd, w * wd);
     s->off = h - w - s->keep;
-    sp->off = s->off;
-    sp->keep = s->keep;
+    sp->win.off = s->off;
+    sp->win.keep = s->keep;
     return SG_OK;
 }
 
@@ -107,8 +107,8 @@ int sparse_deep_enter(sparse *sp, const sg_deep *d)
     sp->mask = d->mask;
     sp->pmask = (uint32_t)d->parity;
     sp->pshift = (uint32_t)d->pshift;
-    sp->keep = d->seq.keep;
-    sp->off = d->seq.off;
+    sp->win.keep = d->seq.keep;
+    sp->win.off = d->seq.off;
     sparse_lists(sp);
     sparse_deep_mask_top(sp, d->seq.max); /* (a checkpoint of an older build) */
     memcpy(sp->hist, d->hist, nh * sizeof *sp->hist);
