@@ -1,7 +1,7 @@
 /*
  * sparse_space.h - internal to libsg: the one Walsh-Hadamard mask search
- * behind sparse spaces, used by the sparse enumerator (sparse/enum_sparse.c), by
- * sg_sparse_space_find for reports and by the plots' rare values
+ * behind sparse spaces, used by the sparse enumerator (src/lib/sparse/),
+ * by sg_sparse_space_find for reports and by the plots' rare values
  * (plot.c).
  */
 #ifndef SG_SPARSE_SPACE_H
