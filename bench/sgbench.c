@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "sgexplore.h"
+#include "sparse/sparse.h" /* (the method and its switches, internal) */
 
 static double clock_s(clockid_t id)
 {
@@ -70,15 +71,15 @@ static int parse_rule(sg_rule *r, const char *text)
     return 0;
 }
 
-/* The options of every run: SGBENCH_AVX2=1 keeps the sparse method on
+/* The test switches of every run: SGBENCH_AVX2=1 keeps the sparse method on
  * its AVX2 code on a CPU with AVX-512 (to measure what such CPUs get). */
-static sg_enum_options bench_options(void)
+static sgi_test_switches bench_switches(void)
 {
-    sg_enum_options opt = {0};
+    sgi_test_switches sw = {0};
     const char *e = getenv("SGBENCH_AVX2");
 
-    opt.no_avx512 = e && strcmp(e, "1") == 0;
-    return opt;
+    sw.no_avx512 = e && strcmp(e, "1") == 0;
+    return sw;
 }
 
 static int run_enum(const char *rule, size_t n, const char *how)
@@ -86,7 +87,7 @@ static int run_enum(const char *rule, size_t n, const char *how)
     sg_rule r;
     sg_seq s;
     sg_error err;
-    sg_sparse_stats stats;
+    sgi_sparse_stats stats;
     sg_status st;
     const char *method;
     double w0, c0, w1, c1;
@@ -100,24 +101,25 @@ static int run_enum(const char *rule, size_t n, const char *how)
     if (strcmp(how, "naive") == 0) {
         method = "naive";
         st = sg_enumerate_naive(&s, &r, n, NULL, &err);
-    } else if (strcmp(how, "auto") == 0 && !sg_sparse_applicable(&r)) {
+    } else if (strcmp(how, "auto") == 0 && !sgi_sparse_applicable(&r)) {
         method = sg_enumerate_method(&r);
         st = sg_enumerate(&s, &r, n, NULL, &err);
     } else {
-        int64_t mask = SG_SPARSE_AUTO;
-        sg_enum_options opt = bench_options();
+        int64_t mask = SGI_SPARSE_AUTO;
+        sgi_test_switches sw = bench_switches();
+        sg_enum_options opt = {.test = &sw};
         if (strcmp(how, "sparse1") == 0)
-            opt.no_threads = 1;   /* one thread only */
+            sw.no_threads = 1;    /* one thread only */
         else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
             char *end;
             mask = (int64_t)strtoll(how, &end, 0);
             if (*end == 'p')
-                mask |= SG_SPARSE_PARITY;
+                mask |= SGI_SPARSE_PARITY;
             else if (*end == 'q')
-                mask |= SG_SPARSE_PARITY_INV;
+                mask |= SGI_SPARSE_PARITY_INV;
         }
         method = "sparse";
-        st = sg_enumerate_sparse(&s, &r, n, mask, &stats, &opt, &err);
+        st = sgi_enumerate_sparse(&s, &r, n, mask, &stats, &opt, &err);
     }
     c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     w1 = clock_s(CLOCK_MONOTONIC);
@@ -146,7 +148,8 @@ static int run_analyse(const char *rule, size_t max)
     sg_error err;
     sg_result res;
     sg_status st;
-    sg_enum_options opt = bench_options();
+    sgi_test_switches sw = bench_switches();
+    sg_enum_options opt = {.test = &sw};
     double w0, c0, w1, c1;
 
     if (parse_rule(&r, rule))
@@ -181,7 +184,8 @@ static int run_deep(const char *rule, size_t n, size_t window)
     sg_deep d;
     sg_error err;
     sg_status st;
-    sg_enum_options opt;
+    sgi_test_switches sw = bench_switches();
+    sg_enum_options opt = {.test = &sw};
     double w0, c0, w1, c1;
 
     if (parse_rule(&r, rule))
@@ -189,7 +193,6 @@ static int run_deep(const char *rule, size_t n, size_t window)
     sg_deep_init(&d, window);
     w0 = clock_s(CLOCK_MONOTONIC);
     c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    opt = bench_options();
     st = sg_deep_extend(&d, &r, n, &opt, &err);
     c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     w1 = clock_s(CLOCK_MONOTONIC);

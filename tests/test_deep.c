@@ -24,7 +24,7 @@ static void parse(sg_rule *r, const char *code)
 }
 
 /* Whether heap h of value v is rare under the run's sparse space (the
- * header of enum_sparse.c, restated). */
+ * header of sparse/enum_sparse.c, restated). */
 static int rare_under(const sg_deep *d, sg_value v, size_t h)
 {
     return !(__builtin_parity(v & d->mask) ^
@@ -157,6 +157,34 @@ static void test_known_games(void **state)
     (void)deep_vs_full("4!.0", 150000, SG_DEEP_MIN_WINDOW, 1, &g);
 }
 
+/* sg_deep_applicable, the public test the CLI's --deep makes: the rules
+ * of the sparse method (a split, no three-heap move, no tail) and no
+ * others; sg_deep_extend refuses the others as bad input. */
+static void test_applicable(void **state)
+{
+    static const struct {
+        const char *rule;
+        int deep;
+    } cases[] = {{"0.77", 1},  {"4!.0", 1},  {"0.6", 1},
+                 {"0.54!", 1}, {"0.07", 1},  {"0.3", 0},
+                 {"4.8", 0},   {"0.[3]", 0}, {"subtract{1,2}", 0}};
+    size_t i;
+    (void)state;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sg_rule r;
+        sg_deep d;
+        sg_error err;
+        parse(&r, cases[i].rule);
+        assert_int_equal(sg_deep_applicable(&r), cases[i].deep);
+        sg_deep_init(&d, SG_DEEP_MIN_WINDOW);
+        assert_int_equal(sg_deep_extend(&d, &r, 100, NULL, &err),
+                         cases[i].deep ? SG_OK : SG_E_INPUT);
+        sg_deep_clear(&d);
+        sg_rule_clear(&r);
+    }
+}
+
 /* Officers with a window smaller than its rare heaps reach: the run must
  * stop (not go on with pairs it cannot see) and say how large a window
  * would do. */
@@ -259,6 +287,7 @@ int main(void)
     const char *only = getenv("SG_TEST_ONLY");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_games),
+        cmocka_unit_test(test_applicable),
         cmocka_unit_test(test_window_too_small),
         cmocka_unit_test(test_random_rules),
         cmocka_unit_test(test_damaged_blob),

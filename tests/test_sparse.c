@@ -1,6 +1,6 @@
 /*
  * test_sparse.c - unit tests of the sparse-space enumerator
- * (sg_enumerate_sparse) and the split-free "direct" method: values of
+ * (sgi_enumerate_sparse) and the split-free "direct" method: values of
  * hundreds of random splitting rules, under the automatic mask, mask 0 and
  * random forced masks, with and without the AVX2 filter, at every stored
  * width, compared with the naive method and with the tests' independent
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sgexplore.h"
+#include "sparse/sparse.h"
 
 /* s must hold exactly n values equal to want[0..n-1], with s->max right. */
 static void check_values(const sg_seq *s, const uint32_t *want, size_t n,
@@ -72,7 +73,7 @@ static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
 {
     sg_seq s;
     sg_error err;
-    sg_sparse_stats stats;
+    sgi_sparse_stats stats;
     sg_status st;
 
     sg_seq_init(&s);
@@ -80,19 +81,21 @@ static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
     if (width > 1) {
         assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
     }
-    st = sg_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, opt, &err);
+    st = sgi_enumerate_sparse(&s, r, n, (int64_t)mask, &stats, opt, &err);
     if (st != SG_OK) {
-        fail_msg("%s (mask %lld): sg_enumerate_sparse failed: %s (seed %llu)",
+        fail_msg("%s (mask %lld): sgi_enumerate_sparse failed: %s (seed %llu)",
                  what, mask, err.msg, TU_SEED);
     }
     check_values(&s, want, n, what, mask);
-    if (mask >= 0 && sg_sparse_applicable(r) && stats.mask != (uint32_t)mask) {
+    if (mask >= 0 && sgi_sparse_applicable(r) &&
+        stats.mask != (uint32_t)mask) {
         fail_msg("%s: forced mask %lld, stats say %u", what, mask,
                  (unsigned)stats.mask);
     }
-    if (mask >= 0 && sg_sparse_applicable(r)) {
-        int par = (mask & SG_SPARSE_PARITY) && split_parity_uniform(r);
-        int inv = par && (mask & SG_SPARSE_PARITY_INV) == SG_SPARSE_PARITY_INV;
+    if (mask >= 0 && sgi_sparse_applicable(r)) {
+        int par = (mask & SGI_SPARSE_PARITY) && split_parity_uniform(r);
+        int inv =
+            par && (mask & SGI_SPARSE_PARITY_INV) == SGI_SPARSE_PARITY_INV;
         if (stats.parity != par || stats.parity_shift != inv)
             fail_msg("%s: forced mask %llx, stats say parity %d shift %d",
                      what, mask, stats.parity, stats.parity_shift);
@@ -150,9 +153,9 @@ static long long random_mask(tu_rng *g)
 
     switch (tu_range(g, 0, 5)) {
     case 0:
-        return m | SG_SPARSE_PARITY;
+        return m | SGI_SPARSE_PARITY;
     case 1:
-        return m | SG_SPARSE_PARITY_INV;
+        return m | SGI_SPARSE_PARITY_INV;
     default:
         return m;
     }
@@ -184,12 +187,12 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n,
                      i, (unsigned)naive[i], (unsigned)want[i], TU_SEED);
         }
     }
-    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, 1, want, text);
+    sparse_check_opt(opt, &r, n, SGI_SPARSE_AUTO, 1, want, text);
     sparse_check_opt(opt, &r, n, 0, 1, want, text);
     sparse_check_opt(opt, &r, n, random_mask(g), 1, want, text);
     sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4,
                      want, text);
-    sparse_check_opt(opt, &r, n, SG_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4,
+    sparse_check_opt(opt, &r, n, SGI_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4,
                      want, text);
     sg_rule_clear(&r);
     free(naive);
@@ -243,10 +246,11 @@ static void test_random_hex(void **state)
 static void test_random_scalar(void **state)
 {
     tu_code_opts o = {7, 1, 8, 1, 1, 0};
-    sg_enum_options scalar = {0};
+    sgi_test_switches scalar_sw = {0};
+    sg_enum_options scalar = {.test = &scalar_sw};
 
     (void)state;
-    scalar.no_simd = 1;
+    scalar_sw.no_simd = 1;
     random_codes(505, &o, tu_scaled(60), 500, &scalar);
 }
 
@@ -260,11 +264,13 @@ static void test_small_blocks(void **state)
     static const char *codes[] = {"0.167", "0.1777", "0.77", "0.16",
                                   "0.56", "0.106", "0.354"};
     static const char *how[] = {"the widest vectors", "AVX2"};
-    sg_enum_options opt[3] = {{0}};
+    sgi_test_switches sw[3] = {{0}};
+    sg_enum_options opt[3] = {{.test = &sw[0]}, {.test = &sw[1]},
+                              {.test = &sw[2]}};
 
     (void)state;
-    opt[1].no_avx512 = 1;
-    opt[2].no_simd = 1;
+    sw[1].no_avx512 = 1;
+    sw[2].no_simd = 1;
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const size_t n = 300000;
         sg_rule r;
@@ -274,7 +280,7 @@ static void test_small_blocks(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         for (size_t k = 0; k < 3; k++) {
             sg_seq_init(&a[k]);
-            if (sg_enumerate_sparse(&a[k], &r, n, SG_SPARSE_AUTO, NULL,
+            if (sgi_enumerate_sparse(&a[k], &r, n, SGI_SPARSE_AUTO, NULL,
                                     &opt[k], &err) != SG_OK)
                 fail_msg("%s: %s", codes[i], err.msg);
         }
@@ -293,7 +299,7 @@ static void test_small_blocks(void **state)
 /* G(0..n-1) of the game `code` (parsed into *r) by the sparse method's
  * defaults, with its stats and largest value. */
 static uint32_t *auto_values(sg_rule *r, const char *code, size_t n,
-                             sg_sparse_stats *stats, sg_value *max)
+                             sgi_sparse_stats *stats, sg_value *max)
 {
     sg_seq a;
     sg_error err;
@@ -301,7 +307,7 @@ static uint32_t *auto_values(sg_rule *r, const char *code, size_t n,
 
     parse_or_fail(r, SG_SYNTAX_RULE, code);
     sg_seq_init(&a);
-    if (sg_enumerate_sparse(&a, r, n, SG_SPARSE_AUTO, stats, NULL, &err) !=
+    if (sgi_enumerate_sparse(&a, r, n, SGI_SPARSE_AUTO, stats, NULL, &err) !=
         SG_OK)
         fail_msg("%s: %s", code, err.msg);
     want = malloc(n * sizeof *want);
@@ -330,16 +336,18 @@ static void test_wide_small(void **state)
                  {"0.644", 100000, 20000}, {"0.4144", 100000, 25000},
                  {"0.174", 100000, 0},     {"0.4512", 200000, 0},
                  {"0.015", 200000, 0}};
-    sg_enum_options opts[4] = {{0}};
+    sgi_test_switches sw[4] = {{0}};
+    sg_enum_options opts[4] = {{.test = &sw[0]}, {.test = &sw[1]},
+                               {.test = &sw[2]}, {.test = &sw[3]}};
 
     (void)state;
-    opts[1].no_wide = 1;
-    opts[2].no_simd = 1;
-    opts[3].no_avx512 = 1; /* (AVX2 on a CPU that has AVX-512) */
+    sw[1].no_wide = 1;
+    sw[2].no_simd = 1;
+    sw[3].no_avx512 = 1; /* (AVX2 on a CPU that has AVX-512) */
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const size_t n = tu_scaled(games[i].n);
         sg_rule r;
-        sg_sparse_stats stats;
+        sgi_sparse_stats stats;
         sg_value max;
         uint32_t *want = auto_values(&r, games[i].code, n, &stats, &max);
 
@@ -347,12 +355,12 @@ static void test_wide_small(void **state)
             fail_msg("%s: largest value %u, below the wide path",
                      games[i].code, (unsigned)max);
         for (size_t k = 1; k < 4; k++)
-            sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
+            sparse_check_opt(&opts[k], &r, n, SGI_SPARSE_AUTO, 1, want,
                              games[i].code);
         if (games[i].naive_n) {
             const size_t nn = games[i].naive_n;
             uint32_t *naive = naive_values(&r, nn);
-            sparse_check(&r, nn, SG_SPARSE_AUTO, 1, naive, games[i].code);
+            sparse_check(&r, nn, SGI_SPARSE_AUTO, 1, naive, games[i].code);
             for (unsigned b = 0; b < 4; b++) {
                 long long m = (long long)(stats.mask ^ (1u << b));
                 sparse_check_opt(&opts[2 * (b % 2)], &r, nn, m, 1, naive,
@@ -396,16 +404,18 @@ static void test_chosen_pairs(void **state)
                  /* no rare heap, no one-heap move: no terms but chosen
                   * ones (their table was once never allocated) */
                  {"0.554", 200000, 0}};
-    sg_enum_options opts[3] = {{0}};
+    sgi_test_switches sw[3] = {{0}};
+    sg_enum_options opts[3] = {{.test = &sw[0]}, {.test = &sw[1]},
+                               {.test = &sw[2]}};
 
     (void)state;
-    opts[0].no_extra = 1;
-    opts[1].no_simd = 1;
-    opts[2].no_avx512 = 1;
+    sw[0].no_extra = 1;
+    sw[1].no_simd = 1;
+    sw[2].no_avx512 = 1;
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
         const size_t n = tu_scaled(games[i].n);
         sg_rule r;
-        sg_sparse_stats stats;
+        sgi_sparse_stats stats;
         sg_value max;
         uint32_t *want = auto_values(&r, games[i].code, n, &stats, &max);
 
@@ -415,7 +425,7 @@ static void test_chosen_pairs(void **state)
             stats.pairs_chosen == 0)
             fail_msg("%s: no pairs chosen", games[i].code);
         for (size_t k = 0; k < 3; k++)
-            sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want,
+            sparse_check_opt(&opts[k], &r, n, SGI_SPARSE_AUTO, 1, want,
                              games[i].code);
         if (games[i].naive_n) {
             const size_t nn = games[i].naive_n;
@@ -444,9 +454,10 @@ static void test_chosen_pairs(void **state)
 static void test_chosen_pairs_resumed(void **state)
 {
     const size_t n0 = 65536, n = 2 * 65536 + 4096;
-    sg_enum_options none = {0};
+    sgi_test_switches none_sw = {0};
+    sg_enum_options none = {.test = &none_sw};
     sg_rule r;
-    sg_sparse_stats stats, plain;
+    sgi_sparse_stats stats, plain;
     sg_value max;
     uint32_t *want;
     sg_seq s;
@@ -456,15 +467,15 @@ static void test_chosen_pairs_resumed(void **state)
     if (!cpu_avx2())
         skip();
     want = auto_values(&r, "0.354", n, &stats, &max);
-    none.no_extra = 1;
+    none_sw.no_extra = 1;
     for (int k = 0; k < 2; k++) {
-        sg_sparse_stats *st = k ? &plain : &stats;
+        sgi_sparse_stats *st = k ? &plain : &stats;
         sg_seq_init(&s);
-        assert_int_equal(sg_enumerate_sparse(&s, &r, n0, SG_SPARSE_AUTO,
+        assert_int_equal(sgi_enumerate_sparse(&s, &r, n0, SGI_SPARSE_AUTO,
                                              NULL, NULL, &err),
                          SG_OK);
         memset(st, 0, sizeof *st);
-        assert_int_equal(sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, st,
+        assert_int_equal(sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, st,
                                              k ? &none : NULL, &err),
                          SG_OK);
         check_values(&s, want, n, "0.354 resumed", -1);
@@ -512,12 +523,14 @@ static void test_fixed_rules(void **state)
     static const char *codes[] = {"4!.0", "0.6", "0.77", "0.07", "0.16",
                                   "0.1777", "4.07", "0.54!", "0.777777",
                                   "4.7!", "0.4", "0.356"};
-    sg_enum_options scalar = {0}, single = {0};
+    sgi_test_switches scalar_sw = {0}, single_sw = {0};
+    sg_enum_options scalar = {.test = &scalar_sw};
+    sg_enum_options single = {.test = &single_sw};
     tu_rng g;
 
     (void)state;
-    scalar.no_simd = 1;
-    single.no_threads = 1;
+    scalar_sw.no_simd = 1;
+    single_sw.no_threads = 1;
     tu_rng_init(&g, 506);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const size_t n = 3000;
@@ -526,15 +539,15 @@ static void test_fixed_rules(void **state)
 
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         want = naive_values(&r, n);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check(&r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         sparse_check(&r, n, random_mask(&g), 1, want, codes[i]);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
-        sparse_check(&r, n, SG_SPARSE_AUTO, 4, want, codes[i]);
-        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
+        sparse_check(&r, n, SGI_SPARSE_AUTO, 2, want, codes[i]);
+        sparse_check(&r, n, SGI_SPARSE_AUTO, 4, want, codes[i]);
+        sparse_check_opt(&scalar, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&scalar, &r, n, SGI_SPARSE_AUTO, 2, want, codes[i]);
         /* Without the helper thread (which rules with many rare values,
          * and mask 0, use by default). */
-        sparse_check_opt(&single, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&single, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         sparse_check_opt(&single, &r, n, 0, 1, want, codes[i]);
         free(want);
         sg_rule_clear(&r);
@@ -563,23 +576,24 @@ static void test_helper_shares(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         want = naive_values(&r, n);
         for (size_t b = 0; b < sizeof balances / sizeof balances[0]; b++) {
-            sg_enum_options pinned = {0};
-            pinned.pin_helper = 1;
-            pinned.pin_balance = balances[b];
-            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want,
+            sgi_test_switches pinned_sw = {0};
+            sg_enum_options pinned = {.test = &pinned_sw};
+            pinned_sw.pin_helper = 1;
+            pinned_sw.pin_balance = balances[b];
+            sparse_check_opt(&pinned, &r, n, SGI_SPARSE_AUTO, 1, want,
                              codes[i]);
-            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 2, want,
+            sparse_check_opt(&pinned, &r, n, SGI_SPARSE_AUTO, 2, want,
                              codes[i]);
-            pinned.no_simd = 1;
-            sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want,
+            pinned_sw.no_simd = 1;
+            sparse_check_opt(&pinned, &r, n, SGI_SPARSE_AUTO, 1, want,
                              codes[i]);
             /* a parity mask: the lists swap every heap while the helper
              * marks (dropped again for 4.7!, whose splits are at 0, 1) */
-            pinned.no_simd = b % 2;
+            pinned_sw.no_simd = b % 2;
             sparse_check_opt(&pinned, &r, n,
                              (b < 2 ? 0x1ee : 0xfe) |
-                                 (b % 2 ? SG_SPARSE_PARITY
-                                        : SG_SPARSE_PARITY_INV),
+                                 (b % 2 ? SGI_SPARSE_PARITY
+                                        : SGI_SPARSE_PARITY_INV),
                              1, want, codes[i]);
         }
         free(want);
@@ -595,11 +609,12 @@ static void test_widening(void **state)
     const size_t n = 1500;
     uint32_t *want = malloc(n * sizeof *want);
     char code[64];
-    sg_enum_options scalar = {0};
+    sgi_test_switches scalar_sw = {0};
+    sg_enum_options scalar = {.test = &scalar_sw};
     sg_rule r;
 
     (void)state;
-    scalar.no_simd = 1;
+    scalar_sw.no_simd = 1;
     assert_non_null(want);
     /* 0.7777...: removing 1..40 tokens and splitting the rest. */
     strcpy(code, "0.");
@@ -610,9 +625,9 @@ static void test_widening(void **state)
     ref_values(want, n, &ref);
     assert_true(want[n - 1] >= 256);
     parse_or_fail(&r, SG_SYNTAX_RULE, code);
-    sparse_check(&r, n, SG_SPARSE_AUTO, 1, want, code);
+    sparse_check(&r, n, SGI_SPARSE_AUTO, 1, want, code);
     sparse_check(&r, n, 0x55, 1, want, code);
-    sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 1, want, code);
+    sparse_check_opt(&scalar, &r, n, SGI_SPARSE_AUTO, 1, want, code);
     sg_rule_clear(&r);
     free(want);
 }
@@ -633,7 +648,7 @@ static void test_extension(void **state)
         sg_seq s;
         sg_error err;
         size_t at = 0;
-        long long mask = tu_chance(&g, 2) ? SG_SPARSE_AUTO : random_mask(&g);
+        long long mask = tu_chance(&g, 2) ? SGI_SPARSE_AUTO : random_mask(&g);
 
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         want = naive_values(&r, n);
@@ -644,7 +659,7 @@ static void test_extension(void **state)
             if (tu_chance(&g, 2)) {
                 assert_int_equal(sg_enumerate(&s, &r, at, NULL, &err), SG_OK);
             } else {
-                assert_int_equal(sg_enumerate_sparse(&s, &r, at, mask, NULL,
+                assert_int_equal(sgi_enumerate_sparse(&s, &r, at, mask, NULL,
                                                      NULL, &err),
                                  SG_OK);
             }
@@ -671,7 +686,7 @@ static void test_kayles(void **state)
     parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.77");
     sg_seq_init(&s);
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, NULL, &err),
+        sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, NULL, NULL, &err),
         SG_OK);
     for (size_t i = 0; i < 24; i++) {
         assert_int_equal(sg_seq_get(&s, i), kayles[i]);
@@ -725,7 +740,7 @@ static void test_known_table(void **state)
             continue;
         }
         parse_or_fail(&r, SG_SYNTAX_RULE, rule);
-        if (!sg_sparse_applicable(&r)) {
+        if (!sgi_sparse_applicable(&r)) {
             sg_rule_clear(&r);
             continue;
         }
@@ -820,15 +835,15 @@ static void test_methods_and_stats(void **state)
     sg_rule r;
     sg_seq s;
     sg_error err;
-    sg_sparse_stats st;
+    sgi_sparse_stats st;
 
     (void)state;
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
-    assert_true(sg_sparse_applicable(&r));
+    assert_true(sgi_sparse_applicable(&r));
     assert_string_equal(sg_enumerate_method(&r), "sparse");
     /* Mask 0: every value is rare, every heap needs the whole scan. */
     sg_seq_init(&s);
-    assert_int_equal(sg_enumerate_sparse(&s, &r, 500, 0, &st, NULL, &err),
+    assert_int_equal(sgi_enumerate_sparse(&s, &r, 500, 0, &st, NULL, &err),
                      SG_OK);
     assert_int_equal(st.mask, 0);
     assert_int_equal(st.rare, 499);
@@ -837,7 +852,7 @@ static void test_methods_and_stats(void **state)
     /* The automatic mask leaves Grundy's game with few rare heaps. */
     sg_seq_init(&s);
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, 20000, SG_SPARSE_AUTO, &st, NULL, &err),
+        sgi_enumerate_sparse(&s, &r, 20000, SGI_SPARSE_AUTO, &st, NULL, &err),
         SG_OK);
     assert_true(st.mask != 0);
     assert_true(st.rare < 20000 / 10);
@@ -845,18 +860,18 @@ static void test_methods_and_stats(void **state)
     sg_rule_clear(&r);
 
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.[7]");
-    assert_false(sg_sparse_applicable(&r));
+    assert_false(sgi_sparse_applicable(&r));
     assert_string_equal(sg_enumerate_method(&r), "naive");
     sg_rule_clear(&r);
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.8F");
-    assert_false(sg_sparse_applicable(&r));
+    assert_false(sgi_sparse_applicable(&r));
     assert_string_equal(sg_enumerate_method(&r), "three-heap");
     sg_rule_clear(&r);
     parse_or_fail(&r, SG_SYNTAX_RULE, "0.8!F");
     assert_string_equal(sg_enumerate_method(&r), "naive");
     sg_rule_clear(&r);
     parse_or_fail(&r, SG_SYNTAX_SUBTRACT, "997,1999,2996");
-    assert_false(sg_sparse_applicable(&r));
+    assert_false(sgi_sparse_applicable(&r));
     assert_string_equal(sg_enumerate_method(&r), "direct");
     sg_rule_clear(&r);
 }
@@ -878,17 +893,17 @@ static void test_cancel(void **state)
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
     want = naive_values(&r, n);
     sg_seq_init(&s);
-    assert_int_equal(sg_enumerate_sparse(&s, &r, 1000, SG_SPARSE_AUTO, NULL,
+    assert_int_equal(sgi_enumerate_sparse(&s, &r, 1000, SGI_SPARSE_AUTO, NULL,
                                          NULL, &err),
                      SG_OK);
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &opt, &err),
+        sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, NULL, &opt, &err),
         SG_E_INTERRUPTED);
     assert_true(s.n >= 1000 && s.n < n);
     check_values(&s, want, s.n, "4!.0 cancelled", -1);
     flag = 0;
     assert_int_equal(
-        sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, NULL, &opt, &err),
+        sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, NULL, &opt, &err),
         SG_OK);
     check_values(&s, want, n, "4!.0 resumed", -1);
     sg_seq_clear(&s);
@@ -944,6 +959,7 @@ typedef struct thread_run {
     const char *code;
     size_t n;
     sg_enum_options opt;
+    sgi_test_switches sw; /* what opt.test points at */
     size_t calls, last_target;
     sg_status st;
     sg_seq s;
@@ -1002,11 +1018,12 @@ static void test_two_threads(void **state)
         t[k].n = n[k];
         t[k].opt.progress = on_thread_progress;
         t[k].opt.progress_ctx = &t[k];
+        t[k].opt.test = &t[k].sw;
         sg_seq_init(&t[k].s);
     }
-    t[0].opt.no_simd = 1;
-    t[1].opt.pin_helper = 1;
-    t[1].opt.pin_balance = -40;
+    t[0].sw.no_simd = 1;
+    t[1].sw.pin_helper = 1;
+    t[1].sw.pin_balance = -40;
     for (k = 0; k < 2; k++)
         assert_int_equal(pthread_create(&th[k], NULL, thread_main, &t[k]), 0);
     for (k = 0; k < 2; k++)
@@ -1064,12 +1081,14 @@ static void test_random_parity(void **state)
     (void)state;
     tu_rng_init(&g, 511);
     for (size_t c = 0; c < count; c++) {
-        sg_enum_options opts[4] = {{0}, {0}, {0}, {0}};
+        sgi_test_switches sw[4] = {{0}};
+        sg_enum_options opts[4] = {{.test = &sw[0]}, {.test = &sw[1]},
+                                   {.test = &sw[2]}, {.test = &sw[3]}};
         uint32_t *want = malloc(n * sizeof *want);
         char *text;
         sg_rule r;
         sg_seq s;
-        sg_sparse_stats st;
+        sgi_sparse_stats st;
         sg_error err;
 
         assert_non_null(want);
@@ -1081,21 +1100,21 @@ static void test_random_parity(void **state)
         ref_values(want, n, &ref);
         parse_or_fail(&r, SG_SYNTAX_RULE, text);
         assert_true(split_parity_uniform(&r));
-        opts[1].no_simd = 1;
-        opts[2].no_threads = 1;
-        opts[3].pin_helper = 1;
-        opts[3].pin_balance = tu_chance(&g, 2) ? -40 : 300;
+        sw[1].no_simd = 1;
+        sw[2].no_threads = 1;
+        sw[3].pin_helper = 1;
+        sw[3].pin_balance = tu_chance(&g, 2) ? -40 : 300;
         for (int k = 0; k < 4; k++) {
             long long m = random_value_mask(&g);
-            sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want, text);
-            sparse_check_opt(&opts[k], &r, n, m | SG_SPARSE_PARITY, 1, want,
+            sparse_check_opt(&opts[k], &r, n, SGI_SPARSE_AUTO, 1, want, text);
+            sparse_check_opt(&opts[k], &r, n, m | SGI_SPARSE_PARITY, 1, want,
                              text);
-            sparse_check_opt(&opts[k], &r, n, m | SG_SPARSE_PARITY_INV,
+            sparse_check_opt(&opts[k], &r, n, m | SGI_SPARSE_PARITY_INV,
                              tu_chance(&g, 2) ? 2 : 4, want, text);
             sparse_check_opt(&opts[k], &r, n, m, 1, want, text);
         }
         sg_seq_init(&s);
-        assert_int_equal(sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, &st,
+        assert_int_equal(sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, &st,
                                              NULL, &err),
                          SG_OK);
         used += st.parity != 0;
@@ -1120,7 +1139,10 @@ static void test_repick_mode(void **state)
     const char *text = "0.16!35!04!";
     const size_t n = 700;
     uint32_t *want = malloc(n * sizeof *want);
-    sg_enum_options opts[5] = {{0}, {0}, {0}, {0}, {0}};
+    sgi_test_switches sw[5] = {{0}};
+    sg_enum_options opts[5] = {{.test = &sw[0]}, {.test = &sw[1]},
+                               {.test = &sw[2]}, {.test = &sw[3]},
+                               {.test = &sw[4]}};
     sg_rule r;
     int k;
 
@@ -1129,14 +1151,14 @@ static void test_repick_mode(void **state)
     assert_int_equal(ref_rule_from_code(&ref, text), 0);
     ref_values(want, n, &ref);
     parse_or_fail(&r, SG_SYNTAX_RULE, text);
-    opts[1].no_simd = 1;
-    opts[2].no_threads = 1;
-    opts[3].pin_helper = 1;
-    opts[3].pin_balance = -40;
-    opts[4].pin_helper = 1;
-    opts[4].pin_balance = 300;
+    sw[1].no_simd = 1;
+    sw[2].no_threads = 1;
+    sw[3].pin_helper = 1;
+    sw[3].pin_balance = -40;
+    sw[4].pin_helper = 1;
+    sw[4].pin_balance = 300;
     for (k = 0; k < 5; k++)
-        sparse_check_opt(&opts[k], &r, n, SG_SPARSE_AUTO, 1, want, text);
+        sparse_check_opt(&opts[k], &r, n, SGI_SPARSE_AUTO, 1, want, text);
     sg_rule_clear(&r);
     free(want);
 }
@@ -1152,16 +1174,19 @@ static void test_parity_games(void **state)
     static const char *mixed[] = {"0.77", "4.4", "0.1777"};
     static ref_rule ref;
     const size_t n = tu_scaled(8000);
-    sg_enum_options scalar = {0}, single = {0}, pinned = {0};
+    sgi_test_switches scalar_sw = {0}, single_sw = {0}, pinned_sw = {0};
+    sg_enum_options scalar = {.test = &scalar_sw};
+    sg_enum_options single = {.test = &single_sw};
+    sg_enum_options pinned = {.test = &pinned_sw};
 
     (void)state;
-    scalar.no_simd = 1;
-    single.no_threads = 1;
-    pinned.pin_helper = 1;
-    pinned.pin_balance = -40;
+    scalar_sw.no_simd = 1;
+    single_sw.no_threads = 1;
+    pinned_sw.pin_helper = 1;
+    pinned_sw.pin_balance = -40;
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         uint32_t *want = malloc(n * sizeof *want);
-        sg_sparse_stats st;
+        sgi_sparse_stats st;
         sg_error err;
         sg_rule r;
         sg_seq s;
@@ -1171,7 +1196,7 @@ static void test_parity_games(void **state)
         ref_values(want, n, &ref);
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         sg_seq_init(&s);
-        assert_int_equal(sg_enumerate_sparse(&s, &r, n, SG_SPARSE_AUTO, &st,
+        assert_int_equal(sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, &st,
                                              NULL, &err),
                          SG_OK);
         check_values(&s, want, n, codes[i], -1);
@@ -1183,14 +1208,14 @@ static void test_parity_games(void **state)
             fail_msg("0.106: mask %u shift %d, %zu rare", (unsigned)st.mask,
                      st.parity_shift, st.rare);
         sg_seq_clear(&s);
-        sparse_check_opt(&scalar, &r, n, SG_SPARSE_AUTO, 2, want, codes[i]);
-        sparse_check_opt(&single, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
-        sparse_check_opt(&pinned, &r, n, SG_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&scalar, &r, n, SGI_SPARSE_AUTO, 2, want, codes[i]);
+        sparse_check_opt(&single, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&pinned, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         /* the parity mask of the other offset, and the plain one */
         sparse_check_opt(&pinned, &r, n,
                          (long long)st.mask | (st.parity_shift
-                                                   ? SG_SPARSE_PARITY
-                                                   : SG_SPARSE_PARITY_INV),
+                                                   ? SGI_SPARSE_PARITY
+                                                   : SGI_SPARSE_PARITY_INV),
                          1, want, codes[i]);
         sparse_check_opt(NULL, &r, n, (long long)st.mask, 1, want, codes[i]);
         sg_rule_clear(&r);
@@ -1207,9 +1232,9 @@ static void test_parity_games(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, mixed[i]);
         assert_false(split_parity_uniform(&r));
         /* sparse_check_opt checks that the parity was dropped */
-        sparse_check_opt(NULL, &r, m, 0x1b | SG_SPARSE_PARITY, 1, want,
+        sparse_check_opt(NULL, &r, m, 0x1b | SGI_SPARSE_PARITY, 1, want,
                          mixed[i]);
-        sparse_check_opt(&single, &r, m, 6 | SG_SPARSE_PARITY_INV, 2, want,
+        sparse_check_opt(&single, &r, m, 6 | SGI_SPARSE_PARITY_INV, 2, want,
                          mixed[i]);
         sg_rule_clear(&r);
         free(want);
@@ -1230,7 +1255,7 @@ static void test_bad_mask(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         sg_seq_init(&s);
         assert_int_equal(
-            sg_enumerate_sparse(&s, &r, 100, bad[i], NULL, NULL, &err),
+            sgi_enumerate_sparse(&s, &r, 100, bad[i], NULL, NULL, &err),
             SG_E_INPUT);
         assert_non_null(strstr(err.msg, "sparse mask"));
         sg_seq_clear(&s);
@@ -1358,7 +1383,7 @@ static void test_sparse_space(void **state)
     size_t same = 0;
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const size_t n = 2000;
-        sg_sparse_stats stats;
+        sgi_sparse_stats stats;
         sg_rule r;
         uint32_t *v = malloc((n + 1) * sizeof *v);
 
@@ -1371,7 +1396,7 @@ static void test_sparse_space(void **state)
             assert_int_equal(sg_seq_append(&s, v[j], &err), SG_OK);
         assert_int_equal(sg_sparse_space_find_rule(&sp, &s, &r, n, &err),
                          SG_OK);
-        assert_int_equal(sg_enumerate_sparse(&s, &r, n + 1, SG_SPARSE_AUTO,
+        assert_int_equal(sgi_enumerate_sparse(&s, &r, n + 1, SGI_SPARSE_AUTO,
                                              &stats, NULL, &err),
                          SG_OK);
         if (stats.repicks == 0) {

@@ -179,7 +179,7 @@ static void heap_unknown_text(cli_rec *rec, const char *given, const mpz_t n,
         cli_rec_textf(rec, " --heap ");
         cli_rec_text_mpz(rec, n);
         cli_rec_textf(rec, " (docs/DEEP.md)");
-    } else if (sg_sparse_applicable(&fl->r.rule)) {
+    } else if (sg_deep_applicable(&fl->r.rule)) {
         cli_rec_textf(rec, "; reaching it needs more values than memory "
                            "holds and than a deep run computes (2^48)");
     } else {

@@ -402,7 +402,7 @@ static int deep_options(deep_flow *f, uint64_t *w, const cli_args *a)
         }
     if ((rc = cli_rule_get(&f->r, a, 0, 0, NULL)))
         return rc;
-    if (!sg_sparse_applicable(&f->r.rule)) {
+    if (!sg_deep_applicable(&f->r.rule)) {
         cli_error("--deep: %s is not a rule the sparse method covers (moves "
                   "leaving at most two heaps, no repeating tail)",
                   cli_quote(f->r.canon));

@@ -464,7 +464,7 @@ int cli_reach(const sg_rule *r, const mpz_t n)
     if (sg_seq_check_size((size_t)mpz_get_ui(n), &err) == SG_OK)
         return CLI_REACH_MAX;
     if (mpz_cmp_ui(n, (unsigned long)CLI_DEEP_MAX_N) <= 0 &&
-        sg_sparse_applicable(r))
+        sg_deep_applicable(r))
         return CLI_REACH_DEEP;
     return CLI_REACH_NONE;
 }

@@ -1,6 +1,6 @@
 /*
  * deep.c - deep runs (sg_deep, docs/DEEP.md): the bookkeeping around the
- * sparse method's window (enum_sparse.c does the computing and moves the
+ * sparse method's window (sparse/ does the computing and moves the
  * window): the running checksum of every value before it leaves memory,
  * and the checkpoint format, so that a run killed at any moment resumes
  * from its last checkpoint and ends with exactly the values, the
@@ -9,6 +9,7 @@
 #include "sgexplore.h"
 #include "enum_impl.h"
 #include "fnv.h"
+#include "sparse/sparse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -175,12 +176,17 @@ uint64_t sg_deep_checksum(sg_deep *d)
     return d->sum;
 }
 
+int sg_deep_applicable(const sg_rule *r)
+{
+    return sgi_sparse_applicable(r);
+}
+
 sg_status sg_deep_extend(sg_deep *d, const sg_rule *r, size_t n,
                          const sg_enum_options *opt, sg_error *err)
 {
     sg_status st;
 
-    if (!sg_sparse_applicable(r))
+    if (!sg_deep_applicable(r))
         return sg_error_set(err, SG_E_INPUT, -1,
                             "deep runs need a rule whose moves leave at "
                             "most two heaps, without a repeating tail");

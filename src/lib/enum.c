@@ -1,7 +1,7 @@
 /*
  * enum.c - the enumerator's dispatcher: G(0..N-1) for any take-and-break
  * rule through the fastest method that applies to it.
- *  - "sparse" (enum_sparse.c) for rules whose moves leave at most two
+ *  - "sparse" (sparse/) for rules whose moves leave at most two
  *    heaps and have some split, with no repeating tail;
  *  - "direct" (enum_direct.c) for finite rules without splits: each heap
  *    looks at one option per digit, O(N * digits);
@@ -13,14 +13,15 @@
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
+#include "sparse/sparse.h"
 
 sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
                        const sg_enum_options *opt, sg_error *err)
 {
     if (n <= s->n)
         return SG_OK;
-    if (sg_sparse_applicable(r))
-        return sg_enumerate_sparse(s, r, n, SG_SPARSE_AUTO, NULL, opt, err);
+    if (sgi_sparse_applicable(r))
+        return sgi_enumerate_sparse(s, r, n, SGI_SPARSE_AUTO, NULL, opt, err);
     if (sgi_direct_applicable(r))
         return sgi_enumerate_direct(s, r, n, opt, err);
     if (sgi_three_applicable(r))
@@ -30,7 +31,7 @@ sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
 
 const char *sg_enumerate_method(const sg_rule *r)
 {
-    if (sg_sparse_applicable(r))
+    if (sgi_sparse_applicable(r))
         return "sparse";
     if (sgi_direct_applicable(r))
         return "direct";

@@ -7,6 +7,7 @@
  */
 #include "sgexplore.h"
 #include "internal.h"
+#include "sparse/sparse.h"
 
 size_t sg_default_max(const sg_rule *r)
 {
@@ -27,7 +28,7 @@ size_t sg_default_max(const sg_rule *r)
     /* Two-heap splits: the sparse-space method, about 10^5 to 10^7 values
      * per second depending on how many rare values the game has, so a
      * million values take seconds at worst. */
-    if (sg_sparse_applicable(r))
+    if (sgi_sparse_applicable(r))
         return 1000000;
     /* No splits: the direct method, O(N * digits) with one load and one
      * store per digit, cheap enough for ten million values. */

@@ -208,28 +208,17 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
  * accepted wherever a const sg_enum_options * is taken.  Everything a run
  * depends on besides the rule comes through here (the library keeps no
  * process-wide state), so that several runs may proceed in threads of one
- * process, each with its own options.  The last seven fields let tests
- * reach every path of the sparse method on any machine: pin_helper gives
- * every eligible superblock to the helper thread (no timing trials) with
- * the work balance fixed at pin_balance (see BALANCE_STEP in
- * enum_sparse.c: extra pairs for the helper when positive, far rare heaps
- * left to the main thread when negative); no_wide keeps values of 64..127
- * on the stamps, so that the two paths can be compared; no_extra leaves
- * out the small path's chosen pairs (extra_build in enum_sparse.c);
- * no_avx512 keeps the AVX2 code on a CPU with AVX-512. */
+ * process, each with its own options. */
+struct sgi_test_switches;
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
                                       prefix */
     sg_progress_fn progress;       /* called every few thousand heaps */
     void *progress_ctx;
-    int no_simd;     /* sparse method: portable code only (tests) */
-    int no_threads;  /* sparse method: no helper thread */
-    int pin_helper;  /* tests: helper on every superblock ... */
-    long pin_balance;/* ... with this fixed balance */
-    int no_wide;     /* tests: no small path for values 64..127 */
-    int no_extra;    /* tests: no chosen pairs in the small path's step 1 */
-    int no_avx512;   /* tests: AVX2 where the CPU has AVX-512 too */
+    /* NULL; the library's own tests reach the paths of the sparse method
+     * through it (src/lib/sparse/sparse.h) */
+    const struct sgi_test_switches *test;
 } sg_enum_options;
 
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
@@ -251,46 +240,6 @@ const char *sg_enumerate_method(const sg_rule *r);
 sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
                              const sg_enum_options *opt, sg_error *err);
 
-/* Whether the sparse-space method applies to r: some move leaves two
- * heaps, none leaves three, and there is no repeating tail. */
-int sg_sparse_applicable(const sg_rule *r);
-
-/* Pass as `mask` to let sg_enumerate_sparse choose (and re-choose) it. */
-#define SG_SPARSE_AUTO (-1)
-/* Or into a forced `mask` to take the heap's parity into the extended
- * value: G(h) << 1 | h mod 2 with SG_SPARSE_PARITY, G(h) << 1 | (h + 1)
- * mod 2 with SG_SPARSE_PARITY_INV (src/lib/enum_sparse.c explains it). */
-#define SG_SPARSE_PARITY ((int64_t)1 << 32)
-#define SG_SPARSE_PARITY_INV (SG_SPARSE_PARITY | (int64_t)1 << 33)
-
-/* What a sparse-space run did, for benchmarks and tests. */
-typedef struct sg_sparse_stats {
-    uint32_t mask;     /* the mask in use at the end */
-    size_t rare;       /* heaps h >= 1 with a rare value, at the end */
-    size_t full_scans; /* heaps whose value needed every pair */
-    size_t repicks;    /* times the mask changed */
-    int parity;        /* the heap's parity was part of that mask */
-    int parity_shift;  /* with it: (h + parity_shift) mod 2 was used */
-    size_t pairs_chosen; /* the small path's extra pairs at the end */
-    size_t searches;   /* heaps of the small path's loop whose step 3 ran */
-} sg_sparse_stats;
-
-/* The sparse-space enumerator (method and proof at the top of
- * src/lib/enum_sparse.c): same contract as sg_enumerate.  Heap h is
- * "rare" when G(h) AND mask, plus h mod 2 with a parity mask, has an even
- * number of bits; the results do not depend on the mask, only the speed
- * does.  `mask` is SG_SPARSE_AUTO or a mask in 0..UINT32_MAX to force,
- * optionally ORed with SG_SPARSE_PARITY or SG_SPARSE_PARITY_INV (tests
- * use this to check every mask gives the same values); anything else is
- * SG_E_INPUT.  A parity
- * mask on a rule whose split positions are not all of one parity is of
- * no use (see sg_sparse_space_find_rule) and is used without the parity.
- * Falls back to sg_enumerate_naive when !sg_sparse_applicable(r) (stats
- * then all zero).  `stats` may be NULL. */
-sg_status sg_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
-                              int64_t mask, sg_sparse_stats *stats,
-                              const sg_enum_options *opt, sg_error *err);
-
 /*
  * Deep runs (docs/DEEP.md): the sparse method past what memory holds.  A
  * run keeps every value until its window fills; from then on it keeps
@@ -309,7 +258,7 @@ typedef struct sg_deep {
     sg_seq seq;         /* the values kept (sg_seq_kept) */
     size_t window;      /* values kept at each end, once the window fills */
     int frozen;         /* values have left memory: the mask is fixed */
-    /* the sparse space: mask, parity bit and offset (sg_sparse_stats), R
+    /* the sparse space: mask, parity bit and offset (as in sg_sparse_space), R
      * (every heap >= 1 with a rare value, ascending) and the count of
      * heaps per extended value (nhist entries) */
     uint32_t mask;
@@ -335,7 +284,11 @@ typedef struct sg_deep {
 void sg_deep_init(sg_deep *d, size_t window);
 void sg_deep_clear(sg_deep *d);
 
-/* Extend the run to G(0..n-1) of rule r (sg_sparse_applicable), under
+/* Whether deep runs apply to r: the sparse method's rules (some move
+ * leaves two heaps, none leaves three, no repeating tail). */
+int sg_deep_applicable(const sg_rule *r);
+
+/* Extend the run to G(0..n-1) of rule r (sg_deep_applicable), under
  * the same contract as sg_enumerate otherwise (cancel, progress). */
 sg_status sg_deep_extend(sg_deep *d, const sg_rule *r, size_t n,
                          const sg_enum_options *opt, sg_error *err);
@@ -366,7 +319,7 @@ typedef struct sg_sparse_space {
     uint64_t last_rare; /* the last such heap */
 } sg_sparse_space;
 
-/* Rate the masks on G(0..n-1) (n <= s->n) as sg_enumerate_sparse does
+/* Rate the masks on G(0..n-1) (n <= s->n) as the sparse method does
  * (the non-zero mask that makes the fewest heaps h >= 1 rare), for reports
  * of fresh and cached results alike.  found is set when, among at least
  * SG_SPARSE_SPACE_MIN heaps, that mask leaves at most one in

@@ -1,5 +1,5 @@
 /*
- * sparse_space.c - sparse spaces (enum_sparse.c explains them): the one
+ * sparse_space.c - sparse spaces (sparse/enum_sparse.c explains them): the one
  * Walsh-Hadamard search for the mask that makes the fewest heaps rare,
  * over the values or over the values extended by the heap's parity, and
  * sg_sparse_space_find, which applies it to a computed sequence so that

@@ -1,7 +1,7 @@
 /*
  * sparse_space.h - internal to libsg: the one Walsh-Hadamard mask search
- * behind sparse spaces, used by the sparse enumerator (enum_sparse.c), by
- * sg_sparse_space_find for reports and by the plots' rare values
+ * behind sparse spaces, used by the sparse enumerator (src/lib/sparse/),
+ * by sg_sparse_space_find for reports and by the plots' rare values
  * (plot.c).
  */
 #ifndef SG_SPARSE_SPACE_H
@@ -23,7 +23,7 @@ uint32_t sg_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
 
 /*
  * The same over the extended values v' = v << 1 | ((h + c) & 1) of heaps
- * h (enum_sparse.c's header explains them): w[0..2p-1] holds w[v << 1 |
+ * h (sparse/enum_sparse.c's header explains them): w[0..2p-1] holds w[v << 1 |
  * (h & 1)] heaps h of value v (p a power of two), and the result is an
  * extended mask M = m << 1 | q, q = 1 when the heap's parity takes part,
  * with the offset c in *shift (c = 1 makes every heap's class the
@@ -43,7 +43,7 @@ uint32_t sg_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
  * Whether the heap's parity may take part in r's sparse space: 1 when
  * every position k of a split digit (bit 2) has the same parity, so that
  * the parity of a + b = n - k is one per heap n; 0 otherwise (then a
- * parity mask is of no use and sg_enumerate_sparse drops it).
+ * parity mask is of no use and sgi_enumerate_sparse drops it).
  * *kpar gets that parity (may be NULL).
  */
 int sg_sparse_parity_ok(const sg_rule *r, unsigned *kpar);
