@@ -1,0 +1,553 @@
+/*
+ * enum_set.c - G(0..n-1) of the subtraction game "take k tokens, k in S"
+ * and the all-but game "take k >= 1 tokens, k not in S", for any set
+ * expression S (setexpr.h).  Four methods, each checked against the others
+ * and against a brute force written apart from the library
+ * (tests/test_setexpr.c); docs/SETS.md has their measured speed.
+ *
+ *  - naive: for each heap h, every move k <= h stamps G(h - k), and G(h)
+ *    is the least value not stamped.  The reference and the fallback.
+ *  - bitset (subtraction, S independent of the heap): for each value v,
+ *    the bitset B_v of the heaps with value v and the list L_v of them.
+ *    Heaps are decided 64 at a time, value by value: for the block
+ *    [b, b+64) the word R_v = OR over the members k >= 64 of the bits
+ *    b-k .. b-k+63 of B_v has bit i set exactly when heap b+i has a move
+ *    of at least 64 tokens to a heap of value v (those heaps are all below
+ *    b, so known).  The same word is the OR over j in L_v of the bits
+ *    b-j .. b-j+63 of the member bitset, whichever is shorter, and it
+ *    stops as soon as every undecided heap of the block is hit.  A heap
+ *    whose bit is clear and that has no move of fewer than 64 tokens to a
+ *    heap of value v (looked up one by one, in heap order, so that heaps
+ *    of the same block decided at this value count) has value v; the
+ *    others go on to v+1.  This is the mex, decided for 64 heaps per word
+ *    operation; it pays where the values stay few (subtract-a-prime: 12
+ *    values to 10^6), and gives way to the naive loop for the remaining
+ *    heaps once more than SET_MAX_VALUES values appear (subtract-a-square,
+ *    whose values pass 160 by 10^6).
+ *  - complement (all-but games): the options of heap h are every heap
+ *    j < h except h - s for the members s <= h, so value v is an option
+ *    unless all count[v] heaps of value v below h are among those h - s.
+ *    The mex is therefore the least of the mex of all earlier values and
+ *    the values v met among the G(h - s) whose count they exhaust: cost
+ *    |S n [1, h]| per heap instead of h - |S n [1, h]|.
+ *  - moves (subtraction, heap-dependent S): the members for heap h
+ *    (sgi_set_members_at: divisors by trial division, fractions as
+ *    ranges), then the stamps of the naive method.
+ */
+#include "setexpr.h"
+#include "enum_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Values the bitset method keeps a bitset for (n/8 bytes each). */
+#define SET_MAX_VALUES 64
+
+typedef struct stamps {
+    uint64_t *t;
+    size_t cap;
+} stamps;
+
+/* Room for values up to v + 1 (the mex may be one past the largest). */
+static int stamps_fit(stamps *m, size_t v)
+{
+    size_t old = m->cap;
+
+    if (v + 2 <= old)
+        return 0;
+    if (sg_grow(&m->t, &m->cap, v + 2, sizeof *m->t))
+        return -1;
+    memset(m->t + old, 0, (m->cap - old) * sizeof *m->t);
+    return 0;
+}
+
+static sg_status nomem(sg_error *err)
+{
+    return sg_error_set(err, SG_E_NOMEM, -1,
+                        "the enumeration does not fit in memory");
+}
+
+/* The run's state: the values so far and what they are for. */
+typedef struct run {
+    uint32_t *g;
+    size_t n;
+    const sgi_set *set;
+    int allbut;
+    const sg_enum_options *opt;
+    uint64_t *mem; /* members <= n - 1 (heap-independent sets) */
+    size_t nmem, cmem;
+    uint64_t *mbits; /* the members as a bitset (naive all-but) */
+    stamps st;
+    size_t done; /* heaps decided */
+} run;
+
+static int cancelled(run *r, size_t h)
+{
+    if (sg_enum_cancelled(r->opt))
+        return 1;
+    sg_enum_progress(r->opt, h, r->n, 0);
+    return 0;
+}
+
+/* The naive loop from heap r->done to r->n. */
+static sg_status run_naive(run *r, sg_error *err)
+{
+    size_t h, i;
+    int dep = sgi_set_heap_dependent(r->set);
+    uint32_t maxg = 0;
+
+    for (h = 0; h < r->done; h++)
+        if (r->g[h] > maxg)
+            maxg = r->g[h];
+    if (stamps_fit(&r->st, maxg))
+        return nomem(err);
+    for (h = r->done; h < r->n; h++) {
+        uint64_t tag = (uint64_t)h + 1;
+        uint32_t v = 0;
+
+        if (h % SG_ENUM_POLL == 0 && cancelled(r, h))
+            return SG_E_INTERRUPTED;
+        if (dep) {
+            uint64_t k;
+            for (k = 1; k <= h; k++)
+                if (sgi_set_contains(r->set, k, h) != r->allbut)
+                    r->st.t[r->g[h - k]] = tag;
+        } else if (r->allbut) {
+            uint64_t k;
+            for (k = 1; k <= h; k++)
+                if (!(r->mbits[k >> 6] >> (k & 63) & 1))
+                    r->st.t[r->g[h - k]] = tag;
+        } else {
+            for (i = 0; i < r->nmem && r->mem[i] <= h; i++)
+                r->st.t[r->g[h - r->mem[i]]] = tag;
+        }
+        while (r->st.t[v] == tag)
+            v++;
+        r->g[h] = v;
+        r->done = h + 1;
+        if (stamps_fit(&r->st, v))
+            return nomem(err);
+    }
+    return SG_OK;
+}
+
+/* Heaps decided together by the bitset method: BW = 64 * BWORDS. */
+#define BWORDS 8 /* 4 or 8: run_bitset spells the words out */
+#define BW (64 * BWORDS)
+
+/*
+ * A bitset over the heaps kept as eight copies, copy r shifted by r bits,
+ * so that the BW bits starting at any heap o are one unaligned load of
+ * BWORDS words from the copy o mod 8 (no shifting on the hot path).  Heap
+ * h is bit h + BW of the unshifted copy: BW zero bits in front let o go
+ * down to -BW + 1.
+ */
+typedef struct shifted {
+    uint8_t *c[8];
+    size_t bytes;
+} shifted;
+
+static int shifted_init(shifted *s, size_t n)
+{
+    int r;
+
+    s->bytes = (n + 3 * BW) / 8 + 8;
+    for (r = 0; r < 8; r++)
+        if (!(s->c[r] = calloc(s->bytes, 1)))
+            return -1;
+    return 0;
+}
+
+static void shifted_clear(shifted *s)
+{
+    int r;
+
+    for (r = 0; r < 8; r++)
+        free(s->c[r]);
+    memset(s, 0, sizeof *s);
+}
+
+static void shifted_set(shifted *s, size_t h)
+{
+    size_t q = h + BW;
+    int r;
+
+    for (r = 0; r < 8 && (size_t)r <= q; r++)
+        s->c[r][(q - r) >> 3] |= (uint8_t)(1u << ((q - r) & 7));
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t w;
+
+    memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+typedef struct vheaps {
+    uint32_t *h;
+    size_t n, cap;
+} vheaps;
+
+/* The bitset method; gives way to the naive loop (r->done tells where)
+ * when more values appear than it keeps bitsets for. */
+static sg_status run_bitset(run *r, sg_error *err)
+{
+    size_t nnear = 0, fi = 0, nvals = 0, b, i, maxvals;
+    shifted sb, bv[SET_MAX_VALUES];
+    vheaps lv[SET_MAX_VALUES];
+    uint64_t maxm = r->nmem ? r->mem[r->nmem - 1] : 0;
+    sg_status st = SG_OK;
+
+    /* at most 2^28 bytes of bitsets, 8 values at least */
+    maxvals = ((size_t)1 << 28) / (r->n + 1);
+    if (maxvals > SET_MAX_VALUES)
+        maxvals = SET_MAX_VALUES;
+    if (maxvals < 8)
+        maxvals = 8;
+    memset(bv, 0, sizeof bv);
+    memset(lv, 0, sizeof lv);
+    if (shifted_init(&sb, r->n)) {
+        shifted_clear(&sb);
+        return nomem(err);
+    }
+    while (nnear < r->nmem && r->mem[nnear] < BW)
+        nnear++;
+    for (i = nnear; i < r->nmem; i++)
+        shifted_set(&sb, r->mem[i]);
+    for (b = 0; b < r->n && !st; b += BW) {
+        size_t cnt = r->n - b < BW ? r->n - b : BW, v, w;
+        const uint64_t *far = r->mem + nnear;
+        uint64_t u[BWORDS];
+        uint32_t gb[BW];
+        int left = 1;
+
+        if ((b / BW) % 4 == 0 && cancelled(r, b)) {
+            st = SG_E_INTERRUPTED;
+            break;
+        }
+        while (nnear + fi < r->nmem && far[fi] <= b + BW - 1)
+            fi++;
+        for (w = 0; w < BWORDS; w++) {
+            size_t lo = 64 * w;
+            u[w] = cnt >= lo + 64  ? ~(uint64_t)0
+                   : cnt <= lo     ? 0
+                                   : ((uint64_t)1 << (cnt - lo)) - 1;
+        }
+        for (i = 0; i < BW; i++)
+            gb[i] = UINT32_MAX;
+        for (v = 0; left; v++) {
+            uint64_t rv[BWORDS];
+            /* the OR is kept in scalars, not in an array the compiler
+             * would store and reload in every iteration */
+            uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
+#if BWORDS == 8
+            uint64_t r4 = 0, r5 = 0, r6 = 0, r7 = 0;
+#define OR_HI(p_)                                                             \
+    r4 |= load64(p_ + 32);                                                    \
+    r5 |= load64(p_ + 40);                                                    \
+    r6 |= load64(p_ + 48);                                                    \
+    r7 |= load64(p_ + 56);
+#define COVERS_HI()                                                           \
+    && ((r4 & u[4]) ^ u[4]) == 0 && ((r5 & u[5]) ^ u[5]) == 0 &&             \
+        ((r6 & u[6]) ^ u[6]) == 0 && ((r7 & u[7]) ^ u[7]) == 0
+#else
+#define OR_HI(p_)
+#define COVERS_HI()
+#endif
+#define OR_AT(s_, o_)                                                         \
+    do {                                                                      \
+        size_t q_ = (size_t)((o_) + BW);                                      \
+        const uint8_t *p_ = (s_)->c[q_ & 7] + (q_ >> 3);                      \
+        r0 |= load64(p_);                                                     \
+        r1 |= load64(p_ + 8);                                                 \
+        r2 |= load64(p_ + 16);                                                \
+        r3 |= load64(p_ + 24);                                                \
+        OR_HI(p_)                                                             \
+    } while (0)
+#define COVERS()                                                              \
+    (((r0 & u[0]) ^ u[0]) == 0 && ((r1 & u[1]) ^ u[1]) == 0 &&                \
+     ((r2 & u[2]) ^ u[2]) == 0 && ((r3 & u[3]) ^ u[3]) == 0 COVERS_HI())
+            if (v < nvals && lv[v].n) {
+                if (lv[v].n < fi) {
+                    size_t x = lv[v].n, c = 0;
+                    while (x-- > 0) {
+                        uint64_t j = lv[v].h[x];
+                        if (j >= b)
+                            continue;
+                        if (b - j > maxm + BW)
+                            break;
+                        OR_AT(&sb, (int64_t)(b - j));
+                        if (++c % 8 == 0 && COVERS())
+                            break;
+                    }
+                } else {
+                    const shifted *bs = &bv[v];
+                    size_t x;
+                    for (x = 0; x < fi; x++) {
+                        OR_AT(bs, (int64_t)b - (int64_t)far[x]);
+                        if (x % 8 == 7 && COVERS())
+                            break;
+                    }
+                }
+            }
+#undef OR_AT
+#undef OR_HI
+#undef COVERS
+#undef COVERS_HI
+            rv[0] = r0;
+            rv[1] = r1;
+            rv[2] = r2;
+            rv[3] = r3;
+#if BWORDS == 8
+            rv[4] = r4;
+            rv[5] = r5;
+            rv[6] = r6;
+            rv[7] = r7;
+#endif
+            left = 0;
+            for (w = 0; w < BWORDS; w++) {
+                uint64_t cand = u[w] & ~rv[w];
+                while (cand) {
+                    unsigned bit = (unsigned)__builtin_ctzll(cand) + 64 * w;
+                    size_t h = b + bit, k;
+                    int hit = 0;
+                    cand &= cand - 1;
+                    for (k = 0; k < nnear && r->mem[k] <= h && !hit; k++) {
+                        size_t src = h - r->mem[k];
+                        hit = (src >= b ? gb[src - b] : r->g[src]) == v;
+                    }
+                    if (hit)
+                        continue;
+                    if (v >= nvals) {
+                        if (v >= maxvals) {
+                            /* too many values: the naive loop goes on */
+                            r->done = b;
+                            goto out;
+                        }
+                        if (shifted_init(&bv[v], r->n)) {
+                            st = nomem(err);
+                            goto out;
+                        }
+                        nvals = v + 1;
+                    }
+                    if (sg_grow(&lv[v].h, &lv[v].cap, lv[v].n + 1,
+                                sizeof *lv[v].h)) {
+                        st = nomem(err);
+                        goto out;
+                    }
+                    lv[v].h[lv[v].n++] = (uint32_t)h;
+                    shifted_set(&bv[v], h);
+                    gb[bit] = (uint32_t)v;
+                    r->g[h] = (uint32_t)v;
+                    u[w] &= ~((uint64_t)1 << (bit - 64 * w));
+                }
+                left |= u[w] != 0;
+            }
+        }
+        r->done = b + cnt;
+    }
+out:
+    for (i = 0; i < SET_MAX_VALUES; i++) {
+        shifted_clear(&bv[i]);
+        free(lv[i].h);
+    }
+    shifted_clear(&sb);
+    if (st == SG_OK && r->done < r->n)
+        st = run_naive(r, err);
+    return st;
+}
+
+/* The complement method (all-but games). */
+static sg_status run_complement(run *r, sg_error *err)
+{
+    size_t *count = NULL, ccount = 0, h, i, m0 = 0, maxg = 0;
+    uint64_t *sub = NULL, *mv = NULL;
+    size_t csub = 0, nmv = 0, cmv = 0;
+    int dep = sgi_set_heap_dependent(r->set);
+    sg_status st = SG_OK;
+
+    for (h = r->done; h < r->n; h++) {
+        uint64_t tag = (uint64_t)h + 1;
+        const uint64_t *s = r->mem;
+        size_t ns = r->nmem, best, old;
+
+        if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
+            st = SG_E_INTERRUPTED;
+            break;
+        }
+        if (dep) {
+            st = sgi_set_members_at(&mv, &nmv, &cmv, r->set, h, err);
+            if (st)
+                break;
+            s = mv;
+            ns = nmv;
+        }
+        if (stamps_fit(&r->st, maxg) ||
+            (csub < r->st.cap &&
+             sg_grow(&sub, &csub, r->st.cap, sizeof *sub))) {
+            st = nomem(err);
+            break;
+        }
+        old = ccount;
+        if (ccount < r->st.cap) {
+            if (sg_grow(&count, &ccount, r->st.cap, sizeof *count)) {
+                st = nomem(err);
+                break;
+            }
+            memset(count + old, 0, (ccount - old) * sizeof *count);
+        }
+        /* sub[v]: how many of the excluded moves lead to value v */
+        for (i = 0; i < ns && s[i] <= h; i++) {
+            uint32_t v = r->g[h - s[i]];
+            if (r->st.t[v] != tag) {
+                r->st.t[v] = tag;
+                sub[v] = 0;
+            }
+            sub[v]++;
+        }
+        best = m0;
+        for (i = 0; i < ns && s[i] <= h; i++) {
+            uint32_t v = r->g[h - s[i]];
+            if (v < best && sub[v] == count[v])
+                best = v;
+        }
+        r->g[h] = (uint32_t)best;
+        if (best > maxg)
+            maxg = best;
+        count[best]++;
+        while (m0 < ccount && count[m0])
+            m0++;
+        r->done = h + 1;
+    }
+    free(count);
+    free(sub);
+    free(mv);
+    return st;
+}
+
+/* The moves method (heap-dependent subtraction sets). */
+static sg_status run_moves(run *r, sg_error *err)
+{
+    uint64_t *mv = NULL;
+    size_t nmv = 0, cmv = 0, h, i;
+    sg_status st = SG_OK;
+
+    if (stamps_fit(&r->st, 0))
+        return nomem(err);
+    for (h = r->done; h < r->n; h++) {
+        uint64_t tag = (uint64_t)h + 1;
+        uint32_t v = 0;
+
+        if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
+            st = SG_E_INTERRUPTED;
+            break;
+        }
+        st = sgi_set_moves_at(&mv, &nmv, &cmv, r->set, h, 0, err);
+        if (st)
+            break;
+        for (i = 0; i < nmv; i++)
+            r->st.t[r->g[h - mv[i]]] = tag;
+        while (r->st.t[v] == tag)
+            v++;
+        r->g[h] = v;
+        r->done = h + 1;
+        if (stamps_fit(&r->st, v)) {
+            st = nomem(err);
+            break;
+        }
+    }
+    free(mv);
+    return st;
+}
+
+/* The method `method` resolves to. */
+static int pick(const sgi_set *set, int allbut, sgi_set_method method)
+{
+    if (method == SGI_SET_NAIVE)
+        return 0;
+    if (allbut)
+        return 2;
+    return sgi_set_heap_dependent(set) ? 3 : 1;
+}
+
+const char *sgi_set_method_name(const sgi_set *set, int allbut,
+                                sgi_set_method method)
+{
+    static const char *const names[] = {"naive", "bitset", "complement",
+                                        "moves"};
+    return names[pick(set, allbut, method)];
+}
+
+sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
+                            size_t n, sgi_set_method method,
+                            const sg_enum_options *opt, sg_error *err)
+{
+    run r;
+    sg_status st = SG_OK;
+    size_t h;
+    int how = pick(set, allbut, method);
+
+    memset(&r, 0, sizeof r);
+    r.n = n;
+    r.set = set;
+    r.allbut = allbut != 0;
+    r.opt = opt;
+    sg_seq_clear(s);
+    sg_seq_init(s);
+    if (n == 0)
+        return SG_OK;
+    if (n > UINT32_MAX)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "at most %lu heaps for a set expression",
+                            (unsigned long)UINT32_MAX);
+    st = sg_seq_reserve(s, n, err);
+    if (st)
+        return st;
+    r.g = malloc(n * sizeof *r.g);
+    if (!r.g)
+        return nomem(err);
+    if (!sgi_set_heap_dependent(set)) {
+        st = sgi_set_members(&r.mem, &r.nmem, &r.cmem, set, n - 1, err);
+        if (!st && how == 0 && allbut) {
+            r.mbits = calloc(n / 64 + 2, sizeof *r.mbits);
+            if (!r.mbits)
+                st = nomem(err);
+            for (h = 0; !st && h < r.nmem; h++)
+                r.mbits[r.mem[h] >> 6] |= (uint64_t)1 << (r.mem[h] & 63);
+        }
+    }
+    if (!st) {
+        switch (how) {
+        case 1:
+            st = run_bitset(&r, err);
+            break;
+        case 2:
+            st = run_complement(&r, err);
+            break;
+        case 3:
+            st = run_moves(&r, err);
+            break;
+        default:
+            st = run_naive(&r, err);
+            break;
+        }
+    }
+    for (h = 0; h < r.done && (st == SG_OK || st == SG_E_INTERRUPTED); h++) {
+        sg_status a = sg_seq_append(s, r.g[h], err);
+        if (a) {
+            st = a;
+            break;
+        }
+    }
+    if (st == SG_E_INTERRUPTED)
+        st = sg_enum_interrupted(s, err);
+    free(r.g);
+    free(r.mem);
+    free(r.mbits);
+    free(r.st.t);
+    return st;
+}
