@@ -417,6 +417,8 @@ static void test_canonical_table(void **state)
         {"proper-divisors\\1", "proper-divisors\\1"},
         {"at-most-1/3:2-5", "at-most-1/3:2-5"},
         {"9223372036854775806+5k", "9223372036854775806"},
+        {"5-9223372036854775807", "5+1k"},
+        {"9223372036854775807", "9223372036854775807"},
     };
     size_t c;
 

@@ -464,22 +464,47 @@ static sg_status run_moves(run *r, sg_error *err)
     return st;
 }
 
-/* The method `method` resolves to. */
-static int pick(const sgi_set *set, int allbut, sgi_set_method method)
+/* Below this many members in [BW, n), the naive loop (one step per
+ * member and heap) beats the bitset method's fixed cost per block and
+ * value (measured: powers-of-2 and fibonacci, docs/SETS.md). */
+#define SET_BITSET_MIN 128
+
+/* The method `method` resolves to for G(0..n-1), given the members
+ * below n when the set is heap-independent. */
+static int pick(const sgi_set *set, int allbut, const uint64_t *mem,
+                size_t nmem, sgi_set_method method)
 {
+    size_t far = 0;
+
     if (method == SGI_SET_NAIVE)
         return 0;
     if (allbut)
         return 2;
-    return sgi_set_heap_dependent(set) ? 3 : 1;
+    if (sgi_set_heap_dependent(set))
+        return 3;
+    if (method == SGI_SET_FAST)
+        return 1;
+    while (far < nmem && mem[nmem - 1 - far] >= BW)
+        far++;
+    return far >= SET_BITSET_MIN ? 1 : 0;
 }
 
-const char *sgi_set_method_name(const sgi_set *set, int allbut,
+const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
                                 sgi_set_method method)
 {
     static const char *const names[] = {"naive", "bitset", "complement",
                                         "moves"};
-    return names[pick(set, allbut, method)];
+    uint64_t *mem = NULL;
+    size_t nmem = 0, cap = 0;
+    int how;
+
+    if (n && !allbut && method != SGI_SET_NAIVE &&
+        !sgi_set_heap_dependent(set) &&
+        sgi_set_members(&mem, &nmem, &cap, set, n - 1, NULL) != SG_OK)
+        nmem = 0;
+    how = pick(set, allbut, mem, nmem, method);
+    free(mem);
+    return names[how];
 }
 
 sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
@@ -489,7 +514,7 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
     run r;
     sg_status st = SG_OK;
     size_t h;
-    int how = pick(set, allbut, method);
+    int how;
 
     memset(&r, 0, sizeof r);
     r.n = n;
@@ -510,9 +535,11 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
     r.g = malloc(n * sizeof *r.g);
     if (!r.g)
         return nomem(err);
-    if (!sgi_set_heap_dependent(set)) {
+    if (!sgi_set_heap_dependent(set))
         st = sgi_set_members(&r.mem, &r.nmem, &r.cmem, set, n - 1, err);
-        if (!st && how == 0 && allbut) {
+    how = pick(set, allbut, r.mem, r.nmem, method);
+    if (!st && !sgi_set_heap_dependent(set)) {
+        if (how == 0 && allbut) {
             r.mbits = calloc(n / 64 + 2, sizeof *r.mbits);
             if (!r.mbits)
                 st = nomem(err);

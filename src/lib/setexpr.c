@@ -54,7 +54,8 @@
  *    (`primes:1-1000` is `primes:1-997`, `primes:100-200` is
  *    `primes:101-199`); a progression's LO moves into its start
  *    (`4+3k:10-20` is `10+3k:1-19`); one member left prints as a number; a
- *    bounded `A+1k` is a range; no member at all is an error;
+ *    bounded `A+1k` is a range, a range up to 2^63-1 is `A+1k`; no member
+ *    at all is an error;
  *  - an item contained in another of the same union (same base and a
  *    narrower bound, a progression inside a progression, powers-of-4 in
  *    powers-of-2, a smaller fraction in a larger one) is dropped, two
@@ -467,7 +468,14 @@ static int item_normalise(sgi_set_item *it)
             it->b = it->hi;
         it->lo = 1;
         it->hi = MAXV;
-        return it->a <= it->b ? 0 : -1;
+        if (it->a > it->b)
+            return -1;
+        if (it->b == MAXV && it->a < MAXV) {
+            /* every member from a on: the progression a+1k */
+            it->kind = SGI_SET_PROG;
+            it->b = 1;
+        }
+        return 0;
     case SGI_SET_PROG:
         f = item_first(it, 1);
         if (!f)
@@ -1731,7 +1739,7 @@ sg_status sgi_set_moves_at(uint64_t **out, size_t *n, size_t *cap,
             (*out)[(*n)++] = k;
         }
     }
-    if (sorted)
+    if (sorted && *n > 1)
         qsort(*out, *n, sizeof **out, cmp_u64);
     for (i = j = 0; i < *n; i++) {
         uint64_t v = (*out)[i];

@@ -114,11 +114,12 @@ int sgi_set_periodic(const sgi_set *s, uint64_t *period, uint64_t *offset);
 /* ------------------------------------------------------------------ */
 
 typedef enum sgi_set_method {
-    SGI_SET_AUTO,  /* the fastest that applies */
+    SGI_SET_AUTO,  /* the fastest for the set (FAST, but the naive loop
+                      for subtraction sets with few members) */
     SGI_SET_NAIVE, /* the straightforward loop: mex over the moves */
     SGI_SET_FAST   /* bitsets of heaps per value (subtraction), the
-                      complement count (all-but); naive where neither
-                      applies */
+                      complement count (all-but), the moves of each heap
+                      (heap-dependent subtraction sets) */
 } sgi_set_method;
 
 /* G(0..n-1) of "remove k tokens, k in S" (allbut = 0) or "remove k >= 1
@@ -129,9 +130,9 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
                             size_t n, sgi_set_method method,
                             const sg_enum_options *opt, sg_error *err);
 
-/* The method SGI_SET_AUTO picks ("naive", "bitset", "complement" or
- * "moves", see enum_set.c), for reports and benchmarks. */
-const char *sgi_set_method_name(const sgi_set *set, int allbut,
+/* The method `method` stands for in G(0..n-1) ("naive", "bitset",
+ * "complement" or "moves", see enum_set.c), for reports and benchmarks. */
+const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
                                 sgi_set_method method);
 
 #endif /* SG_SETEXPR_H */

@@ -41,6 +41,18 @@ SG_FUZZ_TARGET(setexpr)
                               (i == 0 || m[i] > m[i - 1]) &&
                               sgi_set_contains(&s, m[i], 0));
             free(m);
+        } else {
+            uint64_t *m = NULL, heap;
+            size_t n = 0, cap = 0, i;
+            for (heap = 0; heap <= 40; heap++) {
+                SG_FUZZ_CHECK(sgi_set_members_at(&m, &n, &cap, &s, heap,
+                                                 &err) == SG_OK);
+                for (i = 0; i < n; i++)
+                    SG_FUZZ_CHECK(m[i] >= 1 && m[i] <= heap &&
+                                  (i == 0 || m[i] > m[i - 1]) &&
+                                  sgi_set_contains(&s, m[i], heap));
+            }
+            free(m);
         }
         free(canon2);
         free(canon);
