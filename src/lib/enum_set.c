@@ -400,19 +400,17 @@ static sg_status run_complement(run *r, sg_error *err)
             }
             memset(count + old, 0, (ccount - old) * sizeof *count);
         }
-        /* sub[v]: how many of the excluded moves lead to value v */
+        /* sub[v] counts down the heaps of value v not yet excluded (set
+         * to count[v] when v is first met at this heap); at 0 every heap
+         * of value v is excluded and v is missing */
+        best = m0;
         for (i = 0; i < ns && s[i] <= h; i++) {
             uint32_t v = r->g[h - s[i]];
             if (r->st.t[v] != tag) {
                 r->st.t[v] = tag;
-                sub[v] = 0;
+                sub[v] = count[v];
             }
-            sub[v]++;
-        }
-        best = m0;
-        for (i = 0; i < ns && s[i] <= h; i++) {
-            uint32_t v = r->g[h - s[i]];
-            if (v < best && sub[v] == count[v])
+            if (--sub[v] == 0 && v < best)
                 best = v;
         }
         r->g[h] = (uint32_t)best;

@@ -1018,7 +1018,7 @@ static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
         if (*q == ',' || *q == '\0' || *q == '\\')
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, q),
                                 "expected %s", what);
-        return unexpected(ps, q, what[0] == 'a' ? "in a set" : "in a set");
+        return unexpected(ps, q, "in a set");
     }
     st = sg_parse_u63(out, ps->p, (size_t)(q - ps->p), pos_of(ps, ps->p),
                       ps->err);
