@@ -767,6 +767,17 @@ static void test_enum_named(void **state)
     compare_grundy("proper-divisors", &r, 0, n);
     r.inc[0] = r_kind(4, 1, 2);
     compare_grundy("at-most-half", &r, 0, n);
+    r.inc[0] = r_kind(4, 2, 5);
+    r.inc[0].lo = 3;
+    r.inc[0].hi = 700;
+    compare_grundy("at-most-2/5:3-700", &r, 0, n);
+    r.inc[0] = r_kind(5, 2, 3);
+    compare_grundy("at-least-2/3", &r, 0, n);
+    r.inc[0].lo = 4;
+    r.inc[0].hi = 60;
+    compare_grundy("at-least-2/3:4-60", &r, 0, n);
+    r.inc[0] = r_kind(5, 1, 1);
+    compare_grundy("at-least-1/1", &r, 0, n);
     r.ninc = 2;
     r.inc[0] = r_kind(0, 1, 1);
     r.inc[1] = r_named(R_PRIMES);

@@ -33,12 +33,18 @@
  *  - moves (subtraction, heap-dependent S): the members for heap h
  *    (sgi_set_members_at: divisors by trial division, fractions as
  *    ranges), then the stamps of the naive method.
+ *  - window (subtraction, S one fraction such as at-most-half, perhaps
+ *    bounded): the options form a window of heaps whose ends never move
+ *    back, so the values in it are counted as heaps enter and leave, and
+ *    the mex is the least value of count 0 (run_window).
  */
 #include "setexpr.h"
 #include "enum_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
 
 /* Values the bitset method keeps a bitset for (n/8 bytes each). */
 #define SET_MAX_VALUES 64
@@ -462,6 +468,168 @@ static sg_status run_moves(run *r, sg_error *err)
     return st;
 }
 
+/*
+ * The set of values whose count in the window is 0, as a bitset with
+ * summary levels (bit i of level l+1 set when word i of level l is not
+ * 0), so that the least member, the mex, is found in one step per level.
+ */
+#define ZLEVELS 6
+
+typedef struct zeroset {
+    uint64_t *w[ZLEVELS];
+    size_t nw[ZLEVELS];
+    int levels;
+} zeroset;
+
+/* Every value below cap in the set (count 0). */
+static int zeroset_init(zeroset *z, size_t cap)
+{
+    size_t bits = cap;
+    int l;
+
+    memset(z, 0, sizeof *z);
+    for (l = 0; l < ZLEVELS; l++) {
+        size_t i;
+        z->nw[l] = (bits + 63) / 64;
+        if (!(z->w[l] = malloc(z->nw[l] * sizeof *z->w[l])))
+            return -1;
+        for (i = 0; i < z->nw[l]; i++)
+            z->w[l][i] = ~(uint64_t)0;
+        if (bits % 64)
+            z->w[l][z->nw[l] - 1] = ((uint64_t)1 << (bits % 64)) - 1;
+        z->levels = l + 1;
+        if (z->nw[l] == 1)
+            break;
+        bits = z->nw[l];
+    }
+    return 0;
+}
+
+static void zeroset_clear(zeroset *z)
+{
+    int l;
+
+    for (l = 0; l < ZLEVELS; l++)
+        free(z->w[l]);
+}
+
+static void zeroset_put(zeroset *z, size_t v)
+{
+    int l;
+
+    for (l = 0; l < z->levels; l++, v >>= 6) {
+        int was = z->w[l][v >> 6] != 0;
+        z->w[l][v >> 6] |= (uint64_t)1 << (v & 63);
+        if (was)
+            break;
+    }
+}
+
+static void zeroset_take(zeroset *z, size_t v)
+{
+    int l;
+
+    for (l = 0; l < z->levels; l++, v >>= 6) {
+        z->w[l][v >> 6] &= ~((uint64_t)1 << (v & 63));
+        if (z->w[l][v >> 6])
+            break;
+    }
+}
+
+static size_t zeroset_first(const zeroset *z)
+{
+    size_t i = 0;
+    int l;
+
+    for (l = z->levels - 1; l >= 0; l--)
+        i = i * 64 + (size_t)__builtin_ctzll(z->w[l][i]);
+    return i;
+}
+
+/* Whether the window method applies: one fraction item (perhaps bounded)
+ * and nothing else, so that the options of heap h are the heaps of one
+ * window [jl(h), jr(h)] whose ends never move back. */
+static int window_applies(const sgi_set *set, int allbut)
+{
+    return !allbut && set->ninc == 1 && set->nexc == 0 &&
+           (set->inc[0].kind == SGI_SET_AT_MOST ||
+            set->inc[0].kind == SGI_SET_AT_LEAST);
+}
+
+/* The moves of heap h are k in [*kmin, *kmax] (empty when kmin > kmax). */
+static void window_moves(const sgi_set_item *it, uint64_t h, uint64_t *kmin,
+                         uint64_t *kmax)
+{
+    uint64_t lo = it->lo, hi = it->hi < h ? it->hi : h;
+
+    if (it->kind == SGI_SET_AT_MOST) {
+        uint64_t t = (uint64_t)((u128)h * it->a / it->b);
+        if (t < hi)
+            hi = t;
+    } else {
+        uint64_t t = (uint64_t)(((u128)h * it->a + it->b - 1) / it->b);
+        if (t > lo)
+            lo = t;
+    }
+    *kmin = lo < 1 ? 1 : lo;
+    *kmax = hi;
+}
+
+/* The window method: G(h) is the mex of G over the window of heaps
+ * h - kmax .. h - kmin, both ends nondecreasing in h (h - min(HI,
+ * floor(hP/Q)) and h - max(LO, 1) for at-most, likewise for at-least), so
+ * each heap enters and leaves the window once and the mex is the least
+ * value of count 0: O(1) per heap and level instead of O(h). */
+static sg_status run_window(run *r, sg_error *err)
+{
+    const sgi_set_item *it = &r->set->inc[0];
+    uint32_t *count = calloc(r->n + 2, sizeof *count);
+    zeroset z;
+    size_t lo = 0, hi = 0, h; /* the window is heaps lo .. hi-1 */
+    sg_status st = SG_OK;
+
+    if (!count || zeroset_init(&z, r->n + 2)) {
+        free(count);
+        if (count)
+            zeroset_clear(&z);
+        return nomem(err);
+    }
+    for (h = 0; h < r->n; h++) {
+        uint64_t kmin, kmax;
+        size_t a, b;
+
+        if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
+            st = SG_E_INTERRUPTED;
+            break;
+        }
+        window_moves(it, h, &kmin, &kmax);
+        if (kmin > kmax) {
+            r->g[h] = 0;
+            r->done = h + 1;
+            continue;
+        }
+        a = (size_t)(h - kmax);
+        b = (size_t)(h - kmin) + 1;
+        if (a >= hi) {
+            for (; lo < hi; lo++)
+                if (--count[r->g[lo]] == 0)
+                    zeroset_put(&z, r->g[lo]);
+            lo = hi = a;
+        }
+        for (; lo < a; lo++)
+            if (--count[r->g[lo]] == 0)
+                zeroset_put(&z, r->g[lo]);
+        for (; hi < b; hi++)
+            if (count[r->g[hi]]++ == 0)
+                zeroset_take(&z, r->g[hi]);
+        r->g[h] = (uint32_t)zeroset_first(&z);
+        r->done = h + 1;
+    }
+    zeroset_clear(&z);
+    free(count);
+    return st;
+}
+
 /* Below this many members in [BW, n), the naive loop (one step per
  * member and heap) beats the bitset method's fixed cost per block and
  * value (measured: powers-of-2 and fibonacci, docs/SETS.md). */
@@ -478,6 +646,8 @@ static int pick(const sgi_set *set, int allbut, const uint64_t *mem,
         return 0;
     if (allbut)
         return 2;
+    if (window_applies(set, allbut))
+        return 4;
     if (sgi_set_heap_dependent(set))
         return 3;
     if (method == SGI_SET_FAST)
@@ -491,7 +661,7 @@ const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
                                 sgi_set_method method)
 {
     static const char *const names[] = {"naive", "bitset", "complement",
-                                        "moves"};
+                                        "moves", "window"};
     uint64_t *mem = NULL;
     size_t nmem = 0, cap = 0;
     int how;
@@ -555,6 +725,9 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
             break;
         case 3:
             st = run_moves(&r, err);
+            break;
+        case 4:
+            st = run_window(&r, err);
             break;
         default:
             st = run_naive(&r, err);

@@ -60,11 +60,13 @@ typedef struct sgi_set {
     size_t cinc, cexc; /* capacities, for sg_grow */
 } sgi_set;
 
+/* An empty set, safe to clear or parse into; clear frees and empties it
+ * again (the init/clear pair of every libsg object). */
 void sgi_set_init(sgi_set *s);
 void sgi_set_clear(sgi_set *s);
 
 /* Parse a set expression into s (initialised; its old contents are
- * replaced).  SG_E_INPUT with the position and one line for every
+ * replaced only on success).  SG_E_INPUT with the position and one line for every
  * malformed, empty or out-of-range set; SG_E_NOMEM when out of memory. */
 sg_status sgi_set_parse(sgi_set *s, const char *text, sg_error *err);
 
