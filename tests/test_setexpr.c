@@ -765,6 +765,10 @@ static void test_enum_named(void **state)
     compare_grundy("triangular", &r, 0, n);
     r.inc[0] = r_kind(3, 0, 0);
     compare_grundy("proper-divisors", &r, 0, n);
+    compare_grundy("proper-divisors", &r, 1, n / 4);
+    r.inc[0].lo = 2;
+    r.inc[0].hi = 90;
+    compare_grundy("proper-divisors:2-90", &r, 0, n);
     r.inc[0] = r_kind(4, 1, 2);
     compare_grundy("at-most-half", &r, 0, n);
     r.inc[0] = r_kind(4, 2, 5);

@@ -37,6 +37,8 @@
  *    bounded): the options form a window of heaps whose ends never move
  *    back, so the values in it are counted as heaps enter and leave, and
  *    the mex is the least value of count 0 (run_window).
+ *  - divisors (subtraction, S proper-divisors, perhaps bounded): each
+ *    heap's divisors from the least prime factors of a sieve.
  */
 #include "setexpr.h"
 #include "enum_impl.h"
@@ -630,6 +632,70 @@ static sg_status run_window(run *r, sg_error *err)
     return st;
 }
 
+/* Whether the divisors method applies: the set is proper-divisors,
+ * perhaps bounded, and nothing else (the aliquot game). */
+static int divisors_apply(const sgi_set *set, int allbut)
+{
+    return !allbut && set->ninc == 1 && set->nexc == 0 &&
+           set->inc[0].kind == SGI_SET_PROPER_DIV;
+}
+
+/* The divisors method: the least prime factor of every heap below n (a
+ * sieve), from which each heap's divisors are generated in O(d(h)), not
+ * found by trial division in O(sqrt h). */
+static sg_status run_divisors(run *r, sg_error *err)
+{
+    const sgi_set_item *it = &r->set->inc[0];
+    uint32_t *spf = calloc(r->n + 1, sizeof *spf);
+    uint64_t div[2048]; /* d(h) <= 1344 for h < 2^32 */
+    size_t h, i, j;
+    sg_status st = SG_OK;
+
+    if (!spf || stamps_fit(&r->st, 0)) {
+        free(spf);
+        return nomem(err);
+    }
+    for (i = 2; i < r->n; i++)
+        if (!spf[i])
+            for (j = i; j < r->n; j += i)
+                if (!spf[j])
+                    spf[j] = (uint32_t)i;
+    for (h = 0; h < r->n; h++) {
+        uint64_t tag = (uint64_t)h + 1, x = h;
+        size_t nd = 1;
+        uint32_t v = 0;
+
+        if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
+            st = SG_E_INTERRUPTED;
+            break;
+        }
+        div[0] = 1;
+        while (x > 1) {
+            uint64_t p = spf[x], pk = 1;
+            size_t base = nd, e;
+            for (e = 0; x % p == 0; e++) {
+                x /= p;
+                pk *= p;
+                for (i = 0; i < base; i++)
+                    div[nd++] = div[i] * pk;
+            }
+        }
+        for (i = 0; i < nd; i++)
+            if (div[i] < h && div[i] >= it->lo && div[i] <= it->hi)
+                r->st.t[r->g[h - div[i]]] = tag;
+        while (r->st.t[v] == tag)
+            v++;
+        r->g[h] = v;
+        r->done = h + 1;
+        if (stamps_fit(&r->st, v)) {
+            st = nomem(err);
+            break;
+        }
+    }
+    free(spf);
+    return st;
+}
+
 /* Below this many members in [BW, n), the naive loop (one step per
  * member and heap) beats the bitset method's fixed cost per block and
  * value (measured: powers-of-2 and fibonacci, docs/SETS.md). */
@@ -648,6 +714,8 @@ static int pick(const sgi_set *set, int allbut, const uint64_t *mem,
         return 2;
     if (window_applies(set, allbut))
         return 4;
+    if (divisors_apply(set, allbut))
+        return 5;
     if (sgi_set_heap_dependent(set))
         return 3;
     if (method == SGI_SET_FAST)
@@ -661,7 +729,7 @@ const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
                                 sgi_set_method method)
 {
     static const char *const names[] = {"naive", "bitset", "complement",
-                                        "moves", "window"};
+                                        "moves", "window", "divisors"};
     uint64_t *mem = NULL;
     size_t nmem = 0, cap = 0;
     int how;
@@ -728,6 +796,9 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
             break;
         case 4:
             st = run_window(&r, err);
+            break;
+        case 5:
+            st = run_divisors(&r, err);
             break;
         default:
             st = run_naive(&r, err);
