@@ -36,8 +36,17 @@ static int ref_prime(uint64_t k)
 }
 
 /* Named sets as tables over 0..LIM. */
-enum { R_PRIMES, R_SQUARES, R_CUBES, R_TRI, R_FIB, R_POW2, R_POW3, R_POW10,
-       R_NAMED };
+enum {
+    R_PRIMES,
+    R_SQUARES,
+    R_CUBES,
+    R_TRI,
+    R_FIB,
+    R_POW2,
+    R_POW3,
+    R_POW10,
+    R_NAMED
+};
 static unsigned char *ref_named[R_NAMED];
 
 static void ref_tables(void)
@@ -118,8 +127,8 @@ static int rset_has(const rset *s, uint64_t k, uint64_t n)
 
 /* G(0..n-1) of the game whose moves from heap h are the k in 1..h that
  * `has` accepts, every move listed. */
-static void ref_grundy(uint32_t *g, size_t n, int (*has)(const void *, uint64_t,
-                                                          uint64_t),
+static void ref_grundy(uint32_t *g, size_t n,
+                       int (*has)(const void *, uint64_t, uint64_t),
                        const void *ctx)
 {
     unsigned char *seen = malloc(n + 2);
@@ -161,8 +170,7 @@ static void parse_ok(sgi_set *s, const char *text)
     sgi_set_init(s);
     memset(&err, 0, sizeof err);
     if (sgi_set_parse(s, text, &err) != SG_OK)
-        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg,
-                 TU_SEED);
+        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg, TU_SEED);
 }
 
 /* The library's values of set `text` by method m. */
@@ -234,12 +242,18 @@ static void test_members(void **state)
         int kind, t;
         uint64_t a, b;
     } cases[] = {
-        {"primes", 2, R_PRIMES, 0, 0},   {"squares", 2, R_SQUARES, 0, 0},
-        {"cubes", 2, R_CUBES, 0, 0},     {"triangular", 2, R_TRI, 0, 0},
-        {"fibonacci", 2, R_FIB, 0, 0},   {"powers-of-2", 2, R_POW2, 0, 0},
-        {"powers-of-3", 2, R_POW3, 0, 0}, {"POWERS-OF-10", 2, R_POW10, 0, 0},
-        {"4+3k", 1, 0, 4, 3},            {"1+1k", 1, 0, 1, 1},
-        {"17+1000k", 1, 0, 17, 1000},    {"Primes", 2, R_PRIMES, 0, 0},
+        {"primes", 2, R_PRIMES, 0, 0},
+        {"squares", 2, R_SQUARES, 0, 0},
+        {"cubes", 2, R_CUBES, 0, 0},
+        {"triangular", 2, R_TRI, 0, 0},
+        {"fibonacci", 2, R_FIB, 0, 0},
+        {"powers-of-2", 2, R_POW2, 0, 0},
+        {"powers-of-3", 2, R_POW3, 0, 0},
+        {"POWERS-OF-10", 2, R_POW10, 0, 0},
+        {"4+3k", 1, 0, 4, 3},
+        {"1+1k", 1, 0, 1, 1},
+        {"17+1000k", 1, 0, 17, 1000},
+        {"Primes", 2, R_PRIMES, 0, 0},
     };
     size_t c;
 
@@ -266,8 +280,8 @@ static void test_members(void **state)
                          (unsigned long long)k);
             if (want) {
                 if (i >= n || m[i] != k)
-                    fail_msg("%s: member %zu should be %llu", cases[c].text,
-                             i, (unsigned long long)k);
+                    fail_msg("%s: member %zu should be %llu", cases[c].text, i,
+                             (unsigned long long)k);
                 i++;
             }
         }
@@ -431,8 +445,8 @@ static void test_canonical_table(void **state)
         t = sgi_set_canonical(&s);
         assert_non_null(t);
         if (strcmp(t, cases[c][1]) != 0)
-            fail_msg("canonical(\"%s\") = \"%s\", expected \"%s\"",
-                     cases[c][0], t, cases[c][1]);
+            fail_msg("canonical(\"%s\") = \"%s\", expected \"%s\"", cases[c][0],
+                     t, cases[c][1]);
         free(t);
         sgi_set_clear(&s);
     }
@@ -441,10 +455,9 @@ static void test_canonical_table(void **state)
 /* A random item written as text, with its reference meaning. */
 static void random_item(char *buf, ritem *it, tu_rng *g, int heap_ok)
 {
-    static const char *const names[] = {"primes",     "squares",
-                                        "cubes",      "triangular",
-                                        "fibonacci",  "powers-of-2",
-                                        "powers-of-3", "powers-of-10"};
+    static const char *const names[] = {
+        "primes",    "squares",     "cubes",       "triangular",
+        "fibonacci", "powers-of-2", "powers-of-3", "powers-of-10"};
     int kind = (int)tu_range(g, 0, heap_ok ? 5 : 2);
     uint64_t a = tu_range(g, 1, 60), b = tu_range(g, 1, 12);
 
@@ -599,10 +612,12 @@ static void test_bad_inputs(void **state)
         {",", 0, "empty set"},
         {"1,,2", 2, "empty item in set"},
         {"1,", 2, "empty item in set"},
-        {"4+0k", 2, "progression 4+0k has step 0: the step must be at least "
-                    "1"},
-        {"0+3k", 0, "0 is not allowed in a number: a move removes at least "
-                    "one token"},
+        {"4+0k", 2,
+         "progression 4+0k has step 0: the step must be at least "
+         "1"},
+        {"0+3k", 0,
+         "0 is not allowed in a number: a move removes at least "
+         "one token"},
         {"0", 0, "0 is not allowed"},
         {"4+3", 3, "a progression is written A+Bk, as in '4+3k'"},
         {"4+k", 2, "expected the step B of a progression A+Bk"},
@@ -611,8 +626,9 @@ static void test_bad_inputs(void **state)
         {"fibonaci", 0, "did you mean 'fibonacci'?"},
         {"primes-3", 0, "a difference is written with a backslash"},
         {"proper-divisor", 0, "did you mean 'proper-divisors'?"},
-        {"9223372036854775808", 0, "number '9223372036854775808' is larger "
-                                   "than 2^63-1"},
+        {"9223372036854775808", 0,
+         "number '9223372036854775808' is larger "
+         "than 2^63-1"},
         {"1-99999999999999999999", 2, "larger than 2^63-1"},
         {"powers-of-1", 10, "the base of powers-of-B must be at least 2"},
         {"powers-of-", 10, "expected the base B of powers-of-B"},
@@ -632,8 +648,9 @@ static void test_bad_inputs(void **state)
         {"primes\\", 7, "nothing after '\\'"},
         {"\\2", 0, "empty set"},
         {"primes\\2\\3", 8, "one '\\' per set"},
-        {"at-most-3/2", 8, "the share 3/2 of the heap must be more than 0 "
-                           "and at most 1"},
+        {"at-most-3/2", 8,
+         "the share 3/2 of the heap must be more than 0 "
+         "and at most 1"},
         {"at-most-0/2", 8, "must be more than 0"},
         {"at-least-1/0", 9, "must be more than 0"},
         {"at-most-x", 8, "expected a fraction P/Q or 'half'"},
@@ -668,8 +685,7 @@ static void test_bad_inputs(void **state)
         for (i = 1; i <= 17; i++) {
             if (i == 17)
                 pos17 = (long)at;
-            at += (size_t)sprintf(text + at, "%s2+%zuk", i > 1 ? "," : "",
-                                  i);
+            at += (size_t)sprintf(text + at, "%s2+%zuk", i > 1 ? "," : "", i);
             if (i == 17)
                 pos17++; /* after the comma */
         }
@@ -728,9 +744,9 @@ static void test_shape(void **state)
             for (k = o; k < o + 2000; k++)
                 if (sgi_set_contains(&s, k, 0) !=
                     sgi_set_contains(&s, k + p, 0))
-                    fail_msg("%s: period %llu from %llu fails at %llu",
-                             per[c], (unsigned long long)p,
-                             (unsigned long long)o, (unsigned long long)k);
+                    fail_msg("%s: period %llu from %llu fails at %llu", per[c],
+                             (unsigned long long)p, (unsigned long long)o,
+                             (unsigned long long)k);
             sgi_set_clear(&s);
         }
     }

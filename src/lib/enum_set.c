@@ -140,7 +140,7 @@ static sg_status run_naive(run *r, sg_error *err)
 }
 
 /* Heaps decided together by the bitset method: BW = 64 * BWORDS. */
-#define BWORDS 8 /* 4 or 8: run_bitset spells the words out */
+#define BWORDS 8 /* run_bitset spells the eight words out */
 #define BW (64 * BWORDS)
 
 /*
@@ -241,9 +241,9 @@ static sg_status run_bitset(run *r, sg_error *err)
             fi++;
         for (w = 0; w < BWORDS; w++) {
             size_t lo = 64 * w;
-            u[w] = cnt >= lo + 64  ? ~(uint64_t)0
-                   : cnt <= lo     ? 0
-                                   : ((uint64_t)1 << (cnt - lo)) - 1;
+            u[w] = cnt >= lo + 64 ? ~(uint64_t)0
+                   : cnt <= lo    ? 0
+                                  : ((uint64_t)1 << (cnt - lo)) - 1;
         }
         for (i = 0; i < BW; i++)
             gb[i] = UINT32_MAX;
@@ -252,33 +252,24 @@ static sg_status run_bitset(run *r, sg_error *err)
             /* the OR is kept in scalars, not in an array the compiler
              * would store and reload in every iteration */
             uint64_t r0 = 0, r1 = 0, r2 = 0, r3 = 0;
-#if BWORDS == 8
             uint64_t r4 = 0, r5 = 0, r6 = 0, r7 = 0;
-#define OR_HI(p_)                                                             \
-    r4 |= load64(p_ + 32);                                                    \
-    r5 |= load64(p_ + 40);                                                    \
-    r6 |= load64(p_ + 48);                                                    \
-    r7 |= load64(p_ + 56);
-#define COVERS_HI()                                                           \
-    && ((r4 & u[4]) ^ u[4]) == 0 && ((r5 & u[5]) ^ u[5]) == 0 &&             \
-        ((r6 & u[6]) ^ u[6]) == 0 && ((r7 & u[7]) ^ u[7]) == 0
-#else
-#define OR_HI(p_)
-#define COVERS_HI()
-#endif
-#define OR_AT(s_, o_)                                                         \
-    do {                                                                      \
-        size_t q_ = (size_t)((o_) + BW);                                      \
-        const uint8_t *p_ = (s_)->c[q_ & 7] + (q_ >> 3);                      \
-        r0 |= load64(p_);                                                     \
-        r1 |= load64(p_ + 8);                                                 \
-        r2 |= load64(p_ + 16);                                                \
-        r3 |= load64(p_ + 24);                                                \
-        OR_HI(p_)                                                             \
+#define OR_AT(s_, o_)                                                          \
+    do {                                                                       \
+        size_t q_ = (size_t)((o_) + BW);                                       \
+        const uint8_t *p_ = (s_)->c[q_ & 7] + (q_ >> 3);                       \
+        r0 |= load64(p_);                                                      \
+        r1 |= load64(p_ + 8);                                                  \
+        r2 |= load64(p_ + 16);                                                 \
+        r3 |= load64(p_ + 24);                                                 \
+        r4 |= load64(p_ + 32);                                                 \
+        r5 |= load64(p_ + 40);                                                 \
+        r6 |= load64(p_ + 48);                                                 \
+        r7 |= load64(p_ + 56);                                                 \
     } while (0)
-#define COVERS()                                                              \
-    (((r0 & u[0]) ^ u[0]) == 0 && ((r1 & u[1]) ^ u[1]) == 0 &&                \
-     ((r2 & u[2]) ^ u[2]) == 0 && ((r3 & u[3]) ^ u[3]) == 0 COVERS_HI())
+#define COVERS()                                                               \
+    ((((r0 & u[0]) ^ u[0]) | ((r1 & u[1]) ^ u[1]) | ((r2 & u[2]) ^ u[2]) |     \
+      ((r3 & u[3]) ^ u[3]) | ((r4 & u[4]) ^ u[4]) | ((r5 & u[5]) ^ u[5]) |     \
+      ((r6 & u[6]) ^ u[6]) | ((r7 & u[7]) ^ u[7])) == 0)
             if (v < nvals && lv[v].n) {
                 if (lv[v].n < fi) {
                     size_t x = lv[v].n, c = 0;
@@ -303,19 +294,15 @@ static sg_status run_bitset(run *r, sg_error *err)
                 }
             }
 #undef OR_AT
-#undef OR_HI
 #undef COVERS
-#undef COVERS_HI
             rv[0] = r0;
             rv[1] = r1;
             rv[2] = r2;
             rv[3] = r3;
-#if BWORDS == 8
             rv[4] = r4;
             rv[5] = r5;
             rv[6] = r6;
             rv[7] = r7;
-#endif
             left = 0;
             for (w = 0; w < BWORDS; w++) {
                 uint64_t cand = u[w] & ~rv[w];
@@ -743,9 +730,9 @@ const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
     return names[how];
 }
 
-sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
-                            size_t n, sgi_set_method method,
-                            const sg_enum_options *opt, sg_error *err)
+sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut, size_t n,
+                            sgi_set_method method, const sg_enum_options *opt,
+                            sg_error *err)
 {
     run r;
     sg_status st = SG_OK;

@@ -275,8 +275,7 @@ static uint64_t base_first(sgi_set_kind kind, uint64_t a, uint64_t b,
 }
 
 /* The greatest member <= x (x >= 1), 0 if none. */
-static uint64_t base_last(sgi_set_kind kind, uint64_t a, uint64_t b,
-                          uint64_t x)
+static uint64_t base_last(sgi_set_kind kind, uint64_t a, uint64_t b, uint64_t x)
 {
     uint64_t r, f0, f1;
 
@@ -611,8 +610,8 @@ static int item_subset(const sgi_set_item *x, const sgi_set_item *y)
     if (x->kind == SGI_SET_RANGE || y->kind == SGI_SET_RANGE)
         return 0;
     if (x->kind == SGI_SET_PROG && y->kind == SGI_SET_PROG)
-        return x->b % y->b == 0 && x->a >= y->a &&
-               (x->a - y->a) % y->b == 0 && x->hi <= y->hi;
+        return x->b % y->b == 0 && x->a >= y->a && (x->a - y->a) % y->b == 0 &&
+               x->hi <= y->hi;
     if (is_heap_kind(x->kind)) {
         if (x->kind != y->kind || x->lo < y->lo || x->hi > y->hi)
             return 0;
@@ -733,8 +732,8 @@ static int il_maybe(const ilist *l, uint64_t k)
 /* Push the numbers of [a, b] (a short range) that mode keeps, as ranges:
  * mode 0 keeps those no non-range item of `other` holds, mode 1 those
  * some item of `other` may hold.  Sets *changed when one is dropped. */
-static int push_filtered(ilist *out, uint64_t a, uint64_t b,
-                         const ilist *other, int mode, int *changed)
+static int push_filtered(ilist *out, uint64_t a, uint64_t b, const ilist *other,
+                         int mode, int *changed)
 {
     uint64_t k, pa = 0, pb = 0;
     int in = 0;
@@ -878,11 +877,10 @@ static int diff_pass(ilist *s, ilist *t)
                 continue;
             b = tall - 1;
         }
-        while (tj < t->n && t->v[tj].kind == SGI_SET_RANGE &&
-               t->v[tj].b < a)
+        while (tj < t->n && t->v[tj].kind == SGI_SET_RANGE && t->v[tj].b < a)
             tj++;
-        for (j = tj; !c && j < t->n && t->v[j].kind == SGI_SET_RANGE &&
-                     t->v[j].a <= b;
+        for (j = tj;
+             !c && j < t->n && t->v[j].kind == SGI_SET_RANGE && t->v[j].a <= b;
              j++) {
             const sgi_set_item *y = &t->v[j];
             changed = 1;
@@ -1034,10 +1032,9 @@ static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
 }
 
 static const char *const set_names[] = {
-    "primes",         "squares",         "cubes",
-    "triangular",     "fibonacci",       "powers-of-B",
-    "proper-divisors", "at-most-half",   "at-least-half",
-    "at-most-P/Q",    "at-least-P/Q",
+    "primes",        "squares",     "cubes",           "triangular",
+    "fibonacci",     "powers-of-B", "proper-divisors", "at-most-half",
+    "at-least-half", "at-most-P/Q", "at-least-P/Q",
 };
 
 static size_t edit_distance(const char *a, size_t la, const char *b)
@@ -1162,8 +1159,7 @@ static sg_status parse_name(parser *ps, sgi_set_item *it)
         if (len == n)
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, s + n),
                                 "expected the base B of powers-of-B");
-        st = sg_parse_u63(&it->a, s + n, len - n, pos_of(ps, s + n),
-                          ps->err);
+        st = sg_parse_u63(&it->a, s + n, len - n, pos_of(ps, s + n), ps->err);
         if (st)
             return st;
         if (it->a < 2)
@@ -1259,8 +1255,7 @@ static sg_status parse_item(parser *ps, sgi_set_item *it)
         if (hi < lo)
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, at + 1),
                                 "bound %llu-%llu is reversed",
-                                (unsigned long long)lo,
-                                (unsigned long long)hi);
+                                (unsigned long long)lo, (unsigned long long)hi);
         if (*ps->p == ':')
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
                                 "an item takes one bound only");
@@ -1268,10 +1263,9 @@ static sg_status parse_item(parser *ps, sgi_set_item *it)
         it->hi = hi;
     }
     if (item_normalise(it))
-        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, start),
-                            "'%.*s' has no members",
-                            (int)(ps->p - start > 60 ? 60 : ps->p - start),
-                            start);
+        return sg_error_set(
+            ps->err, SG_E_INPUT, pos_of(ps, start), "'%.*s' has no members",
+            (int)(ps->p - start > 60 ? 60 : ps->p - start), start);
     return SG_OK;
 }
 
@@ -1349,8 +1343,8 @@ sg_status sgi_set_parse(sgi_set *s, const char *text, sg_error *err)
     sg_status st;
 
     if (strlen(text) > SGI_SET_MAX_TEXT)
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "set is longer than %zu bytes", SGI_SET_MAX_TEXT);
+        return sg_error_set(err, SG_E_INPUT, -1, "set is longer than %zu bytes",
+                            SGI_SET_MAX_TEXT);
     st = parse_union(&ps, &inc);
     if (!st && *ps.p == '\\') {
         bs = ps.p;
@@ -1541,13 +1535,13 @@ static void mark_item(uint64_t *bits, const sgi_set_item *it, uint64_t x,
 {
     uint64_t k, lo = x > it->lo ? x : it->lo, hi = y < it->hi ? y : it->hi;
 
-#define SET_BIT(k)                                                            \
-    do {                                                                      \
-        uint64_t o_ = (k) - x;                                                \
-        if (val)                                                              \
-            bits[o_ >> 6] |= (uint64_t)1 << (o_ & 63);                        \
-        else                                                                  \
-            bits[o_ >> 6] &= ~((uint64_t)1 << (o_ & 63));                     \
+#define SET_BIT(k)                                                             \
+    do {                                                                       \
+        uint64_t o_ = (k)-x;                                                   \
+        if (val)                                                               \
+            bits[o_ >> 6] |= (uint64_t)1 << (o_ & 63);                         \
+        else                                                                   \
+            bits[o_ >> 6] &= ~((uint64_t)1 << (o_ & 63));                      \
     } while (0)
 
     if (it->kind == SGI_SET_RANGE) {
@@ -1558,8 +1552,7 @@ static void mark_item(uint64_t *bits, const sgi_set_item *it, uint64_t x,
     }
     if (lo > hi)
         return;
-    if (it->kind == SGI_SET_RANGE ||
-        (it->kind == SGI_SET_PROG && it->b == 1)) {
+    if (it->kind == SGI_SET_RANGE || (it->kind == SGI_SET_PROG && it->b == 1)) {
         if (it->kind == SGI_SET_PROG && lo < it->a)
             lo = it->a;
         for (k = lo; k <= hi; k++)

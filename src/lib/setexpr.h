@@ -29,17 +29,17 @@
 
 /* The kinds of item, in their canonical order. */
 typedef enum sgi_set_kind {
-    SGI_SET_RANGE,       /* a..b (a number when a == b) */
-    SGI_SET_PROG,        /* a, a+b, a+2b, ... */
-    SGI_SET_PRIMES,      /* 2, 3, 5, 7, ... */
-    SGI_SET_SQUARES,     /* 1, 4, 9, ... */
-    SGI_SET_CUBES,       /* 1, 8, 27, ... */
-    SGI_SET_TRIANGULAR,  /* 1, 3, 6, 10, ... */
-    SGI_SET_FIBONACCI,   /* 1, 2, 3, 5, 8, ... */
-    SGI_SET_POWERS,      /* 1, a, a^2, ... (a >= 2) */
-    SGI_SET_PROPER_DIV,  /* heap n: d | n, 1 <= d < n */
-    SGI_SET_AT_MOST,     /* heap n: 1 <= k <= floor(n a / b) */
-    SGI_SET_AT_LEAST     /* heap n: ceil(n a / b) <= k <= n */
+    SGI_SET_RANGE,      /* a..b (a number when a == b) */
+    SGI_SET_PROG,       /* a, a+b, a+2b, ... */
+    SGI_SET_PRIMES,     /* 2, 3, 5, 7, ... */
+    SGI_SET_SQUARES,    /* 1, 4, 9, ... */
+    SGI_SET_CUBES,      /* 1, 8, 27, ... */
+    SGI_SET_TRIANGULAR, /* 1, 3, 6, 10, ... */
+    SGI_SET_FIBONACCI,  /* 1, 2, 3, 5, 8, ... */
+    SGI_SET_POWERS,     /* 1, a, a^2, ... (a >= 2) */
+    SGI_SET_PROPER_DIV, /* heap n: d | n, 1 <= d < n */
+    SGI_SET_AT_MOST,    /* heap n: 1 <= k <= floor(n a / b) */
+    SGI_SET_AT_LEAST    /* heap n: ceil(n a / b) <= k <= n */
 } sgi_set_kind;
 
 /* One item: a base set (kind, a, b) cut to the bound [lo, hi] ([1,
@@ -66,8 +66,9 @@ void sgi_set_init(sgi_set *s);
 void sgi_set_clear(sgi_set *s);
 
 /* Parse a set expression into s (initialised; its old contents are
- * replaced only on success).  SG_E_INPUT with the position and one line for every
- * malformed, empty or out-of-range set; SG_E_NOMEM when out of memory. */
+ * replaced only on success).  SG_E_INPUT with the position and one line
+ * for every malformed, empty or out-of-range set; SG_E_NOMEM when out of
+ * memory. */
 sg_status sgi_set_parse(sgi_set *s, const char *text, sg_error *err);
 
 /* The canonical text (malloc'ed, NULL when out of memory): the one form
@@ -128,9 +129,9 @@ typedef enum sgi_set_method {
  * tokens, k not in S" (allbut = 1) into s, replacing its contents.  opt
  * (may be NULL) gives the cancel flag and the progress hook; a cancelled
  * run returns SG_E_INTERRUPTED with a correct prefix in s. */
-sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut,
-                            size_t n, sgi_set_method method,
-                            const sg_enum_options *opt, sg_error *err);
+sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut, size_t n,
+                            sgi_set_method method, const sg_enum_options *opt,
+                            sg_error *err);
 
 /* The method `method` stands for in G(0..n-1) ("naive", "bitset",
  * "complement" or "moves", see enum_set.c), for reports and benchmarks. */

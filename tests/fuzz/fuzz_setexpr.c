@@ -45,8 +45,8 @@ SG_FUZZ_TARGET(setexpr)
             uint64_t *m = NULL, heap;
             size_t n = 0, cap = 0, i;
             for (heap = 0; heap <= 40; heap++) {
-                SG_FUZZ_CHECK(sgi_set_members_at(&m, &n, &cap, &s, heap,
-                                                 &err) == SG_OK);
+                SG_FUZZ_CHECK(
+                    sgi_set_members_at(&m, &n, &cap, &s, heap, &err) == SG_OK);
                 for (i = 0; i < n; i++)
                     SG_FUZZ_CHECK(m[i] >= 1 && m[i] <= heap &&
                                   (i == 0 || m[i] > m[i - 1]) &&
