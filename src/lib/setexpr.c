@@ -706,24 +706,50 @@ static int il_push_range(ilist *l, uint64_t a, uint64_t b)
     return il_push(l, &it);
 }
 
-/* Whether some heap-independent item of l other than a range holds k. */
+/* The ranges come first in a sorted list (the kinds' order): their
+ * number, so that the other items are found without looking at them. */
+static size_t il_ranges(const ilist *l)
+{
+    size_t lo = 0, hi = l->n;
+
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->v[mid].kind == SGI_SET_RANGE)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Whether some heap-independent item of the sorted list l other than a
+ * range holds k (at most SGI_SET_MAX_ITEMS of them). */
 static int il_other_has(const ilist *l, uint64_t k)
 {
     size_t i;
 
-    for (i = 0; i < l->n; i++)
-        if (l->v[i].kind != SGI_SET_RANGE && !is_heap_kind(l->v[i].kind) &&
-            item_has(&l->v[i], k))
+    for (i = il_ranges(l); i < l->n; i++)
+        if (!is_heap_kind(l->v[i].kind) && item_has(&l->v[i], k))
             return 1;
     return 0;
 }
 
-/* Whether some item of l may hold k (for some heap). */
+/* Whether some item of the sorted list l may hold k (for some heap): a
+ * binary search among its disjoint ranges, then the other items. */
 static int il_maybe(const ilist *l, uint64_t k)
 {
-    size_t i;
+    size_t nr = il_ranges(l), lo = 0, hi = nr, i;
 
-    for (i = 0; i < l->n; i++)
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->v[mid].b < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < nr && l->v[lo].a <= k)
+        return 1;
+    for (i = nr; i < l->n; i++)
         if (item_maybe(&l->v[i], k))
             return 1;
     return 0;
