@@ -675,6 +675,26 @@ static void test_bad_inputs(void **state)
         assert_null(strchr(err.msg, '\n'));
         sgi_set_clear(&s);
     }
+    /* under 1 MiB of text whose canonical form (ranges split by the
+     * progressions' members) is longer than what the parser reads */
+    {
+        size_t cap = (size_t)1 << 20, at = 0, i;
+        char *text = malloc(cap);
+        sgi_set s;
+        sg_error err;
+        assert_non_null(text);
+        for (i = 1; i <= 16; i++)
+            at += (size_t)sprintf(text + at, "%zu+%zuk,", i + 100, i + 7);
+        for (i = 1; at + 40 < cap && i < 59000; i++)
+            at += (size_t)sprintf(text + at, "%s%zu-%zu", i > 1 ? "," : "",
+                                  17 * i, 17 * i + 10);
+        sgi_set_init(&s);
+        assert_int_equal(sgi_set_parse(&s, text, &err), SG_E_INPUT);
+        assert_string_equal(err.msg, "the canonical form of this set is "
+                                     "longer than 1048576 bytes");
+        sgi_set_clear(&s);
+        free(text);
+    }
     /* the seventeenth item that is not a number or range */
     {
         char text[400];

@@ -1396,13 +1396,25 @@ sg_status sgi_set_parse(sgi_set *s, const char *text, sg_error *err)
         free(exc.v);
         return st;
     }
-    sgi_set_clear(s);
-    s->inc = inc.v;
-    s->ninc = inc.n;
-    s->cinc = inc.cap;
-    s->exc = exc.v;
-    s->nexc = exc.n;
-    s->cexc = exc.cap;
+    {
+        /* Absorbing numbers can split ranges: the canonical text must
+         * still be short enough to be parsed again. */
+        sgi_set t = {inc.v, exc.v, inc.n, exc.n, inc.cap, exc.cap};
+        char *c = sgi_set_canonical(&t);
+        size_t len = c ? strlen(c) : 0;
+        int made = c != NULL;
+        free(c);
+        if (!made || len > SGI_SET_MAX_TEXT) {
+            sgi_set_clear(&t);
+            return made ? sg_error_set(err, SG_E_INPUT, -1,
+                                       "the canonical form of this set is "
+                                       "longer than %zu bytes",
+                                       SGI_SET_MAX_TEXT)
+                        : sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        }
+        sgi_set_clear(s);
+        *s = t;
+    }
     return SG_OK;
 }
 
