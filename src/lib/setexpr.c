@@ -66,7 +66,9 @@
  *    first contained in an item of the second is dropped; an empty first
  *    union is an error, an empty second union drops the `\`.
  * The rules are applied until none changes anything, so the canonical
- * text parses back to the same set structure: canonical(parse(c)) == c.
+ * text parses back to the same set structure: canonical(parse(c)) == c
+ * (a set whose canonical text would pass the 1 MiB the parser reads is
+ * refused).
  * Equal sets written differently may still print differently (equality of
  * such sets is not decided here), never the other way round.
  */
