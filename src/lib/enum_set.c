@@ -210,8 +210,15 @@ static sg_status run_bitset(run *r, sg_error *err)
     uint64_t maxm = r->nmem ? r->mem[r->nmem - 1] : 0;
     sg_status st = SG_OK;
 
-    /* at most 2^28 bytes of bitsets, 8 values at least */
-    maxvals = ((size_t)1 << 28) / (r->n + 1);
+    /* bitsets of n bytes per value (eight copies of n bits): at most a
+     * quarter of the machine's memory (2^28 bytes when unknown), and 8
+     * values at least */
+    {
+        uint64_t mem = sg_physical_memory() / 4;
+        if (mem < ((uint64_t)1 << 28))
+            mem = (uint64_t)1 << 28;
+        maxvals = (size_t)(mem / (r->n + 1));
+    }
     if (maxvals > SET_MAX_VALUES)
         maxvals = SET_MAX_VALUES;
     if (maxvals < 8)
