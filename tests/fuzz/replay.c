@@ -21,6 +21,7 @@ int sg_fuzz_number(const uint8_t *data, size_t size);
 int sg_fuzz_positions(const uint8_t *data, size_t size);
 int sg_fuzz_cert(const uint8_t *data, size_t size);
 int sg_fuzz_store(const uint8_t *data, size_t size);
+int sg_fuzz_setexpr(const uint8_t *data, size_t size);
 
 static const struct target {
     const char *name;
@@ -28,7 +29,7 @@ static const struct target {
 } targets[] = {
     {"rule", sg_fuzz_rule},   {"number", sg_fuzz_number},
     {"positions", sg_fuzz_positions}, {"cert", sg_fuzz_cert},
-    {"store", sg_fuzz_store},
+    {"store", sg_fuzz_store}, {"setexpr", sg_fuzz_setexpr},
 };
 
 /* The whole file, or NULL. */

@@ -18,7 +18,7 @@ src=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${builddir:-.}
 CC=${FUZZ_CC:-clang}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
-TARGETS=${FUZZ_TARGETS:-rule number positions cert store}
+TARGETS=${FUZZ_TARGETS:-rule number positions cert store setexpr}
 out=$build/tests/fuzz/bin
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS_F="-g -O1 -std=gnu11 -fno-omit-frame-pointer $SAN -I$src/src/lib -I$src/src/cli $(pkg-config --cflags sqlite3 2>/dev/null)"
