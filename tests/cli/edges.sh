@@ -259,6 +259,11 @@ if [ -f "$SRC/Makefile.am" ]; then
         grep -v '\.log$\|\.trs$\|\.o$\|tests/cli/edges.sh')
     check "no file cites a DESIGN.md the tree does not have${stale:+: $(echo $stale)}" \
         test -z "$stale"
+    # HACKING.md's layout tables name every source file (issue 21).
+    unlisted=$(cd "$SRC" && for f in src/*/*.[ch] src/lib/*/*.[ch] src/lib/*/*.inc; do
+        [ -e "$f" ] && ! grep -qF "$(basename "$f")" HACKING.md && echo "$f"; done)
+    check "HACKING.md names every file of src${unlisted:+ (not: $(echo $unlisted))}" \
+        test -z "$unlisted"
     # The contract's examples are the tool's answers (published values).
     while IFS='|' read -r _ game code p n0 _; do
         game=$(echo $game); code=$(tr -d ' `' <<<"$code"); p=$(tr -d ' ' <<<"$p"); n0=$(tr -d ' ' <<<"$n0")
