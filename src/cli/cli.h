@@ -270,7 +270,8 @@ char *cli_cache_path(const char *db_opt);
 /* Open the cache a command's --db/--no-cache select: NULL (status 0)
  * with --no-cache, without any location, or (readonly) when the file
  * does not exist yet.  An explicit --db whose folder is missing is an
- * error; the default folder is created. */
+ * error; the default folder is created.  *path (malloc'd, the caller's
+ * to free) is NULL after an error. */
 int cli_cache_open(sg_store **db, char **path, const cli_args *a,
                    int readonly);
 

@@ -250,12 +250,18 @@ int cli_cache_open(sg_store **db, char **path, const cli_args *a,
     }
     /* An explicit file's folder must exist; the default one is created. */
     if (opt && (rc = cli_check_folder("--db", opt)))
-        return rc;
+        goto fail;
     if (readonly && stat(*path, &sb) != 0)
         return EXIT_DONE;
-    if (sg_store_open(db, *path, readonly ? SG_STORE_READONLY : 0, &err))
-        return cli_report(NULL, NULL, &err);
+    if (sg_store_open(db, *path, readonly ? SG_STORE_READONLY : 0, &err)) {
+        rc = cli_report(NULL, NULL, &err);
+        goto fail;
+    }
     return EXIT_DONE;
+fail: /* the caller owns *path only when the cache opened */
+    free(*path);
+    *path = NULL;
+    return rc;
 }
 
 /* Look the rule up; a proven entry also fills the result. */
