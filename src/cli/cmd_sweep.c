@@ -92,6 +92,7 @@ static void sweep_clear(sweep *s)
             free(s->items[i].given[j]);
         free(s->items[i].given);
         free(s->items[i].canon);
+        free(s->items[i].json);
     }
     free(s->items);
     free(s->slots);
@@ -586,7 +587,7 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
     memset(&w, 0, sizeof w);
     w.index = index;
     cli_flow_init(&fl);
-    fl.shares = (unsigned)s->jobs;
+    fl.shares = s->shares;
     rc = cli_rule_parse_text(&fl.r, "rule", s->items[index].canon);
     round_budget(s, &fl, &max, &seconds, &scaled_default);
     if (!rc)
@@ -937,7 +938,7 @@ static int take_row(sweep *s, slot *w, int stopping, int *rc)
         it->period = row.period;
         it->saltus = row.saltus;
         it->computed = row.computed;
-        it->seconds = row.seconds;
+        it->seconds += row.seconds; /* over every round */
         memcpy(it->source, row.source, sizeof it->source);
         it->digest = row.digest;
         it->digest_len = row.digest_len;
@@ -945,11 +946,18 @@ static int take_row(sweep *s, slot *w, int stopping, int *rc)
         /* A rule that a larger budget may still prove waits for the next
          * round; its row is the last round's. */
         it->again = s->round + 1 < s->rounds && again(s, it);
+        free(it->json);
+        it->json = NULL;
         if (!it->again) {
             it->done = 1;
             sweep_progress_clear();
             sweep_print_row(s, it, json, (size_t)row.json_len);
             fflush(stdout);
+        } else {
+            /* kept, should the sweep end before the next round */
+            it->json = json;
+            it->json_len = (size_t)row.json_len;
+            json = NULL;
         }
     }
     free(json);
@@ -999,6 +1007,7 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
+    s->shares = (unsigned)nw;
     nw = live = spawn_workers(s, a, w, nw, &rc);
     /* Feed one rule to each worker; more as rows come back. */
     for (i = 0; i < nw; i++)
@@ -1073,7 +1082,8 @@ static int run_rounds(sweep *s, const cli_args *a, int *interrupted)
     }
     for (k = 1; k < s->rounds; k++)
         div *= 10;
-    for (k = 0; k < s->rounds && !rc && !*interrupted; k++, div /= 10) {
+    for (k = 0; k < s->rounds && !*interrupted; k++, div /= 10) {
+        int r;
         sweep_round *ri = &s->round_info[k];
         s->ntodo = 0;
         for (i = 0; i < s->n; i++)
@@ -1088,8 +1098,21 @@ static int run_rounds(sweep *s, const cli_args *a, int *interrupted)
         if (s->seconds <= 0 && s->max && !ri->max)
             ri->max = 1;
         ri->rules = s->ntodo;
-        rc = run_workers(s, a, interrupted);
+        /* a failed rule fails the sweep, but the other rules go on */
+        r = run_workers(s, a, interrupted);
+        if (!rc)
+            rc = r;
     }
+    /* Interrupted before their next round: the rows of their last one. */
+    for (i = 0; i < s->n; i++) {
+        item *it = &s->items[i];
+        if (it->again && !it->done && !it->failed) {
+            it->again = 0;
+            it->done = 1;
+            sweep_print_row(s, it, it->json, it->json_len);
+        }
+    }
+    fflush(stdout);
     return rc;
 }
 

@@ -53,7 +53,9 @@ typedef struct item {
     uint64_t digest, digest_len;            /* FNV-1a of G(0..digest_len-1) */
     sweep_budget budgets[SWEEP_ROUNDS_MAX]; /* one per round it ran */
     unsigned nbudgets;
-    int again; /* unresolved within a budget the next round raises */
+    int again;      /* unresolved within a budget the next round raises */
+    char *json;     /* the row of a rule that waits for the next round */
+    size_t json_len;
 } item;
 
 typedef struct sweep {
@@ -69,6 +71,7 @@ typedef struct sweep {
     unsigned rounds, round; /* --escalate R (1: none); the current one */
     sweep_round round_info[SWEEP_ROUNDS_MAX];
     size_t *todo, ntodo; /* the rules of the current round */
+    unsigned shares;     /* workers of the round, sharing the memory */
     size_t *slots;       /* hash table of canonical forms: item index + 1 */
     size_t nslots;       /* a power of two, at least twice n */
 } sweep;
