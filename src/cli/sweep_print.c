@@ -368,7 +368,7 @@ static void counts_write(cli_rec *r, const sweep *s, const tally *t,
 
 /* One round's budget in the text: "0.5 s", "0.5 s, at most 100 values",
  * "1000 values", or the default count (divided). */
-static void round_text(cli_rec *r, const sweep *s, const sweep_round *ri)
+static void round_text(cli_rec *r, const sweep_round *ri)
 {
     if (ri->seconds > 0) {
         cli_rec_textf(r, "%g s", ri->seconds);
@@ -383,7 +383,6 @@ static void round_text(cli_rec *r, const sweep *s, const sweep_round *ri)
     } else {
         cli_rec_textf(r, "the default count");
     }
-    (void)s;
 }
 
 /* The budgets: what each round gave every rule and why the rules
@@ -420,14 +419,14 @@ static void budgets_summary_write(cli_rec *r, const sweep *s, const tally *t)
         for (k = 0; k < nr; k++) {
             const sweep_round *ri = &s->round_info[k];
             cli_rec_textf(r, "%s round %u (", k ? ";" : "", k + 1);
-            round_text(r, s, ri);
+            round_text(r, ri);
             cli_rec_textf(r, "): %zu rules, %zu proven", ri->rules,
                           ri->proven);
         }
         cli_rec_textf(r, "\n");
     } else if (nr) {
         cli_rec_textf(r, "budget per rule: ");
-        round_text(r, s, &s->round_info[0]);
+        round_text(r, &s->round_info[0]);
         if (s->seconds > 0 && !s->max)
             cli_rec_textf(r, ", no default count (until proven, the time is "
                              "spent or memory runs out)");
