@@ -247,6 +247,13 @@ typedef struct cli_flow {
     const char *source; /* "computed", "cache" or "extended" */
     size_t max;         /* the computing budget used */
     int budget_spent;   /* --seconds ran out */
+    const char *max_is; /* where max came from: "given", "default" or
+                           "memory" (--seconds alone: sg_time_max) */
+    const char *stopped; /* why the run ended: "proven", "time", "max" or
+                            "memory"; set by cli_flow_run_rule) */
+    int memory_out;     /* memory ran out; the prefix is kept, unresolved */
+    unsigned shares;    /* runs at once that share memory (sweep --jobs);
+                           set before running, 0 as 1 */
     /* cache state */
     sg_store *db;
     sg_store_entry entry;
@@ -331,9 +338,10 @@ int cli_deep_show(sg_store *db, const char *key, int json);
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
 
-/* The budget of the run the progress line estimates: `max` values (given
- * as --max, else the default) and `seconds` (--seconds; 0: none). */
-void cli_progress_budget(size_t max, int given, double seconds);
+/* The budget of the run the progress line estimates: `max` values (why:
+ * "--max", "default", or "memory" for --seconds alone) and `seconds`
+ * (--seconds; 0: none). */
+void cli_progress_budget(size_t max, const char *why, double seconds);
 
 /* Never show the enumeration progress in this process (the workers of a
  * sweep, whose parent draws one progress line for the whole sweep). */

@@ -48,7 +48,11 @@ static const cli_opt sweep_opts[] = {
      "the digit before the point: 0. (default) or "
      "4. (octal, hex)"},
     {"--max", NULL, "N", "compute at most N values per rule"},
-    {"--seconds", NULL, "S", "stop computing a rule after S seconds"},
+    {"--seconds", NULL, "S",
+     "stop computing a rule after S seconds (no default --max then)"},
+    {"--escalate", NULL, "R",
+     "R rounds: budgets 10^(R-1) times smaller first, then 10x each "
+     "round for the unresolved rules"},
     {"--jobs", "-j", "N", "N workers at once (default: every core)"},
     {"--format", NULL, "FMT", "table (default), csv or json"},
     {"--shard", NULL, "K/N", "only every N-th rule, from the K-th on"},
@@ -88,9 +92,11 @@ static void sweep_clear(sweep *s)
             free(s->items[i].given[j]);
         free(s->items[i].given);
         free(s->items[i].canon);
+        free(s->items[i].json);
     }
     free(s->items);
     free(s->slots);
+    free(s->todo);
 }
 
 /* FNV-1a of a canonical form, for the table of distinct rules. */
@@ -433,6 +439,7 @@ typedef struct wire_row {
     double seconds;
     char source[12];
     uint64_t digest, digest_len;
+    sweep_budget b; /* the budget of this round and how it ended */
     uint64_t json_len;
 } wire_row;
 
@@ -505,6 +512,65 @@ static void digest(uint64_t *h, uint64_t *len, const sg_result *res,
     *len = n;
 }
 
+/* The budget of rule fl in this round: the final one (--max, --seconds,
+ * else the default count) divided by the round's divisor.  With
+ * --seconds the time is divided and an explicit --max stays a cap;
+ * without, the count is.  *scaled_default: the count is the rule's
+ * default, divided. */
+static void round_budget(const sweep *s, const cli_flow *fl, uint64_t *max,
+                         double *seconds, int *scaled_default)
+{
+    uint64_t div = s->round_info[s->round].div;
+
+    *max = s->max;
+    *seconds = s->seconds;
+    *scaled_default = 0;
+    if (div <= 1)
+        return;
+    if (*seconds > 0) {
+        *seconds /= (double)div;
+    } else {
+        if (!*max) {
+            *max = sg_default_max(&fl->r.rule);
+            *scaled_default = 1;
+        }
+        *max /= div;
+        if (*max < 1)
+            *max = 1;
+    }
+}
+
+/* One budget as a JSON object. */
+static void budget_write(cli_rec *r, const sweep_budget *b)
+{
+    cli_rec_obj(r, NULL);
+    cli_rec_uint(r, "max", b->max);
+    cli_rec_str(r, "max_is", b->max_is);
+    if (b->seconds > 0)
+        cli_rec_real(r, "seconds", b->seconds);
+    else
+        cli_rec_null(r, "seconds");
+    cli_rec_uint(r, "from", b->from);
+    cli_rec_uint(r, "computed", b->computed);
+    cli_rec_str(r, "source", b->source);
+    cli_rec_str(r, "stopped", b->stopped);
+    cli_rec_close(r);
+}
+
+/* The keys a sweep row adds to a rule's result: why the run stopped and
+ * every budget the rule got, the earlier rounds' first (docs/JSON.md). */
+static void budgets_write(cli_rec *r, const item *it, const sweep_budget *b)
+{
+    unsigned k;
+
+    cli_rec_str(r, "stopped", b->stopped);
+    cli_rec_arr(r, "budgets");
+    for (k = 0; k < it->nbudgets; k++)
+        budget_write(r, &it->budgets[k]);
+    budget_write(r, b);
+    cli_rec_close(r);
+}
+
 /* One rule in a worker: the cached analysis, then its row. */
 static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
 {
@@ -514,15 +580,18 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
     char *json = NULL;
     size_t json_len = 0;
     FILE *mem;
-    double t0 = now();
-    int rc, sent;
+    double t0 = now(), seconds;
+    uint64_t max;
+    int rc, sent, scaled_default = 0;
 
     memset(&w, 0, sizeof w);
     w.index = index;
     cli_flow_init(&fl);
+    fl.shares = s->shares;
     rc = cli_rule_parse_text(&fl.r, "rule", s->items[index].canon);
+    round_budget(s, &fl, &max, &seconds, &scaled_default);
     if (!rc)
-        rc = cli_flow_run_rule(&fl, a, s->max, s->seconds, 0);
+        rc = cli_flow_run_rule(&fl, a, max, seconds, 0);
     rc = cli_flow_finish(&fl, rc);
     if (rc && cli_cancel == 1) {
         /* Interrupted: the flow stored the prefix and said so. */
@@ -539,6 +608,14 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
         w.computed = fl.seq.n;
         digest(&w.digest, &w.digest_len, &fl.res, &fl.seq);
         snprintf(w.source, sizeof w.source, "%s", fl.source);
+        w.b.max = fl.max;
+        w.b.seconds = seconds;
+        w.b.from = fl.found ? fl.loaded : 0;
+        w.b.computed = fl.seq.n;
+        snprintf(w.b.max_is, sizeof w.b.max_is, "%s",
+                 scaled_default ? "default" : fl.max_is);
+        snprintf(w.b.stopped, sizeof w.b.stopped, "%s", fl.stopped);
+        snprintf(w.b.source, sizeof w.b.source, "%s", fl.source);
         if (s->fmt == FMT_JSON) {
             cli_flow_view(&view, &fl);
             if (cli_view_prepare(&view) ||
@@ -552,6 +629,7 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
                 cli_rec_begin(&rec, mem, 1);
                 cli_view_write(&rec, &view);
                 cli_view_values(&rec, &view);
+                budgets_write(&rec, &s->items[index], &w.b);
                 cli_rec_end(&rec);
             }
             fclose(mem);
@@ -629,15 +707,16 @@ static int write_task(int fd, const void *buf, size_t n)
     return r;
 }
 
-/* Give a worker the next rule, or, when there is none (or `go` is 0),
- * close its task pipe so that it ends. */
-static void feed(slot *w, size_t *next, size_t n, int go)
+/* Give a worker the next rule of the round, or, when there is none (or
+ * `go` is 0), close its task pipe so that it ends. */
+static void feed(slot *w, size_t *next, const sweep *s, int go)
 {
-    if (go && *next < n) {
-        uint64_t idx = *next;
+    if (go && *next < s->ntodo) {
+        uint64_t idx = s->todo[*next];
         if (write_task(w->task, &idx, sizeof idx) == 0) {
             w->busy = 1;
-            w->rule = (*next)++;
+            w->rule = (size_t)idx;
+            (*next)++;
             return;
         }
     }
@@ -704,6 +783,19 @@ static int parse_options(sweep *s, const cli_args *a)
         (rc = cli_parse_seconds(&s->seconds, "--seconds",
                                 cli_get(a, "--seconds"))))
         return rc;
+    s->rounds = 1;
+    if (cli_get(a, "--escalate")) {
+        if ((rc = parse_small(&s->rounds, "--escalate",
+                              cli_get(a, "--escalate"), 1,
+                              SWEEP_ROUNDS_MAX)))
+            return rc;
+        /* Each round extends the prefixes the one before stored. */
+        if (s->rounds > 1 && cli_get(a, "--no-cache")) {
+            cli_error("--escalate needs the cache (each round extends the "
+                      "values the previous one stored): drop --no-cache");
+            return EXIT_USAGE;
+        }
+    }
     if (plot && sg_plot_format_of(plot) == SG_PLOT_UNKNOWN) {
         cli_error("--plot '%s': the file name must end in .png, .svg or .pdf",
                   cli_quote(plot));
@@ -795,6 +887,21 @@ static int worker_ended(sweep *s, slot *w, int stopping)
     return rc;
 }
 
+/* Whether an unresolved rule stopped within a budget that the next round
+ * raises: its time (--seconds), or its count when the count is what
+ * grows (no --seconds).  Not a given --max under --seconds, a rule no
+ * theorem proves (the default count), or memory. */
+static int again(const sweep *s, const item *it)
+{
+    const char *why = it->budgets[it->nbudgets - 1].stopped;
+
+    if (it->status != SG_UNRESOLVED)
+        return 0;
+    if (strcmp(why, "time") == 0)
+        return 1;
+    return strcmp(why, "max") == 0 && s->seconds <= 0;
+}
+
 /* Take one row from worker w and print it.  Returns 0 when the worker
  * ended (its pipe closed), 1 when a row came (*rc set on a failure). */
 static int take_row(sweep *s, slot *w, int stopping, int *rc)
@@ -822,20 +929,36 @@ static int take_row(sweep *s, slot *w, int stopping, int *rc)
         it->failed = 1;
         *rc = EXIT_RUNTIME;
     } else {
-        it->done = 1;
+        if (it->nbudgets < SWEEP_ROUNDS_MAX)
+            it->budgets[it->nbudgets++] = row.b;
+        if (row.status != SG_UNRESOLVED)
+            s->round_info[s->round].proven++;
         it->status = (sg_period_status)row.status;
         it->preperiod = row.preperiod;
         it->period = row.period;
         it->saltus = row.saltus;
         it->computed = row.computed;
-        it->seconds = row.seconds;
+        it->seconds += row.seconds; /* over every round */
         memcpy(it->source, row.source, sizeof it->source);
         it->digest = row.digest;
         it->digest_len = row.digest_len;
         it->source[sizeof it->source - 1] = '\0';
-        sweep_progress_clear();
-        sweep_print_row(s, it, json, (size_t)row.json_len);
-        fflush(stdout);
+        /* A rule that a larger budget may still prove waits for the next
+         * round; its row is the last round's. */
+        it->again = s->round + 1 < s->rounds && again(s, it);
+        free(it->json);
+        it->json = NULL;
+        if (!it->again) {
+            it->done = 1;
+            sweep_progress_clear();
+            sweep_print_row(s, it, json, (size_t)row.json_len);
+            fflush(stdout);
+        } else {
+            /* kept, should the sweep end before the next round */
+            it->json = json;
+            it->json_len = (size_t)row.json_len;
+            json = NULL;
+        }
     }
     free(json);
     w->busy = 0;
@@ -872,7 +995,7 @@ static int reap_workers(slot *w, size_t nw, int stopping)
 /* Start the workers and hand out the rules; returns the exit status. */
 static int run_workers(sweep *s, const cli_args *a, int *interrupted)
 {
-    size_t nw = (size_t)s->jobs < s->n ? (size_t)s->jobs : s->n;
+    size_t nw = (size_t)s->jobs < s->ntodo ? (size_t)s->jobs : s->ntodo;
     size_t next = 0, done = 0, live, i;
     slot *w = calloc(nw ? nw : 1, sizeof *w);
     struct pollfd *pf = calloc(nw ? nw : 1, sizeof *pf);
@@ -884,12 +1007,13 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
         cli_error("out of memory");
         return EXIT_RUNTIME;
     }
+    s->shares = (unsigned)nw;
     nw = live = spawn_workers(s, a, w, nw, &rc);
     /* Feed one rule to each worker; more as rows come back. */
     for (i = 0; i < nw; i++)
-        feed(&w[i], &next, s->n, !rc);
+        feed(&w[i], &next, s, !rc);
     sweep_progress_start();
-    sweep_progress(0, s->n, 1);
+    sweep_progress(0, s->ntodo, 1);
     while (live) {
         int r;
         if (cli_cancel && !stopping) {
@@ -918,17 +1042,17 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
                 continue;
             }
             done++;
-            sweep_progress(done, s->n, 0);
+            sweep_progress(done, s->ntodo, 0);
             if (w[i].task >= 0)
-                feed(&w[i], &next, s->n, !stopping);
+                feed(&w[i], &next, s, !stopping);
         }
     }
     sweep_progress_clear();
-    if (!rc && !stopping && !cli_cancel && done < s->n) {
+    if (!rc && !stopping && !cli_cancel && done < s->ntodo) {
         /* Every worker is gone with rules left: none could be started,
          * or all of them died. */
         cli_error("%zu rules were not analysed: the workers stopped",
-                  s->n - done);
+                  s->ntodo - done);
         rc = EXIT_RUNTIME;
     }
     if (reap_workers(w, nw, stopping))
@@ -937,6 +1061,58 @@ static int run_workers(sweep *s, const cli_args *a, int *interrupted)
         *interrupted = 1;
     free(w);
     free(pf);
+    return rc;
+}
+
+/* The rounds of the sweep: every rule in the first, then, with
+ * --escalate R, the rules that stopped within a budget a larger one may
+ * beat, each round with 10 times the budget of the one before and the
+ * last with the budget given.  Every round extends the prefixes the
+ * previous one stored (through the cache). */
+static int run_rounds(sweep *s, const cli_args *a, int *interrupted)
+{
+    uint64_t div = 1;
+    size_t i;
+    unsigned k;
+    int rc = EXIT_DONE;
+
+    if (!(s->todo = malloc(s->n * sizeof *s->todo))) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    for (k = 1; k < s->rounds; k++)
+        div *= 10;
+    for (k = 0; k < s->rounds && !*interrupted; k++, div /= 10) {
+        int r;
+        sweep_round *ri = &s->round_info[k];
+        s->ntodo = 0;
+        for (i = 0; i < s->n; i++)
+            if (k == 0 || s->items[i].again)
+                s->todo[s->ntodo++] = i;
+        if (!s->ntodo)
+            break;
+        s->round = k;
+        ri->div = div;
+        ri->seconds = s->seconds > 0 ? s->seconds / (double)div : 0;
+        ri->max = s->seconds > 0 ? s->max : s->max / div;
+        if (s->seconds <= 0 && s->max && !ri->max)
+            ri->max = 1;
+        ri->rules = s->ntodo;
+        /* a failed rule fails the sweep, but the other rules go on */
+        r = run_workers(s, a, interrupted);
+        if (!rc)
+            rc = r;
+    }
+    /* Interrupted before their next round: the rows of their last one. */
+    for (i = 0; i < s->n; i++) {
+        item *it = &s->items[i];
+        if (it->again && !it->done && !it->failed) {
+            it->again = 0;
+            it->done = 1;
+            sweep_print_row(s, it, it->json, it->json_len);
+        }
+    }
+    fflush(stdout);
     return rc;
 }
 
@@ -1000,7 +1176,7 @@ static int sweep_run(const cli_command *self, cli_args *a)
     sweep_progress_enable(isatty(STDERR_FILENO));
     sweep_print_header(&s);
     if (s.n)
-        rc = run_workers(&s, a, &interrupted);
+        rc = run_rounds(&s, a, &interrupted);
     sweep_print_summary(&s, now() - t0, interrupted);
     if (interrupted) {
         size_t d = 0;

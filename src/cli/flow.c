@@ -40,7 +40,7 @@ static struct {
     size_t n_mark;      /* ... moved on every few seconds */
     size_t done_last;
     size_t budget;
-    const char *why;    /* "--max" or "default" */
+    const char *why;    /* "--max", "default" or "memory" */
     int shown;
 } progress;
 
@@ -115,10 +115,10 @@ void cli_progress_enable(int on)
     memset(&progress, 0, sizeof progress); /* the budget was this run's */
 }
 
-void cli_progress_budget(size_t max, int given, double seconds)
+void cli_progress_budget(size_t max, const char *why, double seconds)
 {
     progress.budget = max;
-    progress.why = given ? "--max" : "default";
+    progress.why = why;
     progress.seconds = seconds;
 }
 
@@ -187,6 +187,8 @@ void cli_flow_init(cli_flow *f)
     sg_seq_init(&f->seq);
     sg_store_entry_init(&f->entry);
     f->source = "computed";
+    f->max_is = "default";
+    f->stopped = "max";
 }
 
 void cli_flow_clear(cli_flow *f)
@@ -412,32 +414,86 @@ int cli_flow_extend(cli_flow *f, uint64_t n, const char *what)
     return EXIT_DONE;
 }
 
+/* SGEXPLORE_TEST_MEMORY=BYTES, a test switch (HACKING.md): the memory a
+ * run bounded by --seconds alone may fill, so that a test reaches that
+ * limit in a second; 0 (unset): a share of this machine's memory. */
+static uint64_t test_memory(void)
+{
+    const char *v = getenv("SGEXPLORE_TEST_MEMORY");
+    char *end;
+    unsigned long long b;
+
+    if (!v || !*v)
+        return 0;
+    errno = 0;
+    b = strtoull(v, &end, 10);
+    return *end || errno ? 0 : (uint64_t)b;
+}
+
+/* Why a finished run ended (cli_flow.stopped). */
+static const char *stop_reason(const cli_flow *f)
+{
+    if (f->res.status != SG_UNRESOLVED)
+        return "proven";
+    if (f->budget_spent)
+        return "time";
+    if (f->memory_out || strcmp(f->max_is, "memory") == 0)
+        return "memory";
+    return "max";
+}
+
+/* Memory ran out in a run bounded by time alone: that is where such a run
+ * ends, as a count ends a run with --max.  The values computed are a
+ * correct prefix: proven as far as they go, kept, no error.  0 when the
+ * proof itself runs out of memory (then the run fails). */
+static int memory_spent(cli_flow *f, sg_status st)
+{
+    if (st != SG_E_NOMEM || strcmp(f->max_is, "memory") != 0 ||
+        f->seq.n == 0)
+        return 0;
+    if (sg_prove(&f->res, &f->r.rule, &f->seq) == SG_E_NOMEM)
+        return 0;
+    f->res.computed = f->seq.n;
+    f->memory_out = 1;
+    return 1;
+}
+
 int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
                       double seconds, uint64_t upto)
 {
     sg_enum_options o;
     sg_error err;
     sg_status st = SG_OK;
-    int rc;
+    int rc, by_memory = 0;
 
-    f->max = max ? (size_t)max : sg_default_max(&f->r.rule);
+    /* A time budget means time: without --max, no count cuts the run
+     * short, only the memory the rule's method fills (docs/SWEEPS.md). */
+    if (max)
+        f->max = (size_t)max;
+    else if (seconds > 0)
+        f->max = sg_time_max(&f->r.rule, test_memory(), f->shares,
+                             &by_memory);
+    else
+        f->max = sg_default_max(&f->r.rule);
+    f->max_is = max ? "given" : by_memory ? "memory" : "default";
     if (max && sg_seq_check_size(f->max, &err)) {
         cli_error("--max %llu: %s", (unsigned long long)max, err.msg);
         return EXIT_USAGE;
     }
     if ((rc = flow_begin(f, a)))
         return rc;
-    cli_progress_budget(f->max, max != 0, seconds);
+    cli_progress_budget(f->max, max ? "--max" : f->max_is, seconds);
     cli_progress_enable(1);
     cli_budget_start(seconds);
     if (!f->proven) {
         o = cli_enum_options();
         st = sg_analyse(&f->res, &f->seq, &f->r.rule, f->max, &o, &err);
-        if (st && budget_spent(f, &st, &err))
+        if (st && (budget_spent(f, &st, &err) || memory_spent(f, st)))
             st = SG_OK;
     }
     f->proven = f->res.status != SG_UNRESOLVED;
     flow_source(f);
+    f->stopped = stop_reason(f);
     if (st) {
         cli_budget_stop();
         cli_progress_enable(0);
@@ -455,6 +511,7 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     cli_progress_enable(0);
     if (rc)
         return rc;
+    f->stopped = stop_reason(f);
     /* A failed store is reported now, but the answer is still printed:
      * cli_flow_finish turns it into the exit status. */
     f->store_rc = cli_flow_store(f);

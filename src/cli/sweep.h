@@ -16,6 +16,29 @@
 
 typedef enum { FMT_TABLE, FMT_CSV, FMT_JSON } sweep_format;
 
+/* Most rounds of --escalate. */
+#define SWEEP_ROUNDS_MAX 6
+
+/* One budget a rule got (one round of --escalate, or the only one) and
+ * what the run did with it. */
+typedef struct sweep_budget {
+    uint64_t max;      /* values at most */
+    double seconds;    /* 0: no time budget */
+    uint64_t from;     /* values taken from the cache */
+    uint64_t computed; /* values known at the end */
+    char max_is[8];    /* "given", "default" or "memory" */
+    char stopped[8];   /* "proven", "time", "max" or "memory" */
+    char source[12];   /* "computed", "cache" or "extended" */
+} sweep_budget;
+
+/* One round of the sweep: the budget every rule of it got. */
+typedef struct sweep_round {
+    uint64_t max;         /* --max, scaled; 0: default or none */
+    double seconds;       /* --seconds, scaled; 0: none */
+    uint64_t div;         /* the final budget divided by this */
+    size_t rules, proven; /* rules run, rules proven in it */
+} sweep_round;
+
 /* One distinct rule (canonical form) and the texts that named it. */
 typedef struct item {
     char *canon;
@@ -27,7 +50,12 @@ typedef struct item {
     uint64_t preperiod, period, saltus, computed;
     double seconds;
     char source[12];
-    uint64_t digest, digest_len; /* FNV-1a of G(0..digest_len-1) */
+    uint64_t digest, digest_len;            /* FNV-1a of G(0..digest_len-1) */
+    sweep_budget budgets[SWEEP_ROUNDS_MAX]; /* one per round it ran */
+    unsigned nbudgets;
+    int again;      /* unresolved within a budget the next round raises */
+    char *json;     /* the row of a rule that waits for the next round */
+    size_t json_len;
 } item;
 
 typedef struct sweep {
@@ -40,8 +68,12 @@ typedef struct sweep {
     uint64_t max;
     double seconds;
     long jobs;
-    size_t *slots; /* hash table of canonical forms: item index + 1 */
-    size_t nslots; /* a power of two, at least twice n */
+    unsigned rounds, round; /* --escalate R (1: none); the current one */
+    sweep_round round_info[SWEEP_ROUNDS_MAX];
+    size_t *todo, ntodo; /* the rules of the current round */
+    unsigned shares;     /* workers of the round, sharing the memory */
+    size_t *slots;       /* hash table of canonical forms: item index + 1 */
+    size_t nslots;       /* a power of two, at least twice n */
 } sweep;
 
 /* Seconds on the monotonic clock. */

@@ -18,11 +18,40 @@
 void sweep_print_header(const sweep *s)
 {
     if (s->fmt == FMT_TABLE)
-        printf("%-22s %-19s %7s %7s %6s %9s %8s  %s\n", "rule", "status", "n0",
-               "p", "saltus", "computed", "seconds", "source");
+        printf("%-22s %-19s %7s %7s %6s %9s %8s  %-8s %-7s %s\n", "rule",
+               "status", "n0", "p", "saltus", "computed", "seconds", "source",
+               "stopped", "budgets");
     else if (s->fmt == FMT_CSV)
         printf("rule,status,preperiod,period,saltus,computed,seconds,source,"
-               "given\n");
+               "given,stopped,budgets\n");
+}
+
+/* One budget in the text: "5s" (time; a given --max is in the summary)
+ * or "1000000" (values). */
+static void budget_text(FILE *f, const sweep_budget *b)
+{
+    if (b->seconds > 0)
+        fprintf(f, "%gs", b->seconds);
+    else
+        fprintf(f, "%llu", (unsigned long long)b->max);
+}
+
+/* Every budget the rule got, the first round's first: "0.05s+0.5s+5s". */
+static void budgets_text(FILE *f, const item *it)
+{
+    unsigned k;
+
+    for (k = 0; k < it->nbudgets; k++) {
+        if (k)
+            fputc('+', f);
+        budget_text(f, &it->budgets[k]);
+    }
+}
+
+/* Why the rule's last run stopped. */
+static const char *stopped_of(const item *it)
+{
+    return it->nbudgets ? it->budgets[it->nbudgets - 1].stopped : "max";
 }
 
 /* The texts of a group that differ from the canonical form, for the
@@ -73,12 +102,16 @@ void sweep_print_row(const sweep *s, const item *it, const char *json,
                p ? sal : "", (unsigned long long)it->computed, it->seconds,
                it->source);
         print_given(stdout, it, " ");
-        fputs("\"\n", stdout);
+        printf("\",%s,", stopped_of(it));
+        budgets_text(stdout, it);
+        fputc('\n', stdout);
         return;
     }
-    printf("%-22s %-19s %7s %7s %6s %9llu %8.2f  %s", it->canon,
+    printf("%-22s %-19s %7s %7s %6s %9llu %8.2f  %-8s %-7s ", it->canon,
            sg_period_status_name(it->status), n0, per, sal,
-           (unsigned long long)it->computed, it->seconds, it->source);
+           (unsigned long long)it->computed, it->seconds, it->source,
+           stopped_of(it));
+    budgets_text(stdout, it);
     if (has_given(it)) {
         fputs("  (= ", stdout);
         print_given(stdout, it, ", ");
@@ -247,6 +280,7 @@ typedef struct tally {
     size_t done, failed, unresolved, groups;
     size_t counts[3]; /* by sg_period_status */
     size_t src[3];    /* computed, from the cache, extended */
+    size_t stopped[4]; /* proven, time, max, memory */
     const item *lp, *ln0;
 } tally;
 
@@ -265,9 +299,20 @@ static void tally_count(tally *t, const sweep *s)
             continue;
         t->done++;
         t->counts[it->status <= SG_ARITH_PERIODIC ? it->status : 0]++;
-        t->src[strcmp(it->source, "cache") == 0      ? 1
-               : strcmp(it->source, "extended") == 0 ? 2
-                                                     : 0]++;
+        /* where the sweep found the rule: its first round's source (a
+         * later round extends what the first stored) */
+        {
+            const char *src = it->nbudgets ? it->budgets[0].source
+                                           : it->source;
+            const char *why = stopped_of(it);
+            t->src[strcmp(src, "cache") == 0      ? 1
+                   : strcmp(src, "extended") == 0 ? 2
+                                                  : 0]++;
+            t->stopped[strcmp(why, "proven") == 0 ? 0
+                       : strcmp(why, "time") == 0 ? 1
+                       : strcmp(why, "max") == 0  ? 2
+                                                  : 3]++;
+        }
         if (it->status == SG_UNRESOLVED) {
             t->unresolved++;
             continue;
@@ -319,6 +364,88 @@ static void counts_write(cli_rec *r, const sweep *s, const tally *t,
                          "(every rerun extends the unresolved rules)\n",
                       t->src[2], t->src[2] == 1 ? "" : "s",
                       t->src[2] == 1 ? "was" : "were");
+}
+
+/* One round's budget in the text: "0.5 s", "0.5 s, at most 100 values",
+ * "1000 values", or the default count (divided). */
+static void round_text(cli_rec *r, const sweep_round *ri)
+{
+    if (ri->seconds > 0) {
+        cli_rec_textf(r, "%g s", ri->seconds);
+        if (ri->max)
+            cli_rec_textf(r, ", at most %llu values",
+                          (unsigned long long)ri->max);
+    } else if (ri->max) {
+        cli_rec_textf(r, "%llu values", (unsigned long long)ri->max);
+    } else if (ri->div > 1) {
+        cli_rec_textf(r, "the default count / %llu",
+                      (unsigned long long)ri->div);
+    } else {
+        cli_rec_textf(r, "the default count");
+    }
+}
+
+/* The budgets: what each round gave every rule and why the rules
+ * stopped (keys "rounds" and "stopped"). */
+static void budgets_summary_write(cli_rec *r, const sweep *s, const tally *t)
+{
+    unsigned k, nr = 0;
+
+    for (k = 0; k < s->rounds; k++)
+        if (s->round_info[k].rules)
+            nr = k + 1;
+    cli_rec_arr(r, "rounds");
+    for (k = 0; k < nr; k++) {
+        const sweep_round *ri = &s->round_info[k];
+        cli_rec_obj(r, NULL);
+        cli_rec_uint(r, "round", k + 1);
+        if (ri->seconds > 0)
+            cli_rec_real(r, "seconds", ri->seconds);
+        else
+            cli_rec_null(r, "seconds");
+        if (ri->max)
+            cli_rec_uint(r, "max", ri->max);
+        else
+            cli_rec_null(r, "max");
+        cli_rec_uint(r, "divided_by", ri->div);
+        cli_rec_uint(r, "rules", ri->rules);
+        cli_rec_uint(r, "proven", ri->proven);
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
+    if (s->rounds > 1) {
+        cli_rec_textf(r, "escalation (each round extends the values the one "
+                         "before stored):");
+        for (k = 0; k < nr; k++) {
+            const sweep_round *ri = &s->round_info[k];
+            cli_rec_textf(r, "%s round %u (", k ? ";" : "", k + 1);
+            round_text(r, ri);
+            cli_rec_textf(r, "): %zu rules, %zu proven", ri->rules,
+                          ri->proven);
+        }
+        cli_rec_textf(r, "\n");
+    } else if (nr) {
+        cli_rec_textf(r, "budget per rule: ");
+        round_text(r, &s->round_info[0]);
+        if (s->seconds > 0 && !s->max)
+            cli_rec_textf(r, ", no default count (until proven, the time is "
+                             "spent or memory runs out)");
+        cli_rec_textf(r, "\n");
+    }
+    cli_rec_obj(r, "stopped");
+    cli_rec_uint(r, "proven", t->stopped[0]);
+    cli_rec_uint(r, "time", t->stopped[1]);
+    cli_rec_uint(r, "max", t->stopped[2]);
+    cli_rec_uint(r, "memory", t->stopped[3]);
+    cli_rec_close(r);
+    if (t->done)
+        cli_rec_textf(r, "stopped: %zu proven, %zu by time, %zu by the count "
+                         "of values, %zu by memory%s\n",
+                      t->stopped[0], t->stopped[1], t->stopped[2],
+                      t->stopped[3],
+                      t->stopped[3] ? " (memory ran out; what was computed "
+                                      "is stored)"
+                                    : "");
 }
 
 /* The records: longest period, largest pre-period, slowest rules. */
@@ -449,6 +576,7 @@ void sweep_print_summary(const sweep *s, double wall, int interrupted)
                   s->fmt == FMT_JSON);
     cli_rec_obj(&rec, "summary");
     counts_write(&rec, s, &t, wall, interrupted);
+    budgets_summary_write(&rec, s, &t);
     records_write(&rec, s, &t);
     unresolved_write(&rec, s, &t);
     groups_write(&rec, s, &t);

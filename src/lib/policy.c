@@ -3,7 +3,9 @@
  * the user does not say.  The budgets follow the cost of the method
  * sg_enumerate picks for the rule (enum.c), so that a default run takes
  * seconds on an ordinary machine whatever the rule, and still reaches the
- * periods the published tables report for that kind of game.
+ * periods the published tables report for that kind of game.  A run
+ * bounded by time instead (--seconds) has no such count, only the memory
+ * its method needs (sg_time_max).
  */
 #include "sgexplore.h"
 #include "internal.h"
@@ -33,4 +35,57 @@ size_t sg_default_max(const sg_rule *r)
     /* No splits: the direct method, O(N * digits) with one load and one
      * store per digit, cheap enough for ten million values. */
     return 10000000;
+}
+
+/* The square root of x, rounded down (no floating point: exact for every
+ * 64-bit x). */
+static uint64_t isqrt(uint64_t x)
+{
+    uint64_t r = 0, bit = (uint64_t)1 << 62;
+
+    while (bit > x)
+        bit >>= 2;
+    while (bit) {
+        if (x >= r + bit) {
+            x -= r + bit;
+            r = (r >> 1) + bit;
+        } else {
+            r >>= 1;
+        }
+        bit >>= 2;
+    }
+    return r;
+}
+
+size_t sg_time_max(const sg_rule *r, uint64_t bytes, unsigned shares,
+                   int *by_memory)
+{
+    uint64_t n;
+
+    if (by_memory)
+        *by_memory = 0;
+    /* No theorem can prove such a rule: more values would only cost
+     * time, so the count keeps its default. */
+    if (!sgi_prove_applicable(r, NULL))
+        return sg_default_max(r);
+    if (!bytes)
+        bytes = sgi_physical_memory() / 2;
+    if (!bytes)
+        bytes = (uint64_t)1 << 30;
+    if (shares > 1)
+        bytes /= shares;
+    /* The bitset method keeps N^2 / 8 bytes of bit rows (enum_three.c);
+     * every other method about a value and its proof's bookkeeping,
+     * well under 8 bytes, per heap. */
+    if ((sg_rule_bits(r) & SG_BIT_THREE) && sgi_three_applicable(r))
+        n = isqrt(bytes > UINT64_MAX / 4 ? UINT64_MAX : 4 * bytes);
+    else
+        n = bytes / 8;
+    if (n < 128)
+        n = 128;
+    if (n > SIZE_MAX / 8)
+        n = SIZE_MAX / 8;
+    if (by_memory)
+        *by_memory = 1;
+    return (size_t)n;
 }

@@ -346,6 +346,15 @@ sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
  * reasons for each budget are at the definition, src/lib/policy.c). */
 size_t sg_default_max(const sg_rule *r);
 
+/* How many values a run bounded by time alone (--seconds without --max)
+ * may compute for r: as many as `bytes` of memory hold with its method
+ * (0: half of this machine's memory), shared by `shares` runs at once, so
+ * that no count cuts the run short before its time is spent.  A rule no
+ * theorem can prove keeps sg_default_max (more values cannot prove it);
+ * *by_memory (may be NULL) says which of the two limits it is. */
+size_t sg_time_max(const sg_rule *r, uint64_t bytes, unsigned shares,
+                   int *by_memory);
+
 /* ------------------------------------------------------------------ */
 /* Periodicity proofs                                                   */
 /* ------------------------------------------------------------------ */

@@ -140,6 +140,11 @@ run sweep "sweep_row|sweep_summary" 0 \
     "$SG" sweep octal --digits 1 --max 2000 --jobs 2 --json
 run sweep_format "sweep_row|sweep_summary" 0 \
     "$SG" sweep octal --digits 1 --max 2000 --jobs 2 --format json
+# the budget keys: --seconds (no default count, "max_is": "memory"),
+# --escalate (several budgets in a row, "rounds" in the summary)
+run sweep_escalate "sweep_row|sweep_summary" 0 \
+    "$SG" sweep rules - --seconds 0.2 --escalate 2 --jobs 2 --json \
+    <<<$'0.07\n0.376\n0.5'
 check "sweep: rows first, then exactly one summary, last" \
     python3 -c 'import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]

@@ -3,7 +3,8 @@
 # against the published values of data/octal2.tsv and, where there is no
 # published value, against a brute-force judge (tests/sweep_naive); every
 # two-element subtraction set up to 20 against the two-element theorem;
-# JSON rows with exactly the keys of a single analysis; reruns from the
+# JSON rows with exactly the keys of a single analysis (and the sweep's
+# own `stopped` and `budgets`, last); reruns from the
 # cache and extension; groups of equal canonical forms; every bad input
 # as one line, exit status 2 (1 for I/O) and nothing written.
 
@@ -96,11 +97,12 @@ grep '^bad' "$T/o2.naive" | sed 's/^/# /'
 unres_bad=$(awk -F'\t' '$2 == "unresolved" && $6 != 5000' "$T/o2.tsv" | wc -l)
 check "unresolved rows spent the whole budget of 5000 values" test "$unres_bad" = 0
 
-# JSON rows have exactly the keys of a single analysis.
+# JSON rows have exactly the keys of a single analysis, then the sweep's
+# own two (why the run stopped, the budgets it got: tests/cli/budget.sh).
 "$SG" 0.07 --json >"$T/one.json"
-check "a row has exactly the keys of 'sgexplore RULE --json'" python3 -c '
+check "a row has exactly the keys of 'sgexplore RULE --json', then stopped, budgets" python3 -c '
 import json, sys
-one = list(json.load(open(sys.argv[1])).keys())
+one = list(json.load(open(sys.argv[1])).keys()) + ["stopped", "budgets"]
 rows = [json.loads(l) for l in open(sys.argv[2])]
 row = [r for r in rows if r.get("rule") == "0.07"][0]
 sys.exit(0 if list(row.keys()) == one and all(
@@ -151,10 +153,10 @@ check "the group is shown, the canonical form not as its own alias" \
 "$SG" sweep rules - --no-cache --format csv <"$T/rules" >"$T/grp.csv" 2>"$T/grp.err"
 check "csv: a header and 2 rows on stdout, the summary on stderr" \
     test "$(wc -l <"$T/grp.csv")" = 3 -a "$(head -n 1 "$T/grp.csv")" = \
-    "rule,status,preperiod,period,saltus,computed,seconds,source,given" \
+    "rule,status,preperiod,period,saltus,computed,seconds,source,given,stopped,budgets" \
     -a "$(grep -c '^summary: 2 of 2 rules' "$T/grp.err")" = 1
 check "csv: the code of a group in the given column" \
-    grep -q '^"subtract{1,2}",periodic,0,3,0,.*,computed,"0.33"$' "$T/grp.csv"
+    grep -q '^"subtract{1,2}",periodic,0,3,0,.*,computed,"0.33",proven,[0-9]*$' "$T/grp.csv"
 "$SG" sweep subtract --size 1-2 --max-element 6 --no-cache --jobs 1 --format csv \
     2>/dev/null | tail -n +2 | cut -d, -f1-7 | sort >"$T/j1"
 "$SG" sweep subtract --size 1-2 --max-element 6 --no-cache --jobs 3 --format csv \
