@@ -401,7 +401,7 @@ static void values_block(FILE *f, const sg_seq *s, uint64_t from,
 {
     uint64_t i;
 
-    fputs("<pre>", f);
+    fputs("<pre>\n", f);
     for (i = from; i < to; i++) {
         if ((i - from) % 20 == 0)
             fprintf(f, "%s%8llu:", i > from ? "\n" : "",
@@ -416,15 +416,27 @@ static void values_block(FILE *f, const sg_seq *s, uint64_t from,
 static int draw(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s)
 {
     sg_plot_options opt;
-    char path[4300];
+    sg_result res = r->res;
+    char path[4300], thm[200];
     uint64_t a, b;
+    size_t i, o = 0;
 
     if (at->plots <= 0 || s->n == 0)
         return 0;
+    /* The title names the theorem: only letters, digits, spaces and
+     * plain punctuation of the cache's text reach gnuplot's script. */
+    for (i = 0; r->theorem && r->theorem[i] && o + 1 < sizeof thm; i++) {
+        char c = r->theorem[i];
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            (c >= '0' && c <= '9') || strchr(" ,.:()-", c))
+            thm[o++] = c;
+    }
+    thm[o] = '\0';
+    res.theorem = thm;
     memset(&opt, 0, sizeof opt);
-    figure_range(&a, &b, &r->res, s);
+    figure_range(&a, &b, &res, s);
     snprintf(path, sizeof path, "%s/rules/%s.svg", at->tmp, r->name);
-    if (sg_plot_sequence(path, rule, &r->res, s, a, b, &opt, &at->err)) {
+    if (sg_plot_sequence(path, rule, &res, s, a, b, &opt, &at->err)) {
         at->failed = 1;
         return -1;
     }
