@@ -49,7 +49,8 @@
 #define PERIOD_VALUES 2000
 
 static const cli_opt atlas_opts[] = {
-    {"--out", "-o", "DIR", "the site's folder (created; its parent must exist)"},
+    {"--out", "-o", "DIR",
+     "the site's folder (created; its parent must exist)"},
     {"--no-plots", NULL, NULL, "draw no figures (faster for large caches)"},
     {NULL, NULL, NULL, NULL},
 };
@@ -76,10 +77,10 @@ const cli_command cli_cmd_atlas = {
 /* One row of the cache.  canon is NULL for an invalid row, whose why
  * says what is wrong. */
 typedef struct arow {
-    char *key;    /* the cache's text: untrusted */
-    char *canon;  /* the canonical form of the parsed key */
+    char *key;   /* the cache's text: untrusted */
+    char *canon; /* the canonical form of the parsed key */
     char *theorem, *theorem_id, *note; /* untrusted */
-    const char *family; /* static: from the parsed rule */
+    const char *family;                /* static: from the parsed rule */
     char name[80]; /* page base name: whitelist or hash only */
     char why[160];
     sg_result res;
@@ -91,11 +92,11 @@ typedef struct atlas {
     size_t n, cap;
     int nomem;
     const char *db_path;
-    char tmp[4096];  /* the temporary folder */
+    char tmp[4096]; /* the temporary folder */
     char nonce[40];
-    int plots;       /* 1: draw, 0: --no-plots, -1: no gnuplot */
+    int plots; /* 1: draw, 0: --no-plots, -1: no gnuplot */
     size_t pages, figures, invalid;
-    sg_error err;    /* an I/O error (SG_E_IO) */
+    sg_error err; /* an I/O error (SG_E_IO) */
     int failed;
 } atlas;
 
@@ -350,7 +351,7 @@ static const char css[] =
     "#controls{margin:.8em 0}#controls *{margin-right:.8em}\n";
 
 static void page_head(FILE *f, const atlas *at, const char *title,
-                      int script)
+                      int with_script)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
           "<meta charset=\"utf-8\">\n",
@@ -360,14 +361,15 @@ static void page_head(FILE *f, const atlas *at, const char *title,
             "<meta http-equiv=\"Content-Security-Policy\" content=\""
             "default-src 'none'; img-src 'self'; style-src 'nonce-%s'; "
             "script-src %s%s%s; base-uri 'none'; form-action 'none'\">\n",
-            at->nonce, script ? "'nonce-" : "'none'",
-            script ? at->nonce : "", script ? "'" : "");
+            at->nonce, with_script ? "'nonce-" : "'none'",
+            with_script ? at->nonce : "", with_script ? "'" : "");
     fputs("<meta name=\"viewport\" content=\"width=device-width\">\n"
           "<title>",
           f);
     html(f, title);
-    fprintf(f, "</title>\n<style nonce=\"%s\">\n%s</style>\n</head>\n"
-               "<body>\n",
+    fprintf(f,
+            "</title>\n<style nonce=\"%s\">\n%s</style>\n</head>\n"
+            "<body>\n",
             at->nonce, css);
 }
 
@@ -396,16 +398,14 @@ static void figure_range(uint64_t *a, uint64_t *b, const sg_result *res,
     }
 }
 
-static void values_block(FILE *f, const sg_seq *s, uint64_t from,
-                         uint64_t to)
+static void values_block(FILE *f, const sg_seq *s, uint64_t from, uint64_t to)
 {
     uint64_t i;
 
     fputs("<pre>\n", f);
     for (i = from; i < to; i++) {
         if ((i - from) % 20 == 0)
-            fprintf(f, "%s%8llu:", i > from ? "\n" : "",
-                    (unsigned long long)i);
+            fprintf(f, "%s%8llu:", i > from ? "\n" : "", (unsigned long long)i);
         fprintf(f, " %lu", (unsigned long)sg_seq_get(s, (size_t)i));
     }
     fputs("</pre>\n", f);
@@ -453,10 +453,11 @@ static void row_facts(FILE *f, const arow *r)
     html(f, status_name(r));
     fputs("</td></tr>\n", f);
     if (proven(r)) {
-        fprintf(f, "<tr><th>pre-period n0</th><td>%llu</td></tr>\n"
-                   "<tr><th>period p</th><td>%llu</td></tr>\n"
-                   "<tr><th>saltus</th><td>%llu</td></tr>\n"
-                   "<tr><th>certified to</th><td>n = %llu</td></tr>\n",
+        fprintf(f,
+                "<tr><th>pre-period n0</th><td>%llu</td></tr>\n"
+                "<tr><th>period p</th><td>%llu</td></tr>\n"
+                "<tr><th>saltus</th><td>%llu</td></tr>\n"
+                "<tr><th>certified to</th><td>n = %llu</td></tr>\n",
                 (unsigned long long)r->res.preperiod,
                 (unsigned long long)r->res.period,
                 (unsigned long long)r->res.saltus,
@@ -469,14 +470,15 @@ static void row_facts(FILE *f, const arow *r)
         html_untrusted(f, r->note);
         fputs("</td></tr>\n", f);
     }
-    fprintf(f, "<tr><th>values computed</th><td>G(0..%llu)</td></tr>\n"
-               "</table>\n",
+    fprintf(f,
+            "<tr><th>values computed</th><td>G(0..%llu)</td></tr>\n"
+            "</table>\n",
             (unsigned long long)(r->res.computed ? r->res.computed - 1 : 0));
 }
 
 /* The page of one valid row: DIR/rules/NAME.html (and .svg, .cert). */
-static int write_page(atlas *at, arow *r, const sg_rule *rule,
-                      const sg_seq *s, const char *loaded)
+static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
+                      const char *loaded)
 {
     char rel[200], *cert = NULL;
     ofile o;
@@ -506,8 +508,9 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule,
 
     fputs("<h2>Figure</h2>\n", o.f);
     if (r->figure)
-        fprintf(o.f, "<p><img src=\"%s.svg\" width=\"960\" height=\"540\" "
-                     "alt=\"G(n) of this rule\"></p>\n",
+        fprintf(o.f,
+                "<p><img src=\"%s.svg\" width=\"960\" height=\"540\" "
+                "alt=\"G(n) of this rule\"></p>\n",
                 r->name);
     else if (at->plots < 0)
         fputs("<p>No figure: gnuplot was not found when this atlas was "
@@ -534,8 +537,7 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule,
             }
             fprintf(o.f, "<p>Period G(%llu..%llu):</p>\n",
                     (unsigned long long)r->res.preperiod,
-                    (unsigned long long)(r->res.preperiod + r->res.period -
-                                         1));
+                    (unsigned long long)(r->res.preperiod + r->res.period - 1));
             values_block(o.f, s, r->res.preperiod,
                          r->res.preperiod + r->res.period);
         }
@@ -544,11 +546,12 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule,
     }
 
     if (cert) {
-        fprintf(o.f, "<h2>Certificate</h2>\n<p>Also in <a href=\"%s.cert\">"
-                     "%s.cert</a>; the cache's claim, checked against its "
-                     "stored values (checksum) but not re-proven here: "
-                     "<code>sgexplore verify --certificate %s.cert</code> "
-                     "does that.</p>\n<pre>",
+        fprintf(o.f,
+                "<h2>Certificate</h2>\n<p>Also in <a href=\"%s.cert\">"
+                "%s.cert</a>; the cache's claim, checked against its "
+                "stored values (checksum) but not re-proven here: "
+                "<code>sgexplore verify --certificate %s.cert</code> "
+                "does that.</p>\n<pre>",
                 r->name, r->name, r->name);
         html(o.f, cert);
         fputs("</pre>\n", o.f);
@@ -609,6 +612,25 @@ static int rule_page(atlas *at, sg_store *db, arow *r)
     } else if (!found) {
         snprintf(r->why, sizeof r->why, "its row went away while reading");
         goto invalid;
+    } else {
+        /* The row as read with its values (a concurrent run may have
+         * improved it since the listing). */
+        int nomem = 0;
+        free(r->theorem);
+        free(r->theorem_id);
+        free(r->note);
+        r->theorem = dup_or_null(e.res.theorem, &nomem);
+        r->theorem_id = dup_or_null(e.res.theorem_id, &nomem);
+        r->note = dup_or_null(e.res.note, &nomem);
+        r->res = e.res;
+        r->res.theorem = r->theorem;
+        r->res.theorem_id = r->theorem_id;
+        r->res.note = r->note;
+        if (nomem) {
+            at->nomem = 1;
+            rc = -1;
+            goto out;
+        }
     }
     rc = write_page(at, r, &rule, &s, loaded);
     goto out;
@@ -790,10 +812,10 @@ static int write_index(atlas *at)
     static const char *const families[] = {"subtract", "all-but", "octal",
                                            "hex", "take-and-break"};
     static const char *const heads[][3] = {
-        {"rule", "rule", ""},           {"family", "family", ""},
-        {"status", "status", ""},       {"n0", "pre-period n0", ""},
-        {"p", "period p", ""},          {"saltus", "saltus", ""},
-        {"computed", "computed", ""},   {"certified", "certified to", ""},
+        {"rule", "rule", ""},         {"family", "family", ""},
+        {"status", "status", ""},     {"n0", "pre-period n0", ""},
+        {"p", "period p", ""},        {"saltus", "saltus", ""},
+        {"computed", "computed", ""}, {"certified", "certified to", ""},
         {"links", "links", ""},
     };
     size_t i, count[4] = {0, 0, 0, 0};
@@ -811,8 +833,9 @@ static int write_index(atlas *at)
     fputs("<code>", o.f);
     html_untrusted(o.f, base ? base + 1 : at->db_path);
     fputs("</code>", o.f);
-    htmlf(o.f, ": %zu periodic, %zu arithmetic-periodic, %zu unresolved, "
-               "%zu invalid.  Written by sgexplore %s.",
+    htmlf(o.f,
+          ": %zu periodic, %zu arithmetic-periodic, %zu unresolved, "
+          "%zu invalid.  Written by sgexplore %s.",
           count[SG_PERIODIC], count[SG_ARITH_PERIODIC], count[SG_UNRESOLVED],
           count[3], PACKAGE_VERSION);
     fputs("  A proof shown here is the cache's claim: re-check it with "
@@ -836,8 +859,9 @@ static int write_index(atlas *at)
     fputs("</tr></thead>\n<tbody>\n", o.f);
     for (i = 0; i < at->n; i++)
         index_row(o.f, &at->rows[i]);
-    fprintf(o.f, "</tbody>\n</table>\n<script nonce=\"%s\">\n%s</script>\n"
-                 "</body>\n</html>\n",
+    fprintf(o.f,
+            "</tbody>\n</table>\n<script nonce=\"%s\">\n%s</script>\n"
+            "</body>\n</html>\n",
             at->nonce, script);
     if (out_close(&o, at))
         return -1;
@@ -1127,8 +1151,9 @@ static int atlas_run(const cli_command *self, cli_args *a)
         cli_rec_uint(&rec, "pages", at.pages);
         cli_rec_uint(&rec, "invalid", at.invalid);
         cli_rec_uint(&rec, "figures", at.figures);
-        cli_rec_textf(&rec, "atlas: %s/index.html: %zu row%s, %zu page%s, "
-                            "%zu invalid row%s, %zu figure%s%s\n",
+        cli_rec_textf(&rec,
+                      "atlas: %s/index.html: %zu row%s, %zu page%s, "
+                      "%zu invalid row%s, %zu figure%s%s\n",
                       dir, at.n, at.n == 1 ? "" : "s", at.pages,
                       at.pages == 1 ? "" : "s", at.invalid,
                       at.invalid == 1 ? "" : "s", at.figures,
