@@ -46,6 +46,10 @@
 /* Values listed under "First values"; pre-period and period listed whole
  * up to this many. */
 #define FIRST_VALUES 200
+
+/* Rows of data a figure draws at most (plot's default is 4,000): an SVG
+ * takes about 250 bytes a row, and a census has thousands of pages. */
+#define FIGURE_ROWS 1000
 #define PERIOD_VALUES 2000
 
 static const cli_opt atlas_opts[] = {
@@ -434,6 +438,7 @@ static int draw(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s)
     thm[o] = '\0';
     res.theorem = thm;
     memset(&opt, 0, sizeof opt);
+    opt.max_rows = FIGURE_ROWS;
     figure_range(&a, &b, &res, s);
     snprintf(path, sizeof path, "%s/rules/%s.svg", at->tmp, r->name);
     if (sg_plot_sequence(path, rule, &res, s, a, b, &opt, &at->err)) {
