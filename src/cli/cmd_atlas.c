@@ -220,6 +220,9 @@ static int by_name(const void *x, const void *y)
 {
     const arow *a = x, *b = y;
 
+    /* the invalid rows last, in the order of their keys */
+    if (!a->canon && !b->canon)
+        return strcmp(a->key, b->key);
     if (!a->canon || !b->canon)
         return (a->canon == NULL) - (b->canon == NULL);
     return strcmp(a->name, b->name);
