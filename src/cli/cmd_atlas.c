@@ -200,6 +200,8 @@ static int collect(const sg_store_entry *e, void *arg)
      * as invalid, never an error of the whole atlas. */
     sg_rule_init(&rule);
     if (sg_rule_parse(&rule, SG_SYNTAX_RULE, r->key, &err) != SG_OK) {
+        if (err.code == SG_E_NOMEM)
+            at->nomem = 1;
         snprintf(r->why, sizeof r->why, "its rule does not parse");
     } else if (!(r->canon = sg_rule_canonical(&rule))) {
         at->nomem = 1;
@@ -602,6 +604,11 @@ static int rule_page(atlas *at, sg_store *db, arow *r)
     sg_seq_init(&s);
     sg_rule_init(&rule);
     if (sg_rule_parse(&rule, SG_SYNTAX_RULE, r->canon, &err) != SG_OK) {
+        if (err.code == SG_E_NOMEM) {
+            at->nomem = 1;
+            rc = -1;
+            goto out;
+        }
         snprintf(r->why, sizeof r->why, "its rule does not parse");
         goto invalid;
     }
