@@ -944,6 +944,12 @@ static int out_state(int *state, const char *dir)
         cli_error("--out '%s': %s", cli_quote(dir), strerror(errno));
         return EXIT_RUNTIME;
     }
+    if (S_ISLNK(sb.st_mode)) {
+        /* the swap at the end would replace the link, not its target */
+        cli_error("--out '%s' is a symbolic link; give the folder itself",
+                  cli_quote(dir));
+        return EXIT_USAGE;
+    }
     if (!S_ISDIR(sb.st_mode)) {
         cli_error("--out '%s' exists and is not a folder", cli_quote(dir));
         return EXIT_USAGE;

@@ -158,6 +158,10 @@ mkdir "$T/mine" && echo precious >"$T/mine/notes.txt"
 "$SG" atlas --db "$DB" --out "$T/mine" 2>"$T/err"; rc=$?
 check "atlas: a folder holding other files is refused (exit 2) and untouched" \
     bash -c '[ $1 = 2 ] && [ "$(ls -A "$2")" = notes.txt ] && grep -q "no atlas" "$3"' _ "$rc" "$T/mine" "$T/err"
+ln -s "$T/site" "$T/link"
+"$SG" atlas --db "$DB" --out "$T/link" 2>"$T/err"; rc=$?
+check "atlas: a symbolic link as DIR is refused (exit 2), its target untouched" \
+    bash -c '[ $1 = 2 ] && [ -L "$2/link" ] && [ -f "$2/site/index.html" ] && grep -q "symbolic link" "$3"' _ "$rc" "$T" "$T/err"
 mkdir "$T/empty"
 check "atlas: an empty folder is used" \
     bash -c '"$1" atlas --db "$2" --out "$3/" >/dev/null && [ -f "$3/index.html" ]' _ "$SG" "$DB" "$T/empty"
