@@ -1112,7 +1112,8 @@ static int atlas_run(const cli_command *self, cli_args *a)
         goto nomem;
     /* Page names are unique by construction unless two rows share a key
      * (a file without the UNIQUE constraint): the later ones are invalid. */
-    qsort(at.rows, at.n, sizeof *at.rows, by_name);
+    if (at.n) /* qsort wants a non-NULL base even for no rows */
+        qsort(at.rows, at.n, sizeof *at.rows, by_name);
     for (i = 1; i < at.n; i++)
         if (at.rows[i].canon && at.rows[i - 1].canon &&
             strcmp(at.rows[i].name, at.rows[i - 1].name) == 0) {
