@@ -126,7 +126,7 @@ else
 fi
 
 # --- --help from each table entry -------------------------------------------
-for cmd in "" verify cache plot graph sweep merge; do
+for cmd in "" verify cache plot graph sweep merge atlas; do
     help=$("$SG" $cmd --help); rc=$?
     check "sgexplore $cmd --help: exit 0, usage line" \
         bash -c '[ $1 = 0 ] && grep -q "^Usage: sgexplore $2" <<<"$3"' _ "$rc" "$cmd" "$help"

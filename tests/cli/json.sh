@@ -176,6 +176,7 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
     skip "plot: gnuplot is not installed"
 fi
+run atlas atlas 0 "$SG" atlas --out "$T/atlas" --json
 
 echo "1..$n"
 [ "$fails" = 0 ]

@@ -66,6 +66,7 @@ value() { # a plausible value for a placeholder
     LIST) echo 1,2 ;;
     CODE) echo 0.77 ;;
     PATH) echo "$T/c.db" ;;
+    DIR) echo "$T/dir" ;;
     FILE | FILE\|-) echo "$T/f.png" ;;
     K/N) echo 1/2 ;;
     FMT) echo json ;;
@@ -84,6 +85,7 @@ base() { # the arguments a command needs besides the option tried
     graph) echo "$T/g.txt" ;;
     sweep) echo "subtract --size 1 --max-element 3 --max 100" ;;
     merge) echo "$T/out.db $T/in.db" ;;
+    atlas) echo "--db $T/in.db --out $T/site" ;;
     esac
 }
 bad=""
