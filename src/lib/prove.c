@@ -27,9 +27,9 @@
  * whose block G(n0..n0+p-1) occurs and then repeats at least twice more up
  * to the last computed value (N - n0 >= 3p), n0 = n0(p) being the least
  * start it holds from (one past the last disagreement).  A saltus is
- * allowed only for rules with a repeating tail (the tail theorem's family;
- * finite octal codes are never arithmetic-periodic), read off the end of
- * the data as in the proof search.  `needs` is the certified_to that the
+ * allowed in every family (issue 23), read off the end of the data as in
+ * the proof search; a candidate with a saltus must also hold over the
+ * last N/4 values.  `needs` is the certified_to that the
  * applicable theorem would report for this candidate (the same bound
  * function as the proof; for the tail theorem at the first start from n0
  * whose prefix condition holds), so `--max needs+1` proves it if the
@@ -603,7 +603,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 }
 
 /* Whether candidate p is seen to repeat: its block from n0(p) occurs and
- * repeats at least twice more, N - n0 >= 3p.  Fills *n0, *sal. */
+ * repeats at least twice more, N - n0 >= 3p, and, with a saltus, holds
+ * over at least the last N/4 values.  Fills *n0, *sal. */
 static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
                        uint64_t *n0, uint64_t *sal, run_memo *memo)
 {
@@ -616,7 +617,11 @@ static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
      * stretch come from the memo. */
     i = start_of(s, p, *sal, memo);
     *n0 = i;
-    return N - i >= 3 * p;
+    /* With a saltus, also over the last quarter of the values: short
+     * arithmetic runs (x, x+1, x+1, x+2, ...) occur inside the blocks of
+     * longer arithmetic periods (0.8F: p = 2 over the last 8 of 400
+     * values, inside its period 7). */
+    return N - i >= 3 * p && (*sal == 0 || N - i >= N / 4);
 }
 
 /* What the theorem of `kind` would need (its certified_to) to prove the
@@ -632,6 +637,8 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
 
     if (kind == KIND_NONE)
         return UINT64_MAX;
+    if (sal != 0 && kind != KIND_TAIL3)
+        return UINT64_MAX;  /* its theorem proves plain periods only */
     t = kind_length(kind, r);
     if (kind != KIND_TAIL3)
         return theorem_needs(kind, a ? a : 1, p, t);
@@ -644,36 +651,69 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
     return UINT64_MAX;
 }
 
+/* The least p >= from, below `below`, at which the last SCAN_FROM values
+ * (plain) or differences (diff) recur and the candidate is seen to
+ * repeat; 0 when none.  Falls back to trying every p when the scan's
+ * table cannot be allocated. */
+static uint64_t observe_scan(const sg_seq *s, int diff, uint64_t below,
+                             uint64_t *n0, uint64_t *sal, run_memo *memo)
+{
+    uint64_t N = s->n, p;
+    sg_period_scan ps;
+    sg_status st = diff ? sg_period_scan_init_diff(&ps, s, SCAN_FROM,
+                                                   SCAN_FROM, NULL)
+                        : sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM,
+                                              NULL);
+
+    if (st == SG_OK) {
+        while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3 &&
+               p < below)
+            if (observed_at(s, diff, p, n0, sal, memo)) {
+                sg_period_scan_clear(&ps);
+                return p;
+            }
+        sg_period_scan_clear(&ps);
+        return 0;
+    }
+    for (p = SCAN_FROM; p <= N / 3 && p < below; p++)
+        if (observed_at(s, diff, p, n0, sal, memo))
+            return p;
+    return 0;
+}
+
 /* Fill res->observed for an unresolved result (see the comment at the top):
- * the least p seen to repeat, found like the proof search's candidates. */
+ * the least p seen to repeat, with the saltus read off the end of the data
+ * in every family (issue 23: a hexadecimal code such as 0.8F is
+ * arithmetic-periodic; finite octal codes never are [HoN], and their
+ * saltus read off the end is then 0 for every candidate that repeats).
+ * p below SCAN_FROM are tried one by one; from it on, the plain period
+ * scan lists the shifts where the last SCAN_FROM values recur and the
+ * scan of differences those where they recur up to a saltus, which
+ * every candidate with N - n0 >= 3p > SCAN_FROM is; the scan of
+ * differences (slower) only looks below the plain candidate. */
 static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
                     const sg_seq *s, run_memo *memo, int *nomem)
 {
     sg_observed *o = &res->observed;
-    uint64_t N = s->n, p, n0 = 0, sal = 0;
-    int with_saltus = r->tail_len != 0, found = 0;
+    uint64_t N = s->n, p, n0 = 0, sal = 0, pn0 = 0, psal = 0, pp;
+    int found = 0;
 
     memset(o, 0, sizeof *o);
     if (N < 3)
         return;
-    /* Every p for a saltus (the agreement is up to it); otherwise p below
-     * SCAN_FROM one by one, then the shifts where the last SCAN_FROM
-     * values recur, which every p with N - n0 >= 3p > SCAN_FROM is. */
-    for (p = 1; p <= N / 3 && (with_saltus || p < SCAN_FROM); p++)
-        if ((found = observed_at(s, with_saltus, p, &n0, &sal, memo)))
+    for (p = 1; p <= N / 3 && p < SCAN_FROM; p++)
+        if ((found = observed_at(s, 1, p, &n0, &sal, memo)))
             break;
-    if (!found && !with_saltus && p < N / 3 + 1) {
-        sg_period_scan ps;
-        if (sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL) == SG_OK) {
-            while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3)
-                if ((found = observed_at(s, 0, p, &n0, &sal, memo)))
-                    break;
-            sg_period_scan_clear(&ps);
-        } else {
-            for (p = SCAN_FROM; p <= N / 3; p++)
-                if ((found = observed_at(s, 0, p, &n0, &sal, memo)))
-                    break;
+    if (!found && p < N / 3 + 1) {
+        /* plain first (fast), then with a saltus below it */
+        pp = observe_scan(s, 0, UINT64_MAX, &pn0, &psal, memo);
+        p = observe_scan(s, 1, pp ? pp : UINT64_MAX, &n0, &sal, memo);
+        if (!p && pp) {
+            p = pp;
+            n0 = pn0;
+            sal = psal;
         }
+        found = p != 0;
     }
     if (!found)
         return;
