@@ -292,8 +292,10 @@ def split_tail(g, rule, a, P, S):
         if g[n + P] != g[n] + S:
             return 'G(n+P) != G(n)+S at n = %d' % n, need
     # every value below G(n) from a one-heap option or a small split
+    A = set(g[:B - f])          # {G(j) : j <= n - f - 1}, grown with n
     for n in range(B, need + 1):
-        u = set(g[:n - f])
+        A.add(g[n - f - 1])
+        u = set(A)
         u.update(g[n - k] for k in K1)
         u.update(g[x] ^ g[n - k - x] for k in K4 for x in range(1, c)
                  if x + k < n)
