@@ -1250,6 +1250,60 @@ static void test_observed_long_saltus(void **state)
     sg_rule_clear(&r);
 }
 
+/* Every two-digit hexadecimal code 0.XY over 400 reference values: an
+ * unresolved one reports exactly the naive detection's candidate (saltus
+ * included: 0.8F's p 7, s 4 among them), a proven one holds over all 400
+ * values. */
+static void test_observed_hex2(void **state)
+{
+    const size_t n = 400;
+    int arith = 0;
+
+    (void)state;
+    for (unsigned d1 = 0; d1 < 16; d1++)
+        for (unsigned d2 = 1; d2 < 16; d2++) {
+            static ref_rule ref;
+            char text[8];
+            sg_rule r;
+            sg_result res;
+            sg_observed want;
+            uint32_t *g;
+
+            snprintf(text, sizeof text, "0.%X%X", d1, d2);
+            assert_int_equal(ref_rule_from_code(&ref, text), 0);
+            parse_or_fail(&r, SG_SYNTAX_HEX, text);
+            g = ref_prefix(&ref, n);
+            res = prove_prefix(&r, g, n);
+            if (res.status != SG_UNRESOLVED) {
+                for (uint64_t m = res.preperiod; m + res.period < n; m++)
+                    if (g[m + res.period] != g[m] + res.saltus)
+                        fail_msg("%s: proven p %llu, false at %llu", text,
+                                 (unsigned long long)res.period,
+                                 (unsigned long long)m);
+            } else {
+                naive_observe(&want, g, n);
+                if (want.have != res.observed.have ||
+                    (want.have && (want.period != res.observed.period ||
+                                   want.preperiod != res.observed.preperiod ||
+                                   want.saltus != res.observed.saltus)))
+                    fail_msg("%s: observed %d p %llu n0 %llu s %llu, naive "
+                             "%d p %llu n0 %llu s %llu",
+                             text, res.observed.have,
+                             (unsigned long long)res.observed.period,
+                             (unsigned long long)res.observed.preperiod,
+                             (unsigned long long)res.observed.saltus,
+                             want.have, (unsigned long long)want.period,
+                             (unsigned long long)want.preperiod,
+                             (unsigned long long)want.saltus);
+                arith += want.have && want.saltus > 0;
+            }
+            free(g);
+            sg_rule_clear(&r);
+        }
+    /* 0.8F at least: the saltus is seen in this family */
+    assert_true(arith >= 1);
+}
+
 /* One random rule at a random number of values: the observation matches
  * the naive definition, never contradicts the prover (needs < computed
  * would mean the theorem's check passes), and when the candidate goes on
@@ -2039,6 +2093,7 @@ int main(void)
         cmocka_unit_test(test_observed_random),
         cmocka_unit_test(test_observed_long),
         cmocka_unit_test(test_observed_long_saltus),
+        cmocka_unit_test(test_observed_hex2),
         cmocka_unit_test(test_search_naive),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
