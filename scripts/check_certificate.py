@@ -282,7 +282,8 @@ def split_tail(g, rule, a, P, S):
     K1 = [k for k in range(1, f + 1) if rule.digit(k)[0] & 2]
     K4 = [k for k in range(0, f + 1) if rule.digit(k)[0] & 4]
     work = sum(g[n] + f + len(K4) * c for n in range(B, need + 1))
-    if work > SPLIT_WORK_MAX or P > SPLIT_WORK_MAX or \
+    if work > SPLIT_WORK_MAX or max(g[:need + 1]) >= 1 << 26 or \
+            P > SPLIT_WORK_MAX or \
             P * P * len(K4) > 2 * SPLIT_WORK_MAX:
         raise NotChecked('the splitting-tail check is beyond this '
                          "checker's limits")

@@ -407,6 +407,7 @@ __extension__ typedef __int128 i128;
 /* Limits of split_tail_check's work (bytes and steps): beyond them the
  * theorem is not attempted (unresolved), and a certificate is refused. */
 #define SPLIT_WORK_MAX ((uint64_t)1 << 28)
+#define SPLIT_VALUE_MAX ((uint64_t)1 << 26) /* two tables of this many bytes */
 
 /*
  * The hypotheses of the splitting-tail theorem (docs/THEORY.md, section
@@ -462,7 +463,7 @@ static int split_tail_check(const sg_seq *s, const sg_rule *r, uint64_t a,
         *why = "the theorem's bound exceeds 2^64";
         return 0;
     }
-    if (*need - N > SPLIT_WORK_MAX && *need > N) {
+    if (*need > N && *need - N > SPLIT_WORK_MAX) {
         *why = "the finite check of the splitting-tail theorem is beyond "
                "this implementation's limits";
         return 0;
@@ -476,7 +477,7 @@ static int split_tail_check(const sg_seq *s, const sg_rule *r, uint64_t a,
     /* the work of the option check and of the residue table */
     for (n = B; n <= *need; n++)
         work = add_sat(work, add_sat(V(n), add_sat(f, mul_sat(nk4, c))));
-    if (work > SPLIT_WORK_MAX || vmax >= SPLIT_WORK_MAX ||
+    if (work > SPLIT_WORK_MAX || vmax >= SPLIT_VALUE_MAX ||
         p > SPLIT_WORK_MAX ||
         mul_sat(mul_sat(p, p), nk4) > 2 * SPLIT_WORK_MAX) {
         *why = "the finite check of the splitting-tail theorem is beyond "
