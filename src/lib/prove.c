@@ -707,6 +707,10 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
         if (a == 0)
             a = 1;
         for (tries = 0; tries < tail_tries(p); tries++, a++) {
+            /* c >= a makes need >= 2a + f + p - 1: most candidates stop
+             * here, before the check reads any value */
+            if (theorem_needs(kind, a, p, t) >= N)
+                return 0;
             ok = split_tail_check(s, r, a, p, sal, &need, &why);
             if (ok != 0 || need >= N || a + p > N)
                 break;
