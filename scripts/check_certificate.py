@@ -28,7 +28,8 @@ KEYS = ('format', 'rule', 'status', 'preperiod', 'period', 'saltus',
 NUMBER_KEYS = ('preperiod', 'period', 'saltus', 'proof_start', 'proof_period',
                'proof_saltus', 'bound')
 THEOREMS = ('subtraction-window', 'guy-smith', 'guy-smith-unequal',
-            'guy-smith-3', 'tail-arith')
+            'guy-smith-3', 'tail-arith', 'tail-split-arith')
+SPLIT_WORK_MAX = 1 << 28    # the same limits as prove.c
 MAX_FILE = 1 << 20          # the same limit as `sgexplore verify`
 MAX_U63 = (1 << 63) - 1
 
@@ -142,6 +143,9 @@ class Rule:
             if self.tail == [(3, False)] and \
                     not any(b & 12 for b, _ in self.finite):
                 return 'tail-arith'
+            if self.tail == [(3, False)] and \
+                    not any(b & 8 for b, _ in self.finite):
+                return 'tail-split-arith'
             return None
         if bits & 8:
             return 'guy-smith-3'
@@ -256,6 +260,64 @@ def fnv1a64(g, n):
 # The check (docs/CERTIFICATES.md)
 # ----------------------------------------------------------------------
 
+def split_tail(g, rule, a, P, S):
+    """The hypotheses of the splitting-tail theorem (THEORY.md, section
+    7.4) on the values g (long enough: the caller makes sure): returns
+    (None, need) when they hold, (why, need) when not; need is
+    B + P - 1 (None when not yet known)."""
+    if a < 1 or P < 1 or S < 1 or S & (S - 1):
+        return 'the saltus must be a power of 2 and the start at least 1', \
+            None
+    if a + P >= len(g):
+        return 'fewer values than one period from the start', None
+    f = rule.start - 1
+    c = next((x for x in range(1, a + P + 1) if g[x] >= S), a + P + 1)
+    if c < a:
+        return 'some heap below the start has a value of at least the ' \
+            'saltus', None
+    B = a + f + c
+    need = B + P - 1
+    if need >= len(g):
+        return None, need       # the caller refuses the bound
+    K1 = [k for k in range(1, f + 1) if rule.digit(k)[0] & 2]
+    K4 = [k for k in range(0, f + 1) if rule.digit(k)[0] & 4]
+    work = sum(g[n] + f + len(K4) * c for n in range(B, need + 1))
+    if work > SPLIT_WORK_MAX or max(g[:need + 1]) >= 1 << 26 or \
+            P > SPLIT_WORK_MAX or \
+            P * P * len(K4) > 2 * SPLIT_WORK_MAX:
+        raise NotChecked('the splitting-tail check is beyond this '
+                         "checker's limits")
+    if set(g[:a + P]) != set(range(S)) | {v + S for v in g[:a]}:
+        return 'the prefix condition fails', need
+    for n in range(a, B):
+        if g[n + P] != g[n] + S:
+            return 'G(n+P) != G(n)+S at n = %d' % n, need
+    # every value below G(n) from a one-heap option or a small split
+    A = set(g[:B - f])          # {G(j) : j <= n - f - 1}, grown with n
+    for n in range(B, need + 1):
+        A.add(g[n - f - 1])
+        u = set(A)
+        u.update(g[n - k] for k in K1)
+        u.update(g[x] ^ g[n - k - x] for k in K4 for x in range(1, c)
+                 if x + k < n)
+        if any(v not in u for v in range(g[n])):
+            return 'a value below G(%d) is reached only by splits into ' \
+                'two large parts' % n, need
+    # the residue-or-size condition: for parts of classes i, j at split
+    # position k, G(x) ^ G(y) misses the residue of G(n) mod S, or even
+    # G(x) + G(y) < G(n): E(i) + E(j) - S k < E(class of n)
+    rho = [g[a + i] % S for i in range(P)]
+    E = [P * g[a + i] - S * (a + i) for i in range(P)]
+    for k in K4:
+        for i in range(P):
+            for j in range(P):
+                t = (a + i + j + k) % P
+                if rho[i] ^ rho[j] == rho[t] and E[i] + E[j] - S * k >= E[t]:
+                    return 'the residue-or-size condition fails for ' \
+                        'classes %d, %d at k = %d' % (i, j, k), need
+    return None, need
+
+
 def check(c, values_of, max_bound):
     """'confirmed' or 'refuted: why' for the fields c of a certificate."""
     rule = parse_rule(c['rule'])
@@ -276,10 +338,26 @@ def check(c, values_of, max_bound):
     if (c['status'] == 'periodic') != (s == 0):
         return 'refuted: the status %s contradicts the saltus %d' % (
             c['status'], s)
-    if thm != 'tail-arith' and (S != 0 or s != 0):
+    if thm not in ('tail-arith', 'tail-split-arith') and (S != 0 or s != 0):
         return 'refuted: this theorem proves only plain periodicity'
     if thm != 'tail-arith' and a < 1:
         return "refuted: the theorem's start must be at least 1"
+    if thm == 'tail-split-arith':
+        if B > max_bound:
+            raise NotChecked("bound %d is beyond this checker's limit %d "
+                             "(SG_CHECK_MAX_BOUND)" % (B, max_bound))
+        g = values_of(c['rule'], rule).upto(B + 1)
+        if c['checksum'] != 'fnv1a64:%016x' % fnv1a64(g, B + 1):
+            return 'refuted: checksum of G(0..bound) does not match'
+        if a + P > B:
+            return 'refuted: the start and period reach beyond the bound'
+        why, need = split_tail(g[:B + 1], rule, a, P, S)
+        if need is not None and need > B:
+            return 'refuted: the bound is smaller than the theorem needs ' \
+                   '(%d < %d)' % (B, need)
+        if why:
+            return "refuted: the splitting-tail theorem's check fails: " + why
+        return claimed(c, g, B)
 
     # 2. The bound covers what the theorem needs.
     a1 = max(a, 1)
@@ -311,6 +389,15 @@ def check(c, values_of, max_bound):
     if thm == 'tail-arith' and \
             set(g[:a + P]) != set(range(S)) | {v + S for v in g[:a]}:
         return 'refuted: the prefix condition of the tail theorem fails'
+
+    return claimed(c, g, B)
+
+
+def claimed(c, g, B):
+    """Steps 5 and 6: the claimed period and pre-period, given that the
+    theorem proved (P, S) from a on."""
+    a, P, S = c['proof_start'], c['proof_period'], c['proof_saltus']
+    n0, p, s = c['preperiod'], c['period'], c['saltus']
 
     # 5. The claimed period: a period of the proven sequence, and the
     # least one.  Values past B are read through the proven (P, S).

@@ -126,6 +126,72 @@ static void test_random_sequences(void **state)
     }
 }
 
+/* The scan of differences against its definition: shift d is listed
+ * exactly when G(n + d) - G(n) takes one value over the last len + 1 n
+ * below N - d, checked here with the values themselves, on sequences
+ * that are arithmetic-periodic (a random block growing by a random
+ * saltus), periodic, random, and on values of every stored width. */
+static void test_diff_scan(void **state)
+{
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 604);
+    for (size_t t = 0; t < tu_scaled(300); t++) {
+        size_t n = (size_t)tu_range(&g, 2, 600), p, n0, i, k = 0, got = 0;
+        uint64_t len = tu_range(&g, 1, n - 1 < 60 ? n - 1 : 60);
+        uint64_t dmin = tu_range(&g, 1, 4), d, *want;
+        sg_value sal = (sg_value)tu_range(&g, 0, 3) * (t % 3 ? 1 : 40000);
+        sg_seq s;
+        sg_period_scan ps;
+        sg_error err;
+        int kind = (int)tu_range(&g, 0, 2);
+
+        p = (size_t)tu_range(&g, 1, 30);
+        n0 = (size_t)tu_range(&g, 0, 40);
+        sg_seq_init(&s);
+        for (i = 0; i < n; i++) {
+            sg_value v;
+            if (kind == 0 || i < n0 + p)
+                v = (sg_value)tu_range(&g, 0, 3);
+            else
+                v = sg_seq_get(&s, i - p) + (kind == 1 ? sal : 0);
+            assert_int_equal(sg_seq_append(&s, v, &err), SG_OK);
+        }
+        want = malloc((n + 1) * sizeof *want);
+        assert_non_null(want);
+        for (d = dmin; d + len + 1 <= n; d++) {
+            uint64_t j, b = n - 1 - len - d;
+            int64_t c = (int64_t)sg_seq_get(&s, (size_t)(b + d)) -
+                        (int64_t)sg_seq_get(&s, (size_t)b);
+            for (j = b; j < n - d; j++)
+                if ((int64_t)sg_seq_get(&s, (size_t)(j + d)) -
+                        (int64_t)sg_seq_get(&s, (size_t)j) != c)
+                    break;
+            if (j == n - d)
+                want[k++] = d;
+        }
+        assert_int_equal(sg_period_scan_init_diff(&ps, &s, len, dmin, NULL),
+                         SG_OK);
+        while ((d = sg_period_scan_next(&ps)) != 0) {
+            if (got >= k || want[got] != d)
+                fail_msg("diff scan n %zu len %llu: shift %llu, expected "
+                         "%llu (seed %llu)",
+                         n, (unsigned long long)len, (unsigned long long)d,
+                         got < k ? (unsigned long long)want[got] : 0ULL,
+                         TU_SEED);
+            got++;
+        }
+        if (got != k)
+            fail_msg("diff scan n %zu len %llu: %zu shifts, expected %zu "
+                     "(seed %llu)",
+                     n, (unsigned long long)len, got, k, TU_SEED);
+        sg_period_scan_clear(&ps);
+        free(want);
+        sg_seq_clear(&s);
+    }
+}
+
 /* One-byte values from a large alphabet, with copies of the final window
  * planted at random places (some overlapping the end or each other): the
  * scan jumps over long stretches where the window cannot begin, sixteen
@@ -273,6 +339,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_random_sequences),
+        cmocka_unit_test(test_diff_scan),
         cmocka_unit_test(test_planted_windows),
         cmocka_unit_test(test_thue_morse),
         cmocka_unit_test(test_game_periods),

@@ -877,6 +877,112 @@ static void test_random_tails(void **state)
     }
 }
 
+static sg_result prove_prefix(const sg_rule *r, const uint32_t *g, size_t n);
+
+/* Lasker's Nim, 4.[3] (split a heap into two, or remove any number):
+ * G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 [WW],
+ * proven by the splitting-tail theorem with c = 3, B = 4: G(0..7). */
+static void test_lasker(void **state)
+{
+    static ref_rule ref;
+    sg_result res;
+    uint32_t *g;
+
+    (void)state;
+    res = analyse_checked(SG_SYNTAX_RULE, "4.[3]", 1000, 4000);
+    assert_int_equal(res.status, SG_ARITH_PERIODIC);
+    assert_true(res.period == 4 && res.saltus == 4 && res.preperiod == 1);
+    assert_string_equal(res.theorem_id, SG_THM_TAIL_SPLIT);
+    assert_true(res.certified_to == 7);
+    assert_int_equal(ref_rule_from_code(&ref, "4.[3]"), 0);
+    g = ref_prefix(&ref, 3000);
+    for (uint32_t n = 1; n < 3000; n++) {
+        uint32_t k = (n - 1) / 4, want[4] = {1, 2, 4, 3};
+        assert_int_equal(g[n], 4 * k + want[(n - 1) % 4]);
+    }
+    free(g);
+}
+
+/* The splitting-tail theorem against its traps: random codes ending in [3]
+ * with splits (a digit 4 before the point, digits up to 7), proven from a
+ * short prefix of their values wherever the theorem's check passes; every
+ * proof must hold over 1500 reference values and be confirmed by the
+ * certificate check.  4.51[3] over G(0..6) and 0.0175[3] over G(0..9)
+ * look like period 3, saltus 1, and pass every hypothesis but the
+ * residue-or-size condition; both break at once.  Dropping that
+ * condition (tried by hand) gives false proofs on this very test. */
+static void test_tail_split_prefixes(void **state)
+{
+    static const char *traps[] = {"4.51[3]", "0.0175[3]"};
+    static const size_t trap_n[] = {7, 10}, trap_break[] = {4, 7};
+    tu_rng g;
+    tu_code_opts o = {7, 1, 4, 1, 0, 0};
+    size_t proofs = 0;
+    const size_t L = 1500;
+
+    (void)state;
+    for (size_t i = 0; i < 2; i++) {
+        static ref_rule ref;
+        sg_rule r;
+        uint32_t *v;
+        sg_result res;
+
+        assert_int_equal(ref_rule_from_code(&ref, traps[i]), 0);
+        parse_or_fail(&r, SG_SYNTAX_RULE, traps[i]);
+        v = ref_prefix(&ref, 40);
+        res = prove_prefix(&r, v, trap_n[i]);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+        /* the pattern G(n+3) = G(n) + 1 really breaks */
+        assert_true(v[trap_break[i] + 3] != v[trap_break[i]] + 1);
+        free(v);
+        sg_rule_clear(&r);
+    }
+    tu_rng_init(&g, 309);
+    for (size_t i = 0; i < tu_scaled(150); i++) {
+        static ref_rule ref;
+        sg_rule r;
+        char *text;
+        uint32_t *v;
+
+        tu_random_code(&ref, &g, &o);
+        ref.tail_len = 1;
+        ref.tail[0] = 3;
+        ref.tail_start = ref.len;
+        text = ref_rule_text(&ref);
+        parse_or_fail(&r, SG_SYNTAX_RULE, text);
+        v = ref_prefix(&ref, L);
+        for (int j = 0; j < 4; j++) {
+            size_t n = (size_t)tu_range(&g, 5, 150);
+            sg_result res = prove_prefix(&r, v, n);
+            uint64_t fail_n;
+            sg_error why;
+            sg_seq s;
+
+            if (res.status == SG_UNRESOLVED)
+                continue;
+            proofs++;
+            for (uint64_t m = res.preperiod; m + res.period < L; m++)
+                if (v[m + res.period] != v[m] + res.saltus)
+                    fail_msg("%s proven from %zu values (%s, p %llu s %llu "
+                             "n0 %llu), false at n = %llu (seed %llu)",
+                             text, n, res.theorem_id,
+                             (unsigned long long)res.period,
+                             (unsigned long long)res.saltus,
+                             (unsigned long long)res.preperiod,
+                             (unsigned long long)m, TU_SEED);
+            seq_from(&s, v, n);
+            if (!sg_certificate_check(&r, &res, &s, &fail_n, &why))
+                fail_msg("%s: own certificate refused: %s", text, why.msg);
+            sg_seq_clear(&s);
+        }
+        free(v);
+        free(text);
+        sg_rule_clear(&r);
+    }
+    /* the test is only worth something if it proves things */
+    assert_true(proofs >= tu_scaled(150));
+}
+
 /* ------------------------------------------------------------------ */
 /* Observed candidates of unresolved results                            */
 /* ------------------------------------------------------------------ */
@@ -895,14 +1001,14 @@ static sg_result prove_prefix(const sg_rule *r, const uint32_t *g, size_t n)
 
 /* The observed candidate straight from its definition (prove.c's header
  * comment), independently of prove.c: the least p with some start m such
- * that g[i+p] == g[i] + s for every m <= i < n - p, s read off the end
- * (0 unless with_saltus), taking the least such m, and n - m >= 3p. */
-static int naive_observe(sg_observed *o, const uint32_t *g, size_t n,
-                         int with_saltus)
+ * that g[i+p] == g[i] + s for every m <= i < n - p, s >= 0 read off the
+ * end in every family, taking the least such m, and n - m >= 3p; with
+ * s > 0 also n - m >= n / 4. */
+static int naive_observe(sg_observed *o, const uint32_t *g, size_t n)
 {
     memset(o, 0, sizeof *o);
     for (size_t p = 1; 3 * p <= n; p++) {
-        int64_t s = with_saltus ? (int64_t)g[n - 1] - (int64_t)g[n - 1 - p] : 0;
+        int64_t s = (int64_t)g[n - 1] - (int64_t)g[n - 1 - p];
         size_t m;
         if (s < 0) {
             continue;
@@ -918,7 +1024,7 @@ static int naive_observe(sg_observed *o, const uint32_t *g, size_t n,
                 break;
             }
         }
-        if (n - m >= 3 * p) {
+        if (n - m >= 3 * p && (s == 0 || n - m >= n / 4)) {
             o->have = 1;
             o->period = p;
             o->preperiod = m;
@@ -1016,6 +1122,22 @@ static void test_observed(void **state)
     free(g);
     sg_rule_clear(&r);
 
+    /* A saltus in a hexadecimal code (issue 23): 0.8F has G(n+7) =
+     * G(n) + 4 for n >= 7 over G(0..399), and no theorem implemented for
+     * finite codes proves a saltus.  Inside each block p = 2, s = 1 holds
+     * over 8 values at the end, which the last-quarter rule sets aside. */
+    ref_from(&ref, SG_SYNTAX_HEX, "0.8F");
+    parse_or_fail(&r, SG_SYNTAX_HEX, "0.8F");
+    g = ref_prefix(&ref, 400);
+    res = prove_prefix(&r, g, 400);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    assert_int_equal(res.observed.have, 1);
+    assert_true(res.observed.period == 7 && res.observed.preperiod == 7);
+    assert_true(res.observed.saltus == 4 && res.observed.held_to == 399);
+    assert_true(res.observed.needs == UINT64_MAX);
+    free(g);
+    sg_rule_clear(&r);
+
     /* Too few values for any repetition. */
     ref_from(&ref, SG_SYNTAX_OCTAL, "0.77");
     parse_or_fail(&r, SG_SYNTAX_OCTAL, "0.77");
@@ -1077,6 +1199,111 @@ static void test_observed_long(void **state)
     sg_rule_clear(&r);
 }
 
+/* Arithmetic candidates of 1024 and more are found through the scan of
+ * differences: random values below n0, then a random block of p values
+ * that grows by s each period; for a rule no theorem covers. */
+static void test_observed_long_saltus(void **state)
+{
+    static const uint64_t cases[][4] = {
+        /* p, n0, extra values after three full blocks, s */
+        {1024, 0, 0, 1},
+        {1031, 3, 11, 1000},
+        {2500, 600, 40, 7},
+        {1200, 10, 5, 2}};
+    tu_rng g;
+    sg_rule r;
+
+    (void)state;
+    tu_rng_init(&g, 308);
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.8!");
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        uint64_t p = cases[c][0], n0 = cases[c][1], sal = cases[c][3];
+        size_t n = (size_t)(n0 + 3 * p + cases[c][2]);
+        uint32_t *v = malloc(n * sizeof *v);
+        sg_result res;
+
+        assert_non_null(v);
+        for (size_t i = 0; i < n; i++) {
+            v[i] = i < n0 + p ? (uint32_t)tu_range(&g, 0, 999)
+                              : v[i - p] + (uint32_t)sal;
+        }
+        if (n0 > 0) {
+            v[n0 - 1] = v[n0 - 1 + p] + 1; /* n0 - 1 is exceptional */
+        }
+        res = prove_prefix(&r, v, n);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+        if (!res.observed.have || res.observed.period != p ||
+            res.observed.preperiod != n0 || res.observed.saltus != sal ||
+            res.observed.held_to != n - 1 || res.observed.needs != UINT64_MAX) {
+            fail_msg("p %llu n0 %llu s %llu: observed %d p %llu n0 %llu s "
+                     "%llu (seed %llu)",
+                     (unsigned long long)p, (unsigned long long)n0,
+                     (unsigned long long)sal, res.observed.have,
+                     (unsigned long long)res.observed.period,
+                     (unsigned long long)res.observed.preperiod,
+                     (unsigned long long)res.observed.saltus, TU_SEED);
+        }
+        res = prove_prefix(&r, v, (size_t)(n0 + 3 * p - 1));
+        assert_int_equal(res.observed.have, 0);
+        free(v);
+    }
+    sg_rule_clear(&r);
+}
+
+/* Every two-digit hexadecimal code 0.XY over 400 reference values: an
+ * unresolved one reports exactly the naive detection's candidate (saltus
+ * included: 0.8F's p 7, s 4 among them), a proven one holds over all 400
+ * values. */
+static void test_observed_hex2(void **state)
+{
+    const size_t n = 400;
+    int arith = 0;
+
+    (void)state;
+    for (unsigned d1 = 0; d1 < 16; d1++)
+        for (unsigned d2 = 1; d2 < 16; d2++) {
+            static ref_rule ref;
+            char text[8];
+            sg_rule r;
+            sg_result res;
+            sg_observed want;
+            uint32_t *g;
+
+            snprintf(text, sizeof text, "0.%X%X", d1, d2);
+            assert_int_equal(ref_rule_from_code(&ref, text), 0);
+            parse_or_fail(&r, SG_SYNTAX_HEX, text);
+            g = ref_prefix(&ref, n);
+            res = prove_prefix(&r, g, n);
+            if (res.status != SG_UNRESOLVED) {
+                for (uint64_t m = res.preperiod; m + res.period < n; m++)
+                    if (g[m + res.period] != g[m] + res.saltus)
+                        fail_msg("%s: proven p %llu, false at %llu", text,
+                                 (unsigned long long)res.period,
+                                 (unsigned long long)m);
+            } else {
+                naive_observe(&want, g, n);
+                if (want.have != res.observed.have ||
+                    (want.have && (want.period != res.observed.period ||
+                                   want.preperiod != res.observed.preperiod ||
+                                   want.saltus != res.observed.saltus)))
+                    fail_msg("%s: observed %d p %llu n0 %llu s %llu, naive "
+                             "%d p %llu n0 %llu s %llu",
+                             text, res.observed.have,
+                             (unsigned long long)res.observed.period,
+                             (unsigned long long)res.observed.preperiod,
+                             (unsigned long long)res.observed.saltus,
+                             want.have, (unsigned long long)want.period,
+                             (unsigned long long)want.preperiod,
+                             (unsigned long long)want.saltus);
+                arith += want.have && want.saltus > 0;
+            }
+            free(g);
+            sg_rule_clear(&r);
+        }
+    /* 0.8F at least: the saltus is seen in this family */
+    assert_true(arith >= 1);
+}
+
 /* One random rule at a random number of values: the observation matches
  * the naive definition, never contradicts the prover (needs < computed
  * would mean the theorem's check passes), and when the candidate goes on
@@ -1088,7 +1315,6 @@ static void observed_random_one(const ref_rule *ref, const char *text,
     sg_result res;
     sg_observed want;
     uint32_t *g = ref_prefix(ref, n);
-    int with_saltus = ref_max_take(ref) == UINT64_MAX;
 
     parse_or_fail(&r, syntax, text);
     res = prove_prefix(&r, g, n);
@@ -1096,7 +1322,7 @@ static void observed_random_one(const ref_rule *ref, const char *text,
         assert_int_equal(res.observed.have, 0);
         goto out;
     }
-    naive_observe(&want, g, n, with_saltus);
+    naive_observe(&want, g, n);
     if (res.observed.have != want.have ||
         (want.have && (res.observed.period != want.period ||
                        res.observed.preperiod != want.preperiod ||
@@ -1240,22 +1466,83 @@ static uint64_t naive_val(const uint32_t *g, size_t n, uint64_t a, uint64_t p,
     return i < n ? g[i] : g[a + (i - a) % p] + (i - a) / p * sal;
 }
 
+/* The splitting-tail theorem's hypotheses straight from THEORY.md,
+ * section 7.4, with values past n read through (p, sal) from a: sets
+ * *need and returns whether they hold (no work limits: small cases). */
+static int naive_split(const sg_rule *r, const uint32_t *g, size_t n,
+                       uint64_t a, uint64_t p, uint64_t sal, uint64_t *need)
+{
+    uint64_t f = r->tail_start - 1, c, B, x, k, i, j;
+    int ok = 1;
+#define NV(q) naive_val(g, n, a, p, sal, (q))
+    *need = UINT64_MAX;
+    if (a < 1 || sal < 1 || (sal & (sal - 1)) || a + p > n)
+        return 0;
+    for (c = 1; c <= a + p && NV(c) < sal; c++)
+        ;
+    if (c < a)
+        return 0;
+    B = a + f + c;
+    *need = B + p - 1;
+    if (!naive_prefix(g, a, p, sal))
+        return 0;
+    for (x = a; x < B; x++)
+        if (NV(x + p) != NV(x) + sal)
+            return 0;
+    for (x = B; ok && x <= *need; x++) {
+        uint64_t gx = NV(x);
+        for (uint64_t v = 0; ok && v < gx; v++) {
+            int hit = 0;
+            for (j = 0; !hit && j + f + 1 <= x; j++)
+                hit = NV(j) == v;
+            for (k = 1; !hit && k <= f; k++)
+                hit = (sg_rule_digit(r, k, NULL) & SG_BIT_ONE) &&
+                      NV(x - k) == v;
+            for (k = 0; !hit && k <= f; k++)
+                for (i = 1; !hit && i < c && i + k < x; i++)
+                    hit = (sg_rule_digit(r, k, NULL) & SG_BIT_TWO) &&
+                          (NV(i) ^ NV(x - k - i)) == v;
+            ok = hit;
+        }
+    }
+    for (k = 0; ok && k <= f; k++) {
+        if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
+            continue;
+        for (i = 0; ok && i < p; i++)
+            for (j = 0; ok && j < p; j++) {
+                uint64_t cl = (a + i + j + k) % p;
+                int64_t ei = (int64_t)(p * NV(a + i)) - (int64_t)(sal * (a + i));
+                int64_t ej = (int64_t)(p * NV(a + j)) - (int64_t)(sal * (a + j));
+                int64_t ec = (int64_t)(p * NV(a + cl)) -
+                             (int64_t)(sal * (a + cl));
+                if (((NV(a + i) ^ NV(a + j)) % sal) == NV(a + cl) % sal &&
+                    ei + ej - (int64_t)(sal * k) >= ec)
+                    ok = 0;
+            }
+    }
+#undef NV
+    return ok;
+}
+
 /* The proof search straight from its definition (prove.c's header comment
  * and THEORY.md), by brute force over every p: the least p, saltus read off
  * the end (tails) and start one past the last disagreement (at least 1
  * unless for tails, which try up to 64 + 2p later starts for the prefix
  * condition), whose bound is below n; then the least period dividing it
  * and the least pre-period.  Returns 0 when no p is proven. */
-static int naive_prove(sg_result *o, const char *th, uint64_t t,
-                       const uint32_t *g, size_t n)
+static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
+                       uint64_t t, const uint32_t *g, size_t n)
 {
-    int tail = strcmp(th, SG_THM_TAIL_ARITH) == 0;
+    int split = strcmp(th, SG_THM_TAIL_SPLIT) == 0;
+    int tail = split || strcmp(th, SG_THM_TAIL_ARITH) == 0;
 
     memset(o, 0, sizeof *o);
     if (n < 2)
         return 0;
-    for (uint64_t p = 1; p < n && naive_needs(th, 1, p, t) < n; p++) {
-        uint64_t sal = 0, a, q, sq = 0, m, tries;
+    for (uint64_t p = 1; p < n && (split ? 2 + t + p - 1
+                                         : naive_needs(th, 1, p, t)) < n;
+         p++) {
+        uint64_t sal = 0, a, q, sq = 0, m, tries, need = UINT64_MAX;
 
         if (tail) {
             if (g[n - 1] < g[n - 1 - p])
@@ -1264,7 +1551,17 @@ static int naive_prove(sg_result *o, const char *th, uint64_t t,
         }
         for (a = n - p; a > 0 && g[a - 1 + p] == g[a - 1] + sal; a--)
             ;
-        if (!tail) {
+        if (split) {
+            int ok = 0;
+            a = a ? a : 1;
+            for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
+                ok = naive_split(r, g, n, a, p, sal, &need);
+                if (ok || need >= n || a + p > n)
+                    break;
+            }
+            if (!ok || need >= n)
+                continue;
+        } else if (!tail) {
             a = a ? a : 1;
             if (naive_needs(th, a, p, t) >= n)
                 continue;
@@ -1283,7 +1580,7 @@ static int naive_prove(sg_result *o, const char *th, uint64_t t,
         o->proof_period = p;
         o->proof_start = a;
         o->proof_saltus = sal;
-        o->certified_to = naive_needs(th, a, p, t);
+        o->certified_to = split ? need : naive_needs(th, a, p, t);
         for (q = 1; q <= p; q++) {
             uint64_t j;
             if (p % q || sal % (p / q))
@@ -1316,10 +1613,11 @@ static void search_naive_one(const sg_rule *r, const char *text,
 
     if (!th)
         return;
-    t = strcmp(th, SG_THM_TAIL_ARITH) == 0 ? r->tail_start - 1
-                                           : sg_rule_max_take(r);
+    t = strcmp(th, SG_THM_TAIL_ARITH) == 0 || strcmp(th, SG_THM_TAIL_SPLIT) == 0
+            ? r->tail_start - 1
+            : sg_rule_max_take(r);
     res = prove_prefix(r, g, n);
-    have = naive_prove(&want, th, t, g, n);
+    have = naive_prove(&want, r, th, t, g, n);
     if (have != (res.status != SG_UNRESOLVED) ||
         (have &&
          (res.proof_period != want.proof_period ||
@@ -1367,7 +1665,7 @@ static void analyse_naive_one(const sg_rule *r, const char *text, size_t max)
     search_naive_one(r, text, v, s.n);
     if (res.status == SG_UNRESOLVED) {
         sg_observed o;
-        naive_observe(&o, v, s.n, r->tail_len != 0);
+        naive_observe(&o, v, s.n);
         if (o.have != res.observed.have ||
             (o.have && (o.period != res.observed.period ||
                         o.preperiod != res.observed.preperiod ||
@@ -1789,9 +2087,13 @@ int main(void)
         cmocka_unit_test(test_random_unequal),
         cmocka_unit_test(test_tails),
         cmocka_unit_test(test_random_tails),
+        cmocka_unit_test(test_lasker),
+        cmocka_unit_test(test_tail_split_prefixes),
         cmocka_unit_test(test_observed),
         cmocka_unit_test(test_observed_random),
         cmocka_unit_test(test_observed_long),
+        cmocka_unit_test(test_observed_long_saltus),
+        cmocka_unit_test(test_observed_hex2),
         cmocka_unit_test(test_search_naive),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),

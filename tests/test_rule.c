@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sgexplore.h"
+#include "internal.h"
 
 /* Parse text and return its canonical form (malloc'd); fails the test
  * when parsing fails. */
@@ -755,6 +756,58 @@ static void test_names_and_messages(void **state)
     sg_rule_clear(&r);
 }
 
+/* The rule profile (sgi_rule_profile): the facts the prover reads, for
+ * one rule of each kind, as the definitions of docs/THEORY.md section 1
+ * say (bits of the digits, where the tail starts, whether it is [3]). */
+static void test_profile(void **state)
+{
+    static const struct {
+        const char *text;
+        unsigned bits, prefix_bits, tail_bits;
+        uint64_t max_take, tail_start;
+        int tail3, splits, three, unequal;
+        const char *family;
+    } cases[] = {
+        {"0.77", 7, 7, 0, 2, 0, 0, 1, 0, 0, "octal"},
+        {"0.8F", 15, 15, 0, 2, 0, 0, 1, 1, 0, "hex"},
+        {"4!.0", 4, 4, 0, 0, 0, 0, 1, 0, 1, "take-and-break"},
+        {"4.[3]", 7, 4, 3, UINT64_MAX, 1, 1, 1, 0, 0, "take-and-break"},
+        {"0.51[3]", 7, 5, 3, UINT64_MAX, 3, 1, 1, 0, 0, "take-and-break"},
+        {"0.[7]", 7, 0, 7, UINT64_MAX, 1, 0, 1, 0, 0, "take-and-break"},
+        {"0.[3]", 3, 0, 3, UINT64_MAX, 1, 1, 0, 0, 0, "all-but"},
+        {"0.03", 3, 3, 0, 2, 0, 0, 0, 0, 0, "subtract"},
+    };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sg_rule r;
+        sgi_profile pr;
+        sg_error err;
+
+        sg_rule_init(&r);
+        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, cases[i].text,
+                                       &err),
+                         SG_OK);
+        sgi_rule_profile(&pr, &r);
+        if (pr.bits != cases[i].bits ||
+            pr.prefix_bits != cases[i].prefix_bits ||
+            pr.tail_bits != cases[i].tail_bits ||
+            pr.max_take != cases[i].max_take ||
+            pr.tail_start != cases[i].tail_start ||
+            pr.has_tail != (cases[i].tail_bits != 0) ||
+            pr.tail3 != cases[i].tail3 || pr.splits != cases[i].splits ||
+            pr.three != cases[i].three || pr.unequal != cases[i].unequal ||
+            strcmp(pr.family, cases[i].family) != 0)
+            fail_msg("profile of %s: bits %u/%u/%u max %llu tail %llu "
+                     "tail3 %d splits %d three %d unequal %d family %s",
+                     cases[i].text, pr.bits, pr.prefix_bits, pr.tail_bits,
+                     (unsigned long long)pr.max_take,
+                     (unsigned long long)pr.tail_start, pr.tail3, pr.splits,
+                     pr.three, pr.unequal, pr.family);
+        sg_rule_clear(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -770,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_allbut_many_exclusions),
         cmocka_unit_test(test_names_and_messages),
         cmocka_unit_test(test_text_limit),
+        cmocka_unit_test(test_profile),
     };
 
     (void)tu_base_seed();

@@ -160,7 +160,10 @@ static void observed_write(cli_rec *r, const cli_view *v)
         cli_rec_textf(r, " with saltus %llu", (unsigned long long)o->saltus);
     cli_rec_textf(r, ", holding up to G(%llu) (observed, not proven)\n",
                   (unsigned long long)o->held_to);
-    if (o->needs == UINT64_MAX)
+    if (o->needs == UINT64_MAX && o->saltus)
+        cli_rec_textf(r, "needs: no theorem implemented here proves "
+                         "arithmetic periodicity for this rule\n");
+    else if (o->needs == UINT64_MAX)
         cli_rec_textf(r, "needs: no theorem implemented here applies to "
                          "this rule\n");
     else

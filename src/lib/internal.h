@@ -48,6 +48,27 @@ const char *sgi_prove_theorem_id(const sg_rule *r);
  * set to a static explanation. */
 int sgi_prove_applicable(const sg_rule *r, const char **why);
 
+/*
+ * What a rule can do, computed once (rule.c): the prover's theorems read
+ * these facts instead of re-deriving them from the digits, so that a new
+ * kind of rule only has to fill them in.
+ */
+typedef struct sgi_profile {
+    uint64_t max_take;    /* largest removal; UINT64_MAX with a tail */
+    unsigned bits;        /* union of every digit's SG_BIT_* */
+    unsigned prefix_bits; /* of the digits below the tail (all: finite) */
+    unsigned tail_bits;   /* of the tail's digits (0: finite) */
+    uint64_t tail_start;  /* first tail position (0: finite) */
+    int has_tail;
+    int tail3;            /* the tail is exactly [3], without '!' */
+    int splits;           /* some digit may leave two heaps */
+    int three;            /* some digit may leave three heaps */
+    int unequal;          /* some digit carries '!' */
+    const char *family;   /* sg_rule_family */
+} sgi_profile;
+
+void sgi_rule_profile(sgi_profile *pr, const sg_rule *r);
+
 /* Bytes of physical memory on this machine (0 when unknown). */
 uint64_t sgi_physical_memory(void);
 

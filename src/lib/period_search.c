@@ -23,6 +23,26 @@ static sg_value rev(const sg_seq *s, uint64_t i)
     return sg_seq_get(s, (size_t)(s->n - 1 - i));
 }
 
+/* The differences read from the end: D(N - 2 - i), i < N - 1. */
+static uint64_t rev_diff(const sg_seq *s, uint64_t i)
+{
+    return (uint64_t)rev(s, i) - (uint64_t)rev(s, i + 1);
+}
+
+/* The text the scan reads: values or differences. */
+static uint64_t text_at(const sg_period_scan *ps, uint64_t i)
+{
+    return ps->diff ? rev_diff(ps->s, i) : (uint64_t)rev(ps->s, i);
+}
+
+/* Its length. */
+static uint64_t text_len(const sg_period_scan *ps)
+{
+    if (!ps->diff)
+        return ps->s->n;
+    return ps->s->n ? ps->s->n - 1 : 0;
+}
+
 /*
  * For one-byte values, with none of the window matched: the first text
  * position j >= i where it could begin, R(j) = c0 and R(j + 1) = c1 (e:
@@ -54,8 +74,9 @@ static uint64_t skip_to(const uint8_t *e, uint64_t n, uint64_t i,
     return n;
 }
 
-sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
-                              uint64_t len, uint64_t dmin, sg_error *err)
+static sg_status scan_init(sg_period_scan *ps, const sg_seq *s,
+                           uint64_t len, uint64_t dmin, int diff,
+                           sg_error *err)
 {
     uint64_t i, k;
 
@@ -64,7 +85,8 @@ sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
     ps->next = dmin ? dmin : 1;
     ps->q = 0;
     ps->fail = NULL;
-    if (len == 0 || len > s->n)
+    ps->diff = diff;
+    if (len == 0 || len > text_len(ps))
         return SG_OK;   /* nothing can match */
     ps->fail = malloc((size_t)(len + 1) * sizeof *ps->fail);
     if (!ps->fail)
@@ -75,20 +97,33 @@ sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
     /* fail[q]: length of the longest proper border of R(0..q-1). */
     ps->fail[0] = ps->fail[1] = 0;
     for (i = 1, k = 0; i < len; i++) {
-        sg_value c = rev(s, i);
-        while (k > 0 && rev(s, k) != c)
+        uint64_t c = text_at(ps, i);
+        while (k > 0 && text_at(ps, k) != c)
             k = ps->fail[k];
-        if (rev(s, k) == c)
+        if (text_at(ps, k) == c)
             k++;
         ps->fail[i + 1] = k;
     }
     return SG_OK;
 }
 
+sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
+                              uint64_t len, uint64_t dmin, sg_error *err)
+{
+    return scan_init(ps, s, len, dmin, 0, err);
+}
+
+sg_status sg_period_scan_init_diff(sg_period_scan *ps, const sg_seq *s,
+                                   uint64_t len, uint64_t dmin,
+                                   sg_error *err)
+{
+    return scan_init(ps, s, len, dmin, 1, err);
+}
+
 uint64_t sg_period_scan_next(sg_period_scan *ps)
 {
     const sg_seq *s = ps->s;
-    uint64_t len = ps->len, n = s->n, q = ps->q, i;
+    uint64_t len = ps->len, n = text_len(ps), q = ps->q, i;
 
     if (!ps->fail)
         return 0;
@@ -98,7 +133,7 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
      * per round). */
 #define KMP_SCAN(R, SKIP)                                                   \
     for (i = ps->next + q; i < n; i++) {                                    \
-        sg_value c;                                                         \
+        uint64_t c;                                                         \
         if (q == 0 && (SKIP)) {                                             \
             i = skip_to(e, n, i, (uint8_t)R(0), (uint8_t)R(1));             \
             if (i >= n)                                                     \
@@ -118,7 +153,12 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
             return d;                                                       \
         }                                                                   \
     }
-    if (s->width == 1) {
+    if (ps->diff) {
+#define DIFF_REV(x) rev_diff(s, (x))
+        const uint8_t *e = NULL;
+        KMP_SCAN(DIFF_REV, 0)
+#undef DIFF_REV
+    } else if (s->width == 1) {
         const uint8_t *e = s->data + n - 1;
 #define BYTE_REV(x) e[-(ptrdiff_t)(x)]
         KMP_SCAN(BYTE_REV, len >= 2)

@@ -27,9 +27,9 @@
  * whose block G(n0..n0+p-1) occurs and then repeats at least twice more up
  * to the last computed value (N - n0 >= 3p), n0 = n0(p) being the least
  * start it holds from (one past the last disagreement).  A saltus is
- * allowed only for rules with a repeating tail (the tail theorem's family;
- * finite octal codes are never arithmetic-periodic), read off the end of
- * the data as in the proof search.  `needs` is the certified_to that the
+ * allowed in every family (issue 23), read off the end of the data as in
+ * the proof search; a candidate with a saltus must also hold over the
+ * last N/4 values.  `needs` is the certified_to that the
  * applicable theorem would report for this candidate (the same bound
  * function as the proof; for the tail theorem at the first start from n0
  * whose prefix condition holds), so `--max needs+1` proves it if the
@@ -61,7 +61,8 @@ typedef enum {
     KIND_TWO,
     KIND_TWO_UNEQUAL,
     KIND_THREE,
-    KIND_TAIL3
+    KIND_TAIL3,
+    KIND_TAIL3_SPLIT
 } proof_kind;
 
 static const struct theorem {
@@ -84,6 +85,10 @@ static const struct theorem {
     {KIND_TAIL3, SG_THM_TAIL_ARITH,
      "tail arithmetic-periodicity theorem (split-free code ending in [3], "
      "such as an all-but game)"},
+    {KIND_TAIL3_SPLIT, SG_THM_TAIL_SPLIT,
+     "splitting-tail arithmetic-periodicity theorem (code ending in [3] with "
+     "two-heap splits before it, saltus a power of 2, such as Lasker's "
+     "Nim)"},
 };
 
 static const struct theorem *theorem_of(proof_kind k)
@@ -186,15 +191,17 @@ uint64_t sg_checksum(const sg_seq *s, size_t n)
     return sgi_checksum_extend(SG_FNV_OFFSET, s, 0, n);
 }
 
-/* Which theorem can apply, and why not when none can. */
+/* Which theorem can apply, and why not when none can: read off the rule's
+ * profile (sgi_rule_profile), computed once. */
 static proof_kind rule_kind(const sg_rule *r, const char **why)
 {
-    unsigned bits = sg_rule_bits(r);
+    sgi_profile pr;
 
+    sgi_rule_profile(&pr, r);
     if (why)
         *why = NULL;
-    if (sg_rule_has_unequal(r)) {
-        if (!r->tail_len && !(bits & SG_BIT_THREE))
+    if (pr.unequal) {
+        if (!pr.has_tail && !pr.three)
             return KIND_TWO_UNEQUAL;
         if (why)
             *why = "no periodicity theorem is implemented for '!' (unequal "
@@ -202,22 +209,20 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
                    "have a repeating tail";
         return KIND_NONE;
     }
-    if (r->tail_len) {
-        size_t i;
-        int ok = r->tail_len == 1 && r->tail[0] == 3;
-        for (i = 0; ok && i < r->nterms; i++)
-            if (r->terms[i].digit & (SG_BIT_TWO | SG_BIT_THREE))
-                ok = 0;
-        if (ok)
+    if (pr.has_tail) {
+        if (pr.tail3 && !(pr.prefix_bits & (SG_BIT_TWO | SG_BIT_THREE)))
             return KIND_TAIL3;
+        if (pr.tail3 && !(pr.prefix_bits & SG_BIT_THREE))
+            return KIND_TAIL3_SPLIT;
         if (why)
             *why = "no periodicity theorem is implemented for this repeating "
-                   "[..] tail (only split-free codes ending in [3])";
+                   "[..] tail (only codes ending in [3] whose digits before "
+                   "it leave at most two heaps)";
         return KIND_NONE;
     }
-    if (bits & SG_BIT_THREE)
+    if (pr.three)
         return KIND_THREE;
-    if (bits & SG_BIT_TWO)
+    if (pr.splits)
         return KIND_TWO;
     return KIND_WINDOW;
 }
@@ -259,6 +264,10 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     case KIND_WINDOW:
     case KIND_TAIL3:
         return add_sat(m, t);
+    case KIND_TAIL3_SPLIT:
+        /* a lower bound: the true end a + f + c (split_tail_check) has
+         * c >= a */
+        return add_sat(mul_sat(2, m), t);
     case KIND_TWO:
         return add_sat(add_sat(mul_sat(2, m), p), t);
     case KIND_TWO_UNEQUAL:
@@ -285,7 +294,9 @@ static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
 
 static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 {
-    return kind == KIND_TAIL3 ? r->tail_start - 1 : sg_rule_max_take(r);
+    return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT
+               ? r->tail_start - 1
+               : sg_rule_max_take(r);
 }
 
 /* G(i) widened, so that G(i) + s never overflows for any 63-bit s. */
@@ -387,6 +398,166 @@ static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
     res->period = q;
     res->saltus = sq;
     res->preperiod = m;
+}
+
+/* Signed 128-bit integers for the size condition (p G and sal n reach
+ * past 64 bits). */
+__extension__ typedef __int128 i128;
+
+/* Limits of split_tail_check's work (bytes and steps): beyond them the
+ * theorem is not attempted (unresolved), and a certificate is refused. */
+#define SPLIT_WORK_MAX ((uint64_t)1 << 28)
+#define SPLIT_VALUE_MAX ((uint64_t)1 << 26) /* two tables of this many bytes */
+
+/*
+ * The hypotheses of the splitting-tail theorem (docs/THEORY.md, section
+ * 7.4) for start a, period p, saltus sal: sal a power of 2; c, the least
+ * x >= 1 with G(x) >= sal, at least a; B = a + f + c; the prefix
+ * condition at a; G(n+p) = G(n) + sal for a <= n < B; for B <= n < B + p,
+ * every value below G(n) is the value of a one-heap option or of a split
+ * with a part below c; and the residue condition: no two-part split whose
+ * parts are both at least c can have the residue mod sal of the next
+ * value of its class.  Values G(n) for n >= N are read through (a, p,
+ * sal) (value_ap): only observed_needs relies on that; the prover and
+ * the checker call it with need < N.  Sets *need to B + p - 1
+ * (UINT64_MAX on overflow) and *why on failure.  Returns 1 when every
+ * hypothesis holds, 0 when not, -1 when out of memory.
+ */
+static int split_tail_check(const sg_seq *s, const sg_rule *r, uint64_t a,
+                            uint64_t p, uint64_t sal, uint64_t *need,
+                            const char **why)
+{
+    uint64_t N = s->n, f = r->tail_start - 1, c, B, n, k, x, vmax = 0;
+    uint64_t work = 0, nk4 = 0, i1, i2;
+    unsigned char *inA = NULL, *mark = NULL;
+    uint64_t *rho = NULL;
+    i128 *ee = NULL;
+    int ok = 0, pc;
+
+#define V(i) value_ap(s, a, p, sal, (i))
+    *need = UINT64_MAX;
+    *why = NULL;
+    if (a == 0 || p == 0 || sal == 0 || (sal & (sal - 1)) != 0) {
+        *why = "the saltus must be a power of 2 and the start at least 1";
+        return 0;
+    }
+    if (a + p > N || a + p < a) {
+        *why = "fewer values than one period from the start";
+        return 0;
+    }
+    if (f > SPLIT_WORK_MAX) {
+        *why = "the finite check of the splitting-tail theorem is beyond "
+               "this implementation's limits";
+        return 0;
+    }
+    for (c = 1; c <= a + p && V(c) < sal; c++)
+        ;
+    if (c < a) {
+        *why = "some heap from 1 to the start has a value of at least the "
+               "saltus (c < a)";
+        return 0;
+    }
+    B = add_sat(add_sat(a, f), c);
+    *need = add_sat(B, p - 1);
+    if (*need == UINT64_MAX) {
+        *why = "the theorem's bound exceeds 2^64";
+        return 0;
+    }
+    if (*need > N && *need - N > SPLIT_WORK_MAX) {
+        *why = "the finite check of the splitting-tail theorem is beyond "
+               "this implementation's limits";
+        return 0;
+    }
+    for (k = 0; k <= f; k++)
+        if (sg_rule_digit(r, k, NULL) & SG_BIT_TWO)
+            nk4++;
+    for (n = 0; n <= *need; n++)
+        if (V(n) > vmax)
+            vmax = V(n);
+    /* the work of the option check and of the residue table */
+    for (n = B; n <= *need; n++)
+        work = add_sat(work, add_sat(V(n), add_sat(f, mul_sat(nk4, c))));
+    if (work > SPLIT_WORK_MAX || vmax >= SPLIT_VALUE_MAX ||
+        p > SPLIT_WORK_MAX ||
+        mul_sat(mul_sat(p, p), nk4) > 2 * SPLIT_WORK_MAX) {
+        *why = "the finite check of the splitting-tail theorem is beyond "
+               "this implementation's limits";
+        return 0;
+    }
+    if ((pc = prefix_condition(s, a, p, sal)) != 1) {
+        *why = "the prefix condition fails";
+        return pc;
+    }
+    for (n = a; n < B; n++)
+        if (V(n + p) != V(n) + sal) {
+            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
+            return 0;
+        }
+    inA = calloc((size_t)vmax + 1, 1);
+    mark = calloc((size_t)vmax + 1, 1);
+    rho = malloc((size_t)p * sizeof *rho);
+    ee = malloc((size_t)p * sizeof *ee);
+    if (!inA || !mark || !rho || !ee) {
+        ok = -1;
+        goto out;
+    }
+    /* Option check: A(n) = {G(j) : j <= n - f - 1} grows with n. */
+    for (x = 0; x + f + 1 <= B; x++)
+        inA[V(x)] = 1;
+    for (n = B; n <= *need; n++) {
+        uint64_t g = V(n), v;
+        if (n > B)
+            inA[V(n - f - 1)] = 1;
+        memset(mark, 0, (size_t)g);
+        for (k = 1; k <= f; k++)
+            if ((sg_rule_digit(r, k, NULL) & SG_BIT_ONE) &&
+                (v = V(n - k)) < g)
+                mark[v] = 1;
+        for (k = 0; k <= f; k++) {
+            if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
+                continue;
+            for (x = 1; x < c && x + k < n; x++)
+                if ((v = V(x) ^ V(n - k - x)) < g)
+                    mark[v] = 1;
+        }
+        for (v = 0; v < g; v++)
+            if (!inA[v] && !mark[v]) {
+                *why = "a value below G(n) is reached only by splits into "
+                       "two large parts, for n in [B, B + p)";
+                goto out;
+            }
+    }
+    /* Residue-or-size condition, for every class pair of two large parts
+     * (i1, i2) and split position k: the value G(x) ^ G(y) misses the
+     * residue mod sal of the class t of n = x + y + k, or even
+     * G(x) + G(y) < G(n), which with E(i) = p G(a+i) - sal (a+i) reads
+     * E(i1) + E(i2) - sal k < E(t) (p G(x) = E(ix) + sal x). */
+    for (i1 = 0; i1 < p; i1++) {
+        rho[i1] = V(a + i1) & (sal - 1);
+        ee[i1] = (i128)p * (i128)V(a + i1) - (i128)sal * (i128)(a + i1);
+    }
+    for (k = 0; k <= f; k++) {
+        if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
+            continue;
+        for (i1 = 0; i1 < p; i1++)
+            for (i2 = i1; i2 < p; i2++) {
+                uint64_t cl = (a % p + i1 + i2 + k % p) % p;
+                if ((rho[i1] ^ rho[i2]) == rho[cl] &&
+                    ee[i1] + ee[i2] - (i128)sal * (i128)k >= ee[cl]) {
+                    *why = "the residue-or-size condition fails: two large "
+                           "parts may reach the next value of their class";
+                    goto out;
+                }
+            }
+    }
+    ok = 1;
+out:
+#undef V
+    free(inA);
+    free(mark);
+    free(rho);
+    free(ee);
+    return ok;
 }
 
 /*
@@ -518,14 +689,43 @@ static int saltus_of(uint64_t *sal, const sg_seq *s, int with_saltus,
 /* Try candidate period p: its saltus is read off the end of the data, and
  * n0(p) is one past the last disagreement.  Fills res and returns 1 when
  * the theorem certifies p, 0 when not, -1 when out of memory. */
-static int try_period(sg_result *res, proof_kind kind, const sg_seq *s,
-                      uint64_t p, uint64_t t, run_memo *memo)
+static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
+                      const sg_seq *s, uint64_t p, uint64_t t, run_memo *memo)
 {
     uint64_t N = s->n, a, sal, tries;
 
-    if (saltus_of(&sal, s, kind == KIND_TAIL3, p))
+    if (saltus_of(&sal, s, kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT,
+                  p))
         return 0;
     a = start_of(s, p, sal, memo);
+    if (kind == KIND_TAIL3_SPLIT) {
+        /* A later start may meet the prefix condition (c >= a fails for
+         * good once it fails). */
+        uint64_t need = UINT64_MAX;
+        const char *why;
+        int ok = 0;
+        if (a == 0)
+            a = 1;
+        for (tries = 0; tries < tail_tries(p); tries++, a++) {
+            /* c >= a makes need >= 2a + f + p - 1: most candidates stop
+             * here, before the check reads any value */
+            if (theorem_needs(kind, a, p, t) >= N)
+                return 0;
+            ok = split_tail_check(s, r, a, p, sal, &need, &why);
+            if (ok != 0 || need >= N || a + p > N)
+                break;
+        }
+        if (ok < 0)
+            return -1;
+        if (ok == 0 || need >= N)
+            return 0;
+        res->proof_start = a;
+        res->proof_period = p;
+        res->proof_saltus = sal;
+        res->certified_to = need;
+        minimise(res, s, a, p, sal);
+        return 1;
+    }
     if (kind != KIND_TAIL3) {
         if (a == 0)
             a = 1;
@@ -575,21 +775,23 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 
     if (N < 2)
         return 0;
-    if (kind != KIND_WINDOW && kind != KIND_TAIL3) {
+    if (kind != KIND_WINDOW && kind != KIND_TAIL3 &&
+        kind != KIND_TAIL3_SPLIT) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
-            if ((found = try_period(res, kind, s, p, t, memo)) != 0)
+            if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
                 return found;
         if (p < from)
             return 0;
     }
-    if (kind != KIND_TAIL3 && len >= 1 && len < N) {
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && len >= 1 &&
+        len < N) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
                    theorem_needs(kind, 1, p, t) < N)
-                if ((found = try_period(res, kind, s, p, t, memo)) != 0)
+                if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
                     break;
             sg_period_scan_clear(&ps);
             return found;
@@ -597,13 +799,14 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         /* Out of memory for the scan: fall back to trying every p. */
     }
     for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
-        if ((found = try_period(res, kind, s, p, t, memo)) != 0)
+        if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
             return found;
     return 0;
 }
 
 /* Whether candidate p is seen to repeat: its block from n0(p) occurs and
- * repeats at least twice more, N - n0 >= 3p.  Fills *n0, *sal. */
+ * repeats at least twice more, N - n0 >= 3p, and, with a saltus, holds
+ * over at least the last N/4 values.  Fills *n0, *sal. */
 static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
                        uint64_t *n0, uint64_t *sal, run_memo *memo)
 {
@@ -616,7 +819,11 @@ static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
      * stretch come from the memo. */
     i = start_of(s, p, *sal, memo);
     *n0 = i;
-    return N - i >= 3 * p;
+    /* With a saltus, also over the last quarter of the values: short
+     * arithmetic runs (x, x+1, x+1, x+2, ...) occur inside the blocks of
+     * longer arithmetic periods (0.8F: p = 2 over the last 8 of 400
+     * values, inside its period 7). */
+    return N - i >= 3 * p && (*sal == 0 || N - i >= N / 4);
 }
 
 /* What the theorem of `kind` would need (its certified_to) to prove the
@@ -632,6 +839,26 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
 
     if (kind == KIND_NONE)
         return UINT64_MAX;
+    if (kind == KIND_TAIL3_SPLIT) {
+        /* As try_period, the values beyond N read through the candidate. */
+        uint64_t need = UINT64_MAX;
+        const char *why;
+        if (a == 0)
+            a = 1;
+        for (tries = 0; tries < tail_tries(p) && a + p <= s->n;
+             tries++, a++) {
+            ok = split_tail_check(s, r, a, p, sal, &need, &why);
+            if (ok < 0)
+                *nomem = 1;
+            if (ok != 0)
+                return ok < 0 ? UINT64_MAX : need;
+            if (need >= s->n)
+                return UINT64_MAX;
+        }
+        return UINT64_MAX;
+    }
+    if (sal != 0 && kind != KIND_TAIL3)
+        return UINT64_MAX;  /* its theorem proves plain periods only */
     t = kind_length(kind, r);
     if (kind != KIND_TAIL3)
         return theorem_needs(kind, a ? a : 1, p, t);
@@ -644,36 +871,69 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
     return UINT64_MAX;
 }
 
+/* The least p >= from, below `below`, at which the last SCAN_FROM values
+ * (plain) or differences (diff) recur and the candidate is seen to
+ * repeat; 0 when none.  Falls back to trying every p when the scan's
+ * table cannot be allocated. */
+static uint64_t observe_scan(const sg_seq *s, int diff, uint64_t below,
+                             uint64_t *n0, uint64_t *sal, run_memo *memo)
+{
+    uint64_t N = s->n, p;
+    sg_period_scan ps;
+    sg_status st = diff ? sg_period_scan_init_diff(&ps, s, SCAN_FROM,
+                                                   SCAN_FROM, NULL)
+                        : sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM,
+                                              NULL);
+
+    if (st == SG_OK) {
+        while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3 &&
+               p < below)
+            if (observed_at(s, diff, p, n0, sal, memo)) {
+                sg_period_scan_clear(&ps);
+                return p;
+            }
+        sg_period_scan_clear(&ps);
+        return 0;
+    }
+    for (p = SCAN_FROM; p <= N / 3 && p < below; p++)
+        if (observed_at(s, diff, p, n0, sal, memo))
+            return p;
+    return 0;
+}
+
 /* Fill res->observed for an unresolved result (see the comment at the top):
- * the least p seen to repeat, found like the proof search's candidates. */
+ * the least p seen to repeat, with the saltus read off the end of the data
+ * in every family (issue 23: a hexadecimal code such as 0.8F is
+ * arithmetic-periodic; finite octal codes never are [HoN], and their
+ * saltus read off the end is then 0 for every candidate that repeats).
+ * p below SCAN_FROM are tried one by one; from it on, the plain period
+ * scan lists the shifts where the last SCAN_FROM values recur and the
+ * scan of differences those where they recur up to a saltus, which
+ * every candidate with N - n0 >= 3p > SCAN_FROM is; the scan of
+ * differences (slower) only looks below the plain candidate. */
 static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
                     const sg_seq *s, run_memo *memo, int *nomem)
 {
     sg_observed *o = &res->observed;
-    uint64_t N = s->n, p, n0 = 0, sal = 0;
-    int with_saltus = r->tail_len != 0, found = 0;
+    uint64_t N = s->n, p, n0 = 0, sal = 0, pn0 = 0, psal = 0, pp;
+    int found = 0;
 
     memset(o, 0, sizeof *o);
     if (N < 3)
         return;
-    /* Every p for a saltus (the agreement is up to it); otherwise p below
-     * SCAN_FROM one by one, then the shifts where the last SCAN_FROM
-     * values recur, which every p with N - n0 >= 3p > SCAN_FROM is. */
-    for (p = 1; p <= N / 3 && (with_saltus || p < SCAN_FROM); p++)
-        if ((found = observed_at(s, with_saltus, p, &n0, &sal, memo)))
+    for (p = 1; p <= N / 3 && p < SCAN_FROM; p++)
+        if ((found = observed_at(s, 1, p, &n0, &sal, memo)))
             break;
-    if (!found && !with_saltus && p < N / 3 + 1) {
-        sg_period_scan ps;
-        if (sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL) == SG_OK) {
-            while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3)
-                if ((found = observed_at(s, 0, p, &n0, &sal, memo)))
-                    break;
-            sg_period_scan_clear(&ps);
-        } else {
-            for (p = SCAN_FROM; p <= N / 3; p++)
-                if ((found = observed_at(s, 0, p, &n0, &sal, memo)))
-                    break;
+    if (!found && p < N / 3 + 1) {
+        /* plain first (fast), then with a saltus below it */
+        pp = observe_scan(s, 0, UINT64_MAX, &pn0, &psal, memo);
+        p = observe_scan(s, 1, pp ? pp : UINT64_MAX, &n0, &sal, memo);
+        if (!p && pp) {
+            p = pp;
+            n0 = pn0;
+            sal = psal;
         }
+        found = p != 0;
     }
     if (!found)
         return;
@@ -779,11 +1039,43 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     if (c->status != (sq ? SG_ARITH_PERIODIC : SG_PERIODIC))
         return refute(err, "the status '%s' contradicts the saltus %llu",
                       sg_period_status_name(c->status), U(sq));
-    if (kind != KIND_TAIL3 && (sal != 0 || sq != 0))
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
+        (sal != 0 || sq != 0))
         return refute(err,
                       "this theorem proves only plain periodicity (saltus 0)");
     if (kind != KIND_TAIL3 && a == 0)
         return refute(err, "the theorem's start must be at least 1");
+    if (kind == KIND_TAIL3_SPLIT) {
+        const char *why;
+        int ok;
+        if (B >= s->n)
+            return refute(err, "fewer values available than the "
+                               "certificate covers");
+        if (sg_checksum(s, (size_t)B + 1) != c->checksum)
+            return refute(err, "checksum of G(0..bound) does not match");
+        if (sal > s->max)
+            return refute(err, "the proof's saltus %llu exceeds every value",
+                          U(sal));
+        if (p > B || a > B - p)
+            return refute(err, "the start and period reach beyond the "
+                               "bound");
+        ok = split_tail_check(s, r, a, p, sal, &need, &why);
+        if (ok < 0) {
+            sg_error_set(err, SG_E_NOMEM, -1,
+                         "out of memory while checking the splitting-tail "
+                         "theorem");
+            return 0;
+        }
+        if (need != UINT64_MAX && need > B)
+            return refute(err,
+                          "the bound is smaller than the theorem needs "
+                          "(%llu < %llu)",
+                          U(B), U(need));
+        if (!ok)
+            return refute(err, "the splitting-tail theorem's check fails: %s",
+                          why);
+        goto claimed;
+    }
     t = kind_length(kind, r);
     end = agreement_end(kind, a, p, t);
     need = theorem_needs(kind, a, p, t);
@@ -822,6 +1114,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
         }
         return refute(err, "the prefix condition of the tail theorem fails");
     }
+claimed:
     /* The claim: every arithmetic period of the proven sequence is a
      * multiple of the least one d, with saltus in proportion. */
     d = least_period(s, a, p, sal, &sd);
@@ -875,8 +1168,8 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     sg_period_scan ps;
     int have_scan;
 
-    if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_WINDOW ||
-        N < 16)
+    if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
+        kind == KIND_WINDOW || N < 16)
         return (size_t)best;
     t = kind_length(kind, r);
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values

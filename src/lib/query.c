@@ -153,6 +153,44 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
                                     const sg_result *res, const sg_seq *s,
                                     const mpz_t h, const mpz_t target);
 
+/* A move from a huge heap h of a tail rule with splits (the splitting-tail
+ * theorem, THEORY.md section 7.4): a split at a position k <= f with a
+ * small part x, G(x) below the saltus, whose value G(x) ^ G(h - k - x),
+ * computed by sg_value_at, is the target.  By the theorem, every value
+ * below G(h) that no one-heap move reaches is reached this way; whatever
+ * is found is a legal move of exactly that value in any case. */
+static int find_small_split_move(sg_move *mv, const sg_rule *r,
+                                 const sg_result *res, const sg_seq *s,
+                                 const mpz_t h, const mpz_t target)
+{
+    mpz_t y, v, gx;
+    uint64_t k, x;
+    int found = 0;
+
+    if (!r->tail_len || res->saltus == 0)
+        return 0;
+    mpz_inits(y, v, gx, NULL);
+    for (x = 1; !found && x < s->n && sg_seq_get(s, x) < res->saltus; x++)
+        for (k = 0; !found && k < r->tail_start; k++) {
+            if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
+                continue;
+            mpz_sub_ui(y, h, (unsigned long)(k + x));
+            if (mpz_sgn(y) <= 0 || sg_value_at(v, res, s, y) != SG_OK)
+                continue;
+            mpz_set_ui(gx, sg_seq_get(s, x));
+            mpz_xor(v, v, gx);
+            if (mpz_cmp(v, target) == 0) {
+                mpz_set_ui(mv->take, (unsigned long)k);
+                mv->nleft = 2;
+                mpz_set_ui(mv->left[0], (unsigned long)x);
+                mpz_set(mv->left[1], y);
+                found = 1;
+            }
+        }
+    mpz_clears(y, v, gx, NULL);
+    return found;
+}
+
 sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
                        const sg_seq *s, const mpz_t h, const mpz_t target)
 {
@@ -161,6 +199,13 @@ sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
         !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE)))
         return find_one_heap_move(m, r, res, s, h, target) ? SG_OK
                                                            : SG_E_UNKNOWN;
+    if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && r->tail_len &&
+        res->status == SG_ARITH_PERIODIC &&
+        !(sg_rule_bits(r) & SG_BIT_THREE))
+        return find_one_heap_move(m, r, res, s, h, target) ||
+                       find_small_split_move(m, r, res, s, h, target)
+                   ? SG_OK
+                   : SG_E_UNKNOWN;
     return find_periodic_move(m, r, res, s, h, target);
 }
 

@@ -6,6 +6,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -733,6 +734,26 @@ const char *sg_rule_family(const sg_rule *r)
     if (r->tail_len || sg_rule_has_unequal(r))
         return "take-and-break";
     return (sg_rule_bits(r) & SG_BIT_THREE) ? "hex" : "octal";
+}
+
+void sgi_rule_profile(sgi_profile *pr, const sg_rule *r)
+{
+    size_t i;
+
+    memset(pr, 0, sizeof *pr);
+    pr->max_take = sg_rule_max_take(r);
+    pr->bits = sg_rule_bits(r);
+    for (i = 0; i < r->nterms; i++)
+        pr->prefix_bits |= r->terms[i].digit;
+    for (i = 0; i < r->tail_len; i++)
+        pr->tail_bits |= r->tail[i];
+    pr->has_tail = r->tail_len != 0;
+    pr->tail_start = pr->has_tail ? r->tail_start : 0;
+    pr->tail3 = r->tail_len == 1 && r->tail[0] == 3 && !r->tail_unequal[0];
+    pr->splits = (pr->bits & SG_BIT_TWO) != 0;
+    pr->three = (pr->bits & SG_BIT_THREE) != 0;
+    pr->unequal = sg_rule_has_unequal(r);
+    pr->family = sg_rule_family(r);
 }
 
 /* ------------------------------------------------------------------ */

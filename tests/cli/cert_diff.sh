@@ -57,6 +57,11 @@ all-but{2}
 all-but{1,12}
 all-but{3,20}
 all-but{1,2,3,20}
+4.[3]
+0.4[3]
+4.1[3]
+0.6[3]
+0.0004[3]
 EOF
 [ -n "$SG_CERT_DIFF_RULES" ] && cp "$SG_CERT_DIFF_RULES" "$T/rules"
 mkdir "$T/genuine" "$T/cases"

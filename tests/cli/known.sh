@@ -69,4 +69,28 @@ printf 'format: sgexplore-certificate 1\nrule: 0.07\n' >"$T/k6"
 "$SG" verify --certificate "$T/k6" >"$T/v" 2>&1; rc=$?
 check "an incomplete certificate is a usage error (exit 2)" test $rc -eq 2
 
+# Lasker's Nim beyond the computed range, through the proven saltus: the
+# published formula at 10^100 (a multiple of 4: G = 10^100 - 1), and a
+# position (h, h + 1), h = 10^30 + 3, whose only winning moves split the
+# first heap (its target value h is no smaller heap's value); the move is
+# checked with the published formula, nothing from sgexplore.
+out=$("$SG" --no-cache --rule '4.[3]' --heap 10^100 --json)
+check "Lasker's Nim: G(10^100) = 10^100 - 1 (published formula)" \
+    python3 -c "import json,sys; d=json.loads(sys.argv[1]); sys.exit(d['heaps'][0]['value'] != str(10**100 - 1))" "$out"
+out=$("$SG" --no-cache --rule '4.[3]' --position 10^30+3,10^30+4 --json)
+check "Lasker's Nim: a winning split from a heap of 10^30 + 3 (nim-sum 0 after it, by the formula)" \
+    python3 -c "
+import json, sys
+G = lambda n: 0 if n == 0 else n + (1 if n % 4 == 3 else -1 if n % 4 == 0 else 0)
+d = json.loads(sys.argv[1])['position']
+h = [10**30 + 3, 10**30 + 4]
+m = d['move']
+left = [int(x) for x in m['leaves']]
+assert sum(left) + int(m['take']) == h[m['heap']] and len(left) == 2 and min(left) >= 1
+rest = [x for i, x in enumerate(h) if i != m['heap']] + left
+s = 0
+for x in rest:
+    s ^= G(x)
+sys.exit(s != 0)" "$out"
+
 echo "1..$n"
