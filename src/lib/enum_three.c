@@ -4,13 +4,29 @@
  *
  * The straightforward method visits every triple a <= b <= c of heap - k:
  * O(n^2) per heap.  Here the two-heap option sets are kept as bitsets,
- * P(m) = {G(b) ^ G(m-b) : 1 <= b <= m/2}, computed once per m.  Every
- * three-heap option of a remainder r is G(a) ^ x with 1 <= a <= r-2 and x in
- * P(r-a) (a being any one of the three parts), so grouping the a's by their
- * value g gives the option set as the union over g of g ^ (OR of P(r-a) for
- * G(a) = g): O(r) word operations plus one pass per distinct value.  The
- * digits, the one-heap options and the sets P(m) come from the move
- * generator (moves.h) shared with the naive method and query.c.
+ * P(m) = {G(b) ^ G(m-b) : 1 <= b <= m/2}, computed once per m.  The
+ * three-heap options of a remainder r are
+ *     T(r) = union over 1 <= a <= r-2 of G(a) ^ P(r-a)
+ * (a being any one of the three parts), and the translate of a bitset by
+ * xor with g = 64 * hi + lo is word-wise: word w of it is word w ^ hi of
+ * the set with its bits permuted by xor with lo (six delta swaps).
+ *
+ * Only the mex is wanted, so the heap's option set is built one 64-value
+ * word at a time, from the lowest: word w is the or of the heap's one-
+ * and two-heap options there and, for each three-heap remainder r, of the
+ * translated words w ^ hi(G(a)) of P(r - a).  Every word below the mex is
+ * full, and a full word stops its loop over a; in the games studied here
+ * the option sets are dense and a word fills after a few a's, so a heap
+ * costs about (mex / 64) * (a few) + r word operations instead of the
+ * O(r * words) ors and O(values^2) bit visits of a set built whole.  The
+ * one word that does not fill (it holds the mex) is built in full, its
+ * a's grouped by lo (64 accumulators, one permutation each), which also
+ * bounds the cost of any word that is slow to fill.
+ *
+ * The sets P(m) are what a run holds: n words-wide bitsets, checked
+ * against the machine's memory whenever the values widen.  The digits,
+ * the one-heap options and P(m) come from the move generator (moves.h)
+ * shared with the naive method, the reference of the tests.
  */
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
@@ -20,6 +36,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* a's tried one by one in a word before the rest are grouped by lo. */
+#ifndef THREE_EAGER
+#define THREE_EAGER 4096
+#endif
+
 /* Whether this method applies: bit 8 somewhere, no '!', no tail. */
 int sgi_three_applicable(const sg_rule *r)
 {
@@ -28,94 +49,175 @@ int sgi_three_applicable(const sg_rule *r)
 }
 
 typedef struct three {
-    size_t words;      /* 64-bit words per value bitset: values < 64 words */
-    uint64_t *pairs;   /* P(m), m < cap, `words` words each */
-    size_t cap;
-    uint64_t *unions;  /* one bitset per value g, for one remainder */
-    sg_value *used;    /* the values g whose bitset is non-empty */
-    unsigned char *in_use;
-    uint64_t *stamp;   /* stamp[v] == tag: v is an option of the heap */
+    size_t words;    /* 64-bit words per value bitset, a power of two */
+    uint64_t *pairs; /* P(m), m < cap, word-major (three_fit) */
+    size_t cap;      /* the run's target n: rows of `cap` words */
+    uint64_t *base;  /* the heap's one- and two-heap options */
+    size_t *rems;    /* the heap's three-heap remainders */
+    size_t nrems, crems;
+    sg_value *lo;    /* G(a) & 63 and G(a) >> 6, for a < cap */
+    sg_value *hi;
 } three;
 
 static void three_clear(three *t)
 {
     free(t->pairs);
-    free(t->unions);
-    free(t->used);
-    free(t->in_use);
-    free(t->stamp);
+    free(t->base);
+    free(t->rems);
+    free(t->lo);
+    free(t->hi);
     memset(t, 0, sizeof *t);
 }
+
+/* A bitset whose word w is at p[w * stride]. */
+typedef struct bits_ctx {
+    uint64_t *p;
+    size_t stride;
+} bits_ctx;
 
 /* The move generator's visitor that adds an option's value to a bitset. */
 static int bit_visit(void *ctx, const sg_option *o)
 {
-    uint64_t *p = (uint64_t *)ctx;
+    bits_ctx *b = (bits_ctx *)ctx;
 
-    p[o->value >> 6] |= (uint64_t)1 << (o->value & 63);
+    b->p[(o->value >> 6) * b->stride] |= (uint64_t)1 << (o->value & 63);
     return 0;
 }
 
 /* P(m) from the values G(1..m-1): the values of the two-heap options of
  * a heap of m tokens that removes none. */
-static void pairs_fill(uint64_t *p, const sg_seq *s, size_t m, size_t words)
+static void pairs_fill(three *t, const sg_seq *s, size_t m)
 {
-    memset(p, 0, words * sizeof *p);
-    sg_moves_digit(s, m, 0, SG_BIT_TWO, 0, SG_BIT_TWO, bit_visit, p);
+    bits_ctx b = {t->pairs + m, t->cap};
+    size_t w;
+
+    for (w = 0; w < t->words; w++)
+        t->pairs[w * t->cap + m] = 0;
+    sg_moves_digit(s, m, 0, SG_BIT_TWO, 0, SG_BIT_TWO, bit_visit, &b);
 }
 
-/* Size the bitsets for values up to max and (re)build P(0..n-1). */
-static int three_fit(three *t, const sg_seq *s, sg_value max, size_t n)
+/* The word x with bit j moved to bit j ^ lo (lo < 64): one delta swap of
+ * the halves of every 2^i-bit block for each bit i of lo. */
+static inline uint64_t xlate(uint64_t x, unsigned lo)
 {
-    size_t words = 1, m;
+    if (lo & 1)
+        x = ((x & 0x5555555555555555u) << 1) | ((x >> 1) & 0x5555555555555555u);
+    if (lo & 2)
+        x = ((x & 0x3333333333333333u) << 2) | ((x >> 2) & 0x3333333333333333u);
+    if (lo & 4)
+        x = ((x & 0x0f0f0f0f0f0f0f0fu) << 4) | ((x >> 4) & 0x0f0f0f0f0f0f0f0fu);
+    if (lo & 8)
+        x = ((x & 0x00ff00ff00ff00ffu) << 8) | ((x >> 8) & 0x00ff00ff00ff00ffu);
+    if (lo & 16)
+        x = ((x & 0x0000ffff0000ffffu) << 16) |
+            ((x >> 16) & 0x0000ffff0000ffffu);
+    if (lo & 32)
+        x = (x << 32) | (x >> 32);
+    return x;
+}
+
+/* The run's memory: the sets P(0..n-1), `words` words each, must fit in
+ * three quarters of the machine's memory, as sg_seq_check_size asks of
+ * the values themselves; otherwise an error naming what was asked. */
+static sg_status three_check(size_t n, size_t words, sg_value max,
+                             sg_error *err)
+{
+    uint64_t mem = sgi_physical_memory();
+    uint64_t need;
+
+    if (n > SIZE_MAX / 8 / words)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "three-heap moves to %zu heaps: the two-heap sets "
+                            "cannot be held in memory",
+                            n);
+    need = (uint64_t)n * words * 8;
+    if (mem && need > mem / 4 * 3)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "three-heap moves to %zu heaps with values past "
+                            "%u need %.1f GiB for the two-heap sets; this "
+                            "machine has %.1f GiB",
+                            n, (unsigned)max, need / 1073741824.0,
+                            mem / 1073741824.0);
+    return SG_OK;
+}
+
+/* Size the bitsets for values up to max, with room for P(0..n-1):
+ * allocated whole (calloc: the pages of rows not reached yet cost
+ * nothing) and widened, keeping P(0..filled-1), when the values pass the
+ * width (a wider set is the old one with zero words above). */
+static sg_status three_fit(three *t, sg_value max, size_t filled, size_t n,
+                           sg_error *err)
+{
+    size_t words = t->words ? t->words : 1, w;
+    sg_status st;
+    uint64_t *np, *nb;
 
     while (words * 64 <= (size_t)max)
         words *= 2;
-    if (words == t->words && n <= t->cap)
-        return 0;
-    if (words != t->words)
-        t->cap = 0; /* rows of the old width: the array is remade whole */
-    if (sg_grow(&t->pairs, &t->cap, n < 1024 ? 1024 : n,
-                words * sizeof *t->pairs))
-        return -1;
-    if (words != t->words) {
-        uint64_t *nu = calloc(64 * words * words, sizeof *nu);
-        sg_value *nd = realloc(t->used, 64 * words * sizeof *nd);
-        unsigned char *ni = calloc(64 * words, 1);
-        /* One more stamp than values: the mex may be 64 * words. */
-        uint64_t *ns = realloc(t->stamp, (64 * words + 1) * sizeof *ns);
-        free(t->unions);
-        free(t->in_use);
-        t->unions = nu;
-        t->in_use = ni;
-        if (nd)
-            t->used = nd;
-        if (ns)
-            t->stamp = ns;
-        if (!nu || !ns || !nd || !ni)
-            return -1;
-        memset(t->stamp, 0, (64 * words + 1) * sizeof *ns);
-        t->words = words;
-        for (m = 0; m < s->n; m++)
-            pairs_fill(t->pairs + m * words, s, m, words);
+    if (words == t->words)
+        return SG_OK;
+    st = three_check(n, words, max, err);
+    if (st)
+        return st;
+    if (!t->lo) {
+        t->lo = malloc(n * sizeof *t->lo);
+        t->hi = malloc(n * sizeof *t->hi);
+        if (!t->lo || !t->hi)
+            goto nomem;
     }
-    return 0;
+    /* Word-major: word w of P(m) at w * n + m, so that the a's of one
+     * word, whose hi(G(a)) changes slowly, read along a row. */
+    np = calloc(n * words, sizeof *np);
+    nb = calloc(words, sizeof *nb);
+    if (!np || !nb) {
+        free(np);
+        free(nb);
+        goto nomem;
+    }
+    for (w = 0; w < t->words; w++)
+        memcpy(np + w * n, t->pairs + w * n, filled * sizeof *np);
+    free(t->pairs);
+    free(t->base);
+    t->pairs = np;
+    t->base = nb;
+    t->words = words;
+    t->cap = n;
+    return SG_OK;
+nomem:
+    return sg_error_set(err, SG_E_NOMEM, -1,
+                        "out of memory for the two-heap sets of %zu heaps", n);
 }
 
-/* Mark every value in bitset p, xor g. */
-static void mark_bits(uint64_t *stamp, uint64_t tag, const uint64_t *p,
-                      size_t words, sg_value g)
+/* Word w of the three-heap options of remainder rem, or'ed into x: the
+ * a's one by one until the word is full, then, past THREE_EAGER of them
+ * (the word that holds the mex never fills), the rest grouped by lo. */
+static uint64_t three_word(const three *t, size_t rem, size_t w, uint64_t x)
 {
-    size_t w;
+    const uint64_t *p = t->pairs;
+    size_t C = t->cap, a, eager = rem - 2;
+    uint64_t u[64];
+    unsigned l;
 
-    for (w = 0; w < words; w++) {
-        uint64_t bits = p[w];
-        while (bits) {
-            sg_value x = (sg_value)(w * 64 + (size_t)__builtin_ctzll(bits));
-            stamp[x ^ g] = tag;
-            bits &= bits - 1;
-        }
+    if (eager > THREE_EAGER)
+        eager = THREE_EAGER;
+    for (a = 1; a <= eager; a++) {
+        uint64_t y = p[(w ^ t->hi[a]) * C + rem - a];
+        /* Most words of the sparse sets P(m) are empty. */
+        if (!y)
+            continue;
+        x |= xlate(y, t->lo[a]);
+        if (x == ~(uint64_t)0)
+            return x;
     }
+    if (a + 2 > rem)
+        return x;
+    memset(u, 0, sizeof u);
+    for (; a + 2 <= rem; a++)
+        u[t->lo[a]] |= p[(w ^ t->hi[a]) * C + rem - a];
+    for (l = 0; l < 64; l++)
+        if (u[l])
+            x |= xlate(u[l], l);
+    return x;
 }
 
 sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
@@ -123,7 +225,7 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
 {
     three t;
     sg_status st;
-    size_t h;
+    size_t h, m;
 
     memset(&t, 0, sizeof t);
     if (n <= s->n)
@@ -131,16 +233,22 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
     st = sg_seq_reserve(s, n, err);
     if (st)
         return st;
-    if (three_fit(&t, s, s->max, s->n + 1))
-        goto nomem;
+    st = three_fit(&t, s->max, 0, n, err);
+    if (st)
+        goto out;
+    for (m = 0; m < s->n; m++) {
+        sg_value g = sg_seq_get(s, m);
+        pairs_fill(&t, s, m);
+        t.lo[m] = g & 63;
+        t.hi[m] = g >> 6;
+    }
     for (h = s->n; h < n; h++) {
-        uint64_t tag = (uint64_t)h + 1;
-        size_t k, W;
+        size_t k, W, w, i;
         unsigned d;
         int uneq;
         sg_digits it;
-        sg_mark_ctx mk;
-        sg_value v;
+        sg_value v, g;
+        bits_ctx one;
 
         /* Each heap costs O(h) word operations: look at the flag every
          * time, report progress now and then. */
@@ -152,55 +260,55 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
             sg_enum_progress(opt, h, n, 0);
         /* P(h) is needed by heap h itself (a split that removes nothing)
          * and depends only on G(1..h-1). */
-        if (three_fit(&t, s, s->max, h + 1))
-            goto nomem;
+        st = three_fit(&t, s->max, h, n, err);
+        if (st)
+            goto out;
         W = t.words;
-        pairs_fill(t.pairs + h * W, s, h, W);
-        mk.stamp = t.stamp;
-        mk.tag = tag;
+        pairs_fill(&t, s, h);
+        memset(t.base, 0, W * sizeof *t.base);
+        one.p = t.base;
+        one.stride = 1;
+        t.nrems = 0;
         sg_digits_start(&it, r, h);
         while (sg_digits_next(&it, &k, &d, &uneq)) {
-            size_t rem = h - k, a, g, nused;
+            size_t rem = h - k;
 
             /* No '!' here (sgi_three_applicable), and no tail. */
-            sg_moves_digit(s, h, k, d, 0, SG_BIT_ALL | SG_BIT_ONE,
-                           sg_mark_visit, &mk);
-            if ((d & SG_BIT_TWO) && rem >= 2)
-                mark_bits(t.stamp, tag, t.pairs + rem * W, W, 0);
-            if (!((d & SG_BIT_THREE) && rem >= 3))
-                continue;
-            /* Bitsets of untouched values stay zero between uses. */
-            nused = 0;
-            for (a = 1; a + 2 <= rem; a++) {
-                sg_value ga = sg_seq_get(s, a);
-                uint64_t *u = t.unions + (size_t)ga * W;
-                const uint64_t *p = t.pairs + (rem - a) * W;
-                size_t w;
-                if (!t.in_use[ga]) {
-                    t.in_use[ga] = 1;
-                    t.used[nused++] = ga;
-                }
+            sg_moves_digit(s, h, k, d, 0, SG_BIT_ALL | SG_BIT_ONE, bit_visit,
+                           &one);
+            if ((d & SG_BIT_TWO) && rem >= 2) {
+                const uint64_t *p = t.pairs + rem;
                 for (w = 0; w < W; w++)
-                    u[w] |= p[w];
+                    t.base[w] |= p[w * t.cap];
             }
-            for (g = 0; g < nused; g++) {
-                uint64_t *u = t.unions + (size_t)t.used[g] * W;
-                mark_bits(t.stamp, tag, u, W, t.used[g]);
-                memset(u, 0, W * sizeof *u);
-                t.in_use[t.used[g]] = 0;
+            if ((d & SG_BIT_THREE) && rem >= 3) {
+                if (sg_grow(&t.rems, &t.crems, t.nrems + 1, sizeof *t.rems)) {
+                    st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                    goto out;
+                }
+                t.rems[t.nrems++] = rem;
             }
         }
-        for (v = 0; t.stamp[v] == tag; v++)
-            ;
+        /* The mex: the first word of the option set that is not full. */
+        v = (sg_value)(64 * W);
+        for (w = 0; w < W; w++) {
+            uint64_t x = t.base[w];
+            for (i = 0; i < t.nrems && x != ~(uint64_t)0; i++)
+                x = three_word(&t, t.rems[i], w, x);
+            if (x != ~(uint64_t)0) {
+                v = (sg_value)(64 * w + (size_t)__builtin_ctzll(~x));
+                break;
+            }
+        }
         st = sg_seq_append(s, v, err);
-        if (st) {
-            three_clear(&t);
-            return st;
-        }
+        if (st)
+            goto out;
+        g = sg_seq_get(s, h);
+        t.lo[h] = g & 63;
+        t.hi[h] = g >> 6;
     }
+    st = SG_OK;
+out:
     three_clear(&t);
-    return SG_OK;
-nomem:
-    three_clear(&t);
-    return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    return st;
 }
