@@ -36,11 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* a's tried one by one in a word before the rest are grouped by lo. */
-#ifndef THREE_EAGER
-#define THREE_EAGER 4096
-#endif
-
 /* Whether this method applies: bit 8 somewhere, no '!', no tail. */
 int sgi_three_applicable(const sg_rule *r)
 {
@@ -94,26 +89,6 @@ static void pairs_fill(three *t, const sg_seq *s, size_t m)
     for (w = 0; w < t->words; w++)
         t->pairs[w * t->cap + m] = 0;
     sg_moves_digit(s, m, 0, SG_BIT_TWO, 0, SG_BIT_TWO, bit_visit, &b);
-}
-
-/* The word x with bit j moved to bit j ^ lo (lo < 64): one delta swap of
- * the halves of every 2^i-bit block for each bit i of lo. */
-static inline uint64_t xlate(uint64_t x, unsigned lo)
-{
-    if (lo & 1)
-        x = ((x & 0x5555555555555555u) << 1) | ((x >> 1) & 0x5555555555555555u);
-    if (lo & 2)
-        x = ((x & 0x3333333333333333u) << 2) | ((x >> 2) & 0x3333333333333333u);
-    if (lo & 4)
-        x = ((x & 0x0f0f0f0f0f0f0f0fu) << 4) | ((x >> 4) & 0x0f0f0f0f0f0f0f0fu);
-    if (lo & 8)
-        x = ((x & 0x00ff00ff00ff00ffu) << 8) | ((x >> 8) & 0x00ff00ff00ff00ffu);
-    if (lo & 16)
-        x = ((x & 0x0000ffff0000ffffu) << 16) |
-            ((x >> 16) & 0x0000ffff0000ffffu);
-    if (lo & 32)
-        x = (x << 32) | (x >> 32);
-    return x;
 }
 
 /* The run's memory: the sets P(0..n-1), `words` words each, must fit in
@@ -189,34 +164,24 @@ nomem:
 }
 
 /* Word w of the three-heap options of remainder rem, or'ed into x: the
- * a's one by one until the word is full, then, past THREE_EAGER of them
- * (the word that holds the mex never fills), the rest grouped by lo. */
+ * a's one by one until the word is full (the word that holds the mex
+ * never is: it sees every a). */
 static uint64_t three_word(const three *t, size_t rem, size_t w, uint64_t x)
 {
     const uint64_t *p = t->pairs;
-    size_t C = t->cap, a, eager = rem - 2;
-    uint64_t u[64];
-    unsigned l;
+    const sg_value *hi = t->hi, *lo = t->lo;
+    size_t C = t->cap, a;
 
-    if (eager > THREE_EAGER)
-        eager = THREE_EAGER;
-    for (a = 1; a <= eager; a++) {
-        uint64_t y = p[(w ^ t->hi[a]) * C + rem - a];
+    for (a = 1; a + 2 <= rem; a++) {
+        /* Word w ^ hi(a) of P(rem - a). */
+        uint64_t y = p[(w ^ hi[a]) * C + rem - a];
         /* Most words of the sparse sets P(m) are empty. */
         if (!y)
             continue;
-        x |= xlate(y, t->lo[a]);
+        x |= sgi_xor_translate(y, lo[a]);
         if (x == ~(uint64_t)0)
-            return x;
+            break;
     }
-    if (a + 2 > rem)
-        return x;
-    memset(u, 0, sizeof u);
-    for (; a + 2 <= rem; a++)
-        u[t->lo[a]] |= p[(w ^ t->hi[a]) * C + rem - a];
-    for (l = 0; l < 64; l++)
-        if (u[l])
-            x |= xlate(u[l], l);
     return x;
 }
 
@@ -230,10 +195,11 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
     memset(&t, 0, sizeof t);
     if (n <= s->n)
         return SG_OK;
-    st = sg_seq_reserve(s, n, err);
-    if (st)
-        return st;
+    /* The sets first: their memory check is the stricter one. */
     st = three_fit(&t, s->max, 0, n, err);
+    if (st)
+        goto out;
+    st = sg_seq_reserve(s, n, err);
     if (st)
         goto out;
     for (m = 0; m < s->n; m++) {
