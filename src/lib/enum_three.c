@@ -50,8 +50,10 @@ typedef struct three {
     uint64_t *base;  /* the heap's one- and two-heap options */
     size_t *rems;    /* the heap's three-heap remainders */
     size_t nrems, crems;
-    sg_value *lo;    /* G(a) & 63 and G(a) >> 6, for a < cap */
-    sg_value *hi;
+    sg_value *lo;    /* G(a) & 63, for a < cap */
+    size_t *next;    /* the next a' > a with G(a') >> 6 == G(a) >> 6, or 0 */
+    size_t *first;   /* per hi < words: the first and last such a, or 0 */
+    size_t *last;
 } three;
 
 static void three_clear(three *t)
@@ -60,7 +62,9 @@ static void three_clear(three *t)
     free(t->base);
     free(t->rems);
     free(t->lo);
-    free(t->hi);
+    free(t->next);
+    free(t->first);
+    free(t->last);
     memset(t, 0, sizeof *t);
 }
 
@@ -136,9 +140,21 @@ static sg_status three_fit(three *t, sg_value max, size_t filled, size_t n,
         return st;
     if (!t->lo) {
         t->lo = malloc(n * sizeof *t->lo);
-        t->hi = malloc(n * sizeof *t->hi);
-        if (!t->lo || !t->hi)
+        t->next = malloc(n * sizeof *t->next);
+        if (!t->lo || !t->next)
             goto nomem;
+    }
+    {
+        size_t *nf = realloc(t->first, words * sizeof *nf);
+        if (nf)
+            t->first = nf;
+        nf = realloc(t->last, words * sizeof *nf);
+        if (nf)
+            t->last = nf;
+        if (!t->first || !t->last || nf != t->last)
+            goto nomem;
+        for (w = t->words; w < words; w++)
+            t->first[w] = t->last[w] = 0;
     }
     /* Word-major: word w of P(m) at w * n + m, so that the a's of one
      * word, whose hi(G(a)) changes slowly, read along a row. */
@@ -163,24 +179,44 @@ nomem:
                         "out of memory for the two-heap sets of %zu heaps", n);
 }
 
+/* Heap a >= 1 of value g joins the list of its g >> 6. */
+static void three_add(three *t, size_t a, sg_value g)
+{
+    size_t hi = g >> 6;
+
+    t->lo[a] = g & 63;
+    t->next[a] = 0;
+    if (t->last[hi])
+        t->next[t->last[hi]] = a;
+    else
+        t->first[hi] = a;
+    t->last[hi] = a;
+}
+
 /* Word w of the three-heap options of remainder rem, or'ed into x: the
  * a's one by one until the word is full (the word that holds the mex
- * never is: it sees every a). */
+ * never is: it sees every a).  Word w of G(a) ^ P(m) is word j = w ^ hi
+ * of P(m), hi = G(a) >> 6; the a's are taken by j ascending, as the low
+ * words of P(m) are the densest in the games measured (0.2048: small
+ * xors of two values of similar size), so a word tends to fill early. */
 static uint64_t three_word(const three *t, size_t rem, size_t w, uint64_t x)
 {
     const uint64_t *p = t->pairs;
-    const sg_value *hi = t->hi, *lo = t->lo;
-    size_t C = t->cap, a;
+    const sg_value *lo = t->lo;
+    const size_t *next = t->next;
+    size_t C = t->cap, W = t->words, a, j;
 
-    for (a = 1; a + 2 <= rem; a++) {
-        /* Word w ^ hi(a) of P(rem - a). */
-        uint64_t y = p[(w ^ hi[a]) * C + rem - a];
-        /* Most words of the sparse sets P(m) are empty. */
-        if (!y)
-            continue;
-        x |= sgi_xor_translate(y, lo[a]);
-        if (x == ~(uint64_t)0)
-            break;
+    for (j = 0; j < W; j++) {
+        const uint64_t *row = p + j * C + rem;
+        for (a = t->first[w ^ j]; a && a + 2 <= rem; a = next[a]) {
+            uint64_t y = row[-(ptrdiff_t)a];
+            /* Most words of the sparse sets P(m) are empty. */
+            if (!y)
+                continue;
+            x |= sgi_xor_translate(y, lo[a]);
+            if (x == ~(uint64_t)0)
+                return x;
+        }
     }
     return x;
 }
@@ -205,8 +241,8 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
     for (m = 0; m < s->n; m++) {
         sg_value g = sg_seq_get(s, m);
         pairs_fill(&t, s, m);
-        t.lo[m] = g & 63;
-        t.hi[m] = g >> 6;
+        if (m)
+            three_add(&t, m, g);
     }
     for (h = s->n; h < n; h++) {
         size_t k, W, w, i;
@@ -270,8 +306,11 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
         if (st)
             goto out;
         g = sg_seq_get(s, h);
-        t.lo[h] = g & 63;
-        t.hi[h] = g >> 6;
+        st = three_fit(&t, s->max, h + 1, n, err);
+        if (st)
+            goto out;
+        if (h)
+            three_add(&t, h, g);
     }
     st = SG_OK;
 out:
