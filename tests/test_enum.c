@@ -739,11 +739,11 @@ static void test_three_codes(void **state)
 {
     static const char *ruler[] = {"0.2048", "0.8F", "0.48", "0.C8",
                                   "0.9",    "0.28", "8.0",  "0.A8"};
-    static const char *alone[] = {"8.0",    "0.8",     "0.08",
-                                  "0.008",  "0.0008",  "0.00008"};
-    static const char *mixed[] = {"0.F",      "4.8",      "0.8F8",
-                                  "0.37C",    "C.7E",     "0.1B3F",
-                                  "0.8000F",  "0.E0E0E",  "0.6D29"};
+    static const char *alone[] = {"8.0",   "0.8",    "0.08",
+                                  "0.008", "0.0008", "0.00008"};
+    static const char *mixed[] = {"0.F",     "4.8",     "0.8F8",
+                                  "0.37C",   "C.7E",    "0.1B3F",
+                                  "0.8000F", "0.E0E0E", "0.6D29"};
 
     (void)state;
     assert_true(three_vs_naive("0.2048", 1500) >= 256);
@@ -790,13 +790,11 @@ static void test_three_steps_and_limits(void **state)
     assert_int_equal(a.max, b.max);
 
     opt.cancel = &flag;
-    assert_int_equal(sg_enumerate(&a, &r, 5000, &opt, &err),
-                     SG_E_INTERRUPTED);
+    assert_int_equal(sg_enumerate(&a, &r, 5000, &opt, &err), SG_E_INTERRUPTED);
     assert_int_equal(a.n, 900);
     sg_seq_clear(&a);
     sg_seq_init(&a);
-    assert_int_equal(sg_enumerate(&a, &r, 5000, &opt, &err),
-                     SG_E_INTERRUPTED);
+    assert_int_equal(sg_enumerate(&a, &r, 5000, &opt, &err), SG_E_INTERRUPTED);
     assert_int_equal(a.n, 0);
 
     memset(&err, 0, sizeof err);
