@@ -200,23 +200,29 @@ static void three_add(three *t, size_t a, sg_value g)
     t->last[hi] = a;
 }
 
-/* Word w of the three-heap options of remainder rem, or'ed into x: the
- * a's one by one until the word is full (the word that holds the mex
- * never is: it sees every a).  Word w of G(a) ^ P(m) is word j = w ^ hi
- * of P(m), hi = G(a) >> 6; the a's are taken by j ascending, as the low
- * words of P(m) are the densest in the games measured (0.2048: small
- * xors of two values of similar size), so a word tends to fill early. */
-static uint64_t three_word(const three *t, size_t rem, size_t w, uint64_t x)
+/* Word w of the three-heap options of the remainders rems[0..nr-1]
+ * (descending), or'ed into x: the a's one by one until the word is full
+ * (the word that holds the mex never is: it sees every a).  Word w of
+ * G(a) ^ P(m) is word j = w ^ hi of P(m), hi = G(a) >> 6; the a's are
+ * taken by j ascending, as the low words of P(m) are the densest in the
+ * games measured (0.2048: small xors of two values of like size), so a
+ * word tends to fill early.  The remainders are taken together, a by a
+ * (one translation of the or of their words), so that a word full only
+ * in their union does not walk every a of the first. */
+static uint64_t three_word(const three *t, const size_t *rems, size_t nr,
+                           size_t w, uint64_t x)
 {
     const uint64_t *p = t->pairs;
     const sg_value *lo = t->lo;
     const size_t *next = t->next;
-    size_t C = t->cap, W = t->words, a, j;
+    size_t C = t->cap, W = t->words, a, j, i, top = rems[0];
 
     for (j = 0; j < W; j++) {
-        const uint64_t *row = p + j * C + rem;
-        for (a = t->first[w ^ j]; a && a + 2 <= rem; a = next[a]) {
-            uint64_t y = row[-(ptrdiff_t)a];
+        const uint64_t *row = p + j * C;
+        for (a = t->first[w ^ j]; a && a + 2 <= top; a = next[a]) {
+            uint64_t y = row[top - a];
+            for (i = 1; i < nr && a + 2 <= rems[i]; i++)
+                y |= row[rems[i] - a];
             /* Most words of the sparse sets P(m) are empty. */
             if (!y)
                 continue;
@@ -252,7 +258,7 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
             three_add(&t, m, g);
     }
     for (h = s->n; h < n; h++) {
-        size_t k, W, w, i;
+        size_t k, W, w;
         unsigned d;
         int uneq;
         sg_digits it;
@@ -302,8 +308,8 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
         v = (sg_value)(64 * W);
         for (w = 0; w < W; w++) {
             uint64_t x = t.base[w];
-            for (i = 0; i < t.nrems && x != ~(uint64_t)0; i++)
-                x = three_word(&t, t.rems[i], w, x);
+            if (t.nrems && x != ~(uint64_t)0)
+                x = three_word(&t, t.rems, t.nrems, w, x);
             if (x != ~(uint64_t)0) {
                 v = (sg_value)(64 * w + (size_t)__builtin_ctzll(~x));
                 break;
