@@ -52,6 +52,9 @@ int sgi_three_applicable(const sg_rule *r)
 
 typedef struct three {
     size_t words;    /* 64-bit words per value bitset, a power of two */
+    uint64_t full;   /* a word holding every value an option can have:
+                        all ones, or the values below max's span when
+                        that is under 64 */
     uint64_t *pairs; /* P(m), m < cap, word-major (three_fit) */
     size_t cap;      /* the run's target n: rows of `cap` words */
     uint64_t *base;  /* the heap's one- and two-heap options */
@@ -134,12 +137,16 @@ static sg_status three_check(size_t n, size_t words, sg_value max,
 static sg_status three_fit(three *t, sg_value max, size_t filled, size_t n,
                            sg_error *err)
 {
-    size_t words = t->words ? t->words : 1, w;
+    size_t words = t->words ? t->words : 1, w, span = 1;
     sg_status st;
     uint64_t *np, *nb;
 
     while (words * 64 <= (size_t)max)
         words *= 2;
+    /* Every option is below span, the least power of two above max. */
+    while (span <= (size_t)max)
+        span *= 2;
+    t->full = span >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << span) - 1;
     if (words == t->words)
         return SG_OK;
     st = three_check(n, words, max, err);
@@ -227,7 +234,7 @@ static uint64_t three_word(const three *t, const size_t *rems, size_t nr,
             if (!y)
                 continue;
             x |= sgi_xor_translate(y, lo[a]);
-            if (x == ~(uint64_t)0)
+            if (x == t->full)
                 return x;
         }
     }
@@ -304,13 +311,15 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
                 t.rems[t.nrems++] = rem;
             }
         }
-        /* The mex: the first word of the option set that is not full. */
-        v = (sg_value)(64 * W);
+        /* The mex: the first word of the option set that is not full (or
+         * the span of the values, when every value below it is there). */
+        v = t.full == ~(uint64_t)0 ? (sg_value)(64 * W)
+                                   : (sg_value)__builtin_popcountll(t.full);
         for (w = 0; w < W; w++) {
             uint64_t x = t.base[w];
-            if (t.nrems && x != ~(uint64_t)0)
+            if (t.nrems && x != t.full)
                 x = three_word(&t, t.rems, t.nrems, w, x);
-            if (x != ~(uint64_t)0) {
+            if (x != t.full) {
                 v = (sg_value)(64 * w + (size_t)__builtin_ctzll(~x));
                 break;
             }
