@@ -250,6 +250,12 @@ T_WALL=0.03 enum_case "0.106" '0.106' 200000
 T_WALL=10 enum_case "0.106" '0.106' 100000000
 ratio_case "S={997,1999,2996} (vs naive)" 'subtract{997,1999,2996}' 4194304
 T_WALL=0.1 analyse_case "S={997,1999,2996} proven" 'subtract{997,1999,2996}' 10000000 3990991 0
+# Issue 26: moves that leave three heaps (hexadecimal digits 8 and up), by
+# the word-at-a-time method of enum_three.c; 0.2048 to 2*10^4 took 71 s
+# (65.7 s of CPU) by the method before it, the target is 5x faster.
+ratio_case "0.2048 (vs naive)" '0.2048' 3000
+ratio_case "0.8F (vs naive)" '0.8F' 3000
+T_WALL=14 enum_case "0.2048" '0.2048' 20000
 
 # graph_case LABEL FILE ARGS...: `sgexplore graph FILE ARGS` (the whole run:
 # reading, hashing the names, the computation, one answer printed), timed

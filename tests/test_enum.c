@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/time.h>
 
+#include "internal.h"
 #include "sgexplore.h"
 
 /* s must hold at least n values equal to want[0..n-1], and s->max must be
@@ -625,6 +626,195 @@ static void test_method_names(void **state)
     }
 }
 
+/* ------------------------------------------------------------------ */
+/* Three-heap moves (enum_three.c) against the reference and naive     */
+/* ------------------------------------------------------------------ */
+
+/* Random hexadecimal codes with at least one digit of bit 8: without `!`
+ * they go to the three-heap method, with it to the naive one; both are
+ * judged by the reference. */
+static void test_three_random(void **state)
+{
+    static ref_rule ref;
+    tu_rng g;
+    tu_code_opts o = {15, 1, 5, 1, 0, 0};
+
+    (void)state;
+    tu_rng_init(&g, 231);
+    for (int pass = 0; pass < 2; pass++) {
+        o.unequal = pass;
+        for (size_t i = 0; i < tu_scaled(60); i++) {
+            char *text;
+            sg_rule r;
+            unsigned k;
+
+            tu_random_code(&ref, &g, &o);
+            if (!(ref_bits(&ref) & 8)) {
+                k = (unsigned)tu_range(&g, 0, ref.len - 1);
+                ref.digit[k] |= 8;
+            }
+            text = ref_rule_text(&ref);
+            assert_non_null(text);
+            parse_or_fail(&r, SG_SYNTAX_RULE, text);
+            if (strcmp(sg_enumerate_method(&r),
+                       ref_has_unequal(&ref) ? "naive" : "three-heap")) {
+                fail_msg("%s: method %s", text, sg_enumerate_method(&r));
+            }
+            sg_rule_clear(&r);
+            free(text);
+            check_code(&ref, i % 4 == 0 ? 300 : 120);
+        }
+    }
+}
+
+/* The word-wise xor translation the three-heap method uses, against its
+ * definition bit by bit. */
+static void test_three_translate(void **state)
+{
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 232);
+    for (int i = 0; i < 200; i++) {
+        uint64_t x = tu_next(&g);
+        if (i < 64) {
+            x = (uint64_t)1 << i;
+        }
+        for (unsigned lo = 0; lo < 64; lo++) {
+            uint64_t want = 0;
+            for (unsigned j = 0; j < 64; j++) {
+                if (x >> j & 1) {
+                    want |= (uint64_t)1 << (j ^ lo);
+                }
+            }
+            if (sgi_xor_translate(x, lo) != want) {
+                fail_msg("xor translate of %016llx by %u: %016llx, want "
+                         "%016llx",
+                         (unsigned long long)x, lo,
+                         (unsigned long long)sgi_xor_translate(x, lo),
+                         (unsigned long long)want);
+            }
+        }
+    }
+}
+
+/* The three-heap method against the naive one on the same rule, to n
+ * values: equal values and largest value.  Returns the largest. */
+static sg_value three_vs_naive(const char *code, size_t n)
+{
+    sg_rule r;
+    sg_seq a, b;
+    sg_error err;
+    sg_value top;
+
+    parse_or_fail(&r, SG_SYNTAX_RULE, code);
+    assert_true(sgi_three_applicable(&r));
+    sg_seq_init(&a);
+    sg_seq_init(&b);
+    memset(&err, 0, sizeof err);
+    if (sgi_enumerate_three(&a, &r, n, NULL, &err) != SG_OK) {
+        fail_msg("%s: three-heap method failed: %s", code, err.msg);
+    }
+    assert_int_equal(sg_enumerate_naive(&b, &r, n, NULL, &err), SG_OK);
+    assert_int_equal(a.n, n);
+    assert_int_equal(b.n, n);
+    for (size_t i = 0; i < n; i++) {
+        if (sg_seq_get(&a, i) != sg_seq_get(&b, i)) {
+            fail_msg("%s: G(%zu) = %u, naive method says %u", code, i,
+                     (unsigned)sg_seq_get(&a, i), (unsigned)sg_seq_get(&b, i));
+        }
+    }
+    assert_int_equal(a.max, b.max);
+    top = a.max;
+    sg_seq_clear(&a);
+    sg_seq_clear(&b);
+    sg_rule_clear(&r);
+    return top;
+}
+
+/* Ruler-like codes whose values grow with the heap (0.2048 past 256 and
+ * 512, so the sets widen several times), digit 8 alone at positions 0-5,
+ * and mixed digits. */
+static void test_three_codes(void **state)
+{
+    static const char *ruler[] = {"0.2048", "0.8F", "0.48", "0.C8",
+                                  "0.9",    "0.28", "8.0",  "0.A8"};
+    static const char *alone[] = {"8.0",   "0.8",    "0.08",
+                                  "0.008", "0.0008", "0.00008"};
+    static const char *mixed[] = {"0.F",     "4.8",     "0.8F8",
+                                  "0.37C",   "C.7E",    "0.1B3F",
+                                  "0.8000F", "0.E0E0E", "0.6D29"};
+
+    (void)state;
+    assert_true(three_vs_naive("0.2048", 1500) >= 256);
+    for (size_t i = 1; i < sizeof ruler / sizeof ruler[0]; i++) {
+        assert_true(three_vs_naive(ruler[i], 700) >= 64);
+    }
+    for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++) {
+        three_vs_naive(alone[i], 600);
+    }
+    for (size_t i = 0; i < sizeof mixed / sizeof mixed[0]; i++) {
+        three_vs_naive(mixed[i], 500);
+    }
+}
+
+/* A prefix extended in uneven steps (the sets are rebuilt from the values
+ * held), the same as one run; a cancel flag set at once leaves a correct
+ * prefix; a run whose sets cannot fit is refused as bad input. */
+static void test_three_steps_and_limits(void **state)
+{
+    static const size_t steps[] = {1, 2, 3, 70, 71, 300, 900};
+    volatile sig_atomic_t flag = 1;
+    sg_enum_options opt = {0};
+    sg_rule r;
+    sg_seq a, b;
+    sg_error err;
+    uint64_t mem = sgi_physical_memory();
+
+    (void)state;
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.2048");
+    sg_seq_init(&a);
+    sg_seq_init(&b);
+    assert_int_equal(sg_enumerate_naive(&b, &r, 900, NULL, &err), SG_OK);
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        assert_int_equal(sg_enumerate(&a, &r, steps[i], NULL, &err), SG_OK);
+        assert_int_equal(a.n, steps[i]);
+        for (size_t j = 0; j < a.n; j++) {
+            if (sg_seq_get(&a, j) != sg_seq_get(&b, j)) {
+                fail_msg("0.2048 in steps to %zu: G(%zu) = %u, naive %u",
+                         steps[i], j, (unsigned)sg_seq_get(&a, j),
+                         (unsigned)sg_seq_get(&b, j));
+            }
+        }
+    }
+    assert_int_equal(a.max, b.max);
+
+    opt.cancel = &flag;
+    assert_int_equal(sg_enumerate(&a, &r, 5000, &opt, &err), SG_E_INTERRUPTED);
+    assert_int_equal(a.n, 900);
+    sg_seq_clear(&a);
+    sg_seq_init(&a);
+    assert_int_equal(sg_enumerate(&a, &r, 5000, &opt, &err), SG_E_INTERRUPTED);
+    assert_int_equal(a.n, 0);
+
+    memset(&err, 0, sizeof err);
+    assert_int_equal(sg_enumerate(&a, &r, SIZE_MAX / 4, NULL, &err),
+                     SG_E_INPUT);
+    assert_non_null(strstr(err.msg, "three-heap"));
+    if (mem) {
+        /* One word per set already takes 8 bytes a heap. */
+        memset(&err, 0, sizeof err);
+        assert_int_equal(
+            sg_enumerate(&a, &r, (size_t)(mem / 8) + 1, NULL, &err),
+            SG_E_INPUT);
+        assert_non_null(strstr(err.msg, "GiB"));
+    }
+    assert_int_equal(a.n, 0);
+    sg_seq_clear(&a);
+    sg_seq_clear(&b);
+    sg_rule_clear(&r);
+}
+
 /* Kayles values for checking what is left after an interruption: the
  * reference for the first 2000, then the published period (p 12 from
  * n0 71) for the rest. */
@@ -757,6 +947,10 @@ int main(void)
         cmocka_unit_test(test_small_and_sizes),
         cmocka_unit_test(test_seq_container),
         cmocka_unit_test(test_method_names),
+        cmocka_unit_test(test_three_random),
+        cmocka_unit_test(test_three_translate),
+        cmocka_unit_test(test_three_codes),
+        cmocka_unit_test(test_three_steps_and_limits),
         cmocka_unit_test(test_cancel_preset),
         cmocka_unit_test(test_cancel_timer),
     };

@@ -16,10 +16,33 @@
 /* ------------------------------------------------------------------ */
 
 /* The method for finite codes with three-heap moves (bit 8) and no '!':
- * two-heap option sets kept as bitsets (enum_three.c). */
+ * two-heap option sets kept as bitsets, the heap's option set built one
+ * word of values at a time up to the mex (enum_three.c). */
 int sgi_three_applicable(const sg_rule *r);
 sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
                               const sg_enum_options *opt, sg_error *err);
+
+/* The 64-bit word x with bit j moved to bit j ^ lo (lo < 64): one delta
+ * swap of the halves of every 2^i-bit block for each bit i of lo.  The
+ * three-heap method translates its value bitsets by xor with it, one
+ * word at a time; here so that the tests can check it bit by bit. */
+static inline uint64_t sgi_xor_translate(uint64_t x, unsigned lo)
+{
+    if (lo & 1)
+        x = ((x & 0x5555555555555555u) << 1) | ((x >> 1) & 0x5555555555555555u);
+    if (lo & 2)
+        x = ((x & 0x3333333333333333u) << 2) | ((x >> 2) & 0x3333333333333333u);
+    if (lo & 4)
+        x = ((x & 0x0f0f0f0f0f0f0f0fu) << 4) | ((x >> 4) & 0x0f0f0f0f0f0f0f0fu);
+    if (lo & 8)
+        x = ((x & 0x00ff00ff00ff00ffu) << 8) | ((x >> 8) & 0x00ff00ff00ff00ffu);
+    if (lo & 16)
+        x = ((x & 0x0000ffff0000ffffu) << 16) |
+            ((x >> 16) & 0x0000ffff0000ffffu);
+    if (lo & 32)
+        x = (x << 32) | (x >> 32);
+    return x;
+}
 
 /* The direct method (enum_direct.c): finite rules without splits. */
 int sgi_direct_applicable(const sg_rule *r);
