@@ -421,6 +421,13 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         cli_view_write(&rec, view);
         cli_view_values(&rec, view);
         cli_misere_write(&rec, &m, asked, stopped);
+    } else if (!q->position) { /* --quiet: one status line */
+        cli_rec_textf(&rec, "%s: misère genus of heaps 0..%zu, ", fl->r.canon,
+                      m.n ? m.n - 1 : 0);
+        if (m.tame_to < m.n)
+            cli_rec_textf(&rec, "first wild heap %zu\n", m.tame_to);
+        else
+            cli_rec_textf(&rec, "all tame\n");
     }
     k = EXIT_DONE;
     if (q->position)
