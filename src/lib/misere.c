@@ -26,6 +26,10 @@
 /* Heaps the exact computations accept: beyond, no search would end. */
 #define MIS_MAX_HEAP ((size_t)1 << 20)
 
+/* The deepest recursion (moves in a row) the computations go to: each
+ * level costs a few hundred bytes of stack, and 8 MiB is common. */
+#define MIS_MAX_DEPTH 10000
+
 /* One memoised position: its key in the key pool, its answer. */
 typedef struct entry {
     size_t key;  /* offset of [len, h1, ..., hlen] in keys */
@@ -52,6 +56,7 @@ typedef struct mis_ctx {
     const sg_seq *g; /* G(0..) past the largest heap (moves.h needs it) */
     memo m;
     int genus;       /* memo of genera, else of outcomes */
+    size_t depth;    /* current recursion depth */
     sg_status st;    /* first failure */
     sg_error *err;
 } mis_ctx;
@@ -210,15 +215,40 @@ static int out_visit(void *ctx, const sg_option *o)
 
 /* 1 when the player to move wins x in misère play, 0 when not, -1 on
  * failure (c->st).  A position with no move is won by the player to move. */
+static int outcome_new(mis_ctx *c, const uint32_t *x, size_t len);
+
+/* Past MIS_MAX_DEPTH: the position is too large for the search. */
+static sg_status too_deep(mis_ctx *c)
+{
+    return c->st = sg_error_set(c->err, SG_E_UNKNOWN, -1,
+                                "too large: the exact computation would go "
+                                "deeper than %d moves",
+                                MIS_MAX_DEPTH);
+}
+
 static int outcome(mis_ctx *c, const uint32_t *x, size_t len)
 {
     entry *e = memo_find(&c->m, x, len);
-    out_walk w;
-    size_t i;
-    int win;
+    int r;
 
     if (e)
         return (int)e->val;
+    if (c->depth >= MIS_MAX_DEPTH) {
+        too_deep(c);
+        return -1;
+    }
+    c->depth++;
+    r = outcome_new(c, x, len);
+    c->depth--;
+    return r;
+}
+
+/* outcome() of a position not in the memo. */
+static int outcome_new(mis_ctx *c, const uint32_t *x, size_t len)
+{
+    out_walk w;
+    size_t i;
+    int win;
     w.c = c;
     w.x = x;
     w.len = len;
@@ -295,16 +325,32 @@ static sg_value mex_with(const sg_value *seen, size_t n, int extra,
     }
 }
 
+static size_t genus_new(mis_ctx *c, const uint32_t *x, size_t len);
+
 /* The entry index of x's genus in the memo, or SIZE_MAX on failure. */
 static size_t genus_of(mis_ctx *c, const uint32_t *x, size_t len)
 {
     entry *e = memo_find(&c->m, x, len);
-    opt_list l;
-    size_t *child = NULL, i, k, maxlen = 0, res = SIZE_MAX;
-    sg_value gam[SG_GENUS_MAX], *seen = NULL;
+    size_t r;
 
     if (e)
         return (size_t)(e - c->m.ent);
+    if (c->depth >= MIS_MAX_DEPTH) {
+        too_deep(c);
+        return SIZE_MAX;
+    }
+    c->depth++;
+    r = genus_new(c, x, len);
+    c->depth--;
+    return r;
+}
+
+/* genus_of() of a position not in the memo. */
+static size_t genus_new(mis_ctx *c, const uint32_t *x, size_t len)
+{
+    opt_list l;
+    size_t *child = NULL, i, k, maxlen = 0, res = SIZE_MAX;
+    sg_value gam[SG_GENUS_MAX], *seen = NULL;
     memset(&l, 0, sizeof l);
     l.x = x;
     l.xlen = len;
@@ -452,7 +498,7 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
     if (n > MIS_MAX_HEAP)
         return sg_error_set(err, SG_E_INPUT, -1,
                             "misère genus: at most %zu heaps", MIS_MAX_HEAP);
-    if ((st = sg_enumerate_naive(&m->normal, r, n + 1, NULL, err)))
+    if ((st = sg_enumerate(&m->normal, r, n + 1, NULL, err)))
         return st;
     if (!(m->value = calloc(n ? n : 1, sizeof *m->value)) ||
         !(m->genus = calloc(n ? n : 1, sizeof *m->genus)))
@@ -613,8 +659,14 @@ sg_status sg_misere_position_analyse(sg_misere_position *out,
     if (maxh < m->normal.n) {
         c.g = &m->normal;
     } else {
-        if ((st = sg_enumerate_naive(&g, r, maxh + 1, NULL, err)))
+        /* the outcome search never reads a value: zeros will do, where
+         * computing G up to a large heap of Nim would cost its square */
+        if (!(g.data = calloc(maxh + 1, 1))) {
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
             goto out;
+        }
+        g.width = 1;
+        g.n = g.alloc = maxh + 1;
         c.g = &g;
     }
     out->method = tame ? SG_MISERE_TAME : SG_MISERE_SEARCH;
