@@ -94,6 +94,11 @@ check "... saying too large" contains "$(cat "$T/err")" 'too large'
 sg kayles --misere --position 99999999999999 >/dev/null 2>"$T/err"
 check "a huge heap: exit 3, too large" test $? = 3 -a \
     "$(grep -c 'too large' "$T/err")" = 1
+timeout 20 "$SG" --no-cache nim --misere --max 1 --position 1000000 \
+    >/dev/null 2>"$T/err"
+rc=$?
+check "a search deeper than its limit: exit 3, too large, at once" \
+    test "$rc" = 3 -a "$(grep -c 'too large' "$T/err")" = 1
 
 echo "1..$n"
 [ "$fails" -eq 0 ]
