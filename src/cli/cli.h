@@ -461,6 +461,18 @@ void cli_position_write(cli_rec *r, const sg_result *res, const sg_seq *s,
                         const sg_position *p, const mpz_t *heaps, size_t n,
                         const char *line);
 
+/* --misere: the key "misere" ({"heaps", "values", "genus", "tame_to",
+ * "first_wild", "positions", "stopped"}) or its text lines; `asked` heaps
+ * were asked for, `stopped` says why fewer were computed (else NULL). */
+void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
+                      const char *stopped);
+
+/* --misere --position: the key "position" as cli_position_write (values
+ * and nim_sum null, which have no misère meaning) plus "method", or one
+ * text line (prefixed by `line` for --positions). */
+void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
+                               const mpz_t *heaps, size_t n, const char *line);
+
 /* The --version record: {"program", "version"} or "sgexplore VERSION". */
 void cli_version_write(cli_rec *r, const char *version);
 

@@ -20,6 +20,8 @@ static const cli_opt analyse_opts[] = {
     {"--positions", NULL, "FILE|-",
      "one position per line; one answer line each"},
     {"--values", NULL, "A:B", "G(n) for A <= n <= B"},
+    {"--misere", NULL, NULL,
+     "misere play: genus of heaps, winner of --position(s)"},
     {"--quiet", NULL, NULL,
      "only the answers asked for (none: one status line)"},
     {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
@@ -286,6 +288,156 @@ static int questions_parse(questions *q, const cli_args *a)
     return EXIT_DONE;
 }
 
+/* The default number of heaps whose misère genus is computed (the exact
+ * computation visits every sum of heaps a heap reaches: for Kayles, the
+ * partitions of every n below it). */
+#define MISERE_HEAPS 40
+
+/* The byte budget of one exact misère computation: 256 MiB, or
+ * $SGEXPLORE_MISERE_MIB MiB (docs/MISERE.md). */
+static size_t misere_budget(void)
+{
+    const char *e = getenv("SGEXPLORE_MISERE_MIB");
+    char *end;
+    unsigned long v;
+
+    if (e && *e) {
+        v = strtoul(e, &end, 10);
+        if (!*end && v > 0 && v < ((size_t)1 << 20))
+            return (size_t)v << 20;
+    }
+    return (size_t)256 << 20;
+}
+
+/* One misère position: its answer as the key "position" of rec, or one
+ * text line.  Exit status (3 when the search is too large: said). */
+static int misere_position(cli_rec *rec, const cli_rule *rule,
+                           const sg_misere *m, const mpz_t *h, size_t n,
+                           const char *line, const char *text)
+{
+    sg_misere_position pos;
+    sg_error err;
+    size_t *heaps = malloc((n ? n : 1) * sizeof *heaps), i;
+    sg_status st = SG_OK;
+
+    if (!heaps) {
+        cli_error("out of memory");
+        return EXIT_RUNTIME;
+    }
+    for (i = 0; i < n && st == SG_OK; i++) {
+        if (mpz_sizeinbase(h[i], 2) > 40)
+            st = sg_error_set(&err, SG_E_UNKNOWN, -1,
+                              "too large: a heap past 2^40 is beyond the "
+                              "exact misère search");
+        else
+            heaps[i] = (size_t)mpz_get_ui(h[i]);
+    }
+    if (st == SG_OK)
+        st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
+                                        misere_budget(), &err);
+    free(heaps);
+    if (st != SG_OK) {
+        cli_error("misère position '%s': %s", cli_quote(text), err.msg);
+        return st == SG_E_UNKNOWN ? EXIT_UNKNOWN
+               : st == SG_E_INPUT ? EXIT_USAGE
+                                  : EXIT_RUNTIME;
+    }
+    cli_misere_position_write(rec, &pos, h, n, line);
+    return EXIT_DONE;
+}
+
+/* --misere: the options with no misère meaning, then the normal report,
+ * the genus of heaps 0..N-1 (N: --max, else MISERE_HEAPS) and the
+ * positions asked. */
+static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
+                      cli_view *view)
+{
+    static const char *const none[] = {"--heap", "--values", "--plot",
+                                       "--export-certificate", "--deep"};
+    sg_misere m;
+    sg_error err;
+    size_t i, asked = MISERE_HEAPS;
+    uint64_t max;
+    int rc = EXIT_DONE, k;
+    const char *stopped = NULL;
+    sg_status st;
+    cli_rec rec;
+
+    for (i = 0; i < sizeof none / sizeof *none; i++)
+        if (cli_get(a, none[i])) {
+            cli_error("%s has no misère meaning here: --misere answers the "
+                      "analysis, --position and --positions",
+                      none[i]);
+            return EXIT_USAGE;
+        }
+    if (cli_get(a, "--max")) {
+        if ((rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
+            return rc;
+        asked = (size_t)max;
+    }
+    if ((rc = cli_flow_run(fl, a, 0, 0)))
+        return rc;
+    cli_flow_view(view, fl);
+    if ((rc = cli_view_prepare(view)))
+        return rc;
+    sg_misere_init(&m);
+    {
+        st = sg_misere_analyse(&m, &fl->r.rule, asked, misere_budget(), &err);
+        if (st == SG_E_UNKNOWN) {
+            stopped = err.msg;
+        } else if (st != SG_OK) {
+            cli_error("misère genus: %s", err.msg);
+            sg_misere_clear(&m);
+            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
+        }
+    }
+    if (q->positions) {
+        FILE *in = strcmp(q->positions, "-") == 0 ? stdin
+                                                   : fopen(q->positions, "r");
+        cli_position_item *items = NULL;
+        size_t count = 0;
+        if (!in) {
+            cli_error("--positions '%s': %s", cli_quote(q->positions),
+                      strerror(errno));
+            sg_misere_clear(&m);
+            return EXIT_RUNTIME;
+        }
+        rc = cli_positions_read(&items, &count, in, q->positions);
+        if (in != stdin)
+            fclose(in);
+        for (i = 0; i < count && !rc; i++) {
+            cli_rec_begin(&rec, stdout, q->json);
+            rc = misere_position(&rec, &fl->r, &m,
+                                 (const mpz_t *)items[i].h, items[i].n,
+                                 items[i].text, items[i].text);
+            cli_rec_end(&rec);
+        }
+        cli_positions_free(items, count);
+        sg_misere_clear(&m);
+        return rc;
+    }
+    cli_rec_begin(&rec, stdout, q->json);
+    if (q->json || !q->quiet) {
+        cli_view_write(&rec, view);
+        cli_view_values(&rec, view);
+        cli_misere_write(&rec, &m, asked, stopped);
+    } else if (!q->position) { /* --quiet: one status line */
+        cli_rec_textf(&rec, "%s: misère genus of heaps 0..%zu, ", fl->r.canon,
+                      m.n ? m.n - 1 : 0);
+        if (m.tame_to < m.n)
+            cli_rec_textf(&rec, "first wild heap %zu\n", m.tame_to);
+        else
+            cli_rec_textf(&rec, "all tame\n");
+    }
+    k = EXIT_DONE;
+    if (q->position)
+        k = misere_position(&rec, &fl->r, &m, (const mpz_t *)q->pos_heaps,
+                            q->npos, NULL, q->position);
+    cli_rec_end(&rec);
+    sg_misere_clear(&m);
+    return k;
+}
+
 /* --heap and --position extend an unresolved rule as --values does. */
 static void want_heaps(cli_flow *fl, const questions *q)
 {
@@ -363,6 +515,10 @@ static int analyse_run(const cli_command *self, cli_args *a)
     /* Every question is checked before anything is computed. */
     if ((rc = questions_parse(&q, a)))
         goto out;
+    if (cli_get(a, "--misere")) {
+        rc = misere_run(&fl, &q, a, &view);
+        goto out;
+    }
     want_heaps(&fl, &q);
     if ((rc = cli_flow_run(&fl, a, 0, q.upto)))
         goto out;

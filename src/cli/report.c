@@ -590,3 +590,102 @@ void cli_version_write(cli_rec *r, const char *version)
     cli_rec_str(r, "version", version);
     cli_rec_textf(r, "sgexplore %s\n", version);
 }
+
+/* ------------------------------------------------------------------ */
+/* Misère play (docs/MISERE.md)                                         */
+/* ------------------------------------------------------------------ */
+
+void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
+                      const char *stopped)
+{
+    char buf[16 + 11 * SG_GENUS_MAX];
+    size_t h;
+
+    cli_rec_obj(r, "misere");
+    cli_rec_uint(r, "heaps", m->n);
+    cli_rec_arr(r, "values");
+    for (h = 0; h < m->n; h++)
+        cli_rec_uint(r, NULL, m->value[h]);
+    cli_rec_close(r);
+    cli_rec_arr(r, "genus");
+    for (h = 0; h < m->n; h++)
+        cli_rec_str(r, NULL, sg_genus_format(buf, sizeof buf, &m->genus[h]));
+    cli_rec_close(r);
+    cli_rec_uint(r, "tame_to", m->tame_to);
+    cli_rec_uint_or_null(r, "first_wild", m->tame_to < m->n, m->tame_to);
+    cli_rec_uint(r, "positions", m->positions);
+    if (stopped)
+        cli_rec_str(r, "stopped", stopped);
+    else
+        cli_rec_null(r, "stopped");
+    cli_rec_close(r);
+    if (r->json)
+        return;
+    cli_rec_textf(r, "misère: genus of heaps 0..%zu", m->n ? m->n - 1 : 0);
+    if (m->n < asked)
+        cli_rec_textf(r, " (of the %zu asked: %s)", asked, stopped);
+    cli_rec_textf(r, ", exact over %zu sums of heaps\n", m->positions);
+    for (h = 0; h < m->n; h++)
+        cli_rec_textf(r, "  %zu: G-(%zu) = %lu, genus %s\n", h, h,
+                      (unsigned long)m->value[h],
+                      sg_genus_format(buf, sizeof buf, &m->genus[h]));
+    if (m->tame_to < m->n)
+        cli_rec_textf(r, "misère: heaps 0..%zu tame; heap %zu is the first "
+                         "wild one (genus not tame)\n",
+                      m->tame_to ? m->tame_to - 1 : 0, m->tame_to);
+    else
+        cli_rec_textf(r, "misère: every heap computed (0..%zu) is tame\n",
+                      m->n ? m->n - 1 : 0);
+}
+
+void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
+                               const mpz_t *heaps, size_t n, const char *line)
+{
+    size_t i;
+    int k;
+
+    if (!r->json) {
+        if (line)
+            cli_rec_textf(r, "%s: ", line);
+        cli_rec_textf(r, "misère winner %s (by %s)",
+                      p->first_wins ? "first" : "second",
+                      sg_misere_method_name(p->method));
+        if (p->move_heap >= 0) {
+            cli_rec_textf(r, ", move heap #%ld take %zu leaving", p->move_heap,
+                          p->take);
+            if (!p->nparts)
+                cli_rec_textf(r, " nothing");
+            for (k = 0; k < p->nparts; k++)
+                cli_rec_textf(r, "%s%zu", k ? " + " : " ", p->part[k]);
+        } else if (p->first_wins) {
+            cli_rec_textf(r, " (no move is left: the player to move wins)");
+        }
+        cli_rec_textf(r, "\n");
+        return;
+    }
+    cli_rec_obj(r, "position");
+    cli_rec_arr(r, "heaps");
+    for (i = 0; i < n; i++) {
+        cli_rec_obj(r, NULL);
+        cli_rec_heap(r, "heap", heaps[i]);
+        cli_rec_null(r, "value");
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
+    cli_rec_null(r, "nim_sum");
+    cli_rec_str(r, "winner", p->first_wins ? "first" : "second");
+    if (p->move_heap < 0) {
+        cli_rec_null(r, "move");
+    } else {
+        cli_rec_obj(r, "move");
+        cli_rec_int(r, "heap", p->move_heap);
+        cli_rec_strf(r, "take", "%zu", p->take);
+        cli_rec_arr(r, "leaves");
+        for (k = 0; k < p->nparts; k++)
+            cli_rec_strf(r, NULL, "%zu", p->part[k]);
+        cli_rec_close(r);
+        cli_rec_close(r);
+    }
+    cli_rec_str(r, "method", sg_misere_method_name(p->method));
+    cli_rec_close(r);
+}

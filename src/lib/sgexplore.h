@@ -921,6 +921,78 @@ sg_status sg_graph_position_analyse(sg_graph_position *out, const sg_graph *g,
                                     const sg_vertex *tokens, size_t ntokens,
                                     sg_error *err);
 
+/* ------------------------------------------------------------------ */
+/* Misère play (docs/MISERE.md)                                         */
+/* ------------------------------------------------------------------ */
+
+/* The most exponents a genus keeps: gamma[k] for k >= len is
+ * gamma[len - 2 + (k - len) % 2] (the last two alternate forever). */
+#define SG_GENUS_MAX 64
+
+/* Conway's genus g^{gamma0 gamma1 ...} of a game G: g its normal value,
+ * gamma_k the misère Grundy value of G + k copies of the nim-heap *2. */
+typedef struct sg_genus {
+    sg_value g;
+    unsigned len; /* 2..SG_GENUS_MAX */
+    sg_value gamma[SG_GENUS_MAX];
+} sg_genus;
+
+/* The genus at its shortest: g^{...} cut once the exponents alternate
+ * (0^120, 1^031, 2^20), exponents past 9 written {10,8}.  buf should hold
+ * 16 + 11 * SG_GENUS_MAX bytes; returns buf. */
+char *sg_genus_format(char *buf, size_t size, const sg_genus *x);
+
+/* Whether a genus is one of Conway's tame genera 0^120, 1^031 (fickle)
+ * or g^{g, g^2} (firm; 0^02, 1^13, 2^20, ...). */
+int sg_genus_is_tame(const sg_genus *x);
+
+/* Misère values of the single heaps 0..n-1 of a rule. */
+typedef struct sg_misere {
+    size_t n;         /* heaps 0..n-1 */
+    sg_seq normal;    /* G(0..n-1) */
+    sg_value *value;  /* G-(h) = gamma0 */
+    sg_genus *genus;  /* per heap */
+    size_t tame_to;   /* heaps 0..tame_to-1 are tame; n when all are */
+    size_t positions; /* sums the exact computation visited */
+} sg_misere;
+
+void sg_misere_init(sg_misere *m);
+void sg_misere_clear(sg_misere *m);
+
+/* Genus of every heap below n, computed exactly over the sums of heaps
+ * their moves reach (memoised on multisets, at most `budget` bytes):
+ * the misère answers of `sgexplore RULE --misere`.  SG_E_UNKNOWN when the
+ * budget runs out (m then holds the heaps finished, m->n fewer than n). */
+sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
+                            size_t budget, sg_error *err);
+
+/* How a misère position was decided. */
+typedef enum sg_misere_method {
+    SG_MISERE_TAME,  /* every heap tame: the tame (misère Nim) rule */
+    SG_MISERE_SEARCH /* an exact search over the sum's positions */
+} sg_misere_method;
+
+/* A misère position's answer. */
+typedef struct sg_misere_position {
+    int first_wins;
+    sg_misere_method method;
+    long move_heap;  /* index of the heap played, -1 when none */
+    size_t take;     /* tokens removed */
+    int nparts;      /* heaps left in its place */
+    size_t part[3];
+} sg_misere_position;
+
+/* Who wins the misère sum of heaps[0..nheaps-1] and one winning move:
+ * by the tame rule when every heap is below m->tame_to, else by an exact
+ * search of at most `budget` bytes (SG_E_UNKNOWN when it runs out). */
+sg_status sg_misere_position_analyse(sg_misere_position *out,
+                                     const sg_rule *r, const sg_misere *m,
+                                     const size_t *heaps, size_t nheaps,
+                                     size_t budget, sg_error *err);
+
+/* Name of a method: "tame" or "search" (JSON position.method). */
+const char *sg_misere_method_name(sg_misere_method method);
+
 #ifdef __cplusplus
 }
 #endif

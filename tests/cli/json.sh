@@ -86,6 +86,22 @@ run positions positions_line 0 "$SG" 0.07 --positions "$T/pos" --json
 printf '1,2\n1,100000\n' >"$T/pos2"
 run positions_unknown positions_line 3 "$SG" 0.6 --max 500 --positions "$T/pos2" --json
 run version version 0 "$SG" --version --json
+# --misere (docs/MISERE.md): the key misere, position.method
+run misere analysis 0 "$SG" kayles --misere --max 12 --json
+run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
+printf '1,2\n4 7\n0\n' >"$T/mpos"
+run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
+check "misere: values, genus texts, tame_to and method" \
+    python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["misere"]
+assert m["heaps"] == 12 and m["values"][:3] == [1, 0, 2], m
+assert m["genus"][:3] == ["0^120", "1^031", "2^20"], m["genus"]
+assert m["tame_to"] == 5 and m["first_wild"] == 5, m
+p = json.load(open(sys.argv[2]))["position"]
+assert p["method"] == "search" and p["winner"] in ("first", "second"), p
+for l in open(sys.argv[3]):
+    assert json.loads(l)["position"]["method"] in ("tame", "search"), l' \
+    "$T/misere.json" "$T/misere_position.json" "$T/misere_positions.json"
 
 # The number rule on the values themselves.
 check "values past 2^53 are decimal strings (Nim: G(n) = n), small ones integers" \

@@ -1,0 +1,196 @@
+/*
+ * test_misere.c - unit tests of misère play (src/lib/misere.c): the genus
+ * text and the tame genera, the genus of Nim's heaps against the published
+ * figures (ONAG ch. 12: 0^120, 1^031, then n^{n, n^2}), misère Nim
+ * positions by both methods against Bouton's rule (the player to move wins
+ * iff the number of 1-heaps is even when no heap exceeds 1, else iff the
+ * nim-sum is not 0), every winning move applied and judged by the same
+ * rule, and the budget turned into SG_E_UNKNOWN.
+ */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "sgexplore.h"
+
+static sg_genus genus(sg_value g, unsigned len, const sg_value *gam)
+{
+    sg_genus x;
+
+    memset(&x, 0, sizeof x);
+    x.g = g;
+    x.len = len;
+    memcpy(x.gamma, gam, len * sizeof *gam);
+    return x;
+}
+
+static void test_genus_text(void **state)
+{
+    static const sg_value zero[] = {1, 2, 0, 2, 0, 2};
+    static const sg_value one[] = {0, 3, 1, 3};
+    static const sg_value two[] = {2, 0, 2, 0};
+    static const sg_value k5[] = {1, 4, 6, 4};
+    static const sg_value big[] = {8, 10, 8, 10};
+    static const sg_value late[] = {0, 2, 0, 2, 0, 4, 2, 0, 2, 0};
+    char buf[16 + 11 * SG_GENUS_MAX];
+    sg_genus x;
+
+    (void)state;
+    x = genus(0, 6, zero);
+    assert_string_equal(sg_genus_format(buf, sizeof buf, &x), "0^120");
+    assert_true(sg_genus_is_tame(&x));
+    x = genus(1, 4, one);
+    assert_string_equal(sg_genus_format(buf, sizeof buf, &x), "1^031");
+    assert_true(sg_genus_is_tame(&x));
+    x = genus(2, 4, two);
+    assert_string_equal(sg_genus_format(buf, sizeof buf, &x), "2^20");
+    assert_true(sg_genus_is_tame(&x));
+    x = genus(4, 4, k5);
+    assert_string_equal(sg_genus_format(buf, sizeof buf, &x), "4^146");
+    assert_false(sg_genus_is_tame(&x));
+    x = genus(8, 4, big);
+    assert_string_equal(sg_genus_format(buf, sizeof buf, &x), "8^{8,10}");
+    assert_true(sg_genus_is_tame(&x));
+    x = genus(2, 10, late);
+    assert_string_equal(sg_genus_format(buf, sizeof buf, &x), "2^02020420");
+    assert_false(sg_genus_is_tame(&x));
+    /* 0^02 is firm (the genus of *2 + *2), 0^20 is not tame */
+    x = genus(0, 4, (const sg_value[]){0, 2, 0, 2});
+    assert_true(sg_genus_is_tame(&x));
+    x = genus(0, 4, (const sg_value[]){2, 0, 2, 0});
+    assert_false(sg_genus_is_tame(&x));
+}
+
+static void test_nim_genus(void **state)
+{
+    sg_rule r;
+    sg_misere m;
+    sg_error err;
+    size_t n;
+
+    (void)state;
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "nim", &err), SG_OK);
+    sg_misere_init(&m);
+    assert_int_equal(sg_misere_analyse(&m, &r, 24, (size_t)64 << 20, &err),
+                     SG_OK);
+    assert_int_equal(m.n, 24);
+    assert_int_equal(m.tame_to, 24);
+    for (n = 0; n < 24; n++) {
+        char buf[16 + 11 * SG_GENUS_MAX], want[64];
+        const sg_genus *x = &m.genus[n];
+        assert_int_equal(x->g, n);
+        if (n == 0)
+            strcpy(want, "0^120");
+        else if (n == 1)
+            strcpy(want, "1^031");
+        else if (n < 8)
+            sprintf(want, "%zu^%zu%zu", n, n, n ^ 2);
+        else
+            sprintf(want, "%zu^{%zu,%zu}", n, n, n ^ 2);
+        assert_string_equal(sg_genus_format(buf, sizeof buf, x), want);
+        assert_int_equal(m.value[n], n <= 1 ? n ^ 1 : n);
+    }
+    sg_misere_clear(&m);
+    sg_rule_clear(&r);
+}
+
+/* Bouton's misère rule: 1 when the player to move wins. */
+static int bouton(const size_t *h, size_t n)
+{
+    size_t i, ones = 0, x = 0;
+    int small = 1;
+
+    for (i = 0; i < n; i++) {
+        x ^= h[i];
+        ones += h[i] == 1;
+        small &= h[i] <= 1;
+    }
+    return small ? ones % 2 == 0 : x != 0;
+}
+
+static void test_nim_positions(void **state)
+{
+    sg_rule r;
+    sg_misere full, none;
+    sg_error err;
+    size_t h[3], a, b, c, k;
+
+    (void)state;
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "nim", &err), SG_OK);
+    sg_misere_init(&full);
+    sg_misere_init(&none);
+    assert_int_equal(sg_misere_analyse(&full, &r, 12, (size_t)64 << 20, &err),
+                     SG_OK);
+    assert_int_equal(sg_misere_analyse(&none, &r, 0, (size_t)64 << 20, &err),
+                     SG_OK);
+    for (a = 0; a < 12; a++)
+        for (b = 0; b < 12; b++)
+            for (c = 0; c < 12; c++)
+                for (k = 0; k < 2; k++) {
+                    sg_misere_position p;
+                    const sg_misere *m = k ? &none : &full;
+                    h[0] = a;
+                    h[1] = b;
+                    h[2] = c;
+                    assert_int_equal(sg_misere_position_analyse(
+                                         &p, &r, m, h, 3, (size_t)64 << 20,
+                                         &err),
+                                     SG_OK);
+                    assert_int_equal(p.method, k ? SG_MISERE_SEARCH
+                                                 : SG_MISERE_TAME);
+                    assert_int_equal(p.first_wins, bouton(h, 3));
+                    if (p.first_wins && (a || b || c)) {
+                        size_t left[3];
+                        assert_true(p.move_heap >= 0 && p.move_heap < 3);
+                        memcpy(left, h, sizeof left);
+                        assert_true(p.take >= 1 &&
+                                    p.take <= left[p.move_heap]);
+                        left[p.move_heap] -= p.take;
+                        assert_int_equal(p.nparts,
+                                         left[p.move_heap] ? 1 : 0);
+                        if (p.nparts)
+                            assert_int_equal(p.part[0], left[p.move_heap]);
+                        assert_false(bouton(left, 3));
+                    }
+                }
+    sg_misere_clear(&full);
+    sg_misere_clear(&none);
+    sg_rule_clear(&r);
+}
+
+static void test_budget(void **state)
+{
+    sg_rule r;
+    sg_misere m;
+    sg_error err;
+    sg_misere_position p;
+    static const size_t heaps[] = {40, 41, 42, 43};
+
+    (void)state;
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "kayles", &err), SG_OK);
+    sg_misere_init(&m);
+    assert_int_equal(sg_misere_analyse(&m, &r, 200, (size_t)1 << 20, &err),
+                     SG_E_UNKNOWN);
+    assert_true(m.n < 200);
+    assert_non_null(strstr(err.msg, "too large"));
+    assert_int_equal(sg_misere_position_analyse(&p, &r, &m, heaps, 4,
+                                                (size_t)1 << 20, &err),
+                     SG_E_UNKNOWN);
+    assert_non_null(strstr(err.msg, "too large"));
+    sg_misere_clear(&m);
+    sg_rule_clear(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_genus_text),
+        cmocka_unit_test(test_nim_genus),
+        cmocka_unit_test(test_nim_positions),
+        cmocka_unit_test(test_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
