@@ -109,7 +109,7 @@ static int run_enum(const char *rule, size_t n, const char *how)
         sgi_test_switches sw = bench_switches();
         sg_enum_options opt = {.test = &sw};
         if (strcmp(how, "sparse1") == 0)
-            sw.no_threads = 1;    /* one thread only */
+            sw.no_threads = 1; /* one thread only */
         else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
             char *end;
             mask = (int64_t)strtoll(how, &end, 0);
@@ -133,7 +133,9 @@ static int run_enum(const char *rule, size_t n, const char *how)
            rule, n, method, w1 - w0, c1 - c0, (double)n / (w1 - w0),
            maxrss_kb(), (unsigned)s.max, s.width, (unsigned)stats.mask,
            stats.rare, stats.full_scans, stats.repicks,
-           !stats.parity ? "none" : stats.parity_shift ? "h+1" : "h",
+           !stats.parity        ? "none"
+           : stats.parity_shift ? "h+1"
+                                : "h",
            stats.pairs_chosen, stats.searches,
            (unsigned long long)sg_checksum(&s, s.n));
     sg_seq_clear(&s);
@@ -214,8 +216,10 @@ static void space_print(const char *pre, const sg_sparse_space *sp)
 {
     printf(" %sfound=%d %smask=0x%x %sparity=%s %srare=%llu %slast=%llu", pre,
            sp->found, pre, (unsigned)sp->mask, pre,
-           !sp->parity ? "none" : sp->parity_shift ? "h+1" : "h", pre,
-           (unsigned long long)sp->rare, pre,
+           !sp->parity        ? "none"
+           : sp->parity_shift ? "h+1"
+                              : "h",
+           pre, (unsigned long long)sp->rare, pre,
            (unsigned long long)sp->last_rare);
 }
 

@@ -29,10 +29,10 @@ extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *p, size_t n);
 extern void *__libc_memalign(size_t align, size_t n);
 
-static unsigned long calls;      /* allocations so far */
-static unsigned long fail_at;    /* the call to fail; 0: none */
-static int fail_all;             /* fail every call from fail_at on */
-static int ready;                /* the environment was read */
+static unsigned long calls;   /* allocations so far */
+static unsigned long fail_at; /* the call to fail; 0: none */
+static int fail_all;          /* fail every call from fail_at on */
+static int ready;             /* the environment was read */
 
 /* Read the environment once, before main (getenv does not allocate). */
 __attribute__((constructor)) static void alloc_fail_setup(void)

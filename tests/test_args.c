@@ -28,8 +28,12 @@ static int toy_run(const cli_command *self, cli_args *a)
 }
 
 static const cli_command toy = {
-    "toy", "toy [--max N]", "A command for the tests.",
-    CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT, toy_opts, toy_run,
+    "toy",
+    "toy [--max N]",
+    "A command for the tests.",
+    CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT,
+    toy_opts,
+    toy_run,
 };
 
 static cli_args *scan(int argc, char **argv)
@@ -45,8 +49,8 @@ static cli_args *scan(int argc, char **argv)
 /* Declared names are answered, whichever group declares them. */
 static void test_declared(void **state)
 {
-    char *argv[] = {"toy", "--max", "7", "-o", "f.png", "--max=9",
-                    "--loud", "--db", "c.db", "--json", NULL};
+    char *argv[] = {"toy",    "--max", "7",    "-o",     "f.png", "--max=9",
+                    "--loud", "--db",  "c.db", "--json", NULL};
     cli_args *a = scan(10, argv);
 
     (void)state;
@@ -79,7 +83,7 @@ static void test_undeclared(void **state)
     assert_int_equal(cli_count(a, "--values"), 0);
     assert_null(cli_get_nth(a, "--position", 0));
     assert_string_equal(cli_undeclared(), "--heap"); /* the first one */
-    assert_string_equal(cli_get(a, "--max"), "7");    /* the rest works */
+    assert_string_equal(cli_get(a, "--max"), "7");   /* the rest works */
     cli_args_free(a);
 }
 

@@ -55,8 +55,8 @@ static void round_trip(sg_deep *d, const sg_rule *r)
  * ordinary enumeration.  Returns 1 when the deep run reached n, 0 when it
  * stopped (checked to be honest: every value before the stop right).
  */
-static int deep_vs_full(const char *code, size_t n, size_t window,
-                        int resume, tu_rng *g)
+static int deep_vs_full(const char *code, size_t n, size_t window, int resume,
+                        tu_rng *g)
 {
     sg_rule r;
     sg_seq full;
@@ -88,13 +88,13 @@ static int deep_vs_full(const char *code, size_t n, size_t window,
         char want[64];
         snprintf(want, sizeof want, "stopped at heap %zu:", d.seq.n);
         if (!strstr(err.msg, want))
-            fail_msg("%s: stop message '%s' names another heap than %zu",
-                     code, err.msg, d.seq.n);
+            fail_msg("%s: stop message '%s' names another heap than %zu", code,
+                     err.msg, d.seq.n);
     }
     n = d.seq.n; /* from here on: the values it vouches for */
     if (sg_deep_checksum(&d) != sg_checksum(&full, n))
-        fail_msg("%s: checksum of G(0..%zu) differs from the full run's",
-                 code, n - 1);
+        fail_msg("%s: checksum of G(0..%zu) differs from the full run's", code,
+                 n - 1);
     for (i = 0; i < n; i++) {
         sg_value v = sg_seq_get(&full, i);
         if (sg_seq_kept(&d.seq, i) && sg_seq_at(&d.seq, i) != v)
@@ -106,8 +106,8 @@ static int deep_vs_full(const char *code, size_t n, size_t window,
         }
         if (i > 0 && rare_under(&d, v, i)) {
             if (nr >= d.nrare || d.rpos[nr] != i || d.rval[nr] != v)
-                fail_msg("%s: rare heap %zu (value %u) missing from R", code,
-                         i, (unsigned)v);
+                fail_msg("%s: rare heap %zu (value %u) missing from R", code, i,
+                         (unsigned)v);
             nr++;
         }
     }
@@ -118,8 +118,8 @@ static int deep_vs_full(const char *code, size_t n, size_t window,
     }
     /* the window must really have moved for the test to mean anything */
     if (n > 4 * window && !d.frozen)
-        fail_msg("%s: %zu values with a window of %zu never left memory",
-                 code, n, window);
+        fail_msg("%s: %zu values with a window of %zu never left memory", code,
+                 n, window);
     if (d.frozen)
         assert_true(d.seq.off > 0 && d.seq.keep == d.window);
     sg_deep_clear(&d);
@@ -198,8 +198,7 @@ static void test_window_too_small(void **state)
     parse(&r, "0.6");
     sg_deep_init(&d, SG_DEEP_MIN_WINDOW);
     memset(&err, 0, sizeof err);
-    assert_int_equal(sg_deep_extend(&d, &r, 200000, NULL, &err),
-                     SG_E_UNKNOWN);
+    assert_int_equal(sg_deep_extend(&d, &r, 200000, NULL, &err), SG_E_UNKNOWN);
     assert_non_null(strstr(err.msg, "too small"));
     assert_non_null(strstr(err.msg, "--window"));
     assert_false(d.frozen);

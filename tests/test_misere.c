@@ -134,22 +134,20 @@ static void test_nim_positions(void **state)
                     h[0] = a;
                     h[1] = b;
                     h[2] = c;
-                    assert_int_equal(sg_misere_position_analyse(
-                                         &p, &r, m, h, 3, (size_t)64 << 20,
-                                         &err),
-                                     SG_OK);
-                    assert_int_equal(p.method, k ? SG_MISERE_SEARCH
-                                                 : SG_MISERE_TAME);
+                    assert_int_equal(
+                        sg_misere_position_analyse(&p, &r, m, h, 3,
+                                                   (size_t)64 << 20, &err),
+                        SG_OK);
+                    assert_int_equal(p.method,
+                                     k ? SG_MISERE_SEARCH : SG_MISERE_TAME);
                     assert_int_equal(p.first_wins, bouton(h, 3));
                     if (p.first_wins && (a || b || c)) {
                         size_t left[3];
                         assert_true(p.move_heap >= 0 && p.move_heap < 3);
                         memcpy(left, h, sizeof left);
-                        assert_true(p.take >= 1 &&
-                                    p.take <= left[p.move_heap]);
+                        assert_true(p.take >= 1 && p.take <= left[p.move_heap]);
                         left[p.move_heap] -= p.take;
-                        assert_int_equal(p.nparts,
-                                         left[p.move_heap] ? 1 : 0);
+                        assert_int_equal(p.nparts, left[p.move_heap] ? 1 : 0);
                         if (p.nparts)
                             assert_int_equal(p.part[0], left[p.move_heap]);
                         assert_false(bouton(left, 3));
@@ -176,9 +174,9 @@ static void test_budget(void **state)
                      SG_E_UNKNOWN);
     assert_true(m.n < 200);
     assert_non_null(strstr(err.msg, "too large"));
-    assert_int_equal(sg_misere_position_analyse(&p, &r, &m, heaps, 4,
-                                                (size_t)1 << 20, &err),
-                     SG_E_UNKNOWN);
+    assert_int_equal(
+        sg_misere_position_analyse(&p, &r, &m, heaps, 4, (size_t)1 << 20, &err),
+        SG_E_UNKNOWN);
     assert_non_null(strstr(err.msg, "too large"));
     sg_misere_clear(&m);
     sg_rule_clear(&r);

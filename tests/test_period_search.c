@@ -166,7 +166,8 @@ static void test_diff_scan(void **state)
                         (int64_t)sg_seq_get(&s, (size_t)b);
             for (j = b; j < n - d; j++)
                 if ((int64_t)sg_seq_get(&s, (size_t)(j + d)) -
-                        (int64_t)sg_seq_get(&s, (size_t)j) != c)
+                        (int64_t)sg_seq_get(&s, (size_t)j) !=
+                    c)
                     break;
             if (j == n - d)
                 want[k++] = d;
@@ -216,8 +217,8 @@ static void test_planted_windows(void **state)
         for (size_t c = 0; c < copies && len < n; c++) {
             size_t at = (size_t)tu_range(&g, 0, n - len - 1);
             /* (a partial copy too: the first byte or two only) */
-            size_t part = tu_range(&g, 0, 3) == 0 ? (size_t)tu_range(&g, 1, 2)
-                                                  : len;
+            size_t part =
+                tu_range(&g, 0, 3) == 0 ? (size_t)tu_range(&g, 1, 2) : len;
             for (size_t i = 0; i < part && i < len; i++)
                 v[at + i] = v[n - len + i];
         }
@@ -316,9 +317,8 @@ static void test_game_periods(void **state)
     sg_rule_init(&r);
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_OCTAL, "0.16", &err), SG_OK);
     sg_seq_init(&s);
-    assert_int_equal(sg_enumerate(&s, &r, 2 * 105351 + 2 * 149459 + 3, NULL,
-                                  &err),
-                     SG_OK);
+    assert_int_equal(
+        sg_enumerate(&s, &r, 2 * 105351 + 2 * 149459 + 3, NULL, &err), SG_OK);
     assert_int_equal(sg_period_scan_init(&ps, &s, 1024, 1, NULL), SG_OK);
     d = sg_period_scan_next(&ps);
     sg_period_scan_clear(&ps);

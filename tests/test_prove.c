@@ -1291,8 +1291,8 @@ static void test_observed_hex2(void **state)
                              text, res.observed.have,
                              (unsigned long long)res.observed.period,
                              (unsigned long long)res.observed.preperiod,
-                             (unsigned long long)res.observed.saltus,
-                             want.have, (unsigned long long)want.period,
+                             (unsigned long long)res.observed.saltus, want.have,
+                             (unsigned long long)want.period,
                              (unsigned long long)want.preperiod,
                              (unsigned long long)want.saltus);
                 arith += want.have && want.saltus > 0;
@@ -1496,8 +1496,8 @@ static int naive_split(const sg_rule *r, const uint32_t *g, size_t n,
             for (j = 0; !hit && j + f + 1 <= x; j++)
                 hit = NV(j) == v;
             for (k = 1; !hit && k <= f; k++)
-                hit = (sg_rule_digit(r, k, NULL) & SG_BIT_ONE) &&
-                      NV(x - k) == v;
+                hit =
+                    (sg_rule_digit(r, k, NULL) & SG_BIT_ONE) && NV(x - k) == v;
             for (k = 0; !hit && k <= f; k++)
                 for (i = 1; !hit && i < c && i + k < x; i++)
                     hit = (sg_rule_digit(r, k, NULL) & SG_BIT_TWO) &&
@@ -1511,10 +1511,12 @@ static int naive_split(const sg_rule *r, const uint32_t *g, size_t n,
         for (i = 0; ok && i < p; i++)
             for (j = 0; ok && j < p; j++) {
                 uint64_t cl = (a + i + j + k) % p;
-                int64_t ei = (int64_t)(p * NV(a + i)) - (int64_t)(sal * (a + i));
-                int64_t ej = (int64_t)(p * NV(a + j)) - (int64_t)(sal * (a + j));
-                int64_t ec = (int64_t)(p * NV(a + cl)) -
-                             (int64_t)(sal * (a + cl));
+                int64_t ei =
+                    (int64_t)(p * NV(a + i)) - (int64_t)(sal * (a + i));
+                int64_t ej =
+                    (int64_t)(p * NV(a + j)) - (int64_t)(sal * (a + j));
+                int64_t ec =
+                    (int64_t)(p * NV(a + cl)) - (int64_t)(sal * (a + cl));
                 if (((NV(a + i) ^ NV(a + j)) % sal) == NV(a + cl) % sal &&
                     ei + ej - (int64_t)(sal * k) >= ec)
                     ok = 0;
@@ -1539,9 +1541,8 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
     memset(o, 0, sizeof *o);
     if (n < 2)
         return 0;
-    for (uint64_t p = 1; p < n && (split ? 2 + t + p - 1
-                                         : naive_needs(th, 1, p, t)) < n;
-         p++) {
+    for (uint64_t p = 1;
+         p < n && (split ? 2 + t + p - 1 : naive_needs(th, 1, p, t)) < n; p++) {
         uint64_t sal = 0, a, q, sq = 0, m, tries, need = UINT64_MAX;
 
         if (tail) {
@@ -1961,8 +1962,8 @@ static void test_analyse_observed(void **state)
         size_t max;
         int have;
     } cases[] = {{"0.77", 150, 1},
-                 {"0.356", 10000, 1},  /* p 142 from 7315 (proof: 14917) */
-                 {"0.127", 60000, 1},  /* p 4 from 46578 (proof: 93167) */
+                 {"0.356", 10000, 1}, /* p 142 from 7315 (proof: 14917) */
+                 {"0.127", 60000, 1}, /* p 4 from 46578 (proof: 93167) */
                  {"0.1777", 3000, 0}};
 
     (void)state;

@@ -663,7 +663,6 @@ static void test_zero_rule_clear(void **state)
     sg_rule_clear(&r);
 }
 
-
 /* The limit on rule texts: a list of 1,1,...,1 just under SG_RULE_MAX_TEXT
  * characters is read (one term: duplicates drop), one character past the
  * limit is refused with SG_E_INPUT before parsing. */
@@ -689,8 +688,7 @@ static void test_text_limit(void **state)
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, text, &err),
                      SG_E_INPUT);
     assert_non_null(strstr(err.msg, "at most 1048576"));
-    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, text, &err),
-                     SG_E_INPUT);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, text, &err), SG_E_INPUT);
     sg_rule_clear(&r);
     free(text);
 }
@@ -749,9 +747,9 @@ static void test_names_and_messages(void **state)
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_OCTAL, "0.7\xff", &err),
                      SG_E_INPUT);
     assert_non_null(strstr(err.msg, "\\xFF"));
-    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, "1,\xe2\x82\xac",
-                                   &err),
-                     SG_E_INPUT);
+    assert_int_equal(
+        sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, "1,\xe2\x82\xac", &err),
+        SG_E_INPUT);
     assert_non_null(strstr(err.msg, "'\xe2\x82\xac'"));
     sg_rule_clear(&r);
 }
@@ -785,8 +783,7 @@ static void test_profile(void **state)
         sg_error err;
 
         sg_rule_init(&r);
-        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, cases[i].text,
-                                       &err),
+        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, cases[i].text, &err),
                          SG_OK);
         sgi_rule_profile(&pr, &r);
         if (pr.bits != cases[i].bits ||

@@ -87,8 +87,7 @@ static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
                  what, mask, err.msg, TU_SEED);
     }
     check_values(&s, want, n, what, mask);
-    if (mask >= 0 && sgi_sparse_applicable(r) &&
-        stats.mask != (uint32_t)mask) {
+    if (mask >= 0 && sgi_sparse_applicable(r) && stats.mask != (uint32_t)mask) {
         fail_msg("%s: forced mask %lld, stats say %u", what, mask,
                  (unsigned)stats.mask);
     }
@@ -97,16 +96,15 @@ static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
         int inv =
             par && (mask & SGI_SPARSE_PARITY_INV) == SGI_SPARSE_PARITY_INV;
         if (stats.parity != par || stats.parity_shift != inv)
-            fail_msg("%s: forced mask %llx, stats say parity %d shift %d",
-                     what, mask, stats.parity, stats.parity_shift);
+            fail_msg("%s: forced mask %llx, stats say parity %d shift %d", what,
+                     mask, stats.parity, stats.parity_shift);
     }
     sg_seq_clear(&s);
 }
 
 /* The same with the default options. */
 static void sparse_check(const sg_rule *r, size_t n, long long mask,
-                         unsigned width, const uint32_t *want,
-                         const char *what)
+                         unsigned width, const uint32_t *want, const char *what)
 {
     sparse_check_opt(NULL, r, n, mask, width, want, what);
 }
@@ -183,17 +181,17 @@ static void check_random_code(tu_rng *g, const tu_code_opts *o, size_t n,
     naive = naive_values(&r, n);
     for (size_t i = 0; i < n; i++) {
         if (naive[i] != want[i]) {
-            fail_msg("%s: naive G(%zu) = %u, reference %u (seed %llu)", text,
-                     i, (unsigned)naive[i], (unsigned)want[i], TU_SEED);
+            fail_msg("%s: naive G(%zu) = %u, reference %u (seed %llu)", text, i,
+                     (unsigned)naive[i], (unsigned)want[i], TU_SEED);
         }
     }
     sparse_check_opt(opt, &r, n, SGI_SPARSE_AUTO, 1, want, text);
     sparse_check_opt(opt, &r, n, 0, 1, want, text);
     sparse_check_opt(opt, &r, n, random_mask(g), 1, want, text);
-    sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4,
-                     want, text);
-    sparse_check_opt(opt, &r, n, SGI_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4,
-                     want, text);
+    sparse_check_opt(opt, &r, n, random_mask(g), tu_chance(g, 2) ? 2 : 4, want,
+                     text);
+    sparse_check_opt(opt, &r, n, SGI_SPARSE_AUTO, tu_chance(g, 2) ? 2 : 4, want,
+                     text);
     sg_rule_clear(&r);
     free(naive);
     free(want);
@@ -262,11 +260,11 @@ static void test_random_scalar(void **state)
 static void test_small_blocks(void **state)
 {
     static const char *codes[] = {"0.167", "0.1777", "0.77", "0.16",
-                                  "0.56", "0.106", "0.354"};
+                                  "0.56",  "0.106",  "0.354"};
     static const char *how[] = {"the widest vectors", "AVX2"};
     sgi_test_switches sw[3] = {{0}};
-    sg_enum_options opt[3] = {{.test = &sw[0]}, {.test = &sw[1]},
-                              {.test = &sw[2]}};
+    sg_enum_options opt[3] = {
+        {.test = &sw[0]}, {.test = &sw[1]}, {.test = &sw[2]}};
 
     (void)state;
     sw[1].no_avx512 = 1;
@@ -281,15 +279,15 @@ static void test_small_blocks(void **state)
         for (size_t k = 0; k < 3; k++) {
             sg_seq_init(&a[k]);
             if (sgi_enumerate_sparse(&a[k], &r, n, SGI_SPARSE_AUTO, NULL,
-                                    &opt[k], &err) != SG_OK)
+                                     &opt[k], &err) != SG_OK)
                 fail_msg("%s: %s", codes[i], err.msg);
         }
         for (size_t k = 0; k < 2; k++)
             for (size_t h = 0; h < n; h++)
                 if (sg_seq_get(&a[k], h) != sg_seq_get(&a[2], h))
-                    fail_msg("%s: G(%zu) = %u with %s, %u without",
-                             codes[i], h, (unsigned)sg_seq_get(&a[k], h),
-                             how[k], (unsigned)sg_seq_get(&a[2], h));
+                    fail_msg("%s: G(%zu) = %u with %s, %u without", codes[i], h,
+                             (unsigned)sg_seq_get(&a[k], h), how[k],
+                             (unsigned)sg_seq_get(&a[2], h));
         for (size_t k = 0; k < 3; k++)
             sg_seq_clear(&a[k]);
         sg_rule_clear(&r);
@@ -337,8 +335,8 @@ static void test_wide_small(void **state)
                  {"0.174", 100000, 0},     {"0.4512", 200000, 0},
                  {"0.015", 200000, 0}};
     sgi_test_switches sw[4] = {{0}};
-    sg_enum_options opts[4] = {{.test = &sw[0]}, {.test = &sw[1]},
-                               {.test = &sw[2]}, {.test = &sw[3]}};
+    sg_enum_options opts[4] = {
+        {.test = &sw[0]}, {.test = &sw[1]}, {.test = &sw[2]}, {.test = &sw[3]}};
 
     (void)state;
     sw[1].no_wide = 1;
@@ -352,8 +350,8 @@ static void test_wide_small(void **state)
         uint32_t *want = auto_values(&r, games[i].code, n, &stats, &max);
 
         if (n == games[i].n && max < 64)
-            fail_msg("%s: largest value %u, below the wide path",
-                     games[i].code, (unsigned)max);
+            fail_msg("%s: largest value %u, below the wide path", games[i].code,
+                     (unsigned)max);
         for (size_t k = 1; k < 4; k++)
             sparse_check_opt(&opts[k], &r, n, SGI_SPARSE_AUTO, 1, want,
                              games[i].code);
@@ -398,15 +396,17 @@ static void test_chosen_pairs(void **state)
     static const struct {
         const char *code;
         size_t n, naive_n;
-    } games[] = {{"0.167", 200000, 0},     {"0.1777", 200000, 36000},
-                 {"0.16", 150000, 0},      {"0.354", 150000, 0},
+    } games[] = {{"0.167", 200000, 0},
+                 {"0.1777", 200000, 36000},
+                 {"0.16", 150000, 0},
+                 {"0.354", 150000, 0},
                  {"0.77", 100000, 0},
                  /* no rare heap, no one-heap move: no terms but chosen
                   * ones (their table was once never allocated) */
                  {"0.554", 200000, 0}};
     sgi_test_switches sw[3] = {{0}};
-    sg_enum_options opts[3] = {{.test = &sw[0]}, {.test = &sw[1]},
-                               {.test = &sw[2]}};
+    sg_enum_options opts[3] = {
+        {.test = &sw[0]}, {.test = &sw[1]}, {.test = &sw[2]}};
 
     (void)state;
     sw[0].no_extra = 1;
@@ -471,12 +471,12 @@ static void test_chosen_pairs_resumed(void **state)
     for (int k = 0; k < 2; k++) {
         sgi_sparse_stats *st = k ? &plain : &stats;
         sg_seq_init(&s);
-        assert_int_equal(sgi_enumerate_sparse(&s, &r, n0, SGI_SPARSE_AUTO,
-                                             NULL, NULL, &err),
-                         SG_OK);
+        assert_int_equal(
+            sgi_enumerate_sparse(&s, &r, n0, SGI_SPARSE_AUTO, NULL, NULL, &err),
+            SG_OK);
         memset(st, 0, sizeof *st);
         assert_int_equal(sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, st,
-                                             k ? &none : NULL, &err),
+                                              k ? &none : NULL, &err),
                          SG_OK);
         check_values(&s, want, n, "0.354 resumed", -1);
         sg_seq_clear(&s);
@@ -520,9 +520,9 @@ static void test_small_start(void **state)
 /* Longer runs of well-known games, all masks agreeing with naive. */
 static void test_fixed_rules(void **state)
 {
-    static const char *codes[] = {"4!.0", "0.6", "0.77", "0.07", "0.16",
-                                  "0.1777", "4.07", "0.54!", "0.777777",
-                                  "4.7!", "0.4", "0.356"};
+    static const char *codes[] = {"4!.0",     "0.6",    "0.77", "0.07",
+                                  "0.16",     "0.1777", "4.07", "0.54!",
+                                  "0.777777", "4.7!",   "0.4",  "0.356"};
     sgi_test_switches scalar_sw = {0}, single_sw = {0};
     sg_enum_options scalar = {.test = &scalar_sw};
     sg_enum_options single = {.test = &single_sw};
@@ -563,8 +563,8 @@ static void test_helper_shares(void **state)
 {
     /* many rare values and values past 127; 0.74 and 0.64 also widen
      * to two bytes on the way */
-    static const char *codes[] = {"4!.0", "0.6", "4.7!", "0.74", "0.64",
-                                  "0.6!", "0.36"};
+    static const char *codes[] = {"4!.0", "0.6",  "4.7!", "0.74",
+                                  "0.64", "0.6!", "0.36"};
     static const long balances[] = {-1000000, -40, 0, 700};
     const size_t n = tu_scaled(12000);
 
@@ -590,11 +590,11 @@ static void test_helper_shares(void **state)
             /* a parity mask: the lists swap every heap while the helper
              * marks (dropped again for 4.7!, whose splits are at 0, 1) */
             pinned_sw.no_simd = b % 2;
-            sparse_check_opt(&pinned, &r, n,
-                             (b < 2 ? 0x1ee : 0xfe) |
-                                 (b % 2 ? SGI_SPARSE_PARITY
-                                        : SGI_SPARSE_PARITY_INV),
-                             1, want, codes[i]);
+            sparse_check_opt(
+                &pinned, &r, n,
+                (b < 2 ? 0x1ee : 0xfe) |
+                    (b % 2 ? SGI_SPARSE_PARITY : SGI_SPARSE_PARITY_INV),
+                1, want, codes[i]);
         }
         free(want);
         sg_rule_clear(&r);
@@ -659,9 +659,9 @@ static void test_extension(void **state)
             if (tu_chance(&g, 2)) {
                 assert_int_equal(sg_enumerate(&s, &r, at, NULL, &err), SG_OK);
             } else {
-                assert_int_equal(sgi_enumerate_sparse(&s, &r, at, mask, NULL,
-                                                     NULL, &err),
-                                 SG_OK);
+                assert_int_equal(
+                    sgi_enumerate_sparse(&s, &r, at, mask, NULL, NULL, &err),
+                    SG_OK);
             }
             check_values(&s, want, at, codes[i], mask);
         }
@@ -731,8 +731,9 @@ static void test_known_table(void **state)
         sg_result res;
         sg_error err;
 
-        if (sscanf(line, "%255[^\t]\t%31[^\t]\t%31[^\t]\t%llu\t%llu\t%*[^\t]\t"
-                         "%*[^\t]\t%llu",
+        if (sscanf(line,
+                   "%255[^\t]\t%31[^\t]\t%31[^\t]\t%llu\t%llu\t%*[^\t]\t"
+                   "%*[^\t]\t%llu",
                    rule, family, status, &p, &n0, &need) != 6) {
             continue;
         }
@@ -893,9 +894,9 @@ static void test_cancel(void **state)
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
     want = naive_values(&r, n);
     sg_seq_init(&s);
-    assert_int_equal(sgi_enumerate_sparse(&s, &r, 1000, SGI_SPARSE_AUTO, NULL,
-                                         NULL, &err),
-                     SG_OK);
+    assert_int_equal(
+        sgi_enumerate_sparse(&s, &r, 1000, SGI_SPARSE_AUTO, NULL, NULL, &err),
+        SG_OK);
     assert_int_equal(
         sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, NULL, &opt, &err),
         SG_E_INTERRUPTED);
@@ -1082,8 +1083,10 @@ static void test_random_parity(void **state)
     tu_rng_init(&g, 511);
     for (size_t c = 0; c < count; c++) {
         sgi_test_switches sw[4] = {{0}};
-        sg_enum_options opts[4] = {{.test = &sw[0]}, {.test = &sw[1]},
-                                   {.test = &sw[2]}, {.test = &sw[3]}};
+        sg_enum_options opts[4] = {{.test = &sw[0]},
+                                   {.test = &sw[1]},
+                                   {.test = &sw[2]},
+                                   {.test = &sw[3]}};
         uint32_t *want = malloc(n * sizeof *want);
         char *text;
         sg_rule r;
@@ -1114,9 +1117,9 @@ static void test_random_parity(void **state)
             sparse_check_opt(&opts[k], &r, n, m, 1, want, text);
         }
         sg_seq_init(&s);
-        assert_int_equal(sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, &st,
-                                             NULL, &err),
-                         SG_OK);
+        assert_int_equal(
+            sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, &st, NULL, &err),
+            SG_OK);
         used += st.parity != 0;
         sg_seq_clear(&s);
         sg_rule_clear(&r);
@@ -1140,8 +1143,10 @@ static void test_repick_mode(void **state)
     const size_t n = 700;
     uint32_t *want = malloc(n * sizeof *want);
     sgi_test_switches sw[5] = {{0}};
-    sg_enum_options opts[5] = {{.test = &sw[0]}, {.test = &sw[1]},
-                               {.test = &sw[2]}, {.test = &sw[3]},
+    sg_enum_options opts[5] = {{.test = &sw[0]},
+                               {.test = &sw[1]},
+                               {.test = &sw[2]},
+                               {.test = &sw[3]},
                                {.test = &sw[4]}};
     sg_rule r;
     int k;
@@ -1196,13 +1201,13 @@ static void test_parity_games(void **state)
         ref_values(want, n, &ref);
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
         sg_seq_init(&s);
-        assert_int_equal(sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, &st,
-                                             NULL, &err),
-                         SG_OK);
+        assert_int_equal(
+            sgi_enumerate_sparse(&s, &r, n, SGI_SPARSE_AUTO, &st, NULL, &err),
+            SG_OK);
         check_values(&s, want, n, codes[i], -1);
         if (!st.parity)
-            fail_msg("%s: no parity mask chosen (mask %u, %zu rare)",
-                     codes[i], (unsigned)st.mask, st.rare);
+            fail_msg("%s: no parity mask chosen (mask %u, %zu rare)", codes[i],
+                     (unsigned)st.mask, st.rare);
         if (i == 0 && n >= 2000 &&
             (st.mask != 13 || st.parity_shift != 1 || st.rare != 15))
             fail_msg("0.106: mask %u shift %d, %zu rare", (unsigned)st.mask,
@@ -1212,11 +1217,11 @@ static void test_parity_games(void **state)
         sparse_check_opt(&single, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         sparse_check_opt(&pinned, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         /* the parity mask of the other offset, and the plain one */
-        sparse_check_opt(&pinned, &r, n,
-                         (long long)st.mask | (st.parity_shift
-                                                   ? SGI_SPARSE_PARITY
-                                                   : SGI_SPARSE_PARITY_INV),
-                         1, want, codes[i]);
+        sparse_check_opt(
+            &pinned, &r, n,
+            (long long)st.mask |
+                (st.parity_shift ? SGI_SPARSE_PARITY : SGI_SPARSE_PARITY_INV),
+            1, want, codes[i]);
         sparse_check_opt(NULL, &r, n, (long long)st.mask, 1, want, codes[i]);
         sg_rule_clear(&r);
         free(want);
@@ -1397,12 +1402,12 @@ static void test_sparse_space(void **state)
         assert_int_equal(sg_sparse_space_find_rule(&sp, &s, &r, n, &err),
                          SG_OK);
         assert_int_equal(sgi_enumerate_sparse(&s, &r, n + 1, SGI_SPARSE_AUTO,
-                                             &stats, NULL, &err),
+                                              &stats, NULL, &err),
                          SG_OK);
         if (stats.repicks == 0) {
-            int last = !(__builtin_parity(v[n] & sp.mask) ^
-                         (sp.parity & (int)((n + (size_t)sp.parity_shift) &
-                                            1)));
+            int last =
+                !(__builtin_parity(v[n] & sp.mask) ^
+                  (sp.parity & (int)((n + (size_t)sp.parity_shift) & 1)));
             assert_int_equal(stats.mask, sp.mask);
             assert_int_equal(stats.parity, sp.parity);
             assert_int_equal(stats.parity_shift, sp.parity_shift);
@@ -1438,8 +1443,7 @@ static void test_sparse_space(void **state)
  * (heap h rare when popcount(v[h] & m) + (h + c) mod 2 is even), the
  * first with the fewest, taken only when it beats the plain one or there
  * is no plain mask (all values 0). */
-static void space_naive_ext(sg_sparse_space *out, const uint32_t *v,
-                            size_t n)
+static void space_naive_ext(sg_sparse_space *out, const uint32_t *v, size_t n)
 {
     uint32_t top = 0, p = 1;
     sg_sparse_space par;
@@ -1511,8 +1515,8 @@ static void test_sparse_space_parity(void **state)
             uint32_t x;
             do
                 x = (uint32_t)tu_range(&g, 0, (1u << bits) - 1);
-            while ((int)!(__builtin_parity(x & plant) ^
-                          (int)((i + c) & 1)) != rare);
+            while ((int)!(__builtin_parity(x & plant) ^ (int)((i + c) & 1)) !=
+                   rare);
             v[i] = x;
         }
         sg_seq_init(&s);
@@ -1523,14 +1527,13 @@ static void test_sparse_space_parity(void **state)
         space_naive_ext(&want, v, n);
         if (got.found != want.found || got.mask != want.mask ||
             got.parity != want.parity ||
-            got.parity_shift != want.parity_shift ||
-            got.rare != want.rare || got.last_rare != want.last_rare)
+            got.parity_shift != want.parity_shift || got.rare != want.rare ||
+            got.last_rare != want.last_rare)
             fail_msg("planted %u/%u (n %zu): found %d mask %u parity %d/%d "
                      "rare %llu last %llu; brute force %d %u %d/%d %llu %llu "
                      "(seed %llu)",
                      (unsigned)plant, c, n, got.found, (unsigned)got.mask,
-                     got.parity, got.parity_shift,
-                     (unsigned long long)got.rare,
+                     got.parity, got.parity_shift, (unsigned long long)got.rare,
                      (unsigned long long)got.last_rare, want.found,
                      (unsigned)want.mask, want.parity, want.parity_shift,
                      (unsigned long long)want.rare,
@@ -1558,13 +1561,13 @@ static void test_sparse_space_parity(void **state)
             space_naive(&want, v, n);
         if (got.found != want.found || got.mask != want.mask ||
             got.parity != want.parity ||
-            got.parity_shift != want.parity_shift ||
-            got.rare != want.rare || got.last_rare != want.last_rare)
+            got.parity_shift != want.parity_shift || got.rare != want.rare ||
+            got.last_rare != want.last_rare)
             fail_msg("%s: mask %u parity %d/%d rare %llu; brute force %u "
                      "%d/%d %llu",
-                     codes[i], (unsigned)got.mask, got.parity,
-                     got.parity_shift, (unsigned long long)got.rare,
-                     (unsigned)want.mask, want.parity, want.parity_shift,
+                     codes[i], (unsigned)got.mask, got.parity, got.parity_shift,
+                     (unsigned long long)got.rare, (unsigned)want.mask,
+                     want.parity, want.parity_shift,
                      (unsigned long long)want.rare);
         if (i == 0 && (!got.found || !got.parity || got.rare != 15 ||
                        got.last_rare != 1103))

@@ -1719,8 +1719,8 @@ static void test_status_words(void **state)
     } words[] = {{"periodic", SG_PERIODIC},
                  {"arithmetic-periodic", SG_ARITH_PERIODIC},
                  {"unresolved", SG_UNRESOLVED}};
-    static const char *bad[] = {"", "proven", "Periodic", "periodic ",
-                                "arith", "arithmetic-periodic\n"};
+    static const char *bad[] = {"",          "proven", "Periodic",
+                                "periodic ", "arith",  "arithmetic-periodic\n"};
     sg_period_status st;
     size_t i;
 
@@ -1729,8 +1729,7 @@ static void test_status_words(void **state)
         st = (sg_period_status)99;
         assert_int_equal(sg_period_status_parse(&st, words[i].word), 1);
         assert_int_equal(st, words[i].st);
-        assert_string_equal(sg_period_status_name(words[i].st),
-                            words[i].word);
+        assert_string_equal(sg_period_status_name(words[i].st), words[i].word);
     }
     for (i = 0; i < sizeof bad / sizeof *bad; i++)
         assert_int_equal(sg_period_status_parse(&st, bad[i]), 0);

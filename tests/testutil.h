@@ -224,8 +224,7 @@ static inline void parse_or_fail(sg_rule *r, sg_rule_syntax syntax,
     sg_rule_init(r);
     memset(&err, 0, sizeof err);
     if (sg_rule_parse(r, syntax, text, &err) != SG_OK)
-        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg,
-                 TU_SEED);
+        fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg, TU_SEED);
 }
 
 #endif /* SG_TEST_TESTUTIL_H */

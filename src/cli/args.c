@@ -26,8 +26,7 @@ static const cli_opt rule_opts[] = {
      "remove any number but those listed ('' is Nim)"},
     {"--octal", NULL, "CODE", "octal take-and-break code (0.77, 4.07)"},
     {"--hex", NULL, "CODE", "hexadecimal code (may leave three heaps)"},
-    {"--rule", NULL, "CODE",
-     "any code ('!', '[..]'), canonical form or name"},
+    {"--rule", NULL, "CODE", "any code ('!', '[..]'), canonical form or name"},
     {"--grundy", NULL, NULL, "Grundy's game (4!.0)"},
     {NULL, NULL, NULL, NULL},
 };
@@ -68,8 +67,7 @@ static size_t option_groups(const cli_opt *groups[4], const cli_command *c)
 }
 
 /* Find an option of c by name (or alias); groups in the order above. */
-static const cli_opt *lookup(const cli_command *c, const char *arg,
-                             size_t len)
+static const cli_opt *lookup(const cli_command *c, const char *arg, size_t len)
 {
     const cli_opt *groups[4];
     size_t g, ng = option_groups(groups, c);
@@ -116,8 +114,8 @@ static int add_opt(cli_args *a, const char *name, const char *val)
     return 0;
 }
 
-cli_args *cli_args_scan(const cli_command *c, int argc, char **argv,
-                        int first, int *rc)
+cli_args *cli_args_scan(const cli_command *c, int argc, char **argv, int first,
+                        int *rc)
 {
     cli_args *a = calloc(1, sizeof *a);
     int i, dashdash = 0;
@@ -345,9 +343,10 @@ void cli_help(FILE *f, const cli_command *c)
     fprintf(f, "%s\n", c->summary);
     help_group(f, "Options", c->opts);
     if (c->flags & CLI_CMD_RULE) {
-        help_group(f, "Rule (exactly one; or as an argument: a code, a "
-                      "canonical form\nsuch as subtract{1,3,4}, or a name: "
-                      "kayles, dawson, officers, grundy, nim)",
+        help_group(f,
+                   "Rule (exactly one; or as an argument: a code, a "
+                   "canonical form\nsuch as subtract{1,3,4}, or a name: "
+                   "kayles, dawson, officers, grundy, nim)",
                    rule_opts);
     }
     if (c->flags & CLI_CMD_CACHE) {
@@ -436,8 +435,8 @@ int cli_rule_get(cli_rule *out, const cli_args *a, size_t pos, int optional,
         /* "plot: ..." but not "sgexplore: sgexplore: ...": cli_error
          * already names the program */
         const char *cmd = a->cmd->name;
-        cli_error(n ? "%s%sgive only one rule" :
-                      "%s%sno rule given: give a code, canonical form or "
+        cli_error(n ? "%s%sgive only one rule"
+                    : "%s%sno rule given: give a code, canonical form or "
                       "name (0.77, subtract{1,3,4}, kayles) or one of "
                       "--subtract, --all-but, --octal, --hex, --rule, "
                       "--grundy",
@@ -788,8 +787,7 @@ int cli_positions_read(cli_position_item **out, size_t *nout, FILE *in,
             break;
         }
         snprintf(what, sizeof what, "--positions line %zu", lineno);
-        if ((rc =
-                 cli_parse_heaps(&items[count].h, &items[count].n, s, what)))
+        if ((rc = cli_parse_heaps(&items[count].h, &items[count].n, s, what)))
             break;
         if (!(items[count].text = strdup(s))) {
             cli_heaps_free(items[count].h, items[count].n);

@@ -84,10 +84,10 @@ typedef struct cli_opt {
 
 /* Command flags. */
 enum {
-    CLI_CMD_RULE = 1,  /* takes one rule: a positional or a rule option */
-    CLI_CMD_CACHE = 2, /* reads the cache: --db PATH, --no-cache */
+    CLI_CMD_RULE = 1,        /* takes one rule: a positional or a rule option */
+    CLI_CMD_CACHE = 2,       /* reads the cache: --db PATH, --no-cache */
     CLI_CMD_NOCACHE_OPT = 4, /* with CLI_CMD_CACHE: --no-cache is refused */
-    CLI_CMD_EXIT3 = 8 /* may exit 3 (no proven answer); --help lists only
+    CLI_CMD_EXIT3 = 8        /* may exit 3 (no proven answer); --help lists only
                          the statuses a command can return */
 };
 
@@ -120,8 +120,8 @@ void cli_help(FILE *f, const cli_command *c);
  * NULL after one line on stderr (*rc set to the exit status), or the
  * scanned arguments (*rc 0), with --help already answered when
  * cli_args_help() says so. */
-cli_args *cli_args_scan(const cli_command *c, int argc, char **argv,
-                        int first, int *rc);
+cli_args *cli_args_scan(const cli_command *c, int argc, char **argv, int first,
+                        int *rc);
 void cli_args_free(cli_args *a);
 
 /* Whether --help was given (the help is then printed by main). */
@@ -206,8 +206,7 @@ int cli_check_folder(const char *opt, const char *path);
  * tabs (or a comma and spaces: "1, 2").  Exit status after one line
  * naming `what` (the option, or "--positions line N"); on success *out
  * (n heaps) is freed with cli_heaps_free. */
-int cli_parse_heaps(mpz_t **out, size_t *n, const char *text,
-                    const char *what);
+int cli_parse_heaps(mpz_t **out, size_t *n, const char *text, const char *what);
 void cli_heaps_free(mpz_t *h, size_t n);
 
 /* Limits of a --positions file: longest line, most positions. */
@@ -244,15 +243,15 @@ typedef struct cli_flow {
     sg_seq seq;
     sg_result res;
     int proven;
-    const char *source; /* "computed", "cache" or "extended" */
-    size_t max;         /* the computing budget used */
-    int budget_spent;   /* --seconds ran out */
-    const char *max_is; /* where max came from: "given", "default" or
+    const char *source;  /* "computed", "cache" or "extended" */
+    size_t max;          /* the computing budget used */
+    int budget_spent;    /* --seconds ran out */
+    const char *max_is;  /* where max came from: "given", "default" or
                            "memory" (--seconds alone: sg_time_max) */
     const char *stopped; /* why the run ended: "proven", "time", "max" or
                             "memory"; set by cli_flow_run_rule) */
-    int memory_out;     /* memory ran out; the prefix is kept, unresolved */
-    unsigned shares;    /* runs at once that share memory (sweep --jobs);
+    int memory_out;      /* memory ran out; the prefix is kept, unresolved */
+    unsigned shares;     /* runs at once that share memory (sweep --jobs);
                            set before running, 0 as 1 */
     /* cache state */
     sg_store *db;
@@ -261,7 +260,7 @@ typedef struct cli_flow {
     size_t loaded;
     sg_period_status loaded_status;
     double t0;
-    int store_rc; /* exit status of the last store (0: stored) */
+    int store_rc;  /* exit status of the last store (0: stored) */
     uint64_t want; /* set before running: G(0..want-1) are computed when
                       the rule stays unresolved and they fit in memory
                       (--heap), else nothing is said */
@@ -279,8 +278,7 @@ char *cli_cache_path(const char *db_opt);
  * does not exist yet.  An explicit --db whose folder is missing is an
  * error; the default folder is created.  *path (malloc'd, the caller's
  * to free) is NULL after an error. */
-int cli_cache_open(sg_store **db, char **path, const cli_args *a,
-                   int readonly);
+int cli_cache_open(sg_store **db, char **path, const cli_args *a, int readonly);
 
 /* Run the flow for the rule of a (see cli_rule_get, positional `pos`):
  * --max (else sg's default budget), --seconds, --db/--no-cache.  When
@@ -412,13 +410,13 @@ void cli_rec_text_mpz(cli_rec *r, const mpz_t x);
 typedef struct cli_view {
     const char *rule, *family, *source; /* source NULL: not shown */
     const sg_result *res;
-    const sg_seq *seq;        /* G(0..seq->n-1), or NULL (not loaded) */
-    uint64_t computed;        /* values computed */
+    const sg_seq *seq;           /* G(0..seq->n-1), or NULL (not loaded) */
+    uint64_t computed;           /* values computed */
     const sg_store_entry *entry; /* cache metadata (cache show), or NULL */
-    const char *rerun;        /* how to name the rule in a hint command */
-    int sparse_state;         /* 0: not yet computed, 1: in `sparse`,
+    const char *rerun;           /* how to name the rule in a hint command */
+    int sparse_state;            /* 0: not yet computed, 1: in `sparse`,
                                  -1: too few values */
-    sg_sparse_space sparse;   /* filled by cli_view_prepare */
+    sg_sparse_space sparse;      /* filled by cli_view_prepare */
 } cli_view;
 
 /* Compute what the report derives from the values (the sparse space)

@@ -63,8 +63,8 @@ static int answer_position(cli_rec *rec, const cli_flow *fl, const mpz_t *h,
     mpz_clear(tmp);
     sg_position_init(&pos);
     if (!unknown) {
-        sg_status st = sg_position_analyse(&pos, &fl->r.rule, &fl->res,
-                                           &fl->seq, h, n);
+        sg_status st =
+            sg_position_analyse(&pos, &fl->r.rule, &fl->res, &fl->seq, h, n);
         if (st == SG_E_UNKNOWN) {
             unknown = 1;
         } else if (st != SG_OK) {
@@ -82,8 +82,7 @@ static int answer_position(cli_rec *rec, const cli_flow *fl, const mpz_t *h,
 /* --positions FILE|-: parse every line first (an error names its line and
  * nothing is answered), then answer each: one text line or one JSON
  * object ({"position": ...}) per position, each written when ready. */
-static int answer_positions_file(const cli_flow *fl, const char *path,
-                                 int json)
+static int answer_positions_file(const cli_flow *fl, const char *path, int json)
 {
     FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     cli_position_item *items = NULL;
@@ -164,8 +163,9 @@ static void heap_unknown_text(cli_rec *rec, const char *given, const mpz_t n,
     const cli_flow *fl = arg;
     mpz_t end;
 
-    cli_rec_textf(rec, "G(%s) = unknown (no period is proven and only "
-                       "G(0..%llu) were computed",
+    cli_rec_textf(rec,
+                  "G(%s) = unknown (no period is proven and only "
+                  "G(0..%llu) were computed",
                   given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
     mpz_init(end);
     mpz_add_ui(end, n, 1);
@@ -173,9 +173,10 @@ static void heap_unknown_text(cli_rec *rec, const char *given, const mpz_t n,
         cli_rec_textf(rec, "; --seconds ran out first, and a rerun continues "
                            "from the stored values");
     } else if (cli_reach(&fl->r.rule, end) == CLI_REACH_DEEP) {
-        cli_rec_textf(rec, "; they would not fit in memory, but a deep run "
-                           "keeps only their ends: try: sgexplore '%s' "
-                           "--deep --max ",
+        cli_rec_textf(rec,
+                      "; they would not fit in memory, but a deep run "
+                      "keeps only their ends: try: sgexplore '%s' "
+                      "--deep --max ",
                       fl->r.canon);
         cli_rec_text_mpz(rec, end);
         cli_rec_textf(rec, " --heap ");
@@ -392,8 +393,8 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         }
     }
     if (q->positions) {
-        FILE *in = strcmp(q->positions, "-") == 0 ? stdin
-                                                   : fopen(q->positions, "r");
+        FILE *in =
+            strcmp(q->positions, "-") == 0 ? stdin : fopen(q->positions, "r");
         cli_position_item *items = NULL;
         size_t count = 0;
         if (!in) {
@@ -407,9 +408,8 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
             fclose(in);
         for (i = 0; i < count && !rc; i++) {
             cli_rec_begin(&rec, stdout, q->json);
-            rc = misere_position(&rec, &fl->r, &m,
-                                 (const mpz_t *)items[i].h, items[i].n,
-                                 items[i].text, items[i].text);
+            rc = misere_position(&rec, &fl->r, &m, (const mpz_t *)items[i].h,
+                                 items[i].n, items[i].text, items[i].text);
             cli_rec_end(&rec);
         }
         cli_positions_free(items, count);
@@ -444,8 +444,8 @@ static void want_heaps(cli_flow *fl, const questions *q)
     size_t i;
 
     for (i = 0; i < q->nheaps + q->npos; i++) {
-        const mpz_t *h = i < q->nheaps ? &q->heaps[i]
-                                       : &q->pos_heaps[i - q->nheaps];
+        const mpz_t *h =
+            i < q->nheaps ? &q->heaps[i] : &q->pos_heaps[i - q->nheaps];
         if (mpz_sizeinbase(*h, 2) < 63 && mpz_get_ui(*h) >= fl->want)
             fl->want = (uint64_t)mpz_get_ui(*h) + 1;
     }
@@ -468,9 +468,9 @@ static int report(const questions *q, const cli_flow *fl, cli_view *view)
     else
         cli_view_values(&rec, view);
     if (q->nheaps)
-        unknown |= cli_heaps_write(&rec, &fl->res, &fl->seq,
-                                   (const mpz_t *)q->heaps, q->given,
-                                   q->nheaps, heap_unknown_text, fl);
+        unknown |=
+            cli_heaps_write(&rec, &fl->res, &fl->seq, (const mpz_t *)q->heaps,
+                            q->given, q->nheaps, heap_unknown_text, fl);
     /* The position's answer ends the report. */
     if (q->position)
         k = answer_position(&rec, fl, (const mpz_t *)q->pos_heaps, q->npos,

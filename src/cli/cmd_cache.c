@@ -156,8 +156,8 @@ typedef struct ckpt_state {
 /* cache list's line for a deep run's checkpoint: a text line, or in
  * JSON one {"checkpoint": ...} object (a key of its own, so that readers
  * of the rules' lines, which all have "rule" at the top, skip it). */
-static int checkpoint_line(const char *rule, uint64_t heaps,
-                           const char *stored, void *arg)
+static int checkpoint_line(const char *rule, uint64_t heaps, const char *stored,
+                           void *arg)
 {
     ckpt_state *cs = arg;
 
@@ -179,8 +179,9 @@ static int checkpoint_line(const char *rule, uint64_t heaps,
         cli_rec_str(&rec, "rule", rule);
         cli_rec_uint(&rec, "computed", heaps);
         cli_rec_str(&rec, "stored", stored);
-        cli_rec_textf(&rec, "deep-run checkpoint: %s at heap %llu, stored %s "
-                            "(`sgexplore cache show %s`)\n",
+        cli_rec_textf(&rec,
+                      "deep-run checkpoint: %s at heap %llu, stored %s "
+                      "(`sgexplore cache show %s`)\n",
                       rule, (unsigned long long)heaps, stored, rule);
         cli_rec_end(&rec);
     }
@@ -192,10 +193,10 @@ static int cmd_list(const cli_args *a, int json)
 {
     static const char *const statuses[] = {"periodic", "arithmetic-periodic",
                                            "unresolved", "proven", NULL};
-    static const char *const families[] = {"subtract", "all-but", "octal",
-                                           "hex", "take-and-break", NULL};
-    const char *status = cli_get(a, "--status"), *family = cli_get(a,
-                                                                 "--family");
+    static const char *const families[] = {
+        "subtract", "all-but", "octal", "hex", "take-and-break", NULL};
+    const char *status = cli_get(a, "--status"),
+               *family = cli_get(a, "--family");
     list_state ls;
     ckpt_state ckpt;
     int with_ckpt;
@@ -231,10 +232,9 @@ static int cmd_list(const cli_args *a, int json)
     ckpt.family = family;
     ls.status = status;
     ls.json = json;
-    if (db && sg_store_list(db,
-                            status && strcmp(status, "proven") == 0 ? NULL
-                                                                    : status,
-                            family, list_visit, &ls, &err) != SG_OK)
+    if (db && sg_store_list(
+                  db, status && strcmp(status, "proven") == 0 ? NULL : status,
+                  family, list_visit, &ls, &err) != SG_OK)
         rc = cli_report(NULL, NULL, &err);
     else if (ls.nomem)
         rc = (cli_error("out of memory"), EXIT_RUNTIME);
@@ -436,8 +436,9 @@ static int cmd_drop(const cli_args *a, int json)
         cli_rec_bool(&rec, "rule", found);
         cli_rec_bool(&rec, "checkpoint", ckpt);
         if (!found)
-            cli_rec_textf(&rec, "dropped the deep-run checkpoint of %s from "
-                                "%s\n",
+            cli_rec_textf(&rec,
+                          "dropped the deep-run checkpoint of %s from "
+                          "%s\n",
                           key, path);
         else
             cli_rec_textf(&rec, "dropped %s%s from %s\n", key,

@@ -259,8 +259,8 @@ static int graph_compute(graph_answer *x, const graph_opts *o)
                           "--outcome --loopy allows cycles, with draws");
         return EXIT_DONE;
     }
-    x->values = malloc((x->g.nvertices ? x->g.nvertices : 1) *
-                       sizeof *x->values);
+    x->values =
+        malloc((x->g.nvertices ? x->g.nvertices : 1) * sizeof *x->values);
     x->buf = malloc((x->g.maxdeg + 1) * sizeof *x->buf);
     if (!x->values || !x->buf) {
         cli_error("out of memory");
@@ -374,8 +374,8 @@ static int graph_run(const cli_command *self, cli_args *a)
     cli_rec_bool(&rec, "partizan", sg_graph_is_partizan(&x.g));
     cli_rec_bool(&rec, "loopy", o.loopy);
     cli_rec_textf(&rec, "graph: %s\nvertices: %zu\nmoves: %zu\n",
-                  strcmp(o.file, "-") == 0 ? "(stdin)" : o.file,
-                  x.g.nvertices, x.g.nedges);
+                  strcmp(o.file, "-") == 0 ? "(stdin)" : o.file, x.g.nvertices,
+                  x.g.nedges);
     vertices_write(&rec, &x, &o);
     if (o.position)
         position_write(&rec, &x);

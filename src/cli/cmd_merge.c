@@ -305,10 +305,11 @@ static void merge_write(const cli_args *a, size_t nin, const merge_count *c)
     cli_rec_uint(&rec, "added", c->added);
     cli_rec_uint(&rec, "improved", c->improved);
     cli_rec_uint(&rec, "rechecked", c->rechecked);
-    cli_rec_textf(&rec, "merged %zu cache%s into %s: %zu rows read, %zu "
-                        "rules added, %zu improved, %zu proofs re-checked\n",
-                  nin - 1, nin - 1 == 1 ? "" : "s", out_path, c->rows,
-                  c->added, c->improved, c->rechecked);
+    cli_rec_textf(&rec,
+                  "merged %zu cache%s into %s: %zu rows read, %zu "
+                  "rules added, %zu improved, %zu proofs re-checked\n",
+                  nin - 1, nin - 1 == 1 ? "" : "s", out_path, c->rows, c->added,
+                  c->improved, c->rechecked);
     cli_rec_end(&rec);
 }
 

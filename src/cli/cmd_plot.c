@@ -51,8 +51,7 @@ int cli_plot_flow(const char *path, const cli_flow *f)
         return EXIT_DONE;
     memset(&opt, 0, sizeof opt);
     default_range(&a, &b, &f->res, &f->seq);
-    if (sg_plot_sequence(path, &f->r.rule, &f->res, &f->seq, a, b, &opt,
-                         &err))
+    if (sg_plot_sequence(path, &f->r.rule, &f->res, &f->seq, a, b, &opt, &err))
         return report("--plot", &err);
     return EXIT_DONE;
 }
@@ -129,9 +128,10 @@ static int plot_cache(const char *out, const char *family, const cli_args *a,
     } else {
         const char *base = path ? strrchr(path, '/') : NULL;
         snprintf(title, sizeof title, "cached rules in %s%s%s",
-                 base ? base + 1 : path ? path : "(none)",
-                 family ? ", family " : "",
-                 family ? family : "");
+                 base   ? base + 1
+                 : path ? path
+                        : "(none)",
+                 family ? ", family " : "", family ? family : "");
         if (sg_plot_results(out, title, l.items, l.n, opt, &err))
             rc = report("plot", &err);
     }

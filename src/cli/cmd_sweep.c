@@ -82,7 +82,6 @@ const cli_command cli_cmd_sweep = {
 /* The rules of the sweep                                               */
 /* ------------------------------------------------------------------ */
 
-
 static void sweep_clear(sweep *s)
 {
     size_t i, j;
@@ -182,8 +181,7 @@ static int sweep_add(sweep *s, const char *from, const char *text,
                 return EXIT_DONE;
             }
     }
-    if (sg_grow(&it->given, &it->capgiven, it->ngiven + 1,
-                sizeof *it->given) ||
+    if (sg_grow(&it->given, &it->capgiven, it->ngiven + 1, sizeof *it->given) ||
         !(it->given[it->ngiven] = strdup(keep_given ? text : it->canon)))
         goto nomem;
     it->ngiven++;
@@ -786,8 +784,7 @@ static int parse_options(sweep *s, const cli_args *a)
     s->rounds = 1;
     if (cli_get(a, "--escalate")) {
         if ((rc = parse_small(&s->rounds, "--escalate",
-                              cli_get(a, "--escalate"), 1,
-                              SWEEP_ROUNDS_MAX)))
+                              cli_get(a, "--escalate"), 1, SWEEP_ROUNDS_MAX)))
             return rc;
         /* Each round extends the prefixes the one before stored. */
         if (s->rounds > 1 && cli_get(a, "--no-cache")) {

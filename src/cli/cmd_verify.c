@@ -83,8 +83,7 @@ const cli_command cli_cmd_verify = {
 
 /* The claim of a certificate file: its rule parsed into fl->r, its
  * claim into fl->res.  RULE, when also given, must be the same rule. */
-static int load_certificate(cli_flow *fl, const cli_args *a,
-                            const char *path)
+static int load_certificate(cli_flow *fl, const cli_args *a, const char *path)
 {
     sg_error err;
     char *text, *cert_rule = NULL;
@@ -116,8 +115,8 @@ static int load_certificate(cli_flow *fl, const cli_args *a,
 
 /* The answer of a verification: the claim's record (without the keys
  * derived from values) and the verdict, as text lines or JSON. */
-static void verify_write(cli_rec *r, const cli_flow *fl, int from_cert,
-                         int ok, uint64_t fail_n, const char *why)
+static void verify_write(cli_rec *r, const cli_flow *fl, int from_cert, int ok,
+                         uint64_t fail_n, const char *why)
 {
     cli_view view;
 
@@ -128,8 +127,7 @@ static void verify_write(cli_rec *r, const cli_flow *fl, int from_cert,
         cli_view_write(r, &view);
     cli_rec_uint(r, "recomputed_to", fl->res.certified_to);
     cli_rec_bool(r, "verified", ok);
-    cli_rec_uint_or_null(r, "refuted_at", !ok && fail_n != UINT64_MAX,
-                         fail_n);
+    cli_rec_uint_or_null(r, "refuted_at", !ok && fail_n != UINT64_MAX, fail_n);
     cli_rec_str(r, "reason", ok ? NULL : why);
     if (!from_cert)
         cli_rec_textf(r, "source: %s\n", fl->source);
@@ -192,8 +190,9 @@ static int verify_run(const cli_command *self, cli_args *a)
             cli_rec_null(&rec, "verified");
             cli_rec_null(&rec, "refuted_at");
             cli_rec_str(&rec, "reason", "no period is proven");
-            cli_rec_textf(&rec, "nothing to verify: no period is proven for "
-                                "n < %llu\n",
+            cli_rec_textf(&rec,
+                          "nothing to verify: no period is proven for "
+                          "n < %llu\n",
                           (unsigned long long)fl.seq.n);
             cli_rec_end(&rec);
             rc = EXIT_UNKNOWN;

@@ -38,7 +38,7 @@ typedef struct deep_flow {
     uint64_t resumed_at; /* the checkpoint's heaps, when resumed */
     uint64_t max;
     double seconds, every, t0, spent;
-    size_t start_n;      /* values when this process began computing */
+    size_t start_n; /* values when this process began computing */
     int budget_spent, saved;
     const char *stopped; /* why the run stopped short, or NULL */
 } deep_flow;
@@ -62,8 +62,8 @@ static int deep_save(deep_flow *f)
     }
     if ((st = sg_deep_save(&f->d, &f->r.rule, &blob, &len, &err)) != SG_OK)
         return cli_report(NULL, NULL, &err);
-    st = sg_store_checkpoint_put(f->db, f->r.canon, f->d.seq.n, blob, len,
-                                 &err);
+    st =
+        sg_store_checkpoint_put(f->db, f->r.canon, f->d.seq.n, blob, len, &err);
     free(blob);
     if (st != SG_OK) {
         cli_error("%s (the previous checkpoint, if any, is kept)", err.msg);
@@ -91,8 +91,7 @@ static int deep_begin(deep_flow *f, const cli_args *a, size_t window,
     free(path);
     if (rc || !f->db)
         return rc;
-    st = sg_store_checkpoint_get(f->db, f->r.canon, &heaps, &blob, &len,
-                                 &err);
+    st = sg_store_checkpoint_get(f->db, f->r.canon, &heaps, &blob, &len, &err);
     if (st == SG_E_UNKNOWN)
         return EXIT_DONE;
     if (st != SG_OK)
@@ -110,9 +109,8 @@ static int deep_begin(deep_flow *f, const cli_args *a, size_t window,
         cli_error("--window %zu: the checkpoint of %s (heap %llu) keeps "
                   "%zu values; drop it (`sgexplore cache drop %s`) to "
                   "start over with another window",
-                  window, cli_quote(f->r.canon),
-                  (unsigned long long)f->d.seq.n, f->d.window,
-                  cli_quote(f->r.canon));
+                  window, cli_quote(f->r.canon), (unsigned long long)f->d.seq.n,
+                  f->d.window, cli_quote(f->r.canon));
         return EXIT_USAGE;
     }
     f->resumed_at = f->d.seq.n;
@@ -207,7 +205,7 @@ static void kept_write(cli_rec *r, const sg_deep *d)
 
 static const char *parity_text(const sg_deep *d)
 {
-    return !d->parity    ? ""
+    return !d->parity  ? ""
            : d->pshift ? " with the heap's parity (h + 1) mod 2"
                        : " with the heap's parity h mod 2";
 }
@@ -240,21 +238,23 @@ static void deep_lines(cli_rec *r, const deep_flow *f, uint64_t sum)
     const sg_deep *d = &f->d;
     const sg_seq *s = &d->seq;
 
-    cli_rec_textf(r, "sparse space: mask %u%s, %zu rare heaps, the last at "
-                     "%zu\n",
+    cli_rec_textf(r,
+                  "sparse space: mask %u%s, %zu rare heaps, the last at "
+                  "%zu\n",
                   (unsigned)d->mask, parity_text(d), d->nrare,
                   d->nrare ? d->rpos[d->nrare - 1] : 0);
     cli_rec_textf(r, "checksum: fnv1a64:%016llx of G(0..%zu)\n",
                   (unsigned long long)sum, s->n ? s->n - 1 : 0);
     if (d->nblocks)
-        cli_rec_textf(r, "block checksums: %zu (of G(0..k*%zu-1)), the last "
-                         "fnv1a64:%016llx\n",
+        cli_rec_textf(r,
+                      "block checksums: %zu (of G(0..k*%zu-1)), the last "
+                      "fnv1a64:%016llx\n",
                       d->nblocks, SG_DEEP_BLOCK,
                       (unsigned long long)d->blocks[d->nblocks - 1]);
     if (s->n > f->start_n && f->spent > 0)
         cli_rec_textf(r, "rate: %.3g values/s (%zu values in %.1f s)\n",
-                      (double)(s->n - f->start_n) / f->spent,
-                      s->n - f->start_n, f->spent);
+                      (double)(s->n - f->start_n) / f->spent, s->n - f->start_n,
+                      f->spent);
 }
 
 /* The deep run's report: the keys of a rule's record that a deep run
@@ -309,8 +309,9 @@ static void deep_write(cli_rec *r, deep_flow *f)
         return;
     /* the text keeps its order: kept, largest, then the rest */
     if (!s->off)
-        cli_rec_textf(r, "kept: every value (the window of %zu has not "
-                         "moved yet)\n",
+        cli_rec_textf(r,
+                      "kept: every value (the window of %zu has not "
+                      "moved yet)\n",
                       d->window);
     else
         cli_rec_textf(r, "kept: G(0..%zu), G(%zu..%zu) and the rare heaps\n",
@@ -341,8 +342,9 @@ static void unknown_text(cli_rec *r, const deep_flow *f, const char *given)
     const sg_seq *s = &f->d.seq;
 
     if (s->off)
-        cli_rec_textf(r, "G(%s) = unknown (the deep run keeps G(0..%zu) and "
-                         "G(%zu..%zu) only)\n",
+        cli_rec_textf(r,
+                      "G(%s) = unknown (the deep run keeps G(0..%zu) and "
+                      "G(%zu..%zu) only)\n",
                       given, s->keep - 1, s->keep + s->off, s->n - 1);
     else
         cli_rec_textf(r, "G(%s) = unknown (computed: G(0..%zu))\n", given,
@@ -424,8 +426,7 @@ static int deep_options(deep_flow *f, uint64_t *w, const cli_args *a)
         return rc;
     if (*w < SG_DEEP_MIN_WINDOW || *w > DEEP_WINDOW_MAX) {
         cli_error("--window %llu: between %zu and %zu values",
-                  (unsigned long long)*w, SG_DEEP_MIN_WINDOW,
-                  DEEP_WINDOW_MAX);
+                  (unsigned long long)*w, SG_DEEP_MIN_WINDOW, DEEP_WINDOW_MAX);
         return EXIT_USAGE;
     }
     if (cli_get(a, "--seconds") &&
@@ -532,8 +533,7 @@ int cli_deep_run(const cli_args *a)
     f.every = DEEP_CHECKPOINT_S;
     if ((rc = deep_options(&f, &w, a)))
         goto out;
-    if (values &&
-        (rc = cli_parse_range(va, vb, "--values", values, 100000000)))
+    if (values && (rc = cli_parse_range(va, vb, "--values", values, 100000000)))
         goto out;
     for (i = 0; i < nheaps; i++)
         if ((rc = cli_parse_bignum(x, "--heap", cli_get_nth(a, "--heap", i))))

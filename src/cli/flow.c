@@ -36,11 +36,11 @@ static double now(void)
  * does not fall to 0 at the end of every round. */
 static struct {
     double start, last, seconds;
-    double t_mark;      /* the rate is measured from the mark ... */
-    size_t n_mark;      /* ... moved on every few seconds */
+    double t_mark; /* the rate is measured from the mark ... */
+    size_t n_mark; /* ... moved on every few seconds */
     size_t done_last;
     size_t budget;
-    const char *why;    /* "--max", "default" or "memory" */
+    const char *why; /* "--max", "default" or "memory" */
     int shown;
 } progress;
 
@@ -161,8 +161,8 @@ void cli_budget_start(double seconds)
     sigaction(SIGALRM, &sa, NULL);
     memset(&it, 0, sizeof it);
     it.it_value.tv_sec = (time_t)seconds;
-    it.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) *
-                                        1e6);
+    it.it_value.tv_usec =
+        (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
     if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
         it.it_value.tv_usec = 1;
     setitimer(ITIMER_REAL, &it, NULL);
@@ -223,8 +223,7 @@ static int cache_variables_set(void)
     return 0;
 }
 
-int cli_cache_open(sg_store **db, char **path, const cli_args *a,
-                   int readonly)
+int cli_cache_open(sg_store **db, char **path, const cli_args *a, int readonly)
 {
     const char *opt = cli_get(a, "--db");
     struct stat sb;
@@ -328,8 +327,7 @@ int cli_flow_store(cli_flow *f)
 {
     if (!f->db)
         return EXIT_DONE;
-    if (f->found && f->seq.n <= f->loaded &&
-        f->res.status == f->loaded_status)
+    if (f->found && f->seq.n <= f->loaded && f->res.status == f->loaded_status)
         return EXIT_DONE; /* nothing new to store */
     return store(f, 0);
 }
@@ -448,8 +446,7 @@ static const char *stop_reason(const cli_flow *f)
  * proof itself runs out of memory (then the run fails). */
 static int memory_spent(cli_flow *f, sg_status st)
 {
-    if (st != SG_E_NOMEM || strcmp(f->max_is, "memory") != 0 ||
-        f->seq.n == 0)
+    if (st != SG_E_NOMEM || strcmp(f->max_is, "memory") != 0 || f->seq.n == 0)
         return 0;
     if (sg_prove(&f->res, &f->r.rule, &f->seq) == SG_E_NOMEM)
         return 0;
@@ -471,8 +468,7 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     if (max)
         f->max = (size_t)max;
     else if (seconds > 0)
-        f->max = sg_time_max(&f->r.rule, test_memory(), f->shares,
-                             &by_memory);
+        f->max = sg_time_max(&f->r.rule, test_memory(), f->shares, &by_memory);
     else
         f->max = sg_default_max(&f->r.rule);
     f->max_is = max ? "given" : by_memory ? "memory" : "default";
@@ -549,8 +545,8 @@ int cli_flow_run(cli_flow *f, const cli_args *a, size_t pos, uint64_t upto)
         (rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
         return rc;
     if (cli_get(a, "--seconds") &&
-        (rc = cli_parse_seconds(&seconds, "--seconds",
-                                cli_get(a, "--seconds"))))
+        (rc =
+             cli_parse_seconds(&seconds, "--seconds", cli_get(a, "--seconds"))))
         return rc;
     return cli_flow_run_rule(f, a, max, seconds, upto);
 }

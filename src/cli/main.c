@@ -16,8 +16,9 @@
 
 /* Every command, the analysis first. */
 const cli_command *const cli_commands[] = {
-    &cli_cmd_analyse, &cli_cmd_verify, &cli_cmd_cache, &cli_cmd_plot,
-    &cli_cmd_graph,   &cli_cmd_sweep,  &cli_cmd_merge, &cli_cmd_atlas, NULL,
+    &cli_cmd_analyse, &cli_cmd_verify, &cli_cmd_cache,
+    &cli_cmd_plot,    &cli_cmd_graph,  &cli_cmd_sweep,
+    &cli_cmd_merge,   &cli_cmd_atlas,  NULL,
 };
 
 /* The program's own --help: the analysis's options and the commands. */
@@ -32,8 +33,8 @@ static void usage(FILE *f)
         const char *s = cli_commands[k]->summary, *p;
         size_t col = 14;
         fprintf(f, "  %-10s  ", cli_commands[k]->name);
-        for (p = s; *p && !(*p == '.' && (p[1] == ' ' || p[1] == '\n' ||
-                                           !p[1]));) {
+        for (p = s;
+             *p && !(*p == '.' && (p[1] == ' ' || p[1] == '\n' || !p[1]));) {
             const char *w = p;
             size_t len;
             while (*w == ' ' || *w == '\n')
@@ -84,8 +85,8 @@ static const char *command_names(void)
     size_t k, o = 0;
 
     for (k = 1; cli_commands[k] && o < sizeof buf - 32; k++)
-        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", k > 1 ? ", " : "",
-                              cli_commands[k]->name);
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s",
+                              k > 1 ? ", " : "", cli_commands[k]->name);
     return buf;
 }
 

@@ -150,7 +150,6 @@ int cli_stdout_finish(int rc)
     }
     if (!failed)
         return rc;
-    cli_error("cannot write the output: %s",
-              e ? strerror(e) : "write error");
+    cli_error("cannot write the output: %s", e ? strerror(e) : "write error");
     return EXIT_RUNTIME;
 }

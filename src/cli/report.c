@@ -125,8 +125,9 @@ static void values_line(FILE *f, const cli_view *v, const char *label,
     values_list(f, v->seq, from, from + HEAD, " ");
     fputs(" ... ", f);
     values_list(f, v->seq, to - TAIL, to, " ");
-    fprintf(f, " (%llu values; all of them: sgexplore '%s' --values "
-               "%llu:%llu --quiet",
+    fprintf(f,
+            " (%llu values; all of them: sgexplore '%s' --values "
+            "%llu:%llu --quiet",
             (unsigned long long)n, v->rerun ? v->rerun : v->rule,
             (unsigned long long)from, (unsigned long long)(to - 1));
     if (n > VALUES_SPAN)
@@ -167,8 +168,9 @@ static void observed_write(cli_rec *r, const cli_view *v)
         cli_rec_textf(r, "needs: no theorem implemented here applies to "
                          "this rule\n");
     else
-        cli_rec_textf(r, "needs: G(0..%llu) to prove it, should it go on: "
-                         "rerun with --max %llu\n",
+        cli_rec_textf(r,
+                      "needs: G(0..%llu) to prove it, should it go on: "
+                      "rerun with --max %llu\n",
                       (unsigned long long)o->needs,
                       (unsigned long long)o->needs + 1);
 }
@@ -212,15 +214,15 @@ static void proven_write(cli_rec *r, const cli_view *v)
                  (unsigned long long)res->checksum);
     cli_rec_close(r);
     cli_rec_uint(r, "computed", v->computed);
-    cli_rec_textf(r, "certified: G(n+%llu) = G(n)%s checked from n = %llu; "
-                     "bound %llu; %llu values computed; checksum "
-                     "fnv1a64:%016llx\n",
-                  (unsigned long long)res->proof_period,
-                  res->proof_saltus ? " + s" : "",
-                  (unsigned long long)res->proof_start,
-                  (unsigned long long)res->certified_to,
-                  (unsigned long long)v->computed,
-                  (unsigned long long)res->checksum);
+    cli_rec_textf(
+        r,
+        "certified: G(n+%llu) = G(n)%s checked from n = %llu; "
+        "bound %llu; %llu values computed; checksum "
+        "fnv1a64:%016llx\n",
+        (unsigned long long)res->proof_period, res->proof_saltus ? " + s" : "",
+        (unsigned long long)res->proof_start,
+        (unsigned long long)res->certified_to, (unsigned long long)v->computed,
+        (unsigned long long)res->checksum);
     cli_rec_null(r, "note");
     cli_rec_null(r, "observed");
     if (!r->json && v->seq && v->seq->n >= res->preperiod + res->period) {
@@ -289,18 +291,19 @@ static void derived_write(cli_rec *r, const cli_view *v)
     if (k < 0)
         cli_rec_textf(r, "sparse space: unknown (out of memory)\n");
     else if (k && sp.found)
-        cli_rec_textf(r, "sparse space: mask %u%s, %llu rare heaps, the "
-                         "last at %llu\n",
-                      (unsigned)sp.mask,
-                      !sp.parity ? ""
-                      : sp.parity_shift
-                          ? " with the heap's parity (h + 1) mod 2"
-                          : " with the heap's parity h mod 2",
-                      (unsigned long long)sp.rare,
-                      (unsigned long long)sp.last_rare);
+        cli_rec_textf(
+            r,
+            "sparse space: mask %u%s, %llu rare heaps, the "
+            "last at %llu\n",
+            (unsigned)sp.mask,
+            !sp.parity        ? ""
+            : sp.parity_shift ? " with the heap's parity (h + 1) mod 2"
+                              : " with the heap's parity h mod 2",
+            (unsigned long long)sp.rare, (unsigned long long)sp.last_rare);
     else if (k)
-        cli_rec_textf(r, "sparse space: none (the best mask, %u, leaves "
-                         "%llu of %zu heaps rare)\n",
+        cli_rec_textf(r,
+                      "sparse space: none (the best mask, %u, leaves "
+                      "%llu of %zu heaps rare)\n",
                       (unsigned)sp.mask, (unsigned long long)sp.rare,
                       v->seq->n - 1);
 }
@@ -481,8 +484,9 @@ static void position_line(cli_rec *r, const sg_position *p, const char *line,
     int k;
 
     if (!p) {
-        cli_rec_textf(r, "%s: unknown (a heap lies beyond the %llu values "
-                         "computed, and no period is proven)\n",
+        cli_rec_textf(r,
+                      "%s: unknown (a heap lies beyond the %llu values "
+                      "computed, and no period is proven)\n",
                       line, (unsigned long long)computed);
         return;
     }
@@ -527,8 +531,9 @@ static void position_text(cli_rec *r, const sg_result *res, const sg_seq *s,
     }
     mpz_clear(y);
     if (!p) {
-        cli_rec_textf(r, "position: unknown (a heap lies beyond the %llu "
-                         "values computed, and no period is proven)\n",
+        cli_rec_textf(r,
+                      "position: unknown (a heap lies beyond the %llu "
+                      "values computed, and no period is proven)\n",
                       (unsigned long long)s->n);
         return;
     }
@@ -630,8 +635,9 @@ void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
                       (unsigned long)m->value[h],
                       sg_genus_format(buf, sizeof buf, &m->genus[h]));
     if (m->tame_to < m->n)
-        cli_rec_textf(r, "misère: heaps 0..%zu tame; heap %zu is the first "
-                         "wild one (genus not tame)\n",
+        cli_rec_textf(r,
+                      "misère: heaps 0..%zu tame; heap %zu is the first "
+                      "wild one (genus not tame)\n",
                       m->tame_to ? m->tame_to - 1 : 0, m->tame_to);
     else
         cli_rec_textf(r, "misère: every heap computed (0..%zu) is tame\n",

@@ -53,8 +53,8 @@ typedef struct item {
     uint64_t digest, digest_len;            /* FNV-1a of G(0..digest_len-1) */
     sweep_budget budgets[SWEEP_ROUNDS_MAX]; /* one per round it ran */
     unsigned nbudgets;
-    int again;      /* unresolved within a budget the next round raises */
-    char *json;     /* the row of a rule that waits for the next round */
+    int again;  /* unresolved within a budget the next round raises */
+    char *json; /* the row of a rule that waits for the next round */
     size_t json_len;
 } item;
 

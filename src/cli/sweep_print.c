@@ -80,7 +80,7 @@ static int has_given(const item *it)
 }
 
 void sweep_print_row(const sweep *s, const item *it, const char *json,
-                      size_t json_len)
+                     size_t json_len)
 {
     int p = it->status != SG_UNRESOLVED;
     char n0[24] = "-", per[24] = "-", sal[24] = "-";
@@ -191,8 +191,7 @@ static int provably_equal(const sweep *s, const size_t *v, size_t i, size_t j)
     const item *a = &s->items[v[i]];
     size_t k;
 
-    if (a->status == SG_UNRESOLVED ||
-        a->preperiod + a->period > a->digest_len)
+    if (a->status == SG_UNRESOLVED || a->preperiod + a->period > a->digest_len)
         return 0;
     for (k = i + 1; k < j; k++) {
         const item *b = &s->items[v[k]];
@@ -221,8 +220,9 @@ static void agreement_write(cli_rec *r, const sweep *s, const size_t *v,
     cli_rec_close(r);
     cli_rec_close(r);
     if (equal)
-        cli_rec_textf(r, "equal for every n (the same proven pre-period, "
-                         "period and G(0..%llu)):",
+        cli_rec_textf(r,
+                      "equal for every n (the same proven pre-period, "
+                      "period and G(0..%llu)):",
                       (unsigned long long)(a->preperiod + a->period - 1));
     else
         cli_rec_textf(r, "agree over G(0..%llu), not claimed equal:",
@@ -278,8 +278,8 @@ static void agreements_write(cli_rec *r, const sweep *s)
 /* What the summary counts over the finished rules. */
 typedef struct tally {
     size_t done, failed, unresolved, groups;
-    size_t counts[3]; /* by sg_period_status */
-    size_t src[3];    /* computed, from the cache, extended */
+    size_t counts[3];  /* by sg_period_status */
+    size_t src[3];     /* computed, from the cache, extended */
     size_t stopped[4]; /* proven, time, max, memory */
     const item *lp, *ln0;
 } tally;
@@ -302,8 +302,7 @@ static void tally_count(tally *t, const sweep *s)
         /* where the sweep found the rule: its first round's source (a
          * later round extends what the first stored) */
         {
-            const char *src = it->nbudgets ? it->budgets[0].source
-                                           : it->source;
+            const char *src = it->nbudgets ? it->budgets[0].source : it->source;
             const char *why = stopped_of(it);
             t->src[strcmp(src, "cache") == 0      ? 1
                    : strcmp(src, "extended") == 0 ? 2
@@ -342,26 +341,29 @@ static void counts_write(cli_rec *r, const sweep *s, const tally *t,
     cli_rec_uint(r, "rules_from_cache", t->src[1]);
     cli_rec_uint(r, "rules_extended", t->src[2]);
     cli_rec_real(r, "seconds", wall);
-    cli_rec_textf(r, "summary: %zu of %zu rules%s: %zu periodic, %zu "
-                     "arithmetic-periodic, %zu unresolved",
+    cli_rec_textf(r,
+                  "summary: %zu of %zu rules%s: %zu periodic, %zu "
+                  "arithmetic-periodic, %zu unresolved",
                   t->done, s->n, interrupted ? " (interrupted)" : "",
                   t->counts[SG_PERIODIC], t->counts[SG_ARITH_PERIODIC],
                   t->counts[SG_UNRESOLVED]);
     if (t->failed)
         cli_rec_textf(r, ", %zu failed", t->failed);
-    cli_rec_textf(r, "; %zu computed, %zu from the cache, %zu extended; "
-                     "%.1f s",
+    cli_rec_textf(r,
+                  "; %zu computed, %zu from the cache, %zu extended; "
+                  "%.1f s",
                   t->src[0], t->src[1], t->src[2], wall);
     if (s->shard_n > 1)
-        cli_rec_textf(r, "; shard %u/%u of %llu rules", s->shard_k,
-                      s->shard_n, (unsigned long long)s->family_total);
+        cli_rec_textf(r, "; shard %u/%u of %llu rules", s->shard_k, s->shard_n,
+                      (unsigned long long)s->family_total);
     cli_rec_textf(r, "\n");
     /* An unresolved rule from the cache is extended on every run, with
      * the whole budget again: say so, as a rerun costs that much. */
     if (t->src[2])
-        cli_rec_textf(r, "extended: %zu unresolved rule%s from the cache "
-                         "%s computed further, with the whole budget again "
-                         "(every rerun extends the unresolved rules)\n",
+        cli_rec_textf(r,
+                      "extended: %zu unresolved rule%s from the cache "
+                      "%s computed further, with the whole budget again "
+                      "(every rerun extends the unresolved rules)\n",
                       t->src[2], t->src[2] == 1 ? "" : "s",
                       t->src[2] == 1 ? "was" : "were");
 }
@@ -420,8 +422,7 @@ static void budgets_summary_write(cli_rec *r, const sweep *s, const tally *t)
             const sweep_round *ri = &s->round_info[k];
             cli_rec_textf(r, "%s round %u (", k ? ";" : "", k + 1);
             round_text(r, ri);
-            cli_rec_textf(r, "): %zu rules, %zu proven", ri->rules,
-                          ri->proven);
+            cli_rec_textf(r, "): %zu rules, %zu proven", ri->rules, ri->proven);
         }
         cli_rec_textf(r, "\n");
     } else if (nr) {
@@ -439,8 +440,9 @@ static void budgets_summary_write(cli_rec *r, const sweep *s, const tally *t)
     cli_rec_uint(r, "memory", t->stopped[3]);
     cli_rec_close(r);
     if (t->done)
-        cli_rec_textf(r, "stopped: %zu proven, %zu by time, %zu by the count "
-                         "of values, %zu by memory%s\n",
+        cli_rec_textf(r,
+                      "stopped: %zu proven, %zu by time, %zu by the count "
+                      "of values, %zu by memory%s\n",
                       t->stopped[0], t->stopped[1], t->stopped[2],
                       t->stopped[3],
                       t->stopped[3] ? " (memory ran out; what was computed "
@@ -515,10 +517,9 @@ static void unresolved_write(cli_rec *r, const sweep *s, const tally *t)
         cli_rec_uint(r, "computed", it->computed);
         cli_rec_close(r);
         if (shown < SWEEP_LIST)
-            cli_rec_textf(r, "%s %s (G(0..%llu))",
-                          shown ? "," : "unresolved:", it->canon,
-                          (unsigned long long)(it->computed ? it->computed - 1
-                                                            : 0));
+            cli_rec_textf(
+                r, "%s %s (G(0..%llu))", shown ? "," : "unresolved:", it->canon,
+                (unsigned long long)(it->computed ? it->computed - 1 : 0));
         shown++;
     }
     cli_rec_close(r);
@@ -549,9 +550,9 @@ static void groups_write(cli_rec *r, const sweep *s, const tally *t)
         cli_rec_close(r);
         if (shown++ >= SWEEP_LIST)
             continue;
-        cli_rec_textf(r, "%s %s =",
-                      shown > 1 ? ";" : "same game (equal canonical forms):",
-                      it->canon);
+        cli_rec_textf(
+            r, "%s %s =",
+            shown > 1 ? ";" : "same game (equal canonical forms):", it->canon);
         if (!r->json) {
             fputc(' ', r->f);
             print_given(r->f, it, ", ");

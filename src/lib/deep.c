@@ -36,7 +36,7 @@ static const char deep_magic[8] = {'S', 'G', 'D', 'E', 'E', 'P', '0', '1'};
 
 struct sg_deep_hasher {
     sg_deep *d;
-    sg_seq view;   /* the copied values, as G(from..upto-1) */
+    sg_seq view; /* the copied values, as G(from..upto-1) */
     size_t upto, cap;
     int busy;
 #ifdef DEEP_THREADS
@@ -67,7 +67,6 @@ static void *hasher_main(void *arg)
     return NULL;
 }
 #endif
-
 
 void sg_deep_init(sg_deep *d, size_t window)
 {
@@ -230,8 +229,8 @@ static void put_u64(wbuf *b, uint64_t v)
     put_bytes(b, x, 8);
 }
 
-sg_status sg_deep_save(sg_deep *d, const sg_rule *r, void **blob,
-                       size_t *len, sg_error *err)
+sg_status sg_deep_save(sg_deep *d, const sg_rule *r, void **blob, size_t *len,
+                       sg_error *err)
 {
     const sg_seq *s = &d->seq;
     char *text = sg_rule_canonical(r);
@@ -384,8 +383,7 @@ sg_status sg_deep_load(sg_deep *d, const sg_rule *r, const void *blob,
         return bad_blob(d, err, "width");
     if (frozen > 1 || d->parity > 1 || d->pshift > 1 || max >= (1u << 30))
         return bad_blob(d, err, "sparse space");
-    if (off ? keep != window || !frozen || n < keep + off
-            : keep != 0 || frozen)
+    if (off ? keep != window || !frozen || n < keep + off : keep != 0 || frozen)
         return bad_blob(d, err, "window layout");
     if (d->hashed != n || (n && d->max_heap >= n))
         return bad_blob(d, err, "checksum state");

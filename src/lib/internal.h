@@ -83,11 +83,11 @@ typedef struct sgi_profile {
     unsigned tail_bits;   /* of the tail's digits (0: finite) */
     uint64_t tail_start;  /* first tail position (0: finite) */
     int has_tail;
-    int tail3;            /* the tail is exactly [3], without '!' */
-    int splits;           /* some digit may leave two heaps */
-    int three;            /* some digit may leave three heaps */
-    int unequal;          /* some digit carries '!' */
-    const char *family;   /* sg_rule_family */
+    int tail3;          /* the tail is exactly [3], without '!' */
+    int splits;         /* some digit may leave two heaps */
+    int three;          /* some digit may leave three heaps */
+    int unequal;        /* some digit carries '!' */
+    const char *family; /* sg_rule_family */
 } sgi_profile;
 
 void sgi_rule_profile(sgi_profile *pr, const sg_rule *r);

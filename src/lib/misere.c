@@ -32,8 +32,8 @@
 
 /* One memoised position: its key in the key pool, its answer. */
 typedef struct entry {
-    size_t key;  /* offset of [len, h1, ..., hlen] in keys */
-    size_t val;  /* genus: offset in vals; outcome: 0 (P) or 1 (N) */
+    size_t key; /* offset of [len, h1, ..., hlen] in keys */
+    size_t val; /* genus: offset in vals; outcome: 0 (P) or 1 (N) */
     uint32_t vlen;
 } entry;
 
@@ -55,9 +55,9 @@ typedef struct mis_ctx {
     const sg_rule *r;
     const sg_seq *g; /* G(0..) past the largest heap (moves.h needs it) */
     memo m;
-    int genus;       /* memo of genera, else of outcomes */
-    size_t depth;    /* current recursion depth */
-    sg_status st;    /* first failure */
+    int genus;    /* memo of genera, else of outcomes */
+    size_t depth; /* current recursion depth */
+    sg_status st; /* first failure */
     sg_error *err;
 } mis_ctx;
 
@@ -90,8 +90,8 @@ static entry *memo_find(memo *m, const uint32_t *x, size_t len)
 
     if (!m->nslots)
         return NULL;
-    for (i = (size_t)key_hash(x, len) & (m->nslots - 1);
-         (s = m->slot[i]) != 0; i = (i + 1) & (m->nslots - 1)) {
+    for (i = (size_t)key_hash(x, len) & (m->nslots - 1); (s = m->slot[i]) != 0;
+         i = (i + 1) & (m->nslots - 1)) {
         const uint32_t *k = m->keys + m->ent[s - 1].key;
         if (k[0] == len && !memcmp(k + 1, x, len * sizeof *x))
             return &m->ent[s - 1];
@@ -110,8 +110,8 @@ static void slot_put(memo *m, size_t e)
 }
 
 /* Store position x with its answer; SG_E_UNKNOWN past the budget. */
-static sg_status memo_add(mis_ctx *c, const uint32_t *x, size_t len,
-                          size_t val, uint32_t vlen)
+static sg_status memo_add(mis_ctx *c, const uint32_t *x, size_t len, size_t val,
+                          uint32_t vlen)
 {
     memo *m = &c->m;
     size_t e;
@@ -162,8 +162,7 @@ static uint32_t *child_key(const uint32_t *x, size_t len, size_t i,
             a++;
             continue;
         }
-        if (b < (size_t)o->nparts &&
-            (a >= len || (uint32_t)o->part[b] <= x[a]))
+        if (b < (size_t)o->nparts && (a >= len || (uint32_t)o->part[b] <= x[a]))
             y[j++] = (uint32_t)o->part[b++];
         else
             y[j++] = x[a++];
@@ -309,8 +308,8 @@ static sg_value gamma_at(const mis_ctx *c, const entry *e, size_t k)
 }
 
 /* The least value not in seen[0..n) (n small), plus a and b. */
-static sg_value mex_with(const sg_value *seen, size_t n, int extra,
-                         sg_value a, sg_value b)
+static sg_value mex_with(const sg_value *seen, size_t n, int extra, sg_value a,
+                         sg_value b)
 {
     sg_value v = 0;
     size_t i;
@@ -399,8 +398,7 @@ static size_t genus_new(mis_ctx *c, const uint32_t *x, size_t len)
         goto out;
     }
     memcpy(c->m.vals + c->m.nvals, gam, (k + 1) * sizeof *gam);
-    if ((c->st = memo_add(c, x, len, c->m.nvals, (uint32_t)(k + 1))) !=
-        SG_OK)
+    if ((c->st = memo_add(c, x, len, c->m.nvals, (uint32_t)(k + 1))) != SG_OK)
         goto out;
     c->m.nvals += k + 1;
     res = c->m.nent - 1;
@@ -606,10 +604,10 @@ static int move_visit(void *ctx, const sg_option *o)
     return 0;
 }
 
-sg_status sg_misere_position_analyse(sg_misere_position *out,
-                                     const sg_rule *r, const sg_misere *m,
-                                     const size_t *heaps, size_t nheaps,
-                                     size_t budget, sg_error *err)
+sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
+                                     const sg_misere *m, const size_t *heaps,
+                                     size_t nheaps, size_t budget,
+                                     sg_error *err)
 {
     mis_ctx c;
     sg_seq g;

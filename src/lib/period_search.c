@@ -52,16 +52,18 @@ static uint64_t text_len(const sg_period_scan *ps)
  * one of the two tests, sixteen at a time (0.1777's proof scans 1.8e9
  * positions over its rounds).
  */
-static uint64_t skip_to(const uint8_t *e, uint64_t n, uint64_t i,
-                        uint8_t c0, uint8_t c1)
+static uint64_t skip_to(const uint8_t *e, uint64_t n, uint64_t i, uint8_t c0,
+                        uint8_t c1)
 {
 #if defined(__SSE2__)
     const __m128i v0 = _mm_set1_epi8((char)c0), v1 = _mm_set1_epi8((char)c1);
 
     /* bytes e - i - 16 .. e - i: positions i + 16 .. i, descending */
     for (; i + 17 <= n; i += 16) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(e - i - 15));
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(e - i - 16));
+        __m128i a =
+            _mm_loadu_si128((const __m128i *)(const void *)(e - i - 15));
+        __m128i b =
+            _mm_loadu_si128((const __m128i *)(const void *)(e - i - 16));
         unsigned mask = (unsigned)_mm_movemask_epi8(
             _mm_and_si128(_mm_cmpeq_epi8(a, v0), _mm_cmpeq_epi8(b, v1)));
         if (mask) /* byte k is position i + 15 - k: the highest first */
@@ -74,9 +76,8 @@ static uint64_t skip_to(const uint8_t *e, uint64_t n, uint64_t i,
     return n;
 }
 
-static sg_status scan_init(sg_period_scan *ps, const sg_seq *s,
-                           uint64_t len, uint64_t dmin, int diff,
-                           sg_error *err)
+static sg_status scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
+                           uint64_t dmin, int diff, sg_error *err)
 {
     uint64_t i, k;
 
@@ -87,7 +88,7 @@ static sg_status scan_init(sg_period_scan *ps, const sg_seq *s,
     ps->fail = NULL;
     ps->diff = diff;
     if (len == 0 || len > text_len(ps))
-        return SG_OK;   /* nothing can match */
+        return SG_OK; /* nothing can match */
     ps->fail = malloc((size_t)(len + 1) * sizeof *ps->fail);
     if (!ps->fail)
         return sg_error_set(err, SG_E_NOMEM, -1,
@@ -107,15 +108,14 @@ static sg_status scan_init(sg_period_scan *ps, const sg_seq *s,
     return SG_OK;
 }
 
-sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s,
-                              uint64_t len, uint64_t dmin, sg_error *err)
+sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
+                              uint64_t dmin, sg_error *err)
 {
     return scan_init(ps, s, len, dmin, 0, err);
 }
 
 sg_status sg_period_scan_init_diff(sg_period_scan *ps, const sg_seq *s,
-                                   uint64_t len, uint64_t dmin,
-                                   sg_error *err)
+                                   uint64_t len, uint64_t dmin, sg_error *err)
 {
     return scan_init(ps, s, len, dmin, 1, err);
 }
@@ -127,31 +127,31 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
 
     if (!ps->fail)
         return 0;
-    /* Text positions i (of R) from ps->next + q on: q values of the
+        /* Text positions i (of R) from ps->next + q on: q values of the
      * pattern are matched ending just before i.  R(x) reads bytes directly
      * for one-byte values (the prover scans hundreds of millions of values
      * per round). */
-#define KMP_SCAN(R, SKIP)                                                   \
-    for (i = ps->next + q; i < n; i++) {                                    \
-        uint64_t c;                                                         \
-        if (q == 0 && (SKIP)) {                                             \
-            i = skip_to(e, n, i, (uint8_t)R(0), (uint8_t)R(1));             \
-            if (i >= n)                                                     \
-                break;                                                      \
-        }                                                                   \
-        c = R(i);                                                           \
-        while (q > 0 && R(q) != c)                                          \
-            q = ps->fail[q];                                                \
-        if (R(q) == c)                                                      \
-            q++;                                                            \
-        if (q == len) {                                                     \
-            uint64_t d = i + 1 - len;                                       \
-            /* Continue after this occurrence next time. */                 \
-            q = ps->fail[q];                                                \
-            ps->next = i + 1 - q;                                           \
-            ps->q = q;                                                      \
-            return d;                                                       \
-        }                                                                   \
+#define KMP_SCAN(R, SKIP)                                                      \
+    for (i = ps->next + q; i < n; i++) {                                       \
+        uint64_t c;                                                            \
+        if (q == 0 && (SKIP)) {                                                \
+            i = skip_to(e, n, i, (uint8_t)R(0), (uint8_t)R(1));                \
+            if (i >= n)                                                        \
+                break;                                                         \
+        }                                                                      \
+        c = R(i);                                                              \
+        while (q > 0 && R(q) != c)                                             \
+            q = ps->fail[q];                                                   \
+        if (R(q) == c)                                                         \
+            q++;                                                               \
+        if (q == len) {                                                        \
+            uint64_t d = i + 1 - len;                                          \
+            /* Continue after this occurrence next time. */                    \
+            q = ps->fail[q];                                                   \
+            ps->next = i + 1 - q;                                              \
+            ps->q = q;                                                         \
+            return d;                                                          \
+        }                                                                      \
     }
     if (ps->diff) {
 #define DIFF_REV(x) rev_diff(s, (x))

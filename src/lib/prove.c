@@ -294,9 +294,8 @@ static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
 
 static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 {
-    return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT
-               ? r->tail_start - 1
-               : sg_rule_max_take(r);
+    return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ? r->tail_start - 1
+                                                          : sg_rule_max_take(r);
 }
 
 /* G(i) widened, so that G(i) + s never overflows for any 63-bit s. */
@@ -510,8 +509,7 @@ static int split_tail_check(const sg_seq *s, const sg_rule *r, uint64_t a,
             inA[V(n - f - 1)] = 1;
         memset(mark, 0, (size_t)g);
         for (k = 1; k <= f; k++)
-            if ((sg_rule_digit(r, k, NULL) & SG_BIT_ONE) &&
-                (v = V(n - k)) < g)
+            if ((sg_rule_digit(r, k, NULL) & SG_BIT_ONE) && (v = V(n - k)) < g)
                 mark[v] = 1;
         for (k = 0; k <= f; k++) {
             if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
@@ -694,8 +692,7 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
 {
     uint64_t N = s->n, a, sal, tries;
 
-    if (saltus_of(&sal, s, kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT,
-                  p))
+    if (saltus_of(&sal, s, kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT, p))
         return 0;
     a = start_of(s, p, sal, memo);
     if (kind == KIND_TAIL3_SPLIT) {
@@ -775,8 +772,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 
     if (N < 2)
         return 0;
-    if (kind != KIND_WINDOW && kind != KIND_TAIL3 &&
-        kind != KIND_TAIL3_SPLIT) {
+    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
@@ -785,8 +781,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         if (p < from)
             return 0;
     }
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && len >= 1 &&
-        len < N) {
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && len >= 1 && len < N) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
@@ -845,8 +840,7 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
         const char *why;
         if (a == 0)
             a = 1;
-        for (tries = 0; tries < tail_tries(p) && a + p <= s->n;
-             tries++, a++) {
+        for (tries = 0; tries < tail_tries(p) && a + p <= s->n; tries++, a++) {
             ok = split_tail_check(s, r, a, p, sal, &need, &why);
             if (ok < 0)
                 *nomem = 1;
@@ -858,7 +852,7 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
         return UINT64_MAX;
     }
     if (sal != 0 && kind != KIND_TAIL3)
-        return UINT64_MAX;  /* its theorem proves plain periods only */
+        return UINT64_MAX; /* its theorem proves plain periods only */
     t = kind_length(kind, r);
     if (kind != KIND_TAIL3)
         return theorem_needs(kind, a ? a : 1, p, t);
@@ -880,14 +874,12 @@ static uint64_t observe_scan(const sg_seq *s, int diff, uint64_t below,
 {
     uint64_t N = s->n, p;
     sg_period_scan ps;
-    sg_status st = diff ? sg_period_scan_init_diff(&ps, s, SCAN_FROM,
-                                                   SCAN_FROM, NULL)
-                        : sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM,
-                                              NULL);
+    sg_status st =
+        diff ? sg_period_scan_init_diff(&ps, s, SCAN_FROM, SCAN_FROM, NULL)
+             : sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL);
 
     if (st == SG_OK) {
-        while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3 &&
-               p < below)
+        while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3 && p < below)
             if (observed_at(s, diff, p, n0, sal, memo)) {
                 sg_period_scan_clear(&ps);
                 return p;
@@ -949,8 +941,8 @@ static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
  * across its rounds; res->observed only with `observing` (sg_analyse's
  * rounds before the last are dropped unresolved: their observation, a
  * third of the period scans, would go unread). */
-static sg_status prove_memo(sg_result *res, const sg_rule *r,
-                            const sg_seq *s, run_memo *memo, int observing)
+static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
+                            run_memo *memo, int observing)
 {
     proof_kind kind;
     const struct theorem *th;
@@ -1039,8 +1031,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     if (c->status != (sq ? SG_ARITH_PERIODIC : SG_PERIODIC))
         return refute(err, "the status '%s' contradicts the saltus %llu",
                       sg_period_status_name(c->status), U(sq));
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        (sal != 0 || sq != 0))
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && (sal != 0 || sq != 0))
         return refute(err,
                       "this theorem proves only plain periodicity (saltus 0)");
     if (kind != KIND_TAIL3 && a == 0)
@@ -1175,9 +1166,8 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values
      * means the last SCAN_FROM/2 values recur at shift p: a period scan
      * lists those p, in increasing order like the loop before it. */
-    have_scan = N > SCAN_FROM &&
-                sg_period_scan_init(&ps, s, SCAN_FROM / 2, SCAN_FROM, NULL) ==
-                    SG_OK;
+    have_scan = N > SCAN_FROM && sg_period_scan_init(&ps, s, SCAN_FROM / 2,
+                                                     SCAN_FROM, NULL) == SG_OK;
     for (p = 1; p < N;) {
         uint64_t i = start_of(s, p, 0, memo), a, need;
         if (2 * (N - p - i) >= p) {
@@ -1187,7 +1177,7 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
                 best = need;
         }
         if (agreement_end(kind, 1, p + 1, t) + p + 1 >= best)
-            break;      /* no later p can need fewer values */
+            break; /* no later p can need fewer values */
         if (p + 1 < SCAN_FROM || !have_scan)
             p++;
         else if ((p = sg_period_scan_next(&ps)) == 0)
@@ -1202,9 +1192,8 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     return (size_t)(best < N + N / 8 ? N + N / 8 : best);
 }
 
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
-                     size_t max, const sg_enum_options *opt,
-                     sg_error *err)
+sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
+                     const sg_enum_options *opt, sg_error *err)
 {
     size_t n = s->n < 128 ? 128 : s->n;
     sg_status st;

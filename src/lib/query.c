@@ -200,8 +200,7 @@ sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
         return find_one_heap_move(m, r, res, s, h, target) ? SG_OK
                                                            : SG_E_UNKNOWN;
     if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && r->tail_len &&
-        res->status == SG_ARITH_PERIODIC &&
-        !(sg_rule_bits(r) & SG_BIT_THREE))
+        res->status == SG_ARITH_PERIODIC && !(sg_rule_bits(r) & SG_BIT_THREE))
         return find_one_heap_move(m, r, res, s, h, target) ||
                        find_small_split_move(m, r, res, s, h, target)
                    ? SG_OK

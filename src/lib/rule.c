@@ -42,7 +42,6 @@ typedef struct dense {
     size_t tail_len, tail_alloc, tail_alloc_uneq;
 } dense;
 
-
 /* The character at p as text for a message: the whole UTF-8 sequence when
  * it is valid, else the first byte as \xNN, so that a message never holds
  * half a character (stderr stays valid UTF-8). */
@@ -557,7 +556,7 @@ out:
 static const struct rule_name {
     const char *name, *code;
 } rule_names[] = {
-    {"kayles", "0.77"},  {"dawson", "0.07"}, {"officers", "0.6"},
+    {"kayles", "0.77"}, {"dawson", "0.07"}, {"officers", "0.6"},
     {"grundy", "4!.0"}, {"nim", "0.[3]"},
 };
 

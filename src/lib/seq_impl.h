@@ -19,7 +19,7 @@ static inline unsigned sg_value_width(sg_value v)
  * single store, everything else goes through sg_seq_append. */
 static inline sg_status sg_seq_push(sg_seq *s, sg_value v, sg_error *err)
 {
-    size_t i = s->n - s->off;   /* where it goes (see sg_seq) */
+    size_t i = s->n - s->off; /* where it goes (see sg_seq) */
 
     if (i < s->alloc && s->data) {
         switch (s->width) {

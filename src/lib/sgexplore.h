@@ -255,9 +255,9 @@ sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
 #define SG_DEEP_MIN_WINDOW ((size_t)1 << 14)
 
 typedef struct sg_deep {
-    sg_seq seq;         /* the values kept (sg_seq_kept) */
-    size_t window;      /* values kept at each end, once the window fills */
-    int frozen;         /* values have left memory: the mask is fixed */
+    sg_seq seq;    /* the values kept (sg_seq_kept) */
+    size_t window; /* values kept at each end, once the window fills */
+    int frozen;    /* values have left memory: the mask is fixed */
     /* the sparse space: mask, parity bit and offset (as in sg_sparse_space), R
      * (every heap >= 1 with a rare value, ascending) and the count of
      * heaps per extended value (nhist entries) */
@@ -268,14 +268,14 @@ typedef struct sg_deep {
     sg_value *rval;
     size_t nhist;
     uint64_t *hist;
-    size_t full_scans;  /* heaps whose value needed every pair */
+    size_t full_scans; /* heaps whose value needed every pair */
     /* sg_checksum of G(0..hashed-1) as a running FNV-1a state, and of
      * G(0..(i + 1) * SG_DEEP_BLOCK - 1) for i < nblocks; max_heap is the
      * first heap of value hmax among those hashed */
     uint64_t sum;
     size_t hashed, max_heap, nblocks, blocks_cap;
     uint64_t *blocks;
-    sg_value hmax;      /* the largest value hashed */
+    sg_value hmax;                 /* the largest value hashed */
     struct sg_deep_hasher *hasher; /* hashes leaving values beside the run
                                       (deep.c); NULL when idle */
 } sg_deep;
@@ -299,8 +299,8 @@ uint64_t sg_deep_checksum(sg_deep *d);
 /* The run as bytes for a checkpoint (*blob malloc'd), and back: load
  * checks every field (a damaged or foreign blob is SG_E_IO, never a
  * crash) and that it belongs to rule r. */
-sg_status sg_deep_save(sg_deep *d, const sg_rule *r, void **blob,
-                       size_t *len, sg_error *err);
+sg_status sg_deep_save(sg_deep *d, const sg_rule *r, void **blob, size_t *len,
+                       sg_error *err);
 sg_status sg_deep_load(sg_deep *d, const sg_rule *r, const void *blob,
                        size_t len, sg_error *err);
 
@@ -327,8 +327,8 @@ typedef struct sg_sparse_space {
  * the counts under the best mask all the same.  SG_E_INPUT when n > s->n,
  * SG_E_NOMEM when the transform does not fit.  Masks over the values
  * alone (parity = 0). */
-sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s,
-                               size_t n, sg_error *err);
+sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s, size_t n,
+                               sg_error *err);
 
 /* The same for the values of rule r (NULL: as sg_sparse_space_find),
  * also rating the masks over the extended values G(h) << 1 | h mod 2 when
@@ -336,8 +336,7 @@ sg_status sg_sparse_space_find(sg_sparse_space *out, const sg_seq *s,
  * (parity = 1) when it leaves strictly fewer heaps rare than the best
  * plain one. */
 sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
-                                    const sg_rule *r, size_t n,
-                                    sg_error *err);
+                                    const sg_rule *r, size_t n, sg_error *err);
 #define SG_SPARSE_SPACE_MIN 100
 #define SG_SPARSE_SPACE_SHARE 10
 
@@ -384,12 +383,12 @@ int sg_period_status_parse(sg_period_status *out, const char *word);
 /* The best period candidate seen in the computed values of an unresolved
  * rule: observed, not proven. */
 typedef struct sg_observed {
-    int have;            /* 0: no candidate */
-    uint64_t preperiod;  /* least n0 for the least period p it holds with */
+    int have;           /* 0: no candidate */
+    uint64_t preperiod; /* least n0 for the least period p it holds with */
     uint64_t period;
     uint64_t saltus;
-    uint64_t held_to;    /* G(n+p) = G(n)+s holds for n0 <= n, n+p <= held_to */
-    uint64_t needs;      /* the last n the applicable theorem would need
+    uint64_t held_to; /* G(n+p) = G(n)+s holds for n0 <= n, n+p <= held_to */
+    uint64_t needs;   /* the last n the applicable theorem would need
                             (its certified_to) to prove this candidate;
                             UINT64_MAX when no theorem applies to the rule */
 } sg_observed;
@@ -461,9 +460,8 @@ sg_status sg_certificate_parse(char **rule, sg_result *res, const char *text,
  * s may hold a prefix already (it is extended, not recomputed).  opt is
  * handed to every round's sg_enumerate: a cancelled run returns
  * SG_E_INTERRUPTED with res describing the correct prefix in s. */
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r,
-                     size_t max, const sg_enum_options *opt,
-                     sg_error *err);
+sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
+                     const sg_enum_options *opt, sg_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Queries on heaps of any size                                         */
@@ -555,8 +553,7 @@ typedef struct sg_family {
 /* The number of rules of family f; SG_E_INPUT when its parameters are
  * impossible (a set size above the largest element, no digits, ...) or
  * the count exceeds 2^63. */
-sg_status sg_family_count(uint64_t *count, const sg_family *f,
-                          sg_error *err);
+sg_status sg_family_count(uint64_t *count, const sg_family *f, sg_error *err);
 
 /* The text of rule number `index` (0-based) of f in the family's fixed
  * order (family.c, docs/SWEEPS.md), accepted by sg_rule_parse with
@@ -976,19 +973,19 @@ typedef enum sg_misere_method {
 typedef struct sg_misere_position {
     int first_wins;
     sg_misere_method method;
-    long move_heap;  /* index of the heap played, -1 when none */
-    size_t take;     /* tokens removed */
-    int nparts;      /* heaps left in its place */
+    long move_heap; /* index of the heap played, -1 when none */
+    size_t take;    /* tokens removed */
+    int nparts;     /* heaps left in its place */
     size_t part[3];
 } sg_misere_position;
 
 /* Who wins the misère sum of heaps[0..nheaps-1] and one winning move:
  * by the tame rule when every heap is below m->tame_to, else by an exact
  * search of at most `budget` bytes (SG_E_UNKNOWN when it runs out). */
-sg_status sg_misere_position_analyse(sg_misere_position *out,
-                                     const sg_rule *r, const sg_misere *m,
-                                     const size_t *heaps, size_t nheaps,
-                                     size_t budget, sg_error *err);
+sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
+                                     const sg_misere *m, const size_t *heaps,
+                                     size_t nheaps, size_t budget,
+                                     sg_error *err);
 
 /* Name of a method: "tame" or "search" (JSON position.method). */
 const char *sg_misere_method_name(sg_misere_method method);

@@ -32,7 +32,7 @@ static size_t pick(const int64_t *w, size_t p, size_t stride, size_t off,
 {
     size_t i, best = p;
 
-#define W(i) w[(i) * stride + off]
+#define W(i) w[(i)*stride + off]
     if (prefer >= from && prefer < p && !(skip_empty && W(prefer) == -w0))
         best = prefer;
     for (i = from; i < p; i++) {
@@ -94,9 +94,8 @@ uint32_t sg_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
             }
         }
     }
-    if (par < p &&
-        (plain == p || (on_par ? score <= w[2 * plain]
-                               : score < w[2 * plain]))) {
+    if (par < p && (plain == p ||
+                    (on_par ? score <= w[2 * plain] : score < w[2 * plain]))) {
         *shift = c;
         return (uint32_t)(par << 1 | 1);
     }
@@ -139,8 +138,7 @@ static int is_rare_ext(uint32_t m, int q, int c, sg_value v, size_t h)
 }
 
 sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
-                                    const sg_rule *r, size_t n,
-                                    sg_error *err)
+                                    const sg_rule *r, size_t n, sg_error *err)
 {
     size_t p = 1, h;
     sg_value bits = 0, fold = ((sg_value)1 << SPACE_BITS) - 1;

@@ -156,11 +156,11 @@ sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
         goto none;
     /* One read transaction: the table and the row from one snapshot. */
     rc = checkpoint_read(st, &have, &q,
-                         st->schema < 2
-                             ? "SELECT " V1_RULE ", heaps, state, hash FROM"
-                               " checkpoints WHERE " V1_RULE " = ?1"
-                             : "SELECT rule, heaps, state, hash FROM"
-                               " checkpoints WHERE rule = ?1");
+                         st->schema < 2 ? "SELECT " V1_RULE
+                                          ", heaps, state, hash FROM"
+                                          " checkpoints WHERE " V1_RULE " = ?1"
+                                        : "SELECT rule, heaps, state, hash FROM"
+                                          " checkpoints WHERE rule = ?1");
     if (rc == SQLITE_OK && have) {
         sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC);
         rc = sqlite3_step(q);

@@ -15,12 +15,12 @@
 #include <string.h>
 
 #ifdef SG_FUZZ_REPLAY
-#define SG_FUZZ_TARGET(name)                                                  \
-    int sg_fuzz_##name(const uint8_t *data, size_t size);                     \
+#define SG_FUZZ_TARGET(name)                                                   \
+    int sg_fuzz_##name(const uint8_t *data, size_t size);                      \
     int sg_fuzz_##name(const uint8_t *data, size_t size)
 #else
-#define SG_FUZZ_TARGET(name)                                                  \
-    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);             \
+#define SG_FUZZ_TARGET(name)                                                   \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);              \
     int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 #endif
 
@@ -39,10 +39,10 @@ static inline char *sg_fuzz_text(const uint8_t *data, size_t size)
 
 /* A failed property: abort, so that libFuzzer (or the replay) reports it
  * with the input that caused it. */
-#define SG_FUZZ_CHECK(cond)                                                   \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            abort();                                                          \
+#define SG_FUZZ_CHECK(cond)                                                    \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            abort();                                                           \
     } while (0)
 
 #endif /* SG_FUZZ_H */

@@ -27,9 +27,9 @@ static const struct target {
     const char *name;
     int (*run)(const uint8_t *, size_t);
 } targets[] = {
-    {"rule", sg_fuzz_rule},   {"number", sg_fuzz_number},
+    {"rule", sg_fuzz_rule},           {"number", sg_fuzz_number},
     {"positions", sg_fuzz_positions}, {"cert", sg_fuzz_cert},
-    {"store", sg_fuzz_store}, {"setexpr", sg_fuzz_setexpr},
+    {"store", sg_fuzz_store},         {"setexpr", sg_fuzz_setexpr},
 };
 
 /* The whole file, or NULL. */

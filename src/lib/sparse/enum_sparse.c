@@ -177,10 +177,9 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
 }
 
 /* sgi_enumerate_sparse, or with d a deep run (s = &d->seq). */
-static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
-                            int64_t mask, sgi_sparse_stats *stats,
-                            const sg_enum_options *opt, sg_deep *d,
-                            sg_error *err)
+static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n, int64_t mask,
+                            sgi_sparse_stats *stats, const sg_enum_options *opt,
+                            sg_deep *d, sg_error *err)
 {
     sparse_loop lp;
     sg_status st;
@@ -192,8 +191,7 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
         return sg_enumerate_naive(s, r, n, opt, err);
     }
     if (mask != SGI_SPARSE_AUTO &&
-        (mask < 0 ||
-         (mask & ~(SGI_SPARSE_PARITY_INV | (int64_t)UINT32_MAX)) ||
+        (mask < 0 || (mask & ~(SGI_SPARSE_PARITY_INV | (int64_t)UINT32_MAX)) ||
          (mask & SGI_SPARSE_PARITY_INV) ==
              (SGI_SPARSE_PARITY_INV ^ SGI_SPARSE_PARITY)))
         return sg_error_set(err, SG_E_INPUT, -1,
@@ -215,8 +213,8 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n,
     if (rc == 0)
         st = sparse_superblocks(&lp);
     else
-        st = sg_error_set(err, SG_E_NOMEM, -1,
-                          "out of memory after %zu values", s->n);
+        st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory after %zu values",
+                          s->n);
     return run_finish(&lp, st, stats);
 }
 

@@ -153,8 +153,7 @@ void sparse_helper_wait(sparse *sp, int *out)
 {
     if (!*out)
         return;
-    sparse_helper_until(sp, &sp->sync.done_seq,
-                        atomic_load(&sp->sync.job_seq));
+    sparse_helper_until(sp, &sp->sync.done_seq, atomic_load(&sp->sync.job_seq));
     *out = 0;
 }
 
@@ -205,7 +204,6 @@ static double wall_clock(void)
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
-
 
 /* Account the superblock just finished (which ran with the helper's
  * marks when `mode`) and say whether the next one should get a helper

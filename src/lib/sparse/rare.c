@@ -64,9 +64,9 @@ int sparse_moves(sparse *sp, const sg_rule *r)
     sp->dense_hi = calloc(FAR_SLOTS * m, sizeof *sp->dense_hi);
     sp->one = malloc(m * sizeof *sp->one);
     sp->all = malloc(m * sizeof *sp->all);
-    if (!sp->split || !sp->split_uneq || !sp->rem || !sp->top ||
-        !sp->far_lo || !sp->far_hi || !sp->skip_lo || !sp->skip_hi ||
-        !sp->dense_lo || !sp->dense_hi || !sp->one || !sp->all)
+    if (!sp->split || !sp->split_uneq || !sp->rem || !sp->top || !sp->far_lo ||
+        !sp->far_hi || !sp->skip_lo || !sp->skip_hi || !sp->dense_lo ||
+        !sp->dense_hi || !sp->one || !sp->all)
         return -1;
     for (i = 0; i < r->nterms; i++) {
         size_t k = (size_t)r->terms[i].take;
@@ -78,7 +78,7 @@ int sparse_moves(sparse *sp, const sg_rule *r)
             sp->split[sp->nsplit++] = k;
         }
         if (k == 0)
-            continue;   /* the parser allows only splits there */
+            continue; /* the parser allows only splits there */
         if (d & SG_BIT_ONE)
             sp->one[sp->none++] = k;
         if (d & SG_BIT_ALL)
@@ -280,8 +280,7 @@ int sparse_repick(sparse *sp, const sg_seq *s)
     m = sparse_best_mask(sp, &c);
     if (m < 0)
         return -1;
-    if ((uint32_t)m == (sp->mask << 1 | sp->pmask) &&
-        (uint32_t)c == sp->pshift)
+    if ((uint32_t)m == (sp->mask << 1 | sp->pmask) && (uint32_t)c == sp->pshift)
         return 0;
     sp->mask = (uint32_t)m >> 1;
     sp->pmask = (uint32_t)m & 1;

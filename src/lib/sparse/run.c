@@ -70,7 +70,7 @@ static inline void want_remove(sparse *sp, sg_value v)
 
     if (--sp->want_low[b] == 0)
         sp->want_tab[(b >> 7) * 16 + (b & 15)] &=
-            (uint8_t)~(1u << ((b >> 4) & 7));
+            (uint8_t) ~(1u << ((b >> 4) & 7));
 }
 
 /* Start the filter with the values still wanted (all below c). */
@@ -152,8 +152,7 @@ static inline int wanted_take(sparse *sp, sg_value x)
 /* Step 1's mark of option value x: st[AT(x)] = mark on the stamps, or
  * with use_bits (a constant in each caller) a bit of the set bits. */
 static inline __attribute__((always_inline)) void
-sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, int use_bits,
-            size_t x)
+sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, int use_bits, size_t x)
 {
     if (use_bits)
         bits[x / 64] |= (uint64_t)1 << (x % 64);
@@ -164,11 +163,10 @@ sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, int use_bits,
 /* (defined by step.inc; the filtered scans of x86.inc end with them) */
 static inline int scan_w1(sparse *sp, const uint8_t *g, size_t rem, size_t a,
                           size_t end, size_t *need);
-static inline int scan_w2(sparse *sp, const uint16_t *g, size_t rem,
-                          size_t a, size_t end, size_t *need);
+static inline int scan_w2(sparse *sp, const uint16_t *g, size_t rem, size_t a,
+                          size_t end, size_t *need);
 
 #include "x86.inc"
-
 
 /*
  * The small path's common case with one-byte values (Kayles, 0.1777):
@@ -186,8 +184,7 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
     size_t nr = sp->nrare;
 
     /* (its heap loop keeps the lists of sparse_lists: no parity mask) */
-    if (s->width != 1 ||
-        sp->size > (sp->no_wide ? SMALL_SIZE : WIDE_SIZE) ||
+    if (s->width != 1 || sp->size > (sp->no_wide ? SMALL_SIZE : WIDE_SIZE) ||
         m <= sp->kone || sp->pmask ||
         m < sp->kmax + 2 + 2 * (nr ? sp->rpos[nr - 1] : 0))
         return 0;
@@ -274,8 +271,8 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     uint8_t *g = s->data;
     const size_t off = sp->win.off; /* (kept in a register: g aliases sp) */
     const unsigned half = (unsigned)(sp->size / 2);
-    const uint64_t all = wide || half >= 64 ? ~(uint64_t)0
-                                            : ((uint64_t)1 << half) - 1;
+    const uint64_t all =
+        wide || half >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << half) - 1;
     /* the common and rare values below half (sparse_lists) */
     const uint64_t cb0 = wide ? sp->cmask[0] : sp->cbits;
     const uint64_t rb0 = wide ? sp->rmask[0] : sp->rbits;
@@ -289,8 +286,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     uint64_t mterms[MID_HEAPS] = {0}, mterms_hi[MID_HEAPS] = {0};
 
     for (m = s->n; m < e; m++) {
-        uint64_t o0 = 0, o1 = 0, h0 = 0, h1 = 0, miss, miss_hi, want,
-                 want_hi;
+        uint64_t o0 = 0, o1 = 0, h0 = 0, h1 = 0, miss, miss_hi, want, want_hi;
         size_t nt = sp->nterm + sp->none;
         sg_value v;
 
@@ -307,11 +303,11 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             if ((m - blk_m) % MID_HEAPS == 0 && nm) {
                 /* the block's terms of MID_HEAPS <= off < BLOCK_HEAPS
                  * for its next MID_HEAPS heaps */
-                if (avx2_mid_terms(g, m - off, sp->boff + nc, sp->bval + nc,
-                                   nm, 0, mterms) &&
+                if (avx2_mid_terms(g, m - off, sp->boff + nc, sp->bval + nc, nm,
+                                   0, mterms) &&
                     wide)
-                    avx2_mid_terms(g, m - off, sp->boff + nc,
-                                   sp->bval + nc, nm, 64, mterms_hi);
+                    avx2_mid_terms(g, m - off, sp->boff + nc, sp->bval + nc, nm,
+                                   64, mterms_hi);
                 else if (wide)
                     memset(mterms_hi, 0, sizeof mterms_hi);
             }
@@ -320,8 +316,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
             nt = nc;
             o1 = bterms[m - blk_m] | mterms[(m - blk_m) % MID_HEAPS];
             if (wide)
-                h1 = bterms_hi[m - blk_m] |
-                     mterms_hi[(m - blk_m) % MID_HEAPS];
+                h1 = bterms_hi[m - blk_m] | mterms_hi[(m - blk_m) % MID_HEAPS];
         } else {
             to = sp->toff;
             tv = sp->tval;
@@ -379,8 +374,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
                     if (end > sp->top[j] + 1)
                         end = sp->top[j] + 1;
                     if (simd && a < end)
-                        avx2_small_scan(g, rem, &a, end, &want, &want_hi,
-                                        wide);
+                        avx2_small_scan(g, rem, &a, end, &want, &want_hi, wide);
                     for (; (want | want_hi) && a < end; a++) {
                         unsigned x = (unsigned)(g[a] ^ g[rem - a]);
                         if (wide && x >= 64)
@@ -421,20 +415,17 @@ SMALL_RUN_AVX2 small_run1_avx2(sparse *sp, sg_seq *s, size_t e, sg_value *out)
     return small_run_body(sp, s, e, out, 1, 0, 0);
 }
 
-SMALL_RUN_AVX2 small_run1_avx2p(sparse *sp, sg_seq *s, size_t e,
-                                sg_value *out)
+SMALL_RUN_AVX2 small_run1_avx2p(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
     return small_run_body(sp, s, e, out, 1, 1, 0);
 }
 
-SMALL_RUN_AVX2 small_run1_avx2w(sparse *sp, sg_seq *s, size_t e,
-                                sg_value *out)
+SMALL_RUN_AVX2 small_run1_avx2w(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
     return small_run_body(sp, s, e, out, 1, 0, 1);
 }
 
-SMALL_RUN_AVX2 small_run1_avx2pw(sparse *sp, sg_seq *s, size_t e,
-                                 sg_value *out)
+SMALL_RUN_AVX2 small_run1_avx2pw(sparse *sp, sg_seq *s, size_t e, sg_value *out)
 {
     return small_run_body(sp, s, e, out, 1, 1, 1);
 }
@@ -509,8 +500,8 @@ avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
         memset(out + l * bw + half / 64, 0, (bw - half / 64) * sizeof *out);
     for (x = 0; x < half; x++) {
         const __m256i *q = (const __m256i *)(const void *)(hs + x * HLANES);
-        unsigned lo = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
-            _mm256_cmpeq_epi32(_mm256_loadu_si256(q), tv)));
+        unsigned lo = (unsigned)_mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_loadu_si256(q), tv)));
         unsigned hi = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(
             _mm256_cmpeq_epi32(_mm256_loadu_si256(q + 1), tv)));
         lanes[x] = (uint16_t)(lo | hi << 8);
@@ -620,8 +611,7 @@ void sparse_mark_super(sparse *sp, const sparse_job *jb)
         }
         t = ++sp->htag;
         sparse_widths[jb->width].hblock(sp, jb->data, b, jb->done, jb->nsnap,
-                                        sp->hstamp, fs, t, jb->dense,
-                                        jb->keep);
+                                        sp->hstamp, fs, t, jb->dense, jb->keep);
 #ifdef SPARSE_AVX2
         if (sp->simd && sp->size >= 256)
             avx2_stamps_to_bits(sp, t, out);

@@ -59,14 +59,14 @@ int sgi_sparse_applicable(const sg_rule *r);
 
 /* What a sparse-space run did, for benchmarks and tests. */
 typedef struct sgi_sparse_stats {
-    uint32_t mask;     /* the mask in use at the end */
-    size_t rare;       /* heaps h >= 1 with a rare value, at the end */
-    size_t full_scans; /* heaps whose value needed every pair */
-    size_t repicks;    /* times the mask changed */
-    int parity;        /* the heap's parity was part of that mask */
-    int parity_shift;  /* with it: (h + parity_shift) mod 2 was used */
+    uint32_t mask;       /* the mask in use at the end */
+    size_t rare;         /* heaps h >= 1 with a rare value, at the end */
+    size_t full_scans;   /* heaps whose value needed every pair */
+    size_t repicks;      /* times the mask changed */
+    int parity;          /* the heap's parity was part of that mask */
+    int parity_shift;    /* with it: (h + parity_shift) mod 2 was used */
     size_t pairs_chosen; /* the small path's extra pairs at the end */
-    size_t searches;   /* heaps of the small path's loop whose step 3 ran */
+    size_t searches;     /* heaps of the small path's loop whose step 3 ran */
 } sgi_sparse_stats;
 
 /* The sparse-space enumerator: same contract as sg_enumerate.  Heap h is

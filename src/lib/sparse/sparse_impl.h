@@ -52,9 +52,9 @@
  * group as soon as it is marked.
  */
 #define SUPER 64
-#define HGROUPS (SUPER / HLANES)        /* the helper's groups per job */
-#define THREAD_MIN_RARE 64      /* fewer rare values: not worth a thread */
-#define THREAD_MAX_SIZE 4096    /* larger: the helper's stamps leave L2 */
+#define HGROUPS (SUPER / HLANES) /* the helper's groups per job */
+#define THREAD_MIN_RARE 64       /* fewer rare values: not worth a thread */
+#define THREAD_MAX_SIZE 4096     /* larger: the helper's stamps leave L2 */
 /* far_lo etc. slots: 0 for this thread's group, 1 + (m / SUPER % 2) *
  * HGROUPS + m % SUPER / HLANES for the helper's (see helper_slot) */
 #define FAR_SLOTS (1 + 2 * HGROUPS)
@@ -119,7 +119,7 @@
 #define XGAIN_MIN 0.001
 #define XFIRST 32768 /* (the first choice: the values settle a while) */
 #define XWORTH 65536 /* (and only with this many heaps still to go) */
-#define XSPLITS 4 /* (more split digits: no extra terms) */
+#define XSPLITS 4    /* (more split digits: no extra terms) */
 
 /* Values stay below this (the tables are indexed by value). */
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
@@ -131,9 +131,9 @@
 typedef uint32_t stamp_t;
 #define TAG(sp, m) ((stamp_t)((m) / LANES - (sp)->base / LANES + 1))
 #ifndef TAG_LIMIT
-#define TAG_LIMIT ((size_t)1 << 30)   /* -DTAG_LIMIT=40 tests the renumbering */
+#define TAG_LIMIT ((size_t)1 << 30) /* -DTAG_LIMIT=40 tests the renumbering */
 #endif
-#define AT(x) ((size_t)(x) * LANES)
+#define AT(x) ((size_t)(x)*LANES)
 
 /* The helper's stamps: HLANES per value (see block_body_wW); 16-bit ones
  * measured a third slower to store. */
@@ -151,9 +151,9 @@ typedef struct sparse_job {
 /* The helper thread and its queue of at most two jobs (helper.c). */
 typedef struct sparse_sync {
     pthread_t thread;
-    pthread_mutex_t mu;    /* with cv: where a side that waits sleeps */
+    pthread_mutex_t mu; /* with cv: where a side that waits sleeps */
     pthread_cond_t cv;
-    int started;           /* thread, mu and cv exist */
+    int started; /* thread, mu and cv exist */
     /* each side spins a while, then sleeps on cv saying so in h_sleep
      * (the helper) or m_sleep (this thread); quit ends the helper */
     _Atomic int quit, h_sleep, m_sleep;
@@ -171,18 +171,18 @@ typedef struct sparse_sync {
  * stops at the kept pairs. */
 typedef struct sparse_window {
     size_t keep, off;
-    int cut;               /* step 3 stopped there for the current heap */
-    int deep_fail;         /* a heap's value could not be decided */
+    int cut;       /* step 3 stopped there for the current heap */
+    int deep_fail; /* a heap's value could not be decided */
 } sparse_window;
 
 /* The helper-or-not trials (see TRIAL; helper.c). */
 typedef struct sparse_trials {
-    double last;        /* when the current superblock started, or 0 */
-    int mode;           /* whether it had the helper's marks, or -1 */
-    double time[2];     /* superblock times, without and with the helper */
+    double last;    /* when the current superblock started, or 0 */
+    int mode;       /* whether it had the helper's marks, or -1 */
+    double time[2]; /* superblock times, without and with the helper */
     unsigned count[2];
-    size_t done;        /* superblocks seen */
-    int best;           /* the way chosen after the last trial */
+    size_t done; /* superblocks seen */
+    int best;    /* the way chosen after the last trial */
 } sparse_trials;
 
 /*
@@ -204,9 +204,9 @@ typedef struct sparse_trials {
 typedef struct sparse {
     /* the moves, by kind; positions ascending */
     size_t nsplit, none, nall;
-    size_t *split;         /* k with bit 4: leave a, b >= 1, a + b = n - k */
-    uint8_t *split_uneq;   /* `!` on that digit: a != b */
-    size_t *rem, *top;     /* per split digit, scratch: n - k, largest a */
+    size_t *split;       /* k with bit 4: leave a, b >= 1, a + b = n - k */
+    uint8_t *split_uneq; /* `!` on that digit: a != b */
+    size_t *rem, *top;   /* per split digit, scratch: n - k, largest a */
     /* per far slot (see FAR_SLOTS) and split digit, index slot * nsplit
      * + j: the rares [far_lo, far_hi) were marked for the whole group at
      * once, except [skip_lo, skip_hi) (`!` digits: pairs that may be
@@ -214,11 +214,11 @@ typedef struct sparse {
      * dense_hi, too (the helper's `dense` pairs: step 3 of its heaps
      * skips them; this thread's blocks have none) */
     size_t *far_lo, *far_hi, *skip_lo, *skip_hi, *dense_lo, *dense_hi;
-    size_t *one;           /* k >= 1 with bit 2: leave n - k >= 1 */
-    size_t *all;           /* k >= 1 with bit 1: n == k leaves nothing */
+    size_t *one; /* k >= 1 with bit 2: leave n - k >= 1 */
+    size_t *all; /* k >= 1 with bit 1: n == k leaves nothing */
 
-    int forced;            /* the mask was given by the caller */
-    uint32_t mask;         /* v is rare when v & mask has even parity */
+    int forced;    /* the mask was given by the caller */
+    uint32_t mask; /* v is rare when v & mask has even parity */
 
     /* R: heaps >= 1 with rare values, ascending, and their values */
     size_t nrare, ralloc;
@@ -232,8 +232,8 @@ typedef struct sparse {
     /* LANES stamps per value, interleaved: value x of heap m is at
      * stamp[AT(x) + m % LANES], where TAG(m) means "an option of m" */
     stamp_t *stamp;
-    size_t base;           /* heap whose tag is 2; moved on before wrapping */
-    uint64_t *hist;        /* heaps >= 1 per value, at hist_slot(sp, v, h):
+    size_t base;    /* heap whose tag is 2; moved on before wrapping */
+    uint64_t *hist; /* heaps >= 1 per value, at hist_slot(sp, v, h):
                               2 * size entries */
     /* common and rare option values below size, ascending: with a
      * parity mask, of the current heap (see sparse_flip) */
@@ -255,28 +255,28 @@ typedef struct sparse {
      * BLOCK_HEAPS first, then the nfar others */
     size_t *boff;
     sg_value *bval;
-    uint32_t *bvx;         /* bval's far ones with the byte four times
+    uint32_t *bvx; /* bval's far ones with the byte four times
                               (avx2_block_shuf: a broadcast is a load) */
     size_t nnear, nfar;
     /* the near ones split again: nclose with off < MID_HEAPS first (heap
      * by heap), then nnear - nclose taken MID_HEAPS heaps at once */
     size_t nclose;
-    size_t nfar_hi;        /* the first nfar_hi far ones: values >= 64 */
+    size_t nfar_hi; /* the first nfar_hi far ones: values >= 64 */
     /* then nextra pairs (a, m - k - a) of common parts chosen for the
      * rare values step 3 finds slowest (see sparse_extra_build), to be chosen
      * again from heap xnext on */
     size_t nextra, xnext;
-    size_t target;         /* the heap this run stops at */
-    size_t kone;           /* the largest k of a one-heap or whole-heap move */
-    unsigned rgen, tgen;   /* R's rebuilds; the terms were built at tgen */
-    int tok;               /* toff/tval (and boff, bval) are valid */
+    size_t target;       /* the heap this run stops at */
+    size_t kone;         /* the largest k of a one-heap or whole-heap move */
+    unsigned rgen, tgen; /* R's rebuilds; the terms were built at tgen */
+    int tok;             /* toff/tval (and boff, bval) are valid */
 
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
     uint32_t want_low[256];
-    int simd;              /* the CPU has AVX2 (1), and AVX-512 with VBMI
+    int simd;   /* the CPU has AVX2 (1), and AVX-512 with VBMI
                               for small_run's blocks (2) */
-    int filter;            /* want_tab holds step 3's wanted values */
+    int filter; /* want_tab holds step 3's wanted values */
 
     /* for sgi_sparse_stats: heaps whose step 3 needed every pair, mask
      * changes, small_run heaps whose step 3 ran */
@@ -294,10 +294,10 @@ typedef struct sparse {
     uint64_t *obits;
     hstamp_t htag;
     size_t hsize;
-    long balance;          /* see BALANCE_STEP */
+    long balance; /* see BALANCE_STEP */
 
 #ifdef SPARSE_THREADS
-    sparse_sync sync;      /* the helper thread (helper.c) */
+    sparse_sync sync; /* the helper thread (helper.c) */
 #endif
     /* no helper thread in this run (last, so that the fields the two
      * threads share keep their places in the cache lines) */
@@ -310,7 +310,7 @@ typedef struct sparse {
     uint32_t pmask, pshift;
     unsigned kpar;
     int par_ok, flipped;
-    sparse_window win;     /* a deep run's window (window.c) */
+    sparse_window win; /* a deep run's window (window.c) */
     /* tests: values of 64..127 take the stamps, not small_run; no
      * extra terms (sparse_extra_build) */
     int no_wide, no_extra;
@@ -319,26 +319,26 @@ typedef struct sparse {
 /* What sparse_run keeps from one superblock to the next (run.c). */
 typedef struct sparse_loop {
     sparse sp;
-    sg_seq *s;                 /* the values; a deep run's window */
-    sg_deep *d;                /* the deep run, or NULL */
+    sg_seq *s;  /* the values; a deep run's window */
+    sg_deep *d; /* the deep run, or NULL */
     const sg_enum_options *opt;
     sg_error *err;
-    size_t n;                  /* the run stops at heap n */
-    sg_status st;              /* why it stopped early */
-    size_t next_pick;          /* the heap at which the mask is re-chosen */
-    size_t next_poll;          /* ... the cancel flag is looked at */
-    size_t job_b;              /* the superblock of the last job posted */
-    unsigned long job_no;      /* that job's number */
-    unsigned long posted;      /* jobs posted */
-    unsigned long cur_no;      /* the job of the current superblock */
-    int grew;                  /* the value tables grew in this superblock */
-    int out;                   /* a helper job may be pending */
-    int job_ok;                /* job_b's job is still good */
-    int premarked;             /* the helper marked the current superblock */
-    int waited;                /* ... and this thread waited for it */
-    int pin;                   /* tests: pin_helper (sgi_test_switches) */
-    long pin_balance;          /* ... and its balance */
-    sparse_trials tr;          /* helper or not (sparse_trials_next) */
+    size_t n;             /* the run stops at heap n */
+    sg_status st;         /* why it stopped early */
+    size_t next_pick;     /* the heap at which the mask is re-chosen */
+    size_t next_poll;     /* ... the cancel flag is looked at */
+    size_t job_b;         /* the superblock of the last job posted */
+    unsigned long job_no; /* that job's number */
+    unsigned long posted; /* jobs posted */
+    unsigned long cur_no; /* the job of the current superblock */
+    int grew;             /* the value tables grew in this superblock */
+    int out;              /* a helper job may be pending */
+    int job_ok;           /* job_b's job is still good */
+    int premarked;        /* the helper marked the current superblock */
+    int waited;           /* ... and this thread waited for it */
+    int pin;              /* tests: pin_helper (sgi_test_switches) */
+    long pin_balance;     /* ... and its balance */
+    sparse_trials tr;     /* helper or not (sparse_trials_next) */
 } sparse_loop;
 
 static inline int is_rare(uint32_t mask, sg_value v)
@@ -385,8 +385,9 @@ static inline uint64_t below_lo(sg_value v)
 
 static inline uint64_t below_hi(sg_value v)
 {
-    return v >= 128 ? ~(uint64_t)0
-                    : v <= 64 ? 0 : ((uint64_t)1 << (v - 64)) - 1;
+    return v >= 128  ? ~(uint64_t)0
+           : v <= 64 ? 0
+                     : ((uint64_t)1 << (v - 64)) - 1;
 }
 
 /* The one bits of x, without a library call on CPUs that may lack the
@@ -511,8 +512,7 @@ int sparse_deep_leave(const sparse *sp, sg_deep *d);
 int sparse_cpu_simd(const sgi_test_switches *sw);
 /* The first heap h' >= h below n whose one-byte value is rare (n if
  * none), 32 heaps at a time (AVX2 only: sp->simd). */
-size_t sparse_next_rare(const sparse *sp, const uint8_t *g, size_t h,
-                        size_t n);
+size_t sparse_next_rare(const sparse *sp, const uint8_t *g, size_t h, size_t n);
 /* The superblocks of the run from s->n to lp->n. */
 sg_status sparse_superblocks(sparse_loop *lp);
 

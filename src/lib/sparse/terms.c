@@ -80,9 +80,8 @@ int sparse_flat_build(sparse *sp)
 
 /* How many values left wanted at the sample heaps lo..m-1 the pair (a,
  * h - k - a) of split digit j gives (see sparse_extra_build). */
-static size_t extra_gain(const sparse *sp, const sg_seq *s,
-                         uint64_t (*left)[2], size_t j, size_t a, size_t lo,
-                         size_t m)
+static size_t extra_gain(const sparse *sp, const sg_seq *s, uint64_t (*left)[2],
+                         size_t j, size_t a, size_t lo, size_t m)
 {
     const size_t ga = s->data[a], d = sp->split[j] + a + sp->win.off;
     size_t h, gain = 0;
@@ -119,7 +118,7 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
     const size_t half = sp->size / 2, ns = sp->nsplit;
     /* A deep run's window holds the heaps read here from x - off on, the
      * small parts a < keep at a (DEEP_MARGIN) */
-#define GV(x) (s->data[(x) - sp->win.off])
+#define GV(x) (s->data[(x)-sp->win.off])
     uint64_t left[XSAMPLE][2];
     size_t gain[XSPLITS * XCAND], fh[XSAMPLE];
     uint8_t fx[XSAMPLE];
@@ -128,9 +127,8 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
 
     sp->nextra = 0;
     sp->xnext = 2 * m;
-    if (s->width != 1 || sp->size > WIDE_SIZE || !sp->simd ||
-        sp->no_extra || ns > XSPLITS || m < XFIRST ||
-        m < 4 * (XSAMPLE + XCAND + sp->kmax))
+    if (s->width != 1 || sp->size > WIDE_SIZE || !sp->simd || sp->no_extra ||
+        ns > XSPLITS || m < XFIRST || m < 4 * (XSAMPLE + XCAND + sp->kmax))
         return;
     /* what each sample heap wants after step 1 (rare heaps, none of
      * small_run's: nothing) */
@@ -145,10 +143,10 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
             got[x / 64 % 2] |= (uint64_t)(x < 128) << (x % 64);
         }
         w[0] = sp->rmask[0] & below_lo((sg_value)v) & ~got[0];
-        w[1] = (sp->bw > 1 ? sp->rmask[1] : 0) & below_hi((sg_value)v) &
-               ~got[1];
-        need += (size_t)(__builtin_popcountll(w[0]) +
-                         __builtin_popcountll(w[1]));
+        w[1] =
+            (sp->bw > 1 ? sp->rmask[1] : 0) & below_hi((sg_value)v) & ~got[1];
+        need +=
+            (size_t)(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]));
         nh++;
     }
     /* greedy coverage, each candidate's count kept exact by taking off
