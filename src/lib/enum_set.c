@@ -89,6 +89,19 @@ typedef struct run {
     size_t done; /* heaps decided */
 } run;
 
+/* G(h) = the least value whose stamp is not `tag` (the options of h were
+ * stamped with it), then room for the next mex: -1 when out of memory. */
+static int store_mex(run *r, size_t h, uint64_t tag)
+{
+    uint32_t v = 0;
+
+    while (r->st.t[v] == tag)
+        v++;
+    r->g[h] = v;
+    r->done = h + 1;
+    return stamps_fit(&r->st, v);
+}
+
 static int cancelled(run *r, size_t h)
 {
     if (sg_enum_cancelled(r->opt))
@@ -111,7 +124,6 @@ static sg_status run_naive(run *r, sg_error *err)
         return nomem(err);
     for (h = r->done; h < r->n; h++) {
         uint64_t tag = (uint64_t)h + 1;
-        uint32_t v = 0;
 
         if (h % SG_ENUM_POLL == 0 && cancelled(r, h))
             return SG_E_INTERRUPTED;
@@ -129,11 +141,7 @@ static sg_status run_naive(run *r, sg_error *err)
             for (i = 0; i < r->nmem && r->mem[i] <= h; i++)
                 r->st.t[r->g[h - r->mem[i]]] = tag;
         }
-        while (r->st.t[v] == tag)
-            v++;
-        r->g[h] = v;
-        r->done = h + 1;
-        if (stamps_fit(&r->st, v))
+        if (store_mex(r, h, tag))
             return nomem(err);
     }
     return SG_OK;
@@ -440,7 +448,6 @@ static sg_status run_moves(run *r, sg_error *err)
         return nomem(err);
     for (h = r->done; h < r->n; h++) {
         uint64_t tag = (uint64_t)h + 1;
-        uint32_t v = 0;
 
         if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
             st = SG_E_INTERRUPTED;
@@ -451,11 +458,7 @@ static sg_status run_moves(run *r, sg_error *err)
             break;
         for (i = 0; i < nmv; i++)
             r->st.t[r->g[h - mv[i]]] = tag;
-        while (r->st.t[v] == tag)
-            v++;
-        r->g[h] = v;
-        r->done = h + 1;
-        if (stamps_fit(&r->st, v)) {
+        if (store_mex(r, h, tag)) {
             st = nomem(err);
             break;
         }
@@ -657,7 +660,6 @@ static sg_status run_divisors(run *r, sg_error *err)
     for (h = 0; h < r->n; h++) {
         uint64_t tag = (uint64_t)h + 1, x = h;
         size_t nd = 1;
-        uint32_t v = 0;
 
         if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
             st = SG_E_INTERRUPTED;
@@ -677,11 +679,7 @@ static sg_status run_divisors(run *r, sg_error *err)
         for (i = 0; i < nd; i++)
             if (div[i] < h && div[i] >= it->lo && div[i] <= it->hi)
                 r->st.t[r->g[h - div[i]]] = tag;
-        while (r->st.t[v] == tag)
-            v++;
-        r->g[h] = v;
-        r->done = h + 1;
-        if (stamps_fit(&r->st, v)) {
+        if (store_mex(r, h, tag)) {
             st = nomem(err);
             break;
         }
