@@ -23,45 +23,75 @@ export SGEXPLORE_DB=$DB
 
 . "$(dirname "$0")/tap.sh"
 
-# validate DEFS FILE: FILE holds at least one line, and each line is one
-# JSON object valid against one of DEFS ("a|b": #/$defs/a or #/$defs/b).
+# validate MANIFEST: each line of MANIFEST is "NAME<tab>DEFS<tab>FILE"; FILE
+# must hold at least one line, each one JSON object valid against one of
+# DEFS ("a|b": #/$defs/a or #/$defs/b).  One Python for every command (its
+# start and the validators' construction cost more than the checks): it
+# prints "NAME<tab>ok" or "NAME<tab>REASON" per entry.
 cat >"$T/validate.py" <<'PY'
 import json, sys
 import jsonschema
 schema = json.load(open(sys.argv[1]))
-defs = sys.argv[2].split("|")
-lines = open(sys.argv[3], encoding="utf-8").read().splitlines()
-if not lines:
-    sys.exit("no output")
 validators = {}
-for d in defs:
-    sub = {"$ref": "#/$defs/" + d, "$defs": schema["$defs"]}
-    validators[d] = jsonschema.Draft202012Validator(sub)
-for k, line in enumerate(lines, 1):
-    obj = json.loads(line)
-    errs = {d: list(v.iter_errors(obj)) for d, v in validators.items()}
-    if not any(not e for e in errs.values()):
-        for d, e in errs.items():
-            best = jsonschema.exceptions.best_match(e)
-            print("# line %d, %s: %s at %s" % (k, d, best.message,
-                  "/".join(map(str, best.absolute_path))))
-        sys.exit(1)
+def validator(d):
+    if d not in validators:
+        sub = {"$ref": "#/$defs/" + d, "$defs": schema["$defs"]}
+        validators[d] = jsonschema.Draft202012Validator(sub)
+    return validators[d]
+def check(defs, path):
+    lines = open(path, encoding="utf-8").read().splitlines()
+    if not lines:
+        return "no output"
+    for k, line in enumerate(lines, 1):
+        try:
+            obj = json.loads(line)
+        except ValueError as e:
+            return "line %d: not JSON: %s" % (k, e)
+        errs = {d: list(validator(d).iter_errors(obj)) for d in defs}
+        if not any(not e for e in errs.values()):
+            why = []
+            for d, e in errs.items():
+                best = jsonschema.exceptions.best_match(e)
+                why.append("line %d, %s: %s at %s" % (k, d, best.message,
+                           "/".join(map(str, best.absolute_path))))
+            return "; ".join(why)
+    return "ok"
+for entry in open(sys.argv[2], encoding="utf-8").read().splitlines():
+    name, defs, path = entry.split("\t")
+    print("%s\t%s" % (name, check(defs.split("|"), path)))
 PY
-validate() { python3 "$T/validate.py" "$SCHEMA" "$1" "$2"; }
+: >"$T/manifest"
 
-# run NAME DEFS STATUS COMMAND...: run COMMAND (stdout to T/NAME.json),
-# check its exit status and validate its output.
+# run NAME DEFS STATUS COMMAND...: run COMMAND (stdout to T/NAME.json) and
+# check its exit status now; its output is validated with every other one
+# at the end (validate_all).
 run() {
     local name=$1 defs=$2 want=$3 rc
     shift 3
     "$@" >"$T/$name.json" 2>"$T/$name.err"
     rc=$?
-    if [ "$rc" = "$want" ] && validate "$defs" "$T/$name.json"; then
-        ok "$name: $defs (exit $want)"
+    if [ "$rc" = "$want" ]; then
+        printf '%s\t%s\t%s\n' "$name" "$defs" "$T/$name.json" >>"$T/manifest"
     else
         not_ok "$name: $defs (exit $rc, want $want)"
         sed 's/^/# /' "$T/$name.err" | head -n 5
     fi
+}
+
+# validate_all: one TAP result per command run() saw exit as it should.
+validate_all() {
+    local name why defs
+    while IFS=$'\t' read -r name why; do
+        defs=$(awk -F'\t' -v n="$name" '$1 == n {print $2; exit}' "$T/manifest")
+        if [ "$why" = ok ]; then
+            ok "$name: $defs"
+        else
+            not_ok "$name: $defs"
+            echo "# $why" | head -c 2000
+            echo
+        fi
+    done < <(python3 "$T/validate.py" "$SCHEMA" "$T/manifest" ||
+        echo "validate.py	failed")
 }
 
 check "the schema is a valid draft 2020-12 schema" \
@@ -194,5 +224,6 @@ else
 fi
 run atlas atlas 0 "$SG" atlas --out "$T/atlas" --json
 
+validate_all
 echo "1..$n"
 [ "$fails" = 0 ]
