@@ -655,6 +655,19 @@ sg_status sg_store_put(sg_store *db, const char *rule, const char *family,
                        const sg_result *res, const sg_seq *s,
                        const char *algorithm, double elapsed, sg_error *err);
 
+/* A batch: every write between sg_store_batch_begin and
+ * sg_store_batch_end (sg_store_put, sg_store_drop, the checkpoints) joins
+ * one transaction, so that all of them reach the file or none does (a
+ * full disk, a kill or a failed write at any point leaves the file's rows
+ * as they were).  The batch holds the cache's write lock from begin to
+ * end; other writers wait for it up to the busy timeout.  A write of the
+ * batch that fails rolls the whole batch back: later writes are refused
+ * until sg_store_batch_end, which then reports the failure when asked to
+ * commit.  sg_store_batch_end commits when `commit` is non-zero, else
+ * rolls back. */
+sg_status sg_store_batch_begin(sg_store *db, sg_error *err);
+sg_status sg_store_batch_end(sg_store *db, int commit, sg_error *err);
+
 /* Called by sg_store_list for each entry (values not loaded); a non-zero
  * return stops the listing. */
 typedef int (*sg_store_visit)(const sg_store_entry *e, void *arg);
