@@ -220,6 +220,17 @@ typedef struct cli_position_item {
     char *text;
 } cli_position_item;
 
+/* Read a rules file (`sweep rules FILE`) to its end: one rule text per
+ * line, `#` starting a comment, blank lines skipped, the spaces, tabs and
+ * line ends around a text removed.  On success *texts and *lines (the
+ * line number of each) hold *n >= 1 texts, freed with cli_rules_free; a
+ * file without a rule is exit status 2, a read error or out of memory 1,
+ * after one line naming the file (nothing is left allocated).  The texts
+ * are not parsed here. */
+int cli_rules_read(char ***texts, unsigned long **lines, size_t *n, FILE *f,
+                   const char *path);
+void cli_rules_free(char **texts, unsigned long *lines, size_t n);
+
 /* Read every position of a --positions file, one per line (blank lines
  * and lines starting with # skipped), before anything is answered.  Exit
  * status after one line naming the file and line; on success *items
