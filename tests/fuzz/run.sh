@@ -26,7 +26,7 @@
 #
 # Environment: FUZZ_CC (default clang), FUZZ_SECONDS, FUZZ_TARGETS (a
 # subset, e.g. "rule cert"), FUZZ_NICE (default 10), FUZZ_TMPDIR,
-# FUZZ_TABLE, srcdir and builddir (set by make).
+# FUZZ_TABLE, FUZZ_BUILD_JOBS (default 2), srcdir and builddir (set by make).
 set -u
 
 src=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -61,18 +61,30 @@ fi
 # and libFuzzer's coverage instrumentation.
 lib_objs=()
 cli_objs=()
+# Two compilers at a time (FUZZ_BUILD_JOBS).
+building=0
+build_failed=0
 for f in "$src"/src/lib/*.c "$src"/src/lib/sparse/*.c "$src/src/cli/args.c" \
     "$src/src/cli/out.c"; do
     o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
     if [ ! -f "$o" ] || [ "$f" -nt "$o" ]; then
-        $CC $CFLAGS_F -fsanitize=fuzzer-no-link "${DEFS[@]}" -c "$f" -o "$o" ||
-            exit 1
+        if [ $building -ge "${FUZZ_BUILD_JOBS:-2}" ]; then
+            wait -n || build_failed=1
+            building=$((building - 1))
+        fi
+        $CC $CFLAGS_F -fsanitize=fuzzer-no-link "${DEFS[@]}" -c "$f" -o "$o" &
+        building=$((building + 1))
     fi
     case $f in
         */src/lib/*) lib_objs+=("$o") ;;
         *) cli_objs+=("$o") ;;
     esac
 done
+while [ $building -gt 0 ]; do
+    wait -n || build_failed=1
+    building=$((building - 1))
+done
+[ $build_failed = 0 ] || exit 1
 
 fail=0
 table=()
