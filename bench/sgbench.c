@@ -2,9 +2,12 @@
  * sgbench.c - the benchmark driver behind `make bench` (bench/run.sh runs
  * it once per measurement, so that peak memory is per case).  Modes:
  *
- *   sgbench enum RULE N [auto|naive|sparse|sparse1|MASK]
+ *   sgbench enum RULE N [auto|naive|sparse|sparse1|pinB|MASK]
  *       time the enumeration of G(0..N-1) (sparse1: without the helper
- *       thread; MASK: a forced sparse-space mask);
+ *       threads; pinB: the helpers on every superblock with the work
+ *       balance fixed at B, the pin_helper switch, for callgrind's
+ *       per-thread counts in docs/RECORDS.md; MASK: a forced sparse-space
+ *       mask);
  *   sgbench analyse RULE MAX
  *       time sg_analyse (enumeration in rounds plus proofs) until proven;
  *   sgbench deep RULE N [WINDOW]
@@ -54,7 +57,7 @@ static long maxrss_kb(void)
 static int usage(void)
 {
     fprintf(stderr, "usage: sgbench enum RULE N "
-                    "[auto|naive|sparse|sparse1|MASK]\n"
+                    "[auto|naive|sparse|sparse1|pinB|MASK]\n"
                     "       sgbench analyse RULE MAX\n"
                     "       sgbench deep RULE N [WINDOW]\n"
                     "       sgbench space RULE N\n");
@@ -128,7 +131,10 @@ static int run_enum(const char *rule, size_t n, const char *how)
         sg_enum_options opt = {.test = &sw, .threads = bench_threads()};
         if (strcmp(how, "sparse1") == 0)
             sw.no_threads = 1; /* one thread only */
-        else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
+        else if (strncmp(how, "pin", 3) == 0) {
+            sw.pin_helper = 1;
+            sw.pin_balance = strtol(how + 3, NULL, 10);
+        } else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
             char *end;
             mask = (int64_t)strtoll(how, &end, 0);
             if (*end == 'p')
