@@ -330,6 +330,10 @@ int cli_plot_flow(const char *path, const cli_flow *f);
 /* The options of one enumeration: the cancel flag and, on a terminal,
  * the progress line. */
 sg_enum_options cli_enum_options(void);
+/* --threads T (1..SG_THREADS_MAX) for every later cli_enum_options, when
+ * the command declares and was given it; an exit status after one error
+ * line. */
+int cli_threads_option(const cli_args *a);
 
 /* --seconds: raise cli_cancel to 2 after that long (0: never); stop. */
 void cli_budget_start(double seconds);

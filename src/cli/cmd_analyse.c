@@ -26,6 +26,8 @@ static const cli_opt analyse_opts[] = {
      "only the answers asked for (none: one status line)"},
     {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
+    {"--threads", NULL, "T",
+     "threads of the sparse method (default: the cores, at most 64)"},
     {"--deep", NULL, NULL, "go past memory: keep a window, checkpoint"},
     {"--window", NULL, "N", "with --deep: values kept at each end (2^20)"},
     {"--checkpoint", NULL, "S",
@@ -502,6 +504,8 @@ static int analyse_run(const cli_command *self, cli_args *a)
         rc = EXIT_USAGE;
         goto out;
     }
+    if ((rc = cli_threads_option(a)))
+        goto out;
     if (cli_get(a, "--deep")) {
         rc = cli_deep_run(a);
         goto out;

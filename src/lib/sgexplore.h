@@ -210,12 +210,27 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
  * process-wide state), so that several runs may proceed in threads of one
  * process, each with its own options. */
 struct sgi_test_switches;
+
+/* The most threads a run uses (--threads; docs/CONTRACT.md): past it the
+ * main thread's own share of each heap, not the helpers, bounds the rate
+ * (docs/RECORDS.md). */
+#define SG_THREADS_MAX 64
+
+/* The default thread count: the processors this process may run on
+ * (its affinity mask, which taskset, cgroups and Slurm set; else those
+ * online), at least 1 and at most SG_THREADS_MAX. */
+unsigned sg_threads_default(void);
+
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
                                       prefix */
     sg_progress_fn progress;       /* called every few thousand heaps */
     void *progress_ctx;
+    /* threads the sparse method may use, its own included (1: no helper
+     * threads); 0: sg_threads_default(); above SG_THREADS_MAX: that
+     * many.  The values never depend on it, only the speed does. */
+    unsigned threads;
     /* NULL; the library's own tests reach the paths of the sparse method
      * through it (src/lib/sparse/sparse.h) */
     const struct sgi_test_switches *test;
