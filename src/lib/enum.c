@@ -8,18 +8,34 @@
  *  - "three-heap" (enum_three.c) for finite codes with three-heap moves
  *    and no `!`;
  *  - "naive" (enum_naive.c) for everything else (repeating tails,
- *    three-heap digits with `!`).
+ *    three-heap digits with `!`);
+ *  - a rule holding a set expression (primes, proper-divisors, ...):
+ *    enum_set.c's methods ("bitset", "complement", "window", ...).
  * The methods sit below this file and never call back into it.
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
 #include "sparse/sparse.h"
+#include "setexpr.h"
+
+/* Whether r holds a set expression (its profile says so): only enum_set.c
+ * computes such a rule. */
+static int set_rule(const sg_rule *r)
+{
+    sgi_profile pr;
+
+    sgi_rule_profile(&pr, r);
+    return pr.set;
+}
 
 sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
                        const sg_enum_options *opt, sg_error *err)
 {
     if (n <= s->n)
         return SG_OK;
+    if (set_rule(r))
+        return sgi_set_enumerate(s, r->set, r->set_allbut, n, SGI_SET_AUTO, opt,
+                                 err);
     if (sgi_sparse_applicable(r))
         return sgi_enumerate_sparse(s, r, n, SGI_SPARSE_AUTO, NULL, opt, err);
     if (sgi_direct_applicable(r))
@@ -31,6 +47,9 @@ sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
 
 const char *sg_enumerate_method(const sg_rule *r)
 {
+    if (set_rule(r))
+        return sgi_set_method_name(r->set, r->set_allbut, sg_default_max(r),
+                                   SGI_SET_AUTO);
     if (sgi_sparse_applicable(r))
         return "sparse";
     if (sgi_direct_applicable(r))

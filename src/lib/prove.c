@@ -200,6 +200,14 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
     sgi_rule_profile(&pr, r);
     if (why)
         *why = NULL;
+    if (pr.set) {
+        if (why)
+            *why = "no periodicity theorem is implemented for move sets "
+                   "that no code can write (primes, squares, "
+                   "proper-divisors, ...): the values are observed, never "
+                   "proven";
+        return KIND_NONE;
+    }
     if (pr.unequal) {
         if (!pr.has_tail && !pr.three)
             return KIND_TWO_UNEQUAL;
