@@ -812,6 +812,51 @@ static void test_random_octal(void **state)
     }
 }
 
+/* Split-free codes with a tail (the periodic-tail theorem, THEORY.md
+ * 7.7, which every eventually periodic subtraction set becomes): every
+ * claim, plain or with a saltus, holds over the reference's values four
+ * times as far as the proof needed (check_claim), from few values to
+ * many, so that a window too short or a class condition too weak shows.
+ * Also the fooling set subtract{1+2k,40}: G(n) = n mod 2 up to heap 39,
+ * never proven with period 2. */
+static void test_random_periodic_tails(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {3, 0, 6, 0, 0, 1};
+    static const size_t maxes[] = {24, 60, 200, 600};
+
+    (void)state;
+    tu_rng_init(&g, 309);
+    for (size_t i = 0; i < tu_scaled(120); i++) {
+        static ref_rule ref;
+        char *text;
+
+        tu_random_code(&ref, &g, &o);
+        text = ref_rule_text(&ref);
+        (void)analyse_checked(SG_SYNTAX_RULE, text, maxes[i % 4],
+                              4 * maxes[i % 4] + 4000);
+        free(text);
+    }
+    for (size_t max = 8; max < 200; max += 7) {
+        sg_rule r;
+        sg_result res;
+        sg_seq s;
+        sg_error err;
+
+        parse_or_fail(&r, SG_SYNTAX_SUBTRACT, "1+2k,40");
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, max, NULL, &err), SG_OK);
+        if (res.status != SG_UNRESOLVED &&
+            (res.period != 80 || res.certified_to < 1 + 160 + 41 - 2))
+            fail_msg("subtract{1+2k,40} at %zu values: period %llu proven "
+                     "to %llu",
+                     max, (unsigned long long)res.period,
+                     (unsigned long long)res.certified_to);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+}
+
 static void test_random_hex(void **state)
 {
     tu_rng g;
@@ -2158,6 +2203,7 @@ int main(void)
         cmocka_unit_test(test_observed_long_saltus),
         cmocka_unit_test(test_observed_hex2),
         cmocka_unit_test(test_search_naive),
+        cmocka_unit_test(test_random_periodic_tails),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
         cmocka_unit_test(test_checksum),
