@@ -596,6 +596,21 @@ static const char *rule_name_code(const char *text)
     return NULL;
 }
 
+/* Whether text (at most 64 characters) is a set expression, for the hint
+ * of a rule argument such as `primes`. */
+static int is_set_text(const char *text)
+{
+    sgi_set set;
+    int ok;
+
+    if (strlen(text) > 64)
+        return 0;
+    sgi_set_init(&set);
+    ok = sgi_set_parse(&set, text, NULL) == SG_OK;
+    sgi_set_clear(&set);
+    return ok;
+}
+
 sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                         sg_error *err)
 {
@@ -648,6 +663,14 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
             free(inner);
         } else if ((code = rule_name_code(text)) != NULL) {
             st = parse_code(r, code, 16, 0, err);
+        } else if (isalpha((unsigned char)text[0]) && !strchr(text, '.') &&
+                   is_set_text(text)) {
+            st = sg_error_set(err, SG_E_INPUT, 0,
+                              "unknown rule name: '%s' is a set, the rule is "
+                              "--subtract %s, --all-but %s or "
+                              "'subtract{%s}' (known names: kayles, dawson, "
+                              "officers, grundy, nim)",
+                              text, text, text, text);
         } else if (isalpha((unsigned char)text[0]) && !strchr(text, '.')) {
             st = sg_error_set(err, SG_E_INPUT, 0,
                               "unknown rule name (known names: kayles, "

@@ -171,6 +171,9 @@ bad "--all-but every number" "no move" --all-but '1+1k'
 bad "finite set too large for a list" "more than" --subtract '1-100000000'
 bad "rule text without its brace" "}" 'subtract{primes'
 bad "misère play of a set rule" "misère" --subtract primes --misere
+"$SG" --no-cache primes >"$T/o" 2>"$T/e"
+check "a set as the rule argument: exit 2, one line pointing to --subtract primes" \
+    test "$?/$(wc -l <"$T/e")/$(grep -c -- "--subtract primes" "$T/e")" = "2/1/1"
 
 echo "1..$n"
 [ $fails = 0 ]
