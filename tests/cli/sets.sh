@@ -151,6 +151,15 @@ while read -r a b rest; do
     if [ "$a" = ok ]; then ok "$b $rest"; else not_ok "$rest"; fi
 done <"$T/verdicts"
 
+# A run bounded by time stops with the values of its last whole round
+# (the set-up of a round, such as the sieve, leaves nothing otherwise).
+for set in primes proper-divisors; do
+    c=$(sg --subtract $set --seconds 0.5 --max 100000000 --json |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["computed"])')
+    check "--subtract $set --seconds 0.5: stopped with values ($c computed)" \
+        test "${c:-0}" -ge 65536
+done
+
 # Bad expressions: one line on stderr, exit status 2.
 bad() { # bad DESCRIPTION PATTERN ARGS...
     local d=$1 pat=$2
