@@ -493,6 +493,10 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
     sg_status st;
 
     sg_misere_clear(m);
+    if (r->set)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "misère play is not implemented for move sets "
+                            "that no code can write (primes, squares, ...)");
     if (n > MIS_MAX_HEAP)
         return sg_error_set(err, SG_E_INPUT, -1,
                             "misère genus: at most %zu heaps", MIS_MAX_HEAP);

@@ -86,6 +86,14 @@ typedef struct sg_rule {
     size_t tail_len;
     uint8_t *tail;         /* digits of the repeating tail */
     uint8_t *tail_unequal; /* `!` flags of the repeating tail */
+    /* A move set the codes cannot write (docs/SETS.md: primes, squares,
+     * proper-divisors, ...): the subtraction game "take k in set"
+     * (set_allbut 0) or "take k >= 1 not in set" (set_allbut 1); NULL
+     * for every code.  Such a rule has no terms and no tail: only the
+     * methods of enum_set.c compute it, and the rule's profile
+     * (sgi_rule_profile) tells every other method to refuse it. */
+    struct sgi_set *set;
+    int set_allbut;
 } sg_rule;
 
 /* How the rule was written on the command line. */
@@ -394,6 +402,7 @@ int sg_period_status_parse(sg_period_status *out, const char *word);
 #define SG_THM_THREE_HEAP "guy-smith-3"
 #define SG_THM_TAIL_ARITH "tail-arith"
 #define SG_THM_TAIL_SPLIT "tail-split-arith"
+#define SG_THM_TAIL_PERIODIC "tail-periodic"
 
 /* The best period candidate seen in the computed values of an unresolved
  * rule: observed, not proven. */

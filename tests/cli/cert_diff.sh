@@ -62,6 +62,13 @@ all-but{1,2,3,20}
 4.1[3]
 0.6[3]
 0.0004[3]
+0.[30]
+0.[03]
+0.0[003]
+0.33[0300]
+0.[12]
+0.3[030]
+0.3030303[30]
 EOF
 [ -n "$SG_CERT_DIFF_RULES" ] && cp "$SG_CERT_DIFF_RULES" "$T/rules"
 mkdir "$T/genuine" "$T/cases"

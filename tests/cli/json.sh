@@ -108,6 +108,9 @@ run position analysis 0 "$SG" 0.07 --position 1,2,1$(printf "0%.0s" $(seq 40)) -
 run position_unknown analysis 3 "$SG" 0.6 --max 500 --position 1,10^30 --json
 run quiet analysis 0 "$SG" 0.07 --heap 5 --position 3,4 --quiet --json
 run values analysis 0 "$SG" 0.07 --values 5:10 --json
+run set_rule analysis 0 "$SG" --subtract primes --max 500 --position 10,20 --json
+run set_allbut analysis 0 "$SG" --all-but primes --max 500 --json
+run set_periodic analysis 0 "$SG" --subtract 4+3k --heap 10^30 --json
 run values_huge analysis 0 "$SG" nim --max 200 --values '10^40:10^40+2' --json
 run values_2p63 analysis 0 "$SG" nim --max 200 --values '10^19:10^19+1' --json
 run values_2p53 analysis 0 "$SG" nim --max 200 --values '2^53-2:2^53+1' --json
