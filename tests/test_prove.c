@@ -1659,7 +1659,9 @@ static int naive_pair_option(const sg_rule *r, uint64_t t, uint64_t n,
 /* The hexadecimal theorem's hypotheses straight from THEORY.md, section
  * 7.5 (Theorem 7), with values past n read through (p, sal) from a, by
  * brute force over the options: sets *need (UINT64_MAX when it fails
- * before the bound is known) and returns whether they hold. */
+ * before the bound is known) and returns 1 when they hold, 0 when (i) or
+ * (ii) or what comes before fails, 2 when (iii) or (iv) fails (the search
+ * then tries no later start). */
 static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
                      uint64_t p, uint64_t sal, uint64_t *need)
 {
@@ -1729,7 +1731,7 @@ static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
             for (x = 0; !hit && x + 2 <= h; x++)
                 hit = NV(x) == v && naive_pair_option(r, t, h, x);
             if (!hit)
-                return 0;
+                return 2;
         }
     }
     /* (iv) residue-or-size: a part is a heap below M or a class mod p
@@ -1774,7 +1776,7 @@ static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
 #undef NCL
         free(hh);
         if (!ok)
-            return 0;
+            return 2;
     }
 #undef NV
     return 1;
@@ -1784,7 +1786,8 @@ static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
  * search_hex_arith): the least p below 1024 with p + t + 2 < n whose
  * saltus read off the end is a power of 2, at the first of up to 16 + p
  * starts from one past the last disagreement (at least 1) that passes
- * with its bound below n, stopping at the first start whose bound is not. */
+ * with its bound below n, stopping at the first start whose bound is not
+ * or whose window checks (iii), (iv) fail. */
 static int naive_hex_prove(sg_result *o, const sg_rule *r, const uint32_t *g,
                            size_t n, uint64_t *a_out, uint64_t *p_out,
                            uint64_t *s_out)
@@ -1803,14 +1806,14 @@ static int naive_hex_prove(sg_result *o, const sg_rule *r, const uint32_t *g,
         a = a ? a : 1;
         for (tries = 0; tries < 16 + p && a + p <= n; tries++, a++) {
             int ok = naive_hex(r, g, n, a, p, sal, &need);
-            if (ok && need < n) {
+            if (ok == 1 && need < n) {
                 o->certified_to = need;
                 *a_out = a;
                 *p_out = p;
                 *s_out = sal;
                 return 1;
             }
-            if (need >= n)
+            if (need >= n || ok == 2)
                 break;
         }
     }

@@ -692,7 +692,7 @@ static int hex_prefix(const sg_seq *s, const hex_positions *hp, uint64_t a,
  */
 static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
                            uint64_t p, uint64_t sal, uint64_t *need,
-                           const char **why)
+                           const char **why, int *late)
 {
     uint64_t N = s->n, t = sg_rule_max_take(r), c, M, B, n, k, x, z, pi;
     uint64_t work = 0, vmax = 0, nx, ny, ix, iy, iz;
@@ -706,6 +706,8 @@ static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
 #define V(i) value_ap(s, a, p, sal, (i))
     *need = UINT64_MAX;
     *why = NULL;
+    if (late)
+        *late = 0;
     memset(&hp, 0, sizeof hp);
     if (a == 0 || p == 0 || sal == 0 || (sal & (sal - 1)) != 0) {
         *why = "the saltus must be a power of 2 and the start at least 1";
@@ -746,6 +748,30 @@ static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
         ok = -1;
         goto out;
     }
+    /* (i) the prefix condition, for heaps of either parity (its tables
+     * hold the values below a + p, plus the saltus) */
+    for (z = 0; z < a + p; z++)
+        if (V(z) > vmax)
+            vmax = V(z);
+    if (vmax >= HEX_VALUE_MAX || sal >= HEX_VALUE_MAX) {
+        *why = "the finite check of the hexadecimal theorem is beyond this "
+               "implementation's limits";
+        if (late)
+            *late = 1;
+        goto out;
+    }
+    for (pi = 0; pi < 2; pi++)
+        if ((pc = hex_prefix(s, &hp, a, p, sal, pi)) != 1) {
+            *why = "the prefix condition fails";
+            ok = pc;
+            goto out;
+        }
+    /* (ii) agreement */
+    for (n = a; n < B; n++)
+        if (V(n + p) != V(n) + sal) {
+            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
+            goto out;
+        }
     for (n = 0; n <= *need; n++)
         if (V(n) > vmax)
             vmax = V(n);
@@ -760,21 +786,10 @@ static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
     if (work > HEX_WORK_MAX || vmax >= HEX_VALUE_MAX) {
         *why = "the finite check of the hexadecimal theorem is beyond this "
                "implementation's limits";
+        if (late)
+            *late = 1;
         goto out;
     }
-    /* (i) the prefix condition, for heaps of either parity */
-    for (pi = 0; pi < 2; pi++)
-        if ((pc = hex_prefix(s, &hp, a, p, sal, pi)) != 1) {
-            *why = "the prefix condition fails";
-            ok = pc;
-            goto out;
-        }
-    /* (ii) agreement */
-    for (n = a; n < B; n++)
-        if (V(n + p) != V(n) + sal) {
-            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
-            goto out;
-        }
     /* (iii) every value below G(n) from a good option, B <= n < B + p.
      * minz[q][v]: the least z >= 1 of parity q with G(z) = v (or
      * UINT64_MAX), for the options (x, x, z). */
@@ -825,6 +840,8 @@ static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
                 *why = "a value below G(n) is reached only by splits whose "
                        "value the theorem does not follow, for n in "
                        "[B, B + p)";
+                if (late)
+                    *late = 1;
                 goto out;
             }
         }
@@ -860,6 +877,8 @@ static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
                     *why = "the residue-or-size condition fails: a split "
                            "into two large parts may reach the next value "
                            "of its class";
+                    if (late)
+                        *late = 1;
                     goto out;
                 }
             }
@@ -880,6 +899,8 @@ static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
                         *why = "the residue-or-size condition fails: a "
                                "split into three unequal parts may reach "
                                "the next value of its class";
+                        if (late)
+                            *late = 1;
                         goto out;
                     }
                 }
@@ -1151,10 +1172,10 @@ static int hex_arith_starts(const sg_seq *s, const sg_rule *r, uint64_t *a,
 {
     uint64_t tries, st = *a ? *a : 1, tmax = add_sat(16, p);
     const char *why;
-    int ok = 0;
+    int ok = 0, late;
 
     for (tries = 0; tries < tmax && st + p <= s->n; tries++, st++) {
-        ok = hex_arith_check(s, r, st, p, sal, need, &why);
+        ok = hex_arith_check(s, r, st, p, sal, need, &why, &late);
         if (ok < 0)
             return -1;
         if (ok && (!bounded || *need < s->n)) {
@@ -1163,6 +1184,10 @@ static int hex_arith_starts(const sg_seq *s, const sg_rule *r, uint64_t *a,
         }
         /* need grows with the start: no later start fits either */
         if (bounded && *need >= s->n)
+            return 0;
+        /* a later start may meet the prefix condition, but the window
+         * checks, which cost the most, are tried at one start only */
+        if (late)
             return 0;
         if (!bounded && *need == UINT64_MAX)
             return 0;
@@ -1510,7 +1535,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
         if (p > B || a > B - p)
             return refute(err, "the start and period reach beyond the "
                                "bound");
-        ok = hex_arith_check(s, r, a, p, sal, &need, &why);
+        ok = hex_arith_check(s, r, a, p, sal, &need, &why, NULL);
         if (ok < 0) {
             sg_error_set(err, SG_E_NOMEM, -1,
                          "out of memory while checking the hexadecimal "
