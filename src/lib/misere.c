@@ -18,6 +18,7 @@
 #include "sgexplore.h"
 #include "moves.h"
 #include "fnv.h"
+#include "misere_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ typedef struct mis_ctx {
     size_t depth; /* current recursion depth */
     sg_status st; /* first failure */
     sg_error *err;
+    sgi_mis_known_fn known; /* outcomes known without search, or NULL */
+    void *known_arg;
 } mis_ctx;
 
 static size_t memo_bytes(const memo *m)
@@ -232,6 +235,8 @@ static int outcome(mis_ctx *c, const uint32_t *x, size_t len)
 
     if (e)
         return (int)e->val;
+    if (c->known && (r = c->known(c->known_arg, x, len)) >= 0)
+        return r;
     if (c->depth >= MIS_MAX_DEPTH) {
         too_deep(c);
         return -1;
@@ -546,6 +551,8 @@ const char *sg_misere_method_name(sg_misere_method method)
     switch (method) {
     case SG_MISERE_TAME:
         return "tame";
+    case SG_MISERE_QUOTIENT:
+        return "quotient";
     case SG_MISERE_SEARCH:
         return "search";
     }
@@ -705,4 +712,52 @@ out:
     free(x);
     free(index);
     return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* The search for other modules (misere_impl.h)                         */
+/* ------------------------------------------------------------------ */
+
+struct sgi_mis_search {
+    mis_ctx c;
+};
+
+sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
+                                   size_t budget, sgi_mis_known_fn known,
+                                   void *known_arg, sg_error *err)
+{
+    sgi_mis_search *s = calloc(1, sizeof *s);
+
+    if (!s)
+        return NULL;
+    s->c.r = r;
+    s->c.g = g;
+    s->c.m.budget = budget;
+    s->c.err = err;
+    s->c.known = known;
+    s->c.known_arg = known_arg;
+    return s;
+}
+
+int sgi_mis_search_outcome(sgi_mis_search *s, const uint32_t *x, size_t len)
+{
+    return outcome(&s->c, x, len);
+}
+
+size_t sgi_mis_search_positions(const sgi_mis_search *s)
+{
+    return s->c.m.nent;
+}
+
+sg_status sgi_mis_search_status(const sgi_mis_search *s)
+{
+    return s->c.st;
+}
+
+void sgi_mis_search_free(sgi_mis_search *s)
+{
+    if (!s)
+        return;
+    memo_clear(&s->c.m);
+    free(s);
 }
