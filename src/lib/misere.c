@@ -62,6 +62,9 @@ typedef struct mis_ctx {
     sg_error *err;
     sgi_mis_known_fn known; /* outcomes known without search, or NULL */
     void *known_arg;
+    signed char *dead; /* per heap: 1 no move, 0 a move, -1 not yet;
+                          NULL: heaps are not stripped */
+    size_t ndead;
 } mis_ctx;
 
 static size_t memo_bytes(const memo *m)
@@ -228,10 +231,42 @@ static sg_status too_deep(mis_ctx *c)
                                 MIS_MAX_DEPTH);
 }
 
+static int any_visit(void *ctx, const sg_option *o)
+{
+    (void)o;
+    *(int *)ctx = 1;
+    return 1;
+}
+
+/* Whether heap h has no move (the zero game), cached in c->dead. */
+static int heap_dead(mis_ctx *c, uint32_t h)
+{
+    int any = 0;
+
+    if (h >= c->ndead)
+        return 0;
+    if (c->dead[h] < 0) {
+        sg_moves_heap(c->r, c->g, h, any_visit, &any);
+        c->dead[h] = (signed char)!any;
+    }
+    return c->dead[h];
+}
+
+static int outcome_stripped(mis_ctx *c, const uint32_t *x, size_t len);
+
 static int outcome(mis_ctx *c, const uint32_t *x, size_t len)
 {
-    entry *e = memo_find(&c->m, x, len);
+    entry *e;
     int r;
+
+    if (c->dead) {
+        size_t i;
+        for (i = 0; i < len && !heap_dead(c, x[i]); i++)
+            ;
+        if (i < len)
+            return outcome_stripped(c, x, len);
+    }
+    e = memo_find(&c->m, x, len);
 
     if (e)
         return (int)e->val;
@@ -244,6 +279,26 @@ static int outcome(mis_ctx *c, const uint32_t *x, size_t len)
     c->depth++;
     r = outcome_new(c, x, len);
     c->depth--;
+    return r;
+}
+
+/* outcome() of x without its heaps that have no move: a heap with no
+ * move is the game 0, and x + 0 is x. */
+static int outcome_stripped(mis_ctx *c, const uint32_t *x, size_t len)
+{
+    uint32_t *y = malloc((len ? len : 1) * sizeof *y);
+    size_t i, n = 0;
+    int r;
+
+    if (!y) {
+        c->st = sg_error_set(c->err, SG_E_NOMEM, -1, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < len; i++)
+        if (!heap_dead(c, x[i]))
+            y[n++] = x[i];
+    r = outcome(c, y, n);
+    free(y);
     return r;
 }
 
@@ -736,6 +791,12 @@ sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
     s->c.err = err;
     s->c.known = known;
     s->c.known_arg = known_arg;
+    s->c.ndead = g->n;
+    if (!(s->c.dead = malloc(g->n ? g->n : 1))) {
+        free(s);
+        return NULL;
+    }
+    memset(s->c.dead, -1, g->n);
     return s;
 }
 
@@ -759,5 +820,6 @@ void sgi_mis_search_free(sgi_mis_search *s)
     if (!s)
         return;
     memo_clear(&s->c.m);
+    free(s->c.dead);
     free(s);
 }

@@ -19,7 +19,9 @@ typedef struct sgi_mis_search sgi_mis_search;
 
 /* A search of rule r (g: G(0..) past every heap asked, as moves.h
  * needs) within `budget` bytes of memo; NULL when out of memory.
- * `known` (or NULL) is asked before a position is searched. */
+ * `known` (or NULL) is asked before a position is searched.  Heaps with
+ * no move (the game 0) are dropped from every sum before it is looked up
+ * or searched. */
 sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
                                    size_t budget, sgi_mis_known_fn known,
                                    void *known_arg, sg_error *err);
