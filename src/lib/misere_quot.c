@@ -35,6 +35,7 @@
  * finds a new test sum, which adds at least one state.
  */
 #include "sgexplore.h"
+#include "internal.h"
 #include "moves.h"
 #include "fnv.h"
 #include "misere_impl.h"
@@ -192,6 +193,7 @@ typedef struct qctx {
     size_t capa, capb;
     size_t states; /* proof states visited */
     /* the fast oracle (below): kv[j-1][u] for w + j times heap k */
+    int check_only;   /* a failed check says so, without refining */
     int fast;         /* outcomes from the fast oracle */
     int inconsistent; /* the oracle contradicted itself */
     unsigned char **kv;
@@ -628,6 +630,8 @@ static int check_commute(qctx *q)
                 int truth;
                 if (a == b)
                     continue;
+                if (q->check_only)
+                    return 1;
                 ra = q->rep[a];
                 rb = q->rep[b];
                 for (t = 0; t < q->nT && row_bit(q, ra, t) == row_bit(q, rb, t);
@@ -953,6 +957,10 @@ static int check_outcomes(qctx *q)
     }
     /* state s fails: its sum x, then x or one of its options is a
      * counterexample (the true outcomes obey (2)) */
+    if (q->check_only) {
+        rc = 1;
+        goto out;
+    }
     {
         size_t L = 0, xl, o;
         uint32_t t;
@@ -1530,4 +1538,88 @@ sg_status sg_misere_position_quotient(sg_misere_position *out, const sg_rule *r,
     }
     sg_seq_clear(&g);
     return SG_OK;
+}
+
+int sgi_mquot_verify(const sg_rule *r, size_t k, size_t nq,
+                     const uint32_t *trans, const unsigned char *label,
+                     size_t budget, sg_error *err)
+{
+    qctx q;
+    uint32_t *inv = NULL, *ord = NULL;
+    size_t n = 0, i, h;
+    int rc = -1;
+
+    memset(&q, 0, sizeof q);
+    q.r = r;
+    q.k = k;
+    q.budget = budget;
+    q.err = err;
+    q.check_only = 1;
+    sg_seq_init(&q.g);
+    if (sg_enumerate(&q.g, r, k + 2, NULL, err))
+        goto out;
+    /* the states renumbered in breadth-first order from 0 (the walk's
+     * tree, as the construction numbers them); (4): all reached */
+    if (!nq || !(inv = malloc(nq * sizeof *inv)) ||
+        !(ord = malloc(nq * sizeof *ord)) ||
+        !(q.trans = malloc((nq * k > 0 ? nq * k : 1) * sizeof *q.trans)) ||
+        !(q.label = malloc(nq)) ||
+        !(q.parent = malloc(nq * sizeof *q.parent)) ||
+        !(q.pgen = malloc(nq * sizeof *q.pgen))) {
+        nomem(&q);
+        goto out;
+    }
+    for (i = 0; i < nq; i++)
+        inv[i] = NONE;
+    inv[0] = 0;
+    ord[n++] = 0;
+    q.parent[0] = NONE;
+    q.pgen[0] = 0;
+    for (i = 0; i < n; i++)
+        for (h = 1; h <= k; h++) {
+            uint32_t t = trans[(size_t)ord[i] * k + h - 1];
+            if (t >= nq) {
+                rc = 1;
+                goto out;
+            }
+            if (inv[t] == NONE) {
+                inv[t] = (uint32_t)n;
+                q.parent[n] = (uint32_t)i;
+                q.pgen[n] = (uint32_t)h;
+                ord[n++] = t;
+            }
+        }
+    if (n != nq) {
+        rc = 1;
+        goto out;
+    }
+    for (i = 0; i < nq; i++) {
+        q.label[i] = label[ord[i]];
+        for (h = 1; h <= k; h++)
+            q.trans[i * k + h - 1] = inv[trans[(size_t)ord[i] * k + h - 1]];
+    }
+    q.nq = nq;
+    if ((rc = check_commute(&q)) != 0)
+        goto out;
+    if (build_mul(&q)) {
+        rc = -1;
+        goto out;
+    }
+    if ((rc = check_outcomes(&q)) != 0) {
+        if (rc == 2)
+            rc = -1;
+        goto out;
+    }
+    rc = check_reduced(&q);
+    rc = rc < 0 ? -1 : !rc;
+out:
+    free(inv);
+    free(ord);
+    free(q.trans);
+    free(q.label);
+    free(q.parent);
+    free(q.pgen);
+    free(q.mul);
+    sg_seq_clear(&q.g);
+    return rc;
 }
