@@ -318,7 +318,9 @@ if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
     command -v python3 >/dev/null; then
     for rule in 0.77 0.07; do
         best="none" order="-" secs="-"
-        for n in 5 10 15 20 25 30 35 40; do
+        last=0
+        for n in 5 10 15 20 25 30 35 40 45 50 55 60; do
+            last=$n
             t0=$(date +%s.%N)
             if ! out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
                 --quotient --max $((n + 1)) --max-order 65536 --json \
@@ -331,7 +333,12 @@ if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
             order=$(printf '%s' "$out" | python3 -c \
                 'import json, sys; print(json.load(sys.stdin)["quotient"]["order"])')
         done
-        echo "  $rule: Q_$best of order $order in $secs s (the next bound, 5 heaps more, did not finish in 60 s or within the budget)"
+        if [ "$best" = "$last" ]; then
+            why="every bound tried finished"
+        else
+            why="Q_$((best + 5)) did not finish in 60 s or within the budget"
+        fi
+        echo "  $rule: Q_$best of order $order in $secs s ($why)"
     done
     t0=$(date +%s.%N)
     out=$(timeout 150 "$SGEXPLORE" --no-cache 0.6 --misere --quotient \
