@@ -393,5 +393,52 @@ else
     echo
     echo "set expressions: skipped (needs \$SETBENCH, bench/setbench)"
 fi
+
+# Misère quotients (issue 24, docs/MISERE.md): for Kayles and 0.07 the
+# largest heap bound n, in steps of 5, whose quotient Q_n one run of
+# `--misere --quotient --max n+1` finishes within 60 s (each run starts
+# from nothing), with its order; and the exact search's rate, from a run
+# the search dominates (0.6 until its 256 MiB memo is full).
+echo
+echo "misère quotients (one run each, 60 s at most):"
+if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
+    command -v python3 >/dev/null; then
+    for rule in 0.77 0.07; do
+        best="none" order="-" secs="-"
+        last=0
+        for n in 5 10 15 20 25 30 35 40 45 50 55 60; do
+            last=$n
+            t0=$(date +%s.%N)
+            if ! out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
+                --quotient --max $((n + 1)) --max-order 65536 --json \
+                2>/dev/null); then
+                break
+            fi
+            t1=$(date +%s.%N)
+            best=$n
+            secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+            order=$(printf '%s' "$out" | python3 -c \
+                'import json, sys; print(json.load(sys.stdin)["quotient"]["order"])')
+        done
+        if [ "$best" = "$last" ]; then
+            why="every bound tried finished"
+        else
+            why="Q_$((best + 5)) did not finish in 60 s or within the budget"
+        fi
+        echo "  $rule: Q_$best of order $order in $secs s ($why)"
+    done
+    t0=$(date +%s.%N)
+    out=$(timeout 150 "$SGEXPLORE" --no-cache 0.6 --misere --quotient \
+        --max 17 --json 2>/dev/null)
+    t1=$(date +%s.%N)
+    printf '%s' "$out" | python3 -c 'import json, sys
+q = json.load(sys.stdin)["quotient"]
+w = float(sys.argv[2]) - float(sys.argv[1])
+print("  exact search (0.6, heaps to %d): %d positions stored in %.1f s, %.0f per second"
+      % (q["stopped_at"] or q["heaps"], q["positions"], w, q["positions"] / w))' \
+        "$t0" "$t1" || echo "  exact search: no result"
+else
+    echo "  skipped: needs \$SGEXPLORE and python3"
+fi
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

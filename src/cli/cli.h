@@ -486,6 +486,13 @@ void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
 void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
                                const mpz_t *heaps, size_t n, const char *line);
 
+/* --misere --quotient: the key "quotient" ({"heaps", "order",
+ * "orders", "generators", "relations", "p_portion", "heap_words",
+ * "test_sums", "proof_states", "positions", "stopped_at", "stopped"}) or
+ * its text lines; `stopped` says why heap stopped_at was not finished
+ * (else NULL). */
+void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped);
+
 /* The --version record: {"program", "version"} or "sgexplore VERSION". */
 void cli_version_write(cli_rec *r, const char *version);
 
