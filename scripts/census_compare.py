@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""census_compare.py - the census against the published tables, and its
+classes (docs/CENSUS.md, "Checks" and "Classification").
+
+Usage: census_compare.py DB CENSUS_DIR DATA_DIR
+
+DB          the cache the census's sweeps wrote (census-work/census.db)
+CENSUS_DIR  data/census: reads octal.tsv, writes published.tsv and
+            classes.tsv there
+DATA_DIR    data: reads known.tsv, octal2.tsv, octal3.tsv, tczajka.tsv
+
+published.tsv: one line per published claim about a census code: the
+source, the code, what is claimed (status, n0, p, the first values, or
+"same values as CODE shifted by J heaps" for a lookup table's entry), the
+census's answer, and `agrees` (yes, no, or open: the census cannot tell,
+e.g. an unresolved code).  A "no" names the heap where it shows.
+
+classes.tsv: the codes grouped three ways: `same-rule` (equal canonical
+forms: one game, THEORY.md section 13), `equal` (proven with the same n0,
+p, saltus and G(0..n0+p-1): equal for every n), `agree` (G(0..4095) equal,
+not both proven: an observation over those values only, as `sweep`'s
+summary says it).
+
+The values are read from the cache's tables (docs/CACHE.md) and extended
+through a proven rule's period; nothing here computes a Grundy value.
+Python 3 standard library only.
+"""
+import array
+import csv
+import hashlib
+import sqlite3
+import sys
+
+AGREE_OVER = 4096       # as the sweep's summary
+LOOKUP_OVER = 1 << 16   # values compared for a lookup table's equivalence
+
+
+def read_tsv(path):
+    with open(path, encoding='utf-8') as f:
+        lines = [l for l in f if not l.startswith('#')]
+    return list(csv.DictReader(lines, delimiter='\t'))
+
+
+class Values:
+    """G(0..) of cached rules, extended through proven periods."""
+
+    def __init__(self, db):
+        self.con = sqlite3.connect('file:%s?mode=ro' % db, uri=True)
+        self.memo = {}
+
+    def row(self, rule):
+        cur = self.con.execute(
+            'SELECT id, status, preperiod, period, saltus, computed, stored '
+            'FROM rules WHERE rule = ?', (rule,))
+        return cur.fetchone()
+
+    def stored(self, rule):
+        """The row and the stored values G(0..LOOKUP_OVER-1) at most (a
+        chunk holds up to 2^20 values: only the first one is read)."""
+        if rule in self.memo:
+            return self.memo[rule]
+        r = self.row(rule)
+        if r is None:
+            raise KeyError(rule)
+        vals = []
+        for first, count, width, data in self.con.execute(
+                'SELECT first, count, width, data FROM chunks '
+                'WHERE rule_id = ? AND first < ? ORDER BY first',
+                (r[0], LOOKUP_OVER)):
+            if first != len(vals):
+                raise ValueError('%s: a gap in the chunks' % rule)
+            a = array.array({1: 'B', 2: 'H', 4: 'I'}[width])
+            a.frombytes(data[:min(count, LOOKUP_OVER) * width])
+            if sys.byteorder != 'little':
+                a.byteswap()
+            vals.extend(a)
+        self.memo[rule] = (r, vals[:LOOKUP_OVER])
+        return self.memo[rule]
+
+    def get(self, rule, n):
+        """G(0..n-1) for n <= LOOKUP_OVER, or fewer when the rule is
+        unresolved and computed to fewer."""
+        assert n <= LOOKUP_OVER
+        r, vals = self.stored(rule)
+        _, status, n0, p, s, computed, _ = r
+        if status == 'unresolved':
+            return vals[:min(n, computed)]
+        out = list(vals[:n])
+        while len(out) < n:
+            m = len(out)
+            out.append(out[m - p] + s if m >= n0 + p else vals[m])
+        return out
+
+    def proven(self, rule):
+        return self.stored(rule)[0][1] != 'unresolved'
+
+
+def first_difference(a, b):
+    for i in range(min(len(a), len(b))):
+        if a[i] != b[i]:
+            return i
+    return None
+
+
+def expand_nimbers(text, n):
+    """TC's "prefix(period)" nimber string, one character a value
+    (0-9, then letters), to n values."""
+    head, _, rest = text.partition('(')
+    period = rest.rstrip(')')
+    s = head
+    while len(s) < n:
+        s += period
+    return [int(c, 36) for c in s[:n]]
+
+
+def main(argv):
+    if len(argv) != 4:
+        sys.exit(__doc__.split('\n\n')[1])
+    db, cdir, ddir = argv[1:]
+    census = {r['code']: r for r in read_tsv(cdir + '/octal.tsv')}
+    by_rule = {}
+    for r in census.values():
+        by_rule.setdefault(r['rule'], []).append(r['code'])
+    vals = Values(db)
+    out = []
+
+    def claim(source, code, what, published, ours, agrees, heap=''):
+        out.append((source, code, what, published, ours, agrees, str(heap)))
+
+    def numbers(code):
+        r = census[code]
+        if r['status'] == 'unresolved':
+            return 'unresolved to %s' % r['computed']
+        return '%s n0=%s p=%s s=%s' % (r['status'], r['preperiod'],
+                                      r['period'], r['saltus'])
+
+    def status_claim(source, code, status, n0, p):
+        r = census[code]
+        pub = status if status == 'unresolved' else \
+            '%s n0=%s p=%s' % (status, n0, p)
+        if status == 'unresolved':
+            agrees = 'open' if r['status'] == 'unresolved' else 'new'
+        elif r['status'] == 'unresolved':
+            agrees = 'open'
+        else:
+            agrees = 'yes' if (r['preperiod'], r['period']) == (n0, p) \
+                else 'no'
+        claim(source, code, 'status', pub, numbers(code), agrees)
+
+    # known.tsv, octal2.tsv, octal3.tsv
+    for r in read_tsv(ddir + '/known.tsv'):
+        for code in by_rule.get(r['rule_text'], []):
+            status_claim('known.tsv', code, r['status'], r['preperiod'],
+                         r['period'])
+    for name in ('octal2.tsv', 'octal3.tsv'):
+        for r in read_tsv(ddir + '/' + name):
+            if r['code'] in census:
+                status_claim(name, r['code'], r['status'], r['preperiod'],
+                             r['period'])
+    # tczajka.tsv
+    for r in read_tsv(ddir + '/tczajka.tsv'):
+        code = r['code']
+        if code not in census:
+            continue
+        rule = census[code]['rule']
+        if r['table'] in ('trivial', 'solved'):
+            status_claim('TC ' + r['table'], code, 'periodic', r['prefix'],
+                         r['period'])
+        elif r['table'] == 'unsolved':
+            status_claim('TC unsolved', code, 'unresolved', '', '')
+        if r['table'] == 'trivial':
+            pub = expand_nimbers(r['nimbers'], 1000)
+            ours = vals.get(rule, 1000)
+            d = first_difference(pub, ours)
+            n = min(len(pub), len(ours))
+            claim('TC trivial', code, 'G(0..%d)' % (n - 1), r['nimbers'],
+                  'computed', 'yes' if d is None else 'no',
+                  '' if d is None else d)
+        if r['table'] == 'lookup' and r['maps_to'] in census:
+            other = census[r['maps_to']]['rule']
+            a = vals.get(rule, LOOKUP_OVER)
+            b = vals.get(other, LOOKUP_OVER)
+            best = None
+            for j in range(0, 4):
+                if a[:j] != [0] * j:
+                    break
+                d = first_difference(a[j:], b)
+                over = min(len(a) - j, len(b))
+                if d is None:
+                    best = (j, None, over)
+                    break
+                if best is None or d > best[1]:
+                    best = (j, d, over)
+            j, d, over = best
+            what = 'same values as %s' % r['maps_to']
+            if d is None:
+                exact = vals.proven(rule) and vals.proven(other)
+                claim('TC lookup', code, what, 'equivalent',
+                      'G(n) = G_%s(n-%d) for n < %d%s' % (
+                          r['maps_to'], j, over + j,
+                          ' (both proven)' if exact else ''), 'yes')
+            else:
+                claim('TC lookup', code, what, 'equivalent',
+                      'differs from G_%s(n-%d) first at heap %d'
+                      % (r['maps_to'], j, d + j), 'no', d + j)
+    with open(cdir + '/published.tsv', 'w', encoding='utf-8') as f:
+        f.write('# the census against the published tables; written by '
+                'scripts/census_compare.py (docs/CENSUS.md)\n')
+        f.write('source\tcode\tclaim\tpublished\tcensus\tagrees\theap\n')
+        for line in out:
+            f.write('\t'.join(line) + '\n')
+
+    # classes
+    classes = []
+    for rule, codes in by_rule.items():
+        if len(codes) > 1:
+            classes.append(('same-rule', rule, codes))
+    equal, agree = {}, {}
+    for rule, codes in by_rule.items():
+        r = census[codes[0]]
+        if r['status'] != 'unresolved':
+            n = int(r['preperiod']) + int(r['period'])
+            key = (r['preperiod'], r['period'], r['saltus'],
+                   tuple(vals.get(rule, n)))
+            equal.setdefault(key, []).append(rule)
+        v = vals.get(rule, AGREE_OVER)
+        if len(v) == AGREE_OVER:
+            h = hashlib.sha256(repr(v).encode()).hexdigest()
+            agree.setdefault(h, []).append(rule)
+    for key, rules in equal.items():
+        if len(rules) > 1:
+            classes.append(('equal', 'n0=%s p=%s s=%s' % key[:3], rules))
+    seen = {frozenset(r) for k, _, r in classes if k == 'equal'}
+    for h, rules in agree.items():
+        if len(rules) > 1 and frozenset(rules) not in seen:
+            classes.append(('agree', 'G(0..%d)' % (AGREE_OVER - 1), rules))
+    with open(cdir + '/classes.tsv', 'w', encoding='utf-8') as f:
+        f.write('# the census\'s classes; written by '
+                'scripts/census_compare.py (docs/CENSUS.md)\n')
+        f.write('kind\tkey\tsize\tmembers\n')
+        for kind, key, members in classes:
+            f.write('%s\t%s\t%d\t%s\n' % (kind, key, len(members),
+                                          ' '.join(members)))
+    counts = {}
+    for line in out:
+        counts[line[5]] = counts.get(line[5], 0) + 1
+    print('census_compare: %d published claims: %s; %d classes' % (
+        len(out), ', '.join('%s %d' % kv for kv in sorted(counts.items())),
+        len(classes)), file=sys.stderr)
+
+
+if __name__ == '__main__':
+    main(sys.argv)
