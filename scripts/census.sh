@@ -6,7 +6,7 @@
 # exported from the sweeps' cache by the tool.  Nothing is edited by hand.
 #
 # Usage: census.sh [-s SECONDS] [-r ROUNDS] [-j JOBS] [-w WORK] [-o OUT]
-#                  [-t HH:MM]
+#                  [-t HH:MM] [-P SECONDS]
 #   -s SECONDS  round 1's time budget per code (default 0.25)
 #   -r ROUNDS   rounds (default 2): round k gives SECONDS * 10^(k-1) to the
 #               codes that round k-1 left unresolved because its time ran
@@ -15,6 +15,10 @@
 #   -w WORK     the cache (WORK/census.db), code lists and each round's
 #               JSON (default: census-work)
 #   -o OUT      where octal.tsv and certs/ go (default: data/census)
+#   -P SECONDS  the last round, "published" (default 300): the codes that a
+#               published table (data/known.tsv, octal2.tsv, octal3.tsv,
+#               tczajka.tsv) calls periodic and the rounds left
+#               unresolved, SECONDS each (0: no such round)
 #   -t HH:MM    a deadline (UTC) for the rounds after the first: a round
 #               still running then is stopped (SIGTERM: every finished
 #               code is stored and kept, the running one keeps its prefix)
@@ -35,14 +39,15 @@ usage() {
     exit 2
 }
 
-seconds=0.25 rounds=2 jobs=1 work=census-work out=data/census deadline=
-while getopts s:r:j:w:o:t:h opt; do
+seconds=0.25 rounds=2 jobs=1 work=census-work out=data/census deadline= published=300
+while getopts s:r:j:w:o:t:P:h opt; do
     case $opt in
     s) seconds=$OPTARG ;;
     r) rounds=$OPTARG ;;
     j) jobs=$OPTARG ;;
     w) work=$OPTARG ;;
     o) out=$OPTARG ;;
+    P) published=$OPTARG ;;
     t) deadline=$(date -u -d "$OPTARG" +%s) ||
         { echo "census.sh: -t wants HH:MM" >&2; exit 2; } ;;
     *) usage ;;
@@ -107,6 +112,28 @@ for ((k = 1; k <= rounds; k++)); do
     fi
     done_rounds+=("$work/round-$k.jsonl")
 done
+
+# The published solutions still unresolved: one run each with -P seconds.
+data=$here/../data
+if [[ $published != 0 ]]; then
+    py solved "$data" "${done_rounds[@]}" > "$work/round-P.new"
+    if [[ -s $work/round-P.new ]]; then
+        if ! cmp -s "$work/round-P.new" "$work/round-P.in" ||
+            ! grep -q '^{"summary"' "$work/round-P.jsonl" 2>/dev/null; then
+            mv "$work/round-P.new" "$work/round-P.in"
+            echo "census: round P: $(wc -l < "$work/round-P.in") codes," \
+                "--seconds $published each" >&2
+            nice -n 10 "$sg" sweep rules "$work/round-P.in" \
+                --seconds "$published" --jobs "$jobs" --format json \
+                --db "$db" --yes > "$work/round-P.part" \
+                2> "$work/round-P.log" ||
+                { echo "census: round P failed (see $work/round-P.log)" >&2
+                  exit 1; }
+            mv "$work/round-P.part" "$work/round-P.jsonl"
+        fi
+        done_rounds+=("$work/round-P.jsonl")
+    fi
+fi
 
 py table "$out" "$work/codes.txt" "${done_rounds[@]}"
 

@@ -21,6 +21,14 @@ p, saltus and G(0..n0+p-1): equal for every n), `agree` (G(0..4095) equal,
 not both proven: an observation over those values only, as `sweep`'s
 summary says it).
 
+new.tsv: every four-digit code proven with n0 + p > 1000 (not "trivial"
+in T. Czajka's sense: its period is not seen in the first 1000 values),
+and whether its sequence is that of a code of up to three digits shifted
+by j = -3..3 heaps (G(n) = G'(n - j) for every n: both proven, n0 = n0' + j,
+the same p and saltus, the first max(n0, n0') + p + |j| values equal), or
+a sequence no code of up to three digits has ("new"; games of up to three
+digits with n0 + p beyond 2^24 are not compared: none is in the census).
+
 The values are read from the cache's tables (docs/CACHE.md) and extended
 through a proven rule's period; nothing here computes a Grundy value.
 Python 3 standard library only.
@@ -90,6 +98,39 @@ class Values:
             m = len(out)
             out.append(out[m - p] + s if m >= n0 + p else vals[m])
         return out
+
+    def head(self, rule):
+        """G(0..n0+p-1) of a proven rule: every stored value (not kept)."""
+        r = self.row(rule)
+        vals = []
+        for first, count, width, data in self.con.execute(
+                'SELECT first, count, width, data FROM chunks '
+                'WHERE rule_id = ? ORDER BY first', (r[0],)):
+            a = array.array({1: 'B', 2: 'H', 4: 'I'}[width])
+            a.frombytes(data[:count * width])
+            if sys.byteorder != 'little':
+                a.byteswap()
+            vals.extend(a)
+        assert len(vals) == r[2] + r[3], rule
+        return vals
+
+    def head_digest(self, rule):
+        """SHA-256 of G(0..n0+p-1) of a proven rule (4-byte words), read
+        one chunk at a time (0.1777 stores 221 million values)."""
+        r = self.row(rule)
+        h = hashlib.sha256()
+        n = 0
+        for count, width, data in self.con.execute(
+                'SELECT count, width, data FROM chunks '
+                'WHERE rule_id = ? ORDER BY first', (r[0],)):
+            a = array.array({1: 'B', 2: 'H', 4: 'I'}[width])
+            a.frombytes(data[:count * width])
+            if sys.byteorder != 'little':
+                a.byteswap()
+            h.update(array.array('I', a).tobytes())
+            n += count
+        assert n == r[2] + r[3], rule
+        return h.hexdigest()
 
     def proven(self, rule):
         return self.stored(rule)[0][1] != 'unresolved'
@@ -180,29 +221,34 @@ def main(argv):
             other = census[r['maps_to']]['rule']
             a = vals.get(rule, LOOKUP_OVER)
             b = vals.get(other, LOOKUP_OVER)
+            # TC: a game that may not take a heap of one token is the
+            # other game with every heap one smaller, so either sequence
+            # may be the other shifted by j heaps (j < 4 here).
             best = None
-            for j in range(0, 4):
-                if a[:j] != [0] * j:
-                    break
-                d = first_difference(a[j:], b)
-                over = min(len(a) - j, len(b))
-                if d is None:
-                    best = (j, None, over)
-                    break
-                if best is None or d > best[1]:
-                    best = (j, d, over)
-            j, d, over = best
+            for x, y, sx, sy in ((a, b, code, r['maps_to']),
+                                 (b, a, r['maps_to'], code)):
+                for j in range(0, 4):
+                    if x[:j] != [0] * j:
+                        break
+                    d = first_difference(x[j:], y)
+                    over = min(len(x) - j, len(y))
+                    if d is None:
+                        d = float('inf')
+                    if best is None or d > best[0]:
+                        best = (d, j, over, sx, sy)
+            d, j, over, sx, sy = best
             what = 'same values as %s' % r['maps_to']
-            if d is None:
+            if d == float('inf'):
                 exact = vals.proven(rule) and vals.proven(other)
                 claim('TC lookup', code, what, 'equivalent',
-                      'G(n) = G_%s(n-%d) for n < %d%s' % (
-                          r['maps_to'], j, over + j,
+                      'G_%s(n) = G_%s(n-%d) for n < %d%s' % (
+                          sx, sy, j, over + j,
                           ' (both proven)' if exact else ''), 'yes')
             else:
                 claim('TC lookup', code, what, 'equivalent',
-                      'differs from G_%s(n-%d) first at heap %d'
-                      % (r['maps_to'], j, d + j), 'no', d + j)
+                      'G_%s(n) differs from G_%s(n-%d) first at heap %d '
+                      '(of %d compared; no shift of 0..3 agrees)'
+                      % (sx, sy, j, d + j, over + j), 'no', d + j)
     with open(cdir + '/published.tsv', 'w', encoding='utf-8') as f:
         f.write('# the census against the published tables; written by '
                 'scripts/census_compare.py (docs/CENSUS.md)\n')
@@ -219,9 +265,8 @@ def main(argv):
     for rule, codes in by_rule.items():
         r = census[codes[0]]
         if r['status'] != 'unresolved':
-            n = int(r['preperiod']) + int(r['period'])
             key = (r['preperiod'], r['period'], r['saltus'],
-                   tuple(vals.get(rule, n)))
+                   vals.head_digest(rule))
             equal.setdefault(key, []).append(rule)
         v = vals.get(rule, AGREE_OVER)
         if len(v) == AGREE_OVER:
@@ -241,6 +286,58 @@ def main(argv):
         for kind, key, members in classes:
             f.write('%s\t%s\t%d\t%s\n' % (kind, key, len(members),
                                           ' '.join(members)))
+    # new.tsv: the four-digit codes with a non-trivial period.
+    short = {}
+    for rule, codes in by_rule.items():
+        r = census[codes[0]]
+        if r['status'] != 'unresolved' and min(len(c) for c in codes) <= 5:
+            short.setdefault((r['period'], r['saltus']), []).append(
+                (int(r['preperiod']), rule, min(codes, key=len)))
+    heads = {}
+
+    def head(rule):
+        if rule not in heads:
+            heads[rule] = list(vals.head(rule))
+        return heads[rule]
+
+    def extended(rule, n0, p, s, n):
+        h = head(rule)
+        out = list(h[:n])
+        while len(out) < n:
+            out.append(out[len(out) - p] + s)
+        return out
+
+    new_lines = []
+    for code in sorted(census, key=lambda c: (len(c), c)):
+        r = census[code]
+        if len(code) != 6 or r['status'] == 'unresolved':
+            continue
+        n0, p, sal = int(r['preperiod']), int(r['period']), int(r['saltus'])
+        if n0 + p <= 1000:
+            continue
+        same = ''
+        for n0s, rule_s, code_s in short.get((r['period'], r['saltus']), []):
+            j = n0 - n0s
+            if not -3 <= j <= 3 or max(n0, n0s) + p > 1 << 24:
+                continue
+            n = max(n0, n0s) + p + abs(j)
+            a = extended(r['rule'], n0, p, sal, n)
+            b = extended(rule_s, n0s, p, sal, n)
+            if j < 0:
+                a, b, j = b, a, -j
+            if a[:j] == [0] * j and a[j:] == b[:n - j]:
+                same = '%s shifted by %d' % (code_s, n0 - n0s)
+                break
+        new_lines.append('\t'.join([code, r['preperiod'], r['period'],
+                                     r['saltus'], r['certificate'],
+                                     same or 'new']))
+    with open(cdir + '/new.tsv', 'w', encoding='utf-8') as f:
+        f.write('# four-digit codes proven with n0 + p > 1000; written by '
+                'scripts/census_compare.py (docs/CENSUS.md)\n')
+        f.write('code\tpreperiod\tperiod\tsaltus\tcertificate\tsequence\n')
+        for line in new_lines:
+            f.write(line + '\n')
+
     counts = {}
     for line in out:
         counts[line[5]] = counts.get(line[5], 0) + 1

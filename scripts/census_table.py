@@ -3,6 +3,7 @@
 
 Usage: census_table.py codes
        census_table.py next ROUND-1.jsonl ROUND.jsonl
+       census_table.py solved DATA ROUND-1.jsonl [ROUND.jsonl[:partial]]...
        census_table.py table OUTDIR CODES ROUND-1.jsonl [ROUND.jsonl[:partial]]...
 
 codes   prints the census's 4,607 codes, one a line, in the order of
@@ -19,6 +20,11 @@ next    prints the codes of one round's sweep (`sweep rules --format
         then the rest, each part in sweep order; so that a round cut
         short by census.sh's deadline has spent its time where it tells
         most.
+solved  prints the codes that a published table in DATA (known.tsv,
+        octal2.tsv, octal3.tsv, tczajka.tsv) calls periodic and that the
+        rounds left unresolved: census.sh's last round gives them a
+        budget of their own (-P), so that every published solution is
+        either proven here or listed with the values that were computed.
 table   writes OUTDIR/octal.tsv, one row per code of the file CODES, from
         the rounds' sweeps (the last round a code ran in gives its row;
         every round it ran in is listed in `budgets`).  The certificates
@@ -120,23 +126,51 @@ def field(v):
     return str(v)
 
 
-def table(outdir, code_file, rounds):
-    """Write OUTDIR/octal.tsv."""
-    with open(code_file, encoding='utf-8') as f:
-        wanted = [c.strip() for c in f if c.strip()]
+def last_rows(rounds):
+    """{code: the last row of each code} over the rounds."""
     canon = canonical(rounds[0])
     per_round = []
     for p in rounds:
         path, _, mark = p.partition(':')
         per_round.append(read_round(path, mark == 'partial')[0])
+    out = {}
+    for code, rule in canon.items():
+        ran = [r[rule] for r in per_round if rule in r]
+        out[code] = ran
+    return out
+
+
+def published_solved(data):
+    """The codes the published tables call periodic (a set)."""
+    out = set()
+    for name, key in (('known.tsv', 'rule_text'), ('octal2.tsv', 'code'),
+                      ('octal3.tsv', 'code'), ('tczajka.tsv', 'code')):
+        with open(data + '/' + name, encoding='utf-8') as f:
+            lines = [l.rstrip('\n').split('\t') for l in f
+                     if not l.startswith('#')]
+        for cells in lines[1:]:
+            r = dict(zip(lines[0], cells))
+            if r.get('status') in ('periodic', 'arithmetic-periodic') or \
+                    r.get('table') in ('trivial', 'solved'):
+                out.add(r[key])
+    return out
+
+
+def table(outdir, code_file, rounds):
+    """Write OUTDIR/octal.tsv."""
+    with open(code_file, encoding='utf-8') as f:
+        wanted = [c.strip() for c in f if c.strip()]
+    every = last_rows(rounds)
     lines = ['#' + ' census of the octal codes 0.d1..d4 and 4.d1..d3 '
              '(docs/CENSUS.md); written by scripts/census.sh, never '
              'edited by hand',
              '\t'.join(COLUMNS)]
     for code in wanted:
-        rule = canon[code]
-        ran = [r[rule] for r in per_round if rule in r]
-        row = ran[-1]
+        ran = every[code]
+        # The row that got furthest: every run extends the stored prefix,
+        # so this is the last one in time, whatever order rounds ran in.
+        row = max(ran, key=lambda r: (r['status'] != 'unresolved',
+                                      r['computed']))
         budgets = []
         for r in ran:
             budgets.extend(budget_text(b) for b in r['budgets'])
@@ -182,6 +216,12 @@ def main(argv):
             parts[part].append(code)
         for part in parts:
             for code in part:
+                print(code)
+    elif len(argv) >= 4 and argv[1] == 'solved':
+        solved = published_solved(argv[2])
+        every = last_rows(argv[3:])
+        for code in codes():
+            if code in solved and every[code][-1]['status'] == 'unresolved':
                 print(code)
     elif len(argv) >= 5 and argv[1] == 'table':
         table(argv[2], argv[3], argv[4:])
