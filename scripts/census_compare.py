@@ -26,7 +26,8 @@ in T. Czajka's sense: its period is not seen in the first 1000 values),
 and whether its sequence is that of a code of up to three digits shifted
 by j = -3..3 heaps (G(n) = G'(n - j) for every n: both proven, n0 = n0' + j,
 the same p and saltus, the first max(n0, n0') + p + |j| values equal), or
-a sequence no code of up to three digits has ("new"; games of up to three
+a published one (known.tsv: 0.1777), or a sequence no code of up to
+three digits has and no table here lists ("new"; games of up to three
 digits with n0 + p beyond 2^24 are not compared: none is in the census).
 
 The values are read from the cache's tables (docs/CACHE.md) and extended
@@ -152,6 +153,88 @@ def expand_nimbers(text, n):
     while len(s) < n:
         s += period
     return [int(c, 36) for c in s[:n]]
+
+
+def summary(census, by_rule, vals, out, classes, new_lines):
+    """The counts docs/CENSUS.md quotes, as Markdown on stdout."""
+    def kind(code):
+        return '4.' + 'd' * (len(code) - 2) if code.startswith('4.') \
+            else '0.' + 'd' * (len(code) - 2)
+    kinds = {}
+    for code, r in census.items():
+        k = kinds.setdefault(kind(code), {})
+        k[r['status']] = k.get(r['status'], 0) + 1
+    print('| codes | rows | periodic | arithmetic-periodic | unresolved |')
+    print('|---|---|---|---|---|')
+    tot = {}
+    for k in sorted(kinds, key=lambda x: (x[0], len(x))):
+        v = kinds[k]
+        for key, n in v.items():
+            tot[key] = tot.get(key, 0) + n
+        print('| %s | %d | %d | %d | %d |' % (
+            k.replace('d', 'd') if k != '4.' else '4.0', sum(v.values()),
+            v.get('periodic', 0), v.get('arithmetic-periodic', 0),
+            v.get('unresolved', 0)))
+    print('| all | %d | %d | %d | %d |' % (
+        sum(tot.values()), tot.get('periodic', 0),
+        tot.get('arithmetic-periodic', 0), tot.get('unresolved', 0)))
+    print()
+    th, st = {}, {}
+    for r in census.values():
+        if r['theorem']:
+            th[r['theorem']] = th.get(r['theorem'], 0) + 1
+        st[r['stopped']] = st.get(r['stopped'], 0) + 1
+    print('theorems: ' + ', '.join('%s %d' % kv for kv in sorted(th.items())))
+    print('stopped: ' + ', '.join('%s %d' % kv for kv in sorted(st.items())))
+    el = {'proven': 0.0, 'unresolved': 0.0}
+    for rule, codes in by_rule.items():
+        e = vals.con.execute('SELECT elapsed, status FROM rules WHERE rule = ?',
+                             (rule,)).fetchone()
+        el['unresolved' if e[1] == 'unresolved' else 'proven'] += e[0]
+    total = el['proven'] + el['unresolved']
+    print('computing time (the cache\'s elapsed, summed over the %d rules): '
+          '%.0f s, of which %.0f s (%.1f%%) on the unresolved rules'
+          % (len(by_rule), total, el['unresolved'],
+             100 * el['unresolved'] / total if total else 0))
+    comp = sorted(int(r['computed']) for r in census.values()
+                  if r['status'] == 'unresolved')
+    if comp:
+        print('unresolved rows computed: least %d, median %d, largest %d'
+              % (comp[0], comp[len(comp) // 2], comp[-1]))
+    print()
+    agg = {}
+    for line in out:
+        agg[(line[0], line[5])] = agg.get((line[0], line[5]), 0) + 1
+    print('published claims: ' + '; '.join(
+        '%s %s %d' % (k[0], k[1], n) for k, n in sorted(agg.items())))
+    for line in out:
+        if line[5] in ('no', 'new'):
+            print('  %s' % ' | '.join(line))
+    print()
+    ck = {}
+    for c in classes:
+        ck[c[0]] = ck.get(c[0], 0) + 1
+    print('classes: ' + ', '.join('%s %d (%d rules)' % (
+        k, n, sum(len(c[2]) for c in classes if c[0] == k))
+        for k, n in sorted(ck.items())))
+    print('codes named otherwise than by their canonical form: ' + ', '.join(
+        '%s = %s' % (c, census[c]['rule']) for c in sorted(census)
+        if census[c]['rule'] != c))
+    print()
+    groups = {}
+    for line in new_lines:
+        code, n0, p, s_, cert, seq = line.split('\t')
+        groups.setdefault((int(n0), int(p), seq == 'new'), []).append(
+            (code, cert, seq))
+    print('four-digit codes with n0 + p > 1000: %d (%d a new sequence)'
+          % (len(new_lines), sum(1 for l in new_lines
+                                 if l.endswith('\tnew'))))
+    print('| n0 | p | codes | certificate of the first | sequence |')
+    print('|---:|---:|---|---|---|')
+    for (n0, p, isnew), members in sorted(groups.items()):
+        print('| %d | %d | %s | `%s` | %s |' % (
+            n0, p, ' '.join(m[0] for m in members), members[0][1],
+            'new' if isnew else members[0][2]))
 
 
 def main(argv):
@@ -328,6 +411,9 @@ def main(argv):
             if a[:j] == [0] * j and a[j:] == b[:n - j]:
                 same = '%s shifted by %d' % (code_s, n0 - n0s)
                 break
+        if not same and any(o[1] == code and o[5] == 'yes' for o in out):
+            same = 'published (%s)' % ', '.join(sorted(
+                {o[0] for o in out if o[1] == code}))
         new_lines.append('\t'.join([code, r['preperiod'], r['period'],
                                      r['saltus'], r['certificate'],
                                      same or 'new']))
@@ -337,6 +423,8 @@ def main(argv):
         f.write('code\tpreperiod\tperiod\tsaltus\tcertificate\tsequence\n')
         for line in new_lines:
             f.write(line + '\n')
+
+    summary(census, by_rule, vals, out, classes, new_lines)
 
     counts = {}
     for line in out:
