@@ -105,7 +105,7 @@ while IFS=$'\t' read -r path bound; do
         ok=$((ok + 1))
     else
         bad=$((bad + 1))
-        echo "sgexplore verify: $path: $(head -1 "$tmp/out")"
+        echo "sgexplore verify: $path: $(tail -n 1 "$tmp/out")"
     fi
 done < "$tmp/l3"
 echo "sgexplore verify: $ok confirmed, $bad not, of $n certificates" \
