@@ -8,6 +8,7 @@ DB          the cache the census's sweeps wrote (census-work/census.db)
 CENSUS_DIR  data/census: reads octal.tsv, writes published.tsv and
             classes.tsv there
 DATA_DIR    data: reads known.tsv, octal2.tsv, octal3.tsv, tczajka.tsv
+            (and three older equivalences quoted in T. Czajka's README)
 
 published.tsv: one line per published claim about a census code: the
 source, the code, what is claimed (status, n0, p, the first values, or
@@ -281,6 +282,40 @@ def main(argv):
             if r['code'] in census:
                 status_claim(name, r['code'], r['status'], r['preperiod'],
                              r['period'])
+    def same_values(source, code, target):
+        """A table's claim that CODE has TARGET's values (shifted by the
+        heaps a game that may not take a one-token heap loses)."""
+        rule, other = census[code]['rule'], census[target]['rule']
+        a = vals.get(rule, LOOKUP_OVER)
+        b = vals.get(other, LOOKUP_OVER)
+        # TC: a game that may not take a heap of one token is the
+        # other game with every heap one smaller, so either sequence
+        # may be the other shifted by j heaps (j < 4 here).
+        best = None
+        for x, y, sx, sy in ((a, b, code, target), (b, a, target, code)):
+            for j in range(0, 4):
+                if x[:j] != [0] * j:
+                    break
+                d = first_difference(x[j:], y)
+                over = min(len(x) - j, len(y))
+                if d is None:
+                    d = float('inf')
+                if best is None or d > best[0]:
+                    best = (d, j, over, sx, sy)
+        d, j, over, sx, sy = best
+        what = 'same values as %s' % target
+        if d == float('inf'):
+            exact = vals.proven(rule) and vals.proven(other)
+            claim(source, code, what, 'equivalent',
+                  'G_%s(n) = G_%s(n-%d) for n < %d%s' % (
+                      sx, sy, j, over + j,
+                      ' (both proven)' if exact else ''), 'yes')
+        else:
+            claim(source, code, what, 'equivalent',
+                  'G_%s(n) differs from G_%s(n-%d) first at heap %d '
+                  '(of %d compared; no shift of 0..3 agrees)'
+                  % (sx, sy, j, d + j, over + j), 'no', d + j)
+
     # tczajka.tsv
     for r in read_tsv(ddir + '/tczajka.tsv'):
         code = r['code']
@@ -301,37 +336,15 @@ def main(argv):
                   'computed', 'yes' if d is None else 'no',
                   '' if d is None else d)
         if r['table'] == 'lookup' and r['maps_to'] in census:
-            other = census[r['maps_to']]['rule']
-            a = vals.get(rule, LOOKUP_OVER)
-            b = vals.get(other, LOOKUP_OVER)
-            # TC: a game that may not take a heap of one token is the
-            # other game with every heap one smaller, so either sequence
-            # may be the other shifted by j heaps (j < 4 here).
-            best = None
-            for x, y, sx, sy in ((a, b, code, r['maps_to']),
-                                 (b, a, r['maps_to'], code)):
-                for j in range(0, 4):
-                    if x[:j] != [0] * j:
-                        break
-                    d = first_difference(x[j:], y)
-                    over = min(len(x) - j, len(y))
-                    if d is None:
-                        d = float('inf')
-                    if best is None or d > best[0]:
-                        best = (d, j, over, sx, sy)
-            d, j, over, sx, sy = best
-            what = 'same values as %s' % r['maps_to']
-            if d == float('inf'):
-                exact = vals.proven(rule) and vals.proven(other)
-                claim('TC lookup', code, what, 'equivalent',
-                      'G_%s(n) = G_%s(n-%d) for n < %d%s' % (
-                          sx, sy, j, over + j,
-                          ' (both proven)' if exact else ''), 'yes')
-            else:
-                claim('TC lookup', code, what, 'equivalent',
-                      'G_%s(n) differs from G_%s(n-%d) first at heap %d '
-                      '(of %d compared; no shift of 0..3 agrees)'
-                      % (sx, sy, j, d + j, over + j), 'no', d + j)
+            same_values('TC lookup', code, r['maps_to'])
+    # Older tables' equivalences, as T. Czajka's README quotes them
+    # ("Mistakes found in other people's results"): Winning Ways' game
+    # locator sends 0.27 to 0.06 and 0.314 to 0.31, Flammenkamp's tables
+    # 0.161 to 0.36.
+    for source, code, target in (('WW locator (quoted by TC)', '0.27', '0.06'),
+                                 ('WW locator (quoted by TC)', '0.314', '0.31'),
+                                 ('Fla (quoted by TC)', '0.161', '0.36')):
+        same_values(source, code, target)
     with open(cdir + '/published.tsv', 'w', encoding='utf-8') as f:
         f.write('# the census against the published tables; written by '
                 'scripts/census_compare.py (docs/CENSUS.md)\n')
