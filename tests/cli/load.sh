@@ -98,11 +98,7 @@ lister() {
 plotter() {
     local k=$1
     while alive; do
-        if [ -s "$DB" ]; then
-            run "$k" "$T/log.$k" plot --cache -o "$T/p$k.svg"
-        else
-            sleep 0.05
-        fi
+        run "$k" "$T/log.$k" plot --cache -o "$T/p$k.svg"
     done
 }
 killer() {
@@ -119,6 +115,9 @@ killer() {
     echo $kills >"$T/kills"
 }
 
+# One row to begin with: `plot --cache` of a cache without rows is an
+# error, rightly.
+"$SG" 0.07 --db "$DB" >/dev/null
 sweeper 1 octal --digits 2 &
 sweeper 2 subtract --size 1-2 --max-element 9 --jobs 2 &
 for k in 3 4 5 6; do analyst $k & done
