@@ -131,10 +131,10 @@ runs=$(cat "$T"/log.* | wc -l)
 killed=$(cat "$T"/log.* | grep -c '^137 ')
 kills=$(cat "$T/kills")
 echo "# $secs s, seed $seed: $runs programs, $kills SIGKILLs sent, $killed runs died of one"
-fails=$(cat "$T"/log.* | grep -v '^0 \|^137 ')
+failed_runs=$(cat "$T"/log.* | grep -v '^0 \|^137 ')
 check "every run not killed succeeded (no 'database is locked', no damaged row)" \
-    test -z "$fails"
-[ -n "$fails" ] && sed 's/^/# /' <<<"$fails" | head -5 && cat "$T"/err.* | sed 's/^/# /' | head -5
+    test -z "$failed_runs"
+[ -n "$failed_runs" ] && sed 's/^/# /' <<<"$failed_runs" | head -5 && cat "$T"/err.* | sed 's/^/# /' | head -5
 check "some of each kind ran: $(grep -c . "$T/log.1") + $(grep -c . "$T/log.2") sweeps, $(cat "$T"/log.[3-6] | wc -l) analyses, $(grep -c . "$T/log.7") lists, $(cat "$T/log.8" 2>/dev/null | wc -l) plots" \
     bash -c '[ -s "$1/log.1" ] && [ -s "$1/log.3" ] && [ -s "$1/log.7" ]' _ "$T"
 if [ $plot_ok = 0 ]; then

@@ -133,7 +133,7 @@ for try in 1 2 3 4 5; do
         continue
     fi
     if [ $rc = 1 ] && [ "$rows" = 55 ] &&
-        [ "$(grep -c '^sgexplore: a worker stopped while analysing [0-9.]*$' "$T/w.err")" = 1 ]; then
+        [ "$(grep -c '^sgexplore: a worker stopped while analysing [^ ]*$' "$T/w.err")" = 1 ]; then
         outcome=middle
     elif [ $rc = 1 ] && [ "$rows" = 56 ] &&
         [ "$(grep -c '^sgexplore: a worker stopped between rules (signal 9)$' "$T/w.err")" = 1 ]; then
