@@ -28,8 +28,10 @@ KEYS = ('format', 'rule', 'status', 'preperiod', 'period', 'saltus',
 NUMBER_KEYS = ('preperiod', 'period', 'saltus', 'proof_start', 'proof_period',
                'proof_saltus', 'bound')
 THEOREMS = ('subtraction-window', 'guy-smith', 'guy-smith-unequal',
-            'guy-smith-3', 'tail-arith', 'tail-split-arith', 'hex-arith')
+            'guy-smith-3', 'tail-arith', 'tail-split-arith', 'tail-periodic',
+            'hex-arith')
 SPLIT_WORK_MAX = 1 << 28    # the same limits as prove.c
+CLASS_WORK_MAX = 1 << 27
 HEX_WORK_MAX = 1 << 28
 HEX_VALUE_MAX = 1 << 20
 MAX_FILE = 1 << 20          # the same limit as `sgexplore verify`
@@ -148,6 +150,8 @@ class Rule:
             if self.tail == [(3, False)] and \
                     not any(b & 8 for b, _ in self.finite):
                 return 'tail-split-arith'
+            if not bits & 12:
+                return 'tail-periodic'
             return None
         if bits & 8:
             return 'guy-smith-3'
@@ -320,6 +324,31 @@ def split_tail(g, rule, a, P, S):
     return None, need
 
 
+def class_condition(g, rule, a, P, S):
+    """None when the class condition of the periodic-tail theorem
+    (THEORY.md, section 7.7) holds, else why not: for every m in
+    [a + s0 - 1, a + s0 - 1 + q), the values of the options j < a + P of
+    heap m + P are [0, S) and S more than those of the options i < a of
+    heap m."""
+    q, s0 = len(rule.tail), rule.start
+    if q * (a + P + max(g) + S + 2) > CLASS_WORK_MAX:
+        return "the class condition of the periodic-tail theorem is " \
+               "beyond this implementation's limits"
+
+    def option(h, j):
+        if j >= h:
+            return False
+        b, _ = rule.digit(h - j)
+        return bool(b & 1) if j == 0 else bool(b & 2)
+
+    for m in range(a + s0 - 1, a + s0 - 1 + q):
+        x = {g[j] for j in range(a + P) if option(m + P, j)}
+        y = set(range(S)) | {g[i] + S for i in range(a) if option(m, i)}
+        if x != y:
+            return 'the class condition of the periodic-tail theorem fails'
+    return None
+
+
 def hex_arith(g, rule, a, P, S):
     """The hypotheses of the hexadecimal theorem (THEORY.md, section 7.5,
     Theorem 7) on the values g (long enough: the caller makes sure):
@@ -438,7 +467,8 @@ def check(c, values_of, max_bound):
     if (c['status'] == 'periodic') != (s == 0):
         return 'refuted: the status %s contradicts the saltus %d' % (
             c['status'], s)
-    if thm not in ('tail-arith', 'tail-split-arith', 'hex-arith') and \
+    if thm not in ('tail-arith', 'tail-split-arith', 'tail-periodic',
+                   'hex-arith') and \
             (S != 0 or s != 0):
         return 'refuted: this theorem proves only plain periodicity'
     if thm != 'tail-arith' and a < 1:
@@ -480,8 +510,13 @@ def check(c, values_of, max_bound):
 
     # 2. The bound covers what the theorem needs.
     a1 = max(a, 1)
+    if thm == 'tail-periodic' and P % len(rule.tail):
+        return "refuted: the proof's period %d is not a multiple of the " \
+               "tail's period %d" % (P, len(rule.tail))
     if thm == 'tail-arith':
         E = a1 + rule.start - 1
+    elif thm == 'tail-periodic':
+        E = a1 + P + rule.start - 1
     else:
         t = rule.max_take()
         E = {'subtraction-window': a1 + t,
@@ -508,6 +543,12 @@ def check(c, values_of, max_bound):
     if thm == 'tail-arith' and \
             set(g[:a + P]) != set(range(S)) | {v + S for v in g[:a]}:
         return 'refuted: the prefix condition of the tail theorem fails'
+    if thm == 'tail-periodic' and S > 0:
+        if S > max(g[:B + 1]):
+            return "refuted: the proof's saltus %d exceeds every value" % S
+        why = class_condition(g[:B + 1], rule, a, P, S)
+        if why:
+            return 'refuted: ' + why
 
     return claimed(c, g, B)
 

@@ -820,6 +820,51 @@ static void test_random_octal(void **state)
     }
 }
 
+/* Split-free codes with a tail (the periodic-tail theorem, THEORY.md
+ * 7.7, which every eventually periodic subtraction set becomes): every
+ * claim, plain or with a saltus, holds over the reference's values four
+ * times as far as the proof needed (check_claim), from few values to
+ * many, so that a window too short or a class condition too weak shows.
+ * Also the fooling set subtract{1+2k,40}: G(n) = n mod 2 up to heap 39,
+ * never proven with period 2. */
+static void test_random_periodic_tails(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {3, 0, 6, 0, 0, 1};
+    static const size_t maxes[] = {24, 60, 200, 600};
+
+    (void)state;
+    tu_rng_init(&g, 309);
+    for (size_t i = 0; i < tu_scaled(120); i++) {
+        static ref_rule ref;
+        char *text;
+
+        tu_random_code(&ref, &g, &o);
+        text = ref_rule_text(&ref);
+        (void)analyse_checked(SG_SYNTAX_RULE, text, maxes[i % 4],
+                              4 * maxes[i % 4] + 4000);
+        free(text);
+    }
+    for (size_t max = 8; max < 200; max += 7) {
+        sg_rule r;
+        sg_result res;
+        sg_seq s;
+        sg_error err;
+
+        parse_or_fail(&r, SG_SYNTAX_SUBTRACT, "1+2k,40");
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, max, NULL, &err), SG_OK);
+        if (res.status != SG_UNRESOLVED &&
+            (res.period != 80 || res.certified_to < 1 + 160 + 41 - 2))
+            fail_msg("subtract{1+2k,40} at %zu values: period %llu proven "
+                     "to %llu",
+                     max, (unsigned long long)res.period,
+                     (unsigned long long)res.certified_to);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+}
+
 static void test_random_hex(void **state)
 {
     tu_rng g;
@@ -1191,17 +1236,32 @@ static void test_observed(void **state)
     /* Tail theorem, all-but{1,12} (f = 12, s = 1): 1 + 12 + 2 - 1. */
     observed_case(SG_SYNTAX_ALLBUT, "1,12", 12, 2, 0, 14);
 
-    /* No theorem for the tail [1]: G = 0, 1, 1, 1, ... is observed with
-     * p 1 from n0 1, but nothing could prove it. */
-    ref_from(&ref, SG_SYNTAX_RULE, "0.[1]");
-    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[1]");
+    /* No theorem for the tail [7] (splits in the tail): G = 0, 1, 2, 3,
+     * ... is observed with p 1, saltus 1 from n0 0, but nothing could
+     * prove it. */
+    ref_from(&ref, SG_SYNTAX_RULE, "0.[7]");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[7]");
     g = ref_prefix(&ref, 50);
     res = prove_prefix(&r, g, 50);
     assert_int_equal(res.status, SG_UNRESOLVED);
     assert_int_equal(res.observed.have, 1);
-    assert_true(res.observed.period == 1 && res.observed.preperiod == 1);
-    assert_true(res.observed.saltus == 0 && res.observed.held_to == 49);
+    assert_true(res.observed.period == 1 && res.observed.preperiod == 0);
+    assert_true(res.observed.saltus == 1 && res.observed.held_to == 49);
     assert_true(res.observed.needs == UINT64_MAX);
+    free(g);
+    sg_rule_clear(&r);
+
+    /* The tail [1] (G = 0, 1, 1, 1, ...), split-free: the periodic-tail
+     * theorem proves p 1 from n0 1 with a = 1, s0 = 1: agreement for
+     * 1 <= n < 1 + 1 + 1 - 1, certified to 1 + 2 + 1 - 2 = 2. */
+    ref_from(&ref, SG_SYNTAX_RULE, "0.[1]");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[1]");
+    g = ref_prefix(&ref, 50);
+    res = prove_prefix(&r, g, 50);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_true(res.period == 1 && res.preperiod == 1);
+    assert_true(res.certified_to == 2);
+    assert_string_equal(res.theorem_id, SG_THM_TAIL_PERIODIC);
     free(g);
     sg_rule_clear(&r);
 
@@ -1539,7 +1599,48 @@ static uint64_t naive_needs(const char *th, uint64_t a, uint64_t p, uint64_t t)
         return 2 * m + 3 * p + t - 1;
     if (strcmp(th, SG_THM_THREE_HEAP) == 0)
         return 3 * m + 3 * p + t - 1;
-    return m + t + p - 1; /* window, tail */
+    if (strcmp(th, SG_THM_TAIL_PERIODIC) == 0)
+        return m + 2 * p + t - 2; /* t = s0, the tail's start */
+    return m + t + p - 1;         /* window, tail */
+}
+
+/* The class condition of the periodic-tail theorem (THEORY.md 7.7),
+ * straight from its statement: for each m in [a + s0 - 1, a + s0 - 1 +
+ * q), the values of the options j < a + p of heap m + p are [0, sal) and
+ * sal more than those of the options i < a of heap m. */
+static int naive_class(const sg_rule *r, const uint32_t *g, uint64_t a,
+                       uint64_t p, uint64_t sal)
+{
+    uint64_t s0 = r->tail_start, q = r->tail_len, top = 0, m, j;
+    unsigned char *x, *y;
+    int ok = 1;
+
+    for (j = 0; j < a + p; j++)
+        top = g[j] > top ? g[j] : top;
+    x = calloc(top + sal + 2, 1);
+    y = calloc(top + sal + 2, 1);
+    assert_non_null(x);
+    assert_non_null(y);
+    for (m = a + s0 - 1; ok && m < a + s0 - 1 + q; m++) {
+        memset(x, 0, top + sal + 2);
+        memset(y, 0, top + sal + 2);
+        for (j = 0; j < a + p; j++) {
+            unsigned d = sg_rule_digit(r, m + p - j, NULL);
+            if (j == 0 ? (d & 1) : (d & 2))
+                x[g[j]] = 1;
+        }
+        for (j = 0; j < sal; j++)
+            y[j] = 1;
+        for (j = 0; j < a; j++) {
+            unsigned d = sg_rule_digit(r, m - j, NULL);
+            if (j == 0 ? (d & 1) : (d & 2))
+                y[g[j] + sal] = 1;
+        }
+        ok = memcmp(x, y, top + sal + 2) == 0;
+    }
+    free(x);
+    free(y);
+    return ok;
 }
 
 /* {g(m): m < a+p} == [0,sal) u ({g(m): m < a} + sal), with sets of flags. */
@@ -1831,6 +1932,7 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
 {
     int split = strcmp(th, SG_THM_TAIL_SPLIT) == 0;
     int tail = split || strcmp(th, SG_THM_TAIL_ARITH) == 0;
+    int tailp = strcmp(th, SG_THM_TAIL_PERIODIC) == 0;
 
     memset(o, 0, sizeof *o);
     if (n < 2)
@@ -1839,7 +1941,9 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
          p < n && (split ? 2 + t + p - 1 : naive_needs(th, 1, p, t)) < n; p++) {
         uint64_t sal = 0, a, q, sq = 0, m, tries, need = UINT64_MAX;
 
-        if (tail) {
+        if (tailp && p % r->tail_len)
+            continue;
+        if (tail || tailp) {
             if (g[n - 1] < g[n - 1 - p])
                 continue;
             sal = g[n - 1] - g[n - 1 - p];
@@ -1859,6 +1963,8 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
         } else if (!tail) {
             a = a ? a : 1;
             if (naive_needs(th, a, p, t) >= n)
+                continue;
+            if (tailp && sal && !naive_class(r, g, a, p, sal))
                 continue;
         } else {
             for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
@@ -1935,7 +2041,8 @@ static void search_naive_one(const sg_rule *r, const char *text,
         return;
     t = strcmp(th, SG_THM_TAIL_ARITH) == 0 || strcmp(th, SG_THM_TAIL_SPLIT) == 0
             ? r->tail_start - 1
-            : sg_rule_max_take(r);
+        : strcmp(th, SG_THM_TAIL_PERIODIC) == 0 ? r->tail_start
+                                                : sg_rule_max_take(r);
     res = prove_prefix(r, g, n);
     have = naive_prove(&want, r, th, t, g, n);
     if (have != (res.status != SG_UNRESOLVED) ||
@@ -2416,6 +2523,7 @@ int main(void)
         cmocka_unit_test(test_observed_long_saltus),
         cmocka_unit_test(test_observed_hex2),
         cmocka_unit_test(test_search_naive),
+        cmocka_unit_test(test_random_periodic_tails),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
         cmocka_unit_test(test_checksum),

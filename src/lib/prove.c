@@ -70,6 +70,7 @@ typedef enum {
     KIND_THREE,
     KIND_TAIL3,
     KIND_TAIL3_SPLIT,
+    KIND_TAIL_PERIODIC,
     KIND_HEX_ARITH
 } proof_kind;
 
@@ -97,6 +98,10 @@ static const struct theorem {
      "splitting-tail arithmetic-periodicity theorem (code ending in [3] with "
      "two-heap splits before it, saltus a power of 2, such as Lasker's "
      "Nim)"},
+    {KIND_TAIL_PERIODIC, SG_THM_TAIL_PERIODIC,
+     "periodic-tail theorem (split-free code with a repeating tail, such as "
+     "a subtraction game over a progression: the tail's period divides the "
+     "proof's)"},
     {KIND_HEX_ARITH, SG_THM_HEX_ARITH,
      "hexadecimal arithmetic-periodicity theorem (finite code with "
      "three-heap moves, saltus a power of 2, such as 0.8F)"},
@@ -211,6 +216,14 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
     sgi_rule_profile(&pr, r);
     if (why)
         *why = NULL;
+    if (pr.set) {
+        if (why)
+            *why = "no periodicity theorem is implemented for move sets "
+                   "that no code can write (primes, squares, "
+                   "proper-divisors, ...): the values are observed, never "
+                   "proven";
+        return KIND_NONE;
+    }
     if (pr.unequal) {
         if (!pr.has_tail && !pr.three)
             return KIND_TWO_UNEQUAL;
@@ -225,6 +238,8 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
             return KIND_TAIL3;
         if (pr.tail3 && !(pr.prefix_bits & SG_BIT_THREE))
             return KIND_TAIL3_SPLIT;
+        if (!(pr.bits & (SG_BIT_TWO | SG_BIT_THREE)))
+            return KIND_TAIL_PERIODIC;
         if (why)
             *why = "no periodicity theorem is implemented for this repeating "
                    "[..] tail (only codes ending in [3] whose digits before "
@@ -275,6 +290,9 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     case KIND_WINDOW:
     case KIND_TAIL3:
         return add_sat(m, t);
+    case KIND_TAIL_PERIODIC:
+        /* t = s0, the tail's start: a <= n < a + p + s0 - 1 */
+        return add_sat(add_sat(m, p), t - 1);
     case KIND_TAIL3_SPLIT:
         /* a lower bound: the true end a + f + c (split_tail_check) has
          * c >= a */
@@ -306,6 +324,8 @@ static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
 
 static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 {
+    if (kind == KIND_TAIL_PERIODIC)
+        return r->tail_start;
     return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ? r->tail_start - 1
                                                           : sg_rule_max_take(r);
 }
@@ -568,6 +588,91 @@ out:
     free(rho);
     free(ee);
     return ok;
+}
+
+/* Limit of class_condition's work (steps): beyond it the arithmetic case
+ * of the periodic-tail theorem is not attempted, and a certificate is
+ * refused. */
+#define CLASS_WORK_MAX ((uint64_t)1 << 27)
+
+/* Whether heap j is an option of heap h under a split-free rule: h - j
+ * tokens taken, with bit ALL when nothing is left, ONE otherwise. */
+static int one_heap_option(const sg_rule *r, uint64_t h, uint64_t j)
+{
+    unsigned d;
+
+    if (j >= h)
+        return 0;
+    d = sg_rule_digit(r, h - j, NULL);
+    return j == 0 ? (d & SG_BIT_ALL) != 0 : (d & SG_BIT_ONE) != 0;
+}
+
+/*
+ * The class condition of the periodic-tail theorem with a saltus
+ * (docs/THEORY.md, section 7.7), for a split-free rule whose digits repeat
+ * with period q = tail_len from s0 = tail_start: for every m in [M0, M0 +
+ * q), M0 = a + s0 - 1,
+ *   {G(j) : j < a + p, j an option of m + p}
+ *     = [0, sal) u {G(i) + sal : i < a, i an option of m}.
+ * The caller makes sure that a + p <= s->n and sal <= s->max.  Returns 1
+ * when it holds, 0 when not (or beyond CLASS_WORK_MAX: *why says which),
+ * -1 when out of memory.
+ */
+static int class_condition(const sg_seq *s, const sg_rule *r, uint64_t a,
+                           uint64_t p, uint64_t sal, const char **why)
+{
+    uint64_t q = r->tail_len, M0 = add_sat(a, r->tail_start - 1), m, j;
+    uint64_t size = (uint64_t)s->max + sal + 2;
+    unsigned char *x, *y;
+    int ok = 1;
+
+    if (mul_sat(q, add_sat(add_sat(a, p), size)) > CLASS_WORK_MAX ||
+        M0 == UINT64_MAX || add_sat(M0, add_sat(q, p)) == UINT64_MAX) {
+        *why = "the class condition of the periodic-tail theorem is beyond "
+               "this implementation's limits";
+        return 0;
+    }
+    x = calloc((size_t)size, 1);
+    y = calloc((size_t)size, 1);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -1;
+    }
+    for (m = M0; ok && m < M0 + q; m++) {
+        memset(x, 0, (size_t)size);
+        memset(y, 0, (size_t)size);
+        for (j = 0; j < a + p; j++)
+            if (one_heap_option(r, m + p, j))
+                x[G(j)] = 1;
+        for (j = 0; j < sal; j++)
+            y[j] = 1;
+        for (j = 0; j < a; j++)
+            if (one_heap_option(r, m, j))
+                y[G(j) + sal] = 1;
+        if (memcmp(x, y, (size_t)size) != 0) {
+            *why = "the class condition of the periodic-tail theorem fails";
+            ok = 0;
+        }
+    }
+    free(x);
+    free(y);
+    return ok;
+}
+
+/* The least common multiple of p and the tail's period q, the period the
+ * periodic-tail theorem proves for a candidate p (UINT64_MAX on
+ * overflow). */
+static uint64_t tail_multiple(uint64_t p, uint64_t q)
+{
+    uint64_t a = p, b = q;
+
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? mul_sat(p / a, q) : UINT64_MAX;
 }
 
 /* Limits of hex_arith_check's work (steps), of the values it tables
@@ -1053,7 +1158,12 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
 {
     uint64_t N = s->n, a, sal, tries;
 
-    if (saltus_of(&sal, s, kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT, p))
+    if (kind == KIND_TAIL_PERIODIC && p % r->tail_len)
+        return 0; /* the theorem needs the tail's period to divide p */
+    if (saltus_of(&sal, s,
+                  kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
+                      kind == KIND_TAIL_PERIODIC,
+                  p))
         return 0;
     a = start_of(s, p, sal, memo);
     if (kind == KIND_TAIL3_SPLIT) {
@@ -1089,6 +1199,12 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
             a = 1;
         if (theorem_needs(kind, a, p, t) >= N)
             return 0;
+        if (kind == KIND_TAIL_PERIODIC && sal) {
+            const char *why;
+            int ok = class_condition(s, r, a, p, sal, &why);
+            if (ok <= 0)
+                return ok;
+        }
     } else {
         /* The prefix condition may need a later start than n0(p). */
         int ok = 0;
@@ -1133,7 +1249,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 
     if (N < 2)
         return 0;
-    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT) {
+    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
+        kind != KIND_TAIL_PERIODIC) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
@@ -1142,7 +1259,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         if (p < from)
             return 0;
     }
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && len >= 1 && len < N) {
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
+        kind != KIND_TAIL_PERIODIC && len >= 1 && len < N) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
@@ -1279,6 +1397,26 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
                 return UINT64_MAX;
         }
         return UINT64_MAX;
+    }
+    if (kind == KIND_TAIL_PERIODIC) {
+        /* proven as the multiple lcm(p, q); with a saltus only when the
+         * class condition holds (read from the computed values) */
+        const char *why;
+        uint64_t pq = tail_multiple(p, r->tail_len);
+        if (a == 0)
+            a = 1;
+        if (sal && pq != UINT64_MAX) {
+            uint64_t sq = mul_sat(sal, pq / p);
+            if (add_sat(a, pq) > s->n || sq > s->max)
+                return UINT64_MAX;
+            ok = class_condition(s, r, a, pq, sq, &why);
+            if (ok < 0)
+                *nomem = 1;
+            if (ok != 1)
+                return UINT64_MAX;
+        }
+        return pq == UINT64_MAX ? UINT64_MAX
+                                : theorem_needs(kind, a, pq, r->tail_start);
     }
     if (sal != 0 && kind == KIND_THREE) {
         /* the hexadecimal theorem, values beyond N read through the
@@ -1482,7 +1620,8 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
         return refute(err, "the status '%s' contradicts the saltus %llu",
                       sg_period_status_name(c->status), U(sq));
     if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_HEX_ARITH && (sal != 0 || sq != 0))
+        kind != KIND_TAIL_PERIODIC && kind != KIND_HEX_ARITH &&
+        (sal != 0 || sq != 0))
         return refute(err,
                       "this theorem proves only plain periodicity (saltus 0)");
     if (kind != KIND_TAIL3 && a == 0)
@@ -1582,6 +1721,27 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                           "theorem's range",
                           U(p), U(sal));
         }
+    if (kind == KIND_TAIL_PERIODIC) {
+        const char *why = NULL;
+        int ok;
+        if (p % r->tail_len)
+            return refute(err,
+                          "the proof's period %llu is not a multiple of the "
+                          "tail's period %llu",
+                          U(p), U(r->tail_len));
+        if (sal && p > B - a + 1)
+            return refute(err, "the start and period reach beyond the "
+                               "bound");
+        if (sal && (ok = class_condition(s, r, a, p, sal, &why)) != 1) {
+            if (ok < 0) {
+                sg_error_set(err, SG_E_NOMEM, -1,
+                             "out of memory while checking the class "
+                             "condition");
+                return 0;
+            }
+            return refute(err, "%s", why);
+        }
+    }
     if (kind == KIND_TAIL3 && (pc = prefix_condition(s, a, p, sal)) != 1) {
         if (pc < 0) {
             sg_error_set(err, SG_E_NOMEM, -1,
@@ -1645,7 +1805,7 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     int have_scan;
 
     if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
-        kind == KIND_WINDOW || N < 16)
+        kind == KIND_TAIL_PERIODIC || kind == KIND_WINDOW || N < 16)
         return (size_t)best;
     t = kind_length(kind, r);
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values

@@ -7,6 +7,7 @@
  */
 #include "sgexplore.h"
 #include "moves.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,19 @@ static int find_hex_move(sg_move *mv, const sg_rule *r, const sg_result *res,
 sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
                        const sg_seq *s, const mpz_t h, const mpz_t target)
 {
+    if (r->set) {
+        /* no theorem proves a set rule: computed heaps only */
+        uint64_t take;
+        if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 || mpz_sgn(target) < 0 ||
+            mpz_cmp_ui(target, UINT32_MAX) > 0 ||
+            !sgi_rule_set_find_move(&take, r, s, mpz_get_ui(h),
+                                    (sg_value)mpz_get_ui(target)))
+            return SG_E_UNKNOWN;
+        mpz_set_ui(m->take, (unsigned long)take);
+        mpz_sub_ui(m->left[0], h, (unsigned long)take);
+        m->nleft = mpz_sgn(m->left[0]) ? 1 : 0;
+        return SG_OK;
+    }
     if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && r->tail_len &&
         res->status != SG_UNRESOLVED &&
         !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE)))
