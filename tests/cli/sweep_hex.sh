@@ -12,7 +12,8 @@
 # without such a candidate, one whose saltus is not a power of 2 (0.3F,
 # THEORY.md 7.5), or a plain candidate that Theorem 3 could not certify
 # within 5000 values.  And the rows docs/THEORY.md cites: 0.8F (p 7, s 4
-# from 7, hex-arith), 0.3F unresolved.
+# from 7, hex-arith), 0.3F unresolved; and G(10^100 + d) of four
+# arithmetic-periodic codes against their formula over brute-force values.
 
 SG=${SGEXPLORE:-sgexplore}
 ENUM=${abs_top_builddir:-.}/tests/enum_values
@@ -144,5 +145,47 @@ check "0.3F: unresolved (saltus 3)" \
     test "$(awk '$1 == "0.3F" { print $2 }' "$T/rows")" = unresolved
 check "68 arithmetic-periodic rows" \
     test "$(awk '$2 == "arithmetic-periodic"' "$T/rows" | wc -l)" = 68
+
+# G(10^100 + d) on the command line against the rows' (n0, p, s) applied
+# to a brute-force G(0..79) written here (every option of every heap).
+python3 - "$T/rows" >"$T/formula" <<'PY'
+import sys
+rows = {l.split()[0]: l.split() for l in open(sys.argv[1])}
+for code in ('0.8F', '0.A8', '0.FC', '0.BC'):
+    digits = {k: int(ch, 16) for k, ch in enumerate(code.split('.')[1], 1)}
+    g = []
+    for h in range(80):
+        opts = set()
+        for k, d in digits.items():
+            m = h - k
+            if m < 0:
+                continue
+            if d & 1 and m == 0:
+                opts.add(0)
+            if d & 2 and m >= 1:
+                opts.add(g[m])
+            for a in range(1, m // 2 + 1) if d & 4 else ():
+                opts.add(g[a] ^ g[m - a])
+            for a in range(1, m // 3 + 1) if d & 8 else ():
+                for b in range(a, (m - a) // 2 + 1):
+                    opts.add(g[a] ^ g[b] ^ g[m - a - b])
+        v = 0
+        while v in opts:
+            v += 1
+        g.append(v)
+    _, _, n0, p, s, _ = rows[code]
+    n0, p, s = int(n0), int(p), int(s)
+    for d in range(3):
+        q, r = divmod(10 ** 100 + d - n0, p)
+        print(code, d, g[n0 + r] + q * s)
+PY
+fbad=0
+while read -r code d want; do
+    got=$("$SG" "$code" --heap "10^100+$d" --quiet 2>&1)
+    [ "$got" = "G(10^100+$d) = $want" ] ||
+        { fbad=$((fbad + 1)); echo "# $code: $got, formula $want"; }
+done <"$T/formula"
+check "G(10^100 + d) of four arithmetic-periodic codes equals the formula over brute-force values ($fbad differ)" \
+    test "$fbad" = 0 -a "$(wc -l <"$T/formula")" = 12
 
 echo "1..$n"
