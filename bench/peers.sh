@@ -20,6 +20,8 @@
 #   SG_PEERS_TIMEOUT  seconds of wall time before a peer's run is abandoned
 #                     (default 60; its ratio is then a lower bound, ">")
 #   SG_PEERS_SG_TIMEOUT  the same for sgexplore's runs (default 600)
+#   SG_PEERS_ONLY     a bash regular expression: only the cases whose
+#                     name matches it (e.g. '10\^[78]')
 #
 # The peers are built outside this repository from their public sources;
 # nothing of theirs is kept here.  As done for the run in docs/BENCHMARKS.md:
@@ -50,7 +52,11 @@
 #              values too (printed in the line).  A proven case is stopped
 #              at the timeout if it has not proved the period by then.  A
 #              stopped run's CPU time is read from /proc just before it is
-#              ended.  It reads only octal codes: no Grundy's game.
+#              ended.  Grundy's game is its name `grundy` (its
+#              old/src/game.cc), which it reads as 4!.0.
+#   A peer that does not reach N (or 2^K) values within SG_PEERS_TIMEOUT
+#   is stopped; its ratio ">x" is then a lower bound (its CPU so far over
+#   sgexplore's for all N values), and sgexplore is not timed on 2^K.
 
 set -u
 
@@ -154,6 +160,9 @@ bench_case() {
     local name=$1 rule=$2 n=$3 max=${4:-} per=${5:-} pre=${6:-}
     local r k=$7 tn sgc=() sgw=() ogc=() ogw=() tzc=() tzw=() sgk=()
     local og_n=$n tz_note= og_note= first s c t
+    if [ -n "${SG_PEERS_ONLY:-}" ] && ! [[ $name =~ $SG_PEERS_ONLY ]]; then
+        return 0
+    fi
     [ -n "$max" ] && og_n=$((pre + 3 * per))
     # tczajka stops at the first power of two >= N on enumeration cases.
     tn=
@@ -170,20 +179,21 @@ bench_case() {
                 { fail "$name"; return 1; }
         fi
         sgc+=("$T_CPU") sgw+=("$T_WALL")
-        if [ -n "$tn" ] && [ -n "$TCZAJKA" ]; then
-            timed "$SG_TIMEOUT" "$SGBENCH" enum "$rule" "$tn" ||
-                { fail "$name"; return 1; }
-            sgk+=("$T_CPU")
-        fi
-        if [ -n "$OGSOLVE" ] && [ "$k" != "-" ]; then
+        if [ -n "$OGSOLVE" ] && [ "$k" != "-" ] && [ -z "${OG_SKIP:-}" ]; then
             og_note=
             timed "$TIMEOUT" "$OGSOLVE" -m "$OGM" -n $((og_n - 1)) "$rule" ||
                 og_note="timeout ${TIMEOUT} s or failed, "
             ogc+=("$T_CPU") ogw+=("$T_WALL")
         fi
         if [ -n "$TCZAJKA" ] && [ "$k" != "-" ]; then
-            tczajka_run "$rule" "${tn:+$k}"
+            tczajka_run "${TZ_RULE:-$rule}" "${tn:+$k}"
             tzc+=("$T_CPU") tzw+=("$T_WALL") tz_note=$T_NOTE
+            # sgexplore on the same 2^K values, when tczajka got there
+            if [ -n "$tn" ] && [[ $tz_note == stopped* ]]; then
+                timed "$SG_TIMEOUT" "$SGBENCH" enum "$rule" "$tn" ||
+                    { fail "$name"; return 1; }
+                sgk+=("$T_CPU")
+            fi
         fi
         (( $(date +%s) - first > REPEAT_LIMIT )) && break
     done
@@ -196,7 +206,9 @@ bench_case() {
         row "" tczajka - - - "skipped: reads only octal codes"
         return 0
     fi
-    if [ -n "$OGSOLVE" ]; then
+    if [ -n "${OG_SKIP:-}" ]; then
+        row "" ogsolve - - - "skipped: reads only octal codes"
+    elif [ -n "$OGSOLVE" ]; then
         c=$(median "${ogc[@]}")
         t=$(ratio "$c" "$s")
         [ -n "$og_note" ] && t=">${t#x}"
@@ -208,7 +220,9 @@ bench_case() {
     if [ -n "$TCZAJKA" ]; then
         c=$(median "${tzc[@]}")
         t=$(ratio "$c" "$s")
-        if [ -n "$tn" ] && [[ $tz_note != stopped* ]]; then
+        if [ -n "$tn" ] && [[ $tz_note == timeout* ]]; then
+            t=">${t#x}" tz_note="$tz_note, before $tn values"
+        elif [ -n "$tn" ] && [[ $tz_note != stopped* ]]; then
             t=- tz_note="$tz_note: proved before $tn values, no ratio"
         elif [ -n "$tn" ]; then
             s=$(median "${sgk[@]}")
@@ -231,5 +245,12 @@ bench_case "0.376 proven" 0.376 "" 10000000 4 2268248 ""
 bench_case "0.354 proven" 0.354 "" 60000000 1180 10061916 ""
 bench_case "Kayles 0.77" 0.77 1000000 "" "" "" 20
 bench_case "Officers 0.6" 0.6 1000000 "" "" "" 20
-bench_case "Grundy's game 4!.0" '4!.0' 1000000 "" "" "" -
+TZ_RULE=grundy OG_SKIP=1 bench_case "Grundy's game 4!.0" '4!.0' 1000000 "" "" "" 20
+# Issue 26: where the parity sparse space (0.106) and the record runs
+# (Officers, Grundy's game) work.
+bench_case "0.106 to 10^7" 0.106 10000000 "" "" "" 24
+bench_case "Officers 0.6 to 10^7" 0.6 10000000 "" "" "" 24
+TZ_RULE=grundy OG_SKIP=1 bench_case "Grundy's game to 10^7" '4!.0' 10000000 "" "" "" 24
+bench_case "Officers 0.6 to 10^8" 0.6 100000000 "" "" "" 27
+TZ_RULE=grundy OG_SKIP=1 bench_case "Grundy's game to 10^8" '4!.0' 100000000 "" "" "" 27
 echo "bench-peers: load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -11,7 +11,8 @@
 # (docs/DEEP.md) use their default window.
 #
 # Environment: SGBENCH (the driver, set by `make bench`), SG_BENCH_RUNS
-# (repetitions, default 3), SG_BENCH_LONG=0 to leave out the case that
+# (repetitions, default 3; --threads cases: interleaved rounds),
+# SG_BENCH_LONG=0 to leave out the case that
 # takes about a minute (0.1777 proven), SG_BENCH_TIMEOUT (seconds per run,
 # default 150).  Cases with a target from the issue say whether it was met.
 
@@ -23,6 +24,9 @@ LONG=${SG_BENCH_LONG:-1}
 TIMEOUT=${SG_BENCH_TIMEOUT:-150}
 # A run longer than this is not repeated (its median is that one run).
 REPEAT_LIMIT=20
+# threads_case: a round of all thread counts longer than this is not
+# repeated.
+THREADS_ROUND_LIMIT=${SG_BENCH_ROUND_LIMIT:-150}
 
 if ! test -x "$SGBENCH"; then
     echo "bench: $SGBENCH not found (run 'make bench')" >&2
@@ -120,6 +124,47 @@ deep_case() {
     else
         row "$label" "$n" "deep" "-" "-" "-" "-" "-" "skipped: over ${TIMEOUT} s or failed"
     fi
+}
+
+# threads_case LABEL MODE RULE N: `sgbench MODE RULE N` (enum or deep)
+# with --threads T = 1, 2, 4, ... and the machine's processor count
+# (nproc), interleaved (T = 1, 2, ..., then again) for up to RUNS rounds
+# (one when a round takes over REPEAT_LIMIT s), the median wall and CPU of
+# each T, and its wall-clock speed-up over one thread in the same rounds.
+threads_case() {
+    local label=$1 mode=$2 rule=$3 n=$4 r t line start ts=() np
+    local -A walls cpus rss
+    np=$(nproc)
+    for ((t = 1; t <= np; t *= 2)); do ts+=("$t"); done
+    [ "${ts[-1]}" = "$np" ] || ts+=("$np")
+    for ((r = 0; r < RUNS; r++)); do
+        start=$SECONDS
+        for t in "${ts[@]}"; do
+            if ! line=$(SGBENCH_THREADS=$t timeout "$TIMEOUT" "$SGBENCH" \
+                "$mode" "$rule" "$n"); then
+                row "$label, $t threads" "$n" "$mode" "-" "-" "-" "-" "-" \
+                    "skipped: over ${TIMEOUT} s or failed"
+                return
+            fi
+            walls[$t]+="$(field wall "$line") "
+            cpus[$t]+="$(field cpu "$line") "
+            rss[$t]=$(field maxrss_kb "$line")
+        done
+        # (at least two rounds when one takes under THREADS_ROUND_LIMIT)
+        ((SECONDS - start > THREADS_ROUND_LIMIT)) && { r=$((r + 1)); break; }
+    done
+    ((r > RUNS)) && r=$RUNS
+    local one w c
+    one=$(printf '%s\n' ${walls[1]} | sort -g | sed -n "$(((r + 1) / 2))p")
+    for t in "${ts[@]}"; do
+        w=$(printf '%s\n' ${walls[$t]} | sort -g | sed -n "$(((r + 1) / 2))p")
+        c=$(printf '%s\n' ${cpus[$t]} | sort -g | sed -n "$(((r + 1) / 2))p")
+        row "$label, $t thread$([ "$t" = 1 ] || echo s)" "$n" "$mode" "$r" \
+            "$w" "$c" "$(awk -v n="$n" -v w="$w" 'BEGIN { printf "%.4g", n / w }')" \
+            "$(mb "${rss[$t]}")" \
+            "$(awk -v a="$one" -v b="$w" -v c="$c" -v n="$n" 'BEGIN {
+                printf "wall x%.2f vs one thread, %.3g values per CPU-second", a / b, n / c }')"
+    done
 }
 
 # ratio_case LABEL RULE N: the same size with both methods.
@@ -230,6 +275,11 @@ T_VPS=3e7 enum_case "Kayles 0.77" '0.77' 100000000
 # Issue 14: Kayles-like games (few rare values) in the deep-run mode.
 T_VPS=3e7 deep_case "Kayles 0.77, deep run" '0.77' 100000000
 T_VPS=3e7 deep_case "0.167, deep run" '0.167' 100000000
+# Issue 26: --threads T (interleaved; more rows where the machine has more
+# processors).
+threads_case "Grundy's game 4!.0" enum '4!.0' 10000000
+threads_case "Officers 0.6" enum '0.6' 10000000
+threads_case "Grundy's game 4!.0, deep run" deep '4!.0' 10000000
 ratio_case "0.16 (vs naive)" '0.16' 30000
 analyse_case "0.16 proven" '0.16' 10000000 149459 105351
 # Issue 14, part 2: proofs whose period search used to dominate (0.376 took
@@ -342,6 +392,53 @@ if [ -n "$SETBENCH" ] && test -x "$SETBENCH"; then
 else
     echo
     echo "set expressions: skipped (needs \$SETBENCH, bench/setbench)"
+fi
+
+# Misère quotients (issue 24, docs/MISERE.md): for Kayles and 0.07 the
+# largest heap bound n, in steps of 5, whose quotient Q_n one run of
+# `--misere --quotient --max n+1` finishes within 60 s (each run starts
+# from nothing), with its order; and the exact search's rate, from a run
+# the search dominates (0.6 until its 256 MiB memo is full).
+echo
+echo "misère quotients (one run each, 60 s at most):"
+if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
+    command -v python3 >/dev/null; then
+    for rule in 0.77 0.07; do
+        best="none" order="-" secs="-"
+        last=0
+        for n in 5 10 15 20 25 30 35 40 45 50 55 60; do
+            last=$n
+            t0=$(date +%s.%N)
+            if ! out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
+                --quotient --max $((n + 1)) --max-order 65536 --json \
+                2>/dev/null); then
+                break
+            fi
+            t1=$(date +%s.%N)
+            best=$n
+            secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+            order=$(printf '%s' "$out" | python3 -c \
+                'import json, sys; print(json.load(sys.stdin)["quotient"]["order"])')
+        done
+        if [ "$best" = "$last" ]; then
+            why="every bound tried finished"
+        else
+            why="Q_$((best + 5)) did not finish in 60 s or within the budget"
+        fi
+        echo "  $rule: Q_$best of order $order in $secs s ($why)"
+    done
+    t0=$(date +%s.%N)
+    out=$(timeout 150 "$SGEXPLORE" --no-cache 0.6 --misere --quotient \
+        --max 17 --json 2>/dev/null)
+    t1=$(date +%s.%N)
+    printf '%s' "$out" | python3 -c 'import json, sys
+q = json.load(sys.stdin)["quotient"]
+w = float(sys.argv[2]) - float(sys.argv[1])
+print("  exact search (0.6, heaps to %d): %d positions stored in %.1f s, %.0f per second"
+      % (q["stopped_at"] or q["heaps"], q["positions"], w, q["positions"] / w))' \
+        "$t0" "$t1" || echo "  exact search: no result"
+else
+    echo "  skipped: needs \$SGEXPLORE and python3"
 fi
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

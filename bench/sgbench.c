@@ -2,9 +2,12 @@
  * sgbench.c - the benchmark driver behind `make bench` (bench/run.sh runs
  * it once per measurement, so that peak memory is per case).  Modes:
  *
- *   sgbench enum RULE N [auto|naive|sparse|sparse1|MASK]
+ *   sgbench enum RULE N [auto|naive|sparse|sparse1|pinB|MASK]
  *       time the enumeration of G(0..N-1) (sparse1: without the helper
- *       thread; MASK: a forced sparse-space mask);
+ *       threads; pinB: the helpers on every superblock with the work
+ *       balance fixed at B, the pin_helper switch, for callgrind's
+ *       per-thread counts in docs/RECORDS.md; MASK: a forced sparse-space
+ *       mask);
  *   sgbench analyse RULE MAX
  *       time sg_analyse (enumeration in rounds plus proofs) until proven;
  *   sgbench deep RULE N [WINDOW]
@@ -18,7 +21,9 @@
  * MASK is a number (0x1b) or, for the parity masks, the number followed
  * by "p" (the heap's parity h mod 2) or "q" ((h + 1) mod 2): "0xdq".
  * With SGBENCH_AVX2=1 in the environment the sparse method keeps to its
- * AVX2 code on a CPU with AVX-512 (what CPUs without it get).
+ * AVX2 code on a CPU with AVX-512 (what CPUs without it get); with
+ * SGBENCH_THREADS=T it uses T threads (--threads T; default: the cores
+ * available), which every line reports as threads=T.
  *
  * Prints one line of key=value pairs: wall and CPU seconds, values per
  * second, peak resident memory (getrusage ru_maxrss), and what was found.
@@ -52,7 +57,7 @@ static long maxrss_kb(void)
 static int usage(void)
 {
     fprintf(stderr, "usage: sgbench enum RULE N "
-                    "[auto|naive|sparse|sparse1|MASK]\n"
+                    "[auto|naive|sparse|sparse1|pinB|MASK]\n"
                     "       sgbench analyse RULE MAX\n"
                     "       sgbench deep RULE N [WINDOW]\n"
                     "       sgbench space RULE N\n");
@@ -82,6 +87,22 @@ static sgi_test_switches bench_switches(void)
     return sw;
 }
 
+/* SGBENCH_THREADS=T: the runs' --threads (0: the library's default). */
+static unsigned bench_threads(void)
+{
+    const char *e = getenv("SGBENCH_THREADS");
+
+    return e ? (unsigned)strtoul(e, NULL, 10) : 0;
+}
+
+/* The threads a run with bench_threads() uses (what it reports). */
+static unsigned threads_used(void)
+{
+    unsigned t = bench_threads() ? bench_threads() : sg_threads_default();
+
+    return t > SG_THREADS_MAX ? SG_THREADS_MAX : t;
+}
+
 static int run_enum(const char *rule, size_t n, const char *how)
 {
     sg_rule r;
@@ -107,10 +128,13 @@ static int run_enum(const char *rule, size_t n, const char *how)
     } else {
         int64_t mask = SGI_SPARSE_AUTO;
         sgi_test_switches sw = bench_switches();
-        sg_enum_options opt = {.test = &sw};
+        sg_enum_options opt = {.test = &sw, .threads = bench_threads()};
         if (strcmp(how, "sparse1") == 0)
             sw.no_threads = 1; /* one thread only */
-        else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
+        else if (strncmp(how, "pin", 3) == 0) {
+            sw.pin_helper = 1;
+            sw.pin_balance = strtol(how + 3, NULL, 10);
+        } else if (strcmp(how, "auto") != 0 && strcmp(how, "sparse") != 0) {
             char *end;
             mask = (int64_t)strtoll(how, &end, 0);
             if (*end == 'p')
@@ -129,7 +153,8 @@ static int run_enum(const char *rule, size_t n, const char *how)
     }
     printf("mode=enum rule=%s n=%zu method=%s wall=%.4f cpu=%.4f vps=%.4g "
            "maxrss_kb=%ld max=%u width=%u mask=0x%x rare=%zu full_scans=%zu "
-           "repicks=%zu parity=%s pairs=%zu searches=%zu checksum=%016llx\n",
+           "repicks=%zu parity=%s pairs=%zu searches=%zu checksum=%016llx "
+           "threads=%u\n",
            rule, n, method, w1 - w0, c1 - c0, (double)n / (w1 - w0),
            maxrss_kb(), (unsigned)s.max, s.width, (unsigned)stats.mask,
            stats.rare, stats.full_scans, stats.repicks,
@@ -137,7 +162,8 @@ static int run_enum(const char *rule, size_t n, const char *how)
            : stats.parity_shift ? "h+1"
                                 : "h",
            stats.pairs_chosen, stats.searches,
-           (unsigned long long)sg_checksum(&s, s.n));
+           (unsigned long long)sg_checksum(&s, s.n),
+           strcmp(how, "sparse1") == 0 ? 1 : threads_used());
     sg_seq_clear(&s);
     sg_rule_clear(&r);
     return 0;
@@ -151,7 +177,7 @@ static int run_analyse(const char *rule, size_t max)
     sg_result res;
     sg_status st;
     sgi_test_switches sw = bench_switches();
-    sg_enum_options opt = {.test = &sw};
+    sg_enum_options opt = {.test = &sw, .threads = bench_threads()};
     double w0, c0, w1, c1;
 
     if (parse_rule(&r, rule))
@@ -168,13 +194,14 @@ static int run_analyse(const char *rule, size_t max)
     }
     printf("mode=analyse rule=%s max=%zu status=%s period=%llu "
            "preperiod=%llu computed=%zu wall=%.4f cpu=%.4f vps=%.4g "
-           "maxrss_kb=%ld\n",
+           "maxrss_kb=%ld threads=%u\n",
            rule, max,
            res.status == SG_PERIODIC         ? "periodic"
            : res.status == SG_ARITH_PERIODIC ? "arith-periodic"
                                              : "unresolved",
            (unsigned long long)res.period, (unsigned long long)res.preperiod,
-           s.n, w1 - w0, c1 - c0, (double)s.n / (w1 - w0), maxrss_kb());
+           s.n, w1 - w0, c1 - c0, (double)s.n / (w1 - w0), maxrss_kb(),
+           threads_used());
     sg_seq_clear(&s);
     sg_rule_clear(&r);
     return 0;
@@ -187,7 +214,7 @@ static int run_deep(const char *rule, size_t n, size_t window)
     sg_error err;
     sg_status st;
     sgi_test_switches sw = bench_switches();
-    sg_enum_options opt = {.test = &sw};
+    sg_enum_options opt = {.test = &sw, .threads = bench_threads()};
     double w0, c0, w1, c1;
 
     if (parse_rule(&r, rule))
@@ -202,10 +229,10 @@ static int run_deep(const char *rule, size_t n, size_t window)
         fprintf(stderr, "sgbench: %s: %s\n", rule, err.msg);
     printf("mode=deep rule=%s n=%zu computed=%zu window=%zu wall=%.4f "
            "cpu=%.4f vps=%.4g maxrss_kb=%ld max=%u rare=%zu "
-           "checksum=%016llx\n",
+           "checksum=%016llx threads=%u\n",
            rule, n, d.seq.n, d.window, w1 - w0, c1 - c0,
            (double)d.seq.n / (w1 - w0), maxrss_kb(), (unsigned)d.seq.max,
-           d.nrare, (unsigned long long)sg_deep_checksum(&d));
+           d.nrare, (unsigned long long)sg_deep_checksum(&d), threads_used());
     sg_deep_clear(&d);
     sg_rule_clear(&r);
     return st == SG_OK ? 0 : 1;

@@ -122,14 +122,39 @@ void cli_progress_budget(size_t max, const char *why, double seconds)
     progress.seconds = seconds;
 }
 
-/* The options of one enumeration: the cancel flag and, on a terminal,
- * the progress line. */
+/* --threads T of this process's enumerations; 0: the library's default
+ * (sg_threads_default). */
+static unsigned enum_threads;
+
+int cli_threads_option(const cli_args *a)
+{
+    const char *t =
+        cli_declares(a, "--threads") ? cli_get(a, "--threads") : NULL;
+    uint64_t n;
+    int rc;
+
+    if (!t)
+        return EXIT_DONE;
+    if ((rc = cli_parse_count(&n, "--threads", t)))
+        return rc;
+    if (n > SG_THREADS_MAX) {
+        cli_error("--threads %s: at most %d threads", cli_quote(t),
+                  SG_THREADS_MAX);
+        return EXIT_USAGE;
+    }
+    enum_threads = (unsigned)n;
+    return EXIT_DONE;
+}
+
+/* The options of one enumeration: the cancel flag, the threads and, on a
+ * terminal, the progress line. */
 sg_enum_options cli_enum_options(void)
 {
     sg_enum_options o;
 
     memset(&o, 0, sizeof o);
     o.cancel = &cli_cancel;
+    o.threads = enum_threads;
     if (progress_on)
         o.progress = progress_show;
     return o;

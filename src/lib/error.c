@@ -2,10 +2,11 @@
  * error.c - diagnostics and small input helpers shared by every module, so
  * that each one reports problems the same way (code, position, message).
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "sgexplore.h"
 #include "internal.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,6 +51,23 @@ sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
     }
     *out = v;
     return SG_OK;
+}
+
+unsigned sg_threads_default(void)
+{
+    long n = 0;
+
+#if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t set;
+
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+#endif
+    if (n <= 0)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return n > SG_THREADS_MAX ? SG_THREADS_MAX : (unsigned)n;
 }
 
 uint64_t sgi_physical_memory(void)

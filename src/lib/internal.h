@@ -205,4 +205,15 @@ sg_status sgi_plot_write_results(const char *path, sgi_plot_summary *out,
  * of plots/), or NULL. */
 const char *sgi_plot_template(const char *name);
 
+/* misere_quot.c: Theorem Q's check (docs/MISERE.md) of a candidate
+ * quotient of heaps 1..k of rule r: states 0..nq-1 (0 the empty sum),
+ * trans[u * k + h - 1] the state of u plus heap h, label[u] = 1 for the
+ * P-portion.  0 when it is the misère quotient (the heaps commute,
+ * Lemma Q's walk passes, (Q, P) is reduced, every state is reached),
+ * 1 when a check fails, -1 on failure (err).  For the tests: the proof
+ * sg_misere_quotient runs on every quotient it returns. */
+int sgi_mquot_verify(const sg_rule *r, size_t k, size_t nq,
+                     const uint32_t *trans, const unsigned char *label,
+                     size_t budget, sg_error *err);
+
 #endif /* SG_INTERNAL_H */

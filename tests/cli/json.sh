@@ -122,6 +122,9 @@ run version version 0 "$SG" --version --json
 # --misere (docs/MISERE.md): the key misere, position.method
 run misere analysis 0 "$SG" kayles --misere --max 12 --json
 run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
+run misere_quotient analysis 0 "$SG" kayles --misere --quotient --max 12 --json
+run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --json
+run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --max 12 --position 5,7 --json
 printf '1,2\n4 7\n0\n' >"$T/mpos"
 run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
 check "misere: values, genus texts, tame_to and method" \
@@ -133,8 +136,17 @@ assert m["tame_to"] == 5 and m["first_wild"] == 5, m
 p = json.load(open(sys.argv[2]))["position"]
 assert p["method"] == "search" and p["winner"] in ("first", "second"), p
 for l in open(sys.argv[3]):
-    assert json.loads(l)["position"]["method"] in ("tame", "search"), l' \
-    "$T/misere.json" "$T/misere_position.json" "$T/misere_positions.json"
+    assert json.loads(l)["position"]["method"] in ("tame", "search"), l
+q = json.load(open(sys.argv[4]))["quotient"]
+assert q["heaps"] == 11 == len(q["orders"]) and q["order"] == q["orders"][-1], q
+assert q["heap_words"][0] == "1" and q["stopped"] is None, q
+s = json.load(open(sys.argv[5]))["quotient"]
+assert s["stopped_at"] == 5 and s["heaps"] == 4 and s["order"] == 6, s
+p = json.load(open(sys.argv[6]))["position"]
+assert p["method"] == "quotient", p' \
+    "$T/misere.json" "$T/misere_position.json" "$T/misere_positions.json" \
+    "$T/misere_quotient.json" "$T/misere_quotient_stopped.json" \
+    "$T/misere_quotient_position.json"
 
 # The number rule on the values themselves.
 check "values past 2^53 are decimal strings (Nim: G(n) = n), small ones integers" \

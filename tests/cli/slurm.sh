@@ -5,7 +5,9 @@
 # ../shared/slurm-single-node.md), runs a sweep split into 3 shards
 # through scripts/sweep-slurm.sh (a job array, then a merge job with
 # --dependency=afterok), and checks that the merged cache gives exactly
-# the table of the unsharded sweep.  When the daemons cannot start (no
+# the table of the unsharded sweep; then a record run through
+# scripts/record-slurm.sh, a chain of one-second jobs resuming each
+# other's checkpoint, which must end with the full run's checksum.  When the daemons cannot start (no
 # packages, not root), the test reports SKIP with the reason, never PASS.
 
 SG=${SGEXPLORE:-sgexplore}
@@ -138,5 +140,41 @@ check "the merged cache gives exactly the unsharded table (56 rows)" \
     test "$(wc -l <"$T/whole.tsv")" = 56 -a -z "$(diff "$T/whole.tsv" "$T/merged.tsv")"
 check "every rule comes from the merged cache" \
     test "$(grep -c '"source":"cache"' "$T/again.json")" = 56
+
+# A record run (scripts/record-slurm.sh): Officers' deep run to RN values
+# cut into a chain of jobs of one second each, every job resuming from
+# the checkpoint of the one before; it must end with the checksum of the
+# full run (the --threads value of the node's cores).
+# (more values when the machine computes them in under 2 s: the first job
+# must not finish them all)
+want_sum() {
+    "$SG" 0.6 --deep --window 49152 --max "$1" --no-cache --json 2>/dev/null |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["deep"]["checksum"])'
+}
+RN=600000
+t0=$SECONDS
+want_sum $RN >"$T/record.want"
+if ((SECONDS - t0 < 2)); then
+    RN=4000000
+    want_sum $RN >"$T/record.want"
+fi
+timeout 180 "$SRC/scripts/record-slurm.sh" -r 0.6 -n $RN -o "$T/record.db" \
+    -j 10 -t 1 -c "$(nproc)" -w 49152 -k 1 -S 1 >"$T/record.out" \
+    2>"$T/record.err"
+check "record-slurm.sh: 10 jobs submitted" test "$(grep -c '^job ' "$T/record.out")" = 10
+last=$(tail -n 1 "$T/record.out" | awk '{print $NF}')
+for _ in $(seq 1 300); do
+    squeue -h -j "$last" 2>/dev/null | grep -q . || break
+    sleep 0.5
+done
+got=$(for f in "$T"/record.db.record/job-*.json; do
+    python3 -c 'import json, sys
+o = json.load(open(sys.argv[1]))
+print(o["deep"]["checksum"], o["computed"], o["source"])' "$f" 2>/dev/null
+done)
+check "a later job resumed from the checkpoint" contains "$got" 'resumed from a checkpoint'
+check "the chain reached $RN values with the full run's checksum" \
+    contains "$got" "^$(cat "$T/record.want") $RN "
+[ -n "$(grep "$RN" <<<"$got")" ] || sed 's/^/# /' "$T"/record.db.record/*.log 2>/dev/null
 
 echo "1..$n"

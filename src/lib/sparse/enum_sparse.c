@@ -103,7 +103,14 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     lp->pin = sw.pin_helper;
     lp->pin_balance = lp->pin ? sw.pin_balance : 0;
     sp->simd = sparse_cpu_simd(&sw);
-    sp->no_threads = sw.no_threads;
+    /* --threads: this one and nhelp helpers */
+    {
+        unsigned t = lp->opt && lp->opt->threads ? lp->opt->threads
+                                                 : sg_threads_default();
+        t = t > SG_THREADS_MAX ? SG_THREADS_MAX : t;
+        sp->nhelp = sw.no_threads ? 0 : t - 1;
+    }
+    sp->no_threads = sp->nhelp == 0;
     sp->no_wide = sw.no_wide;
     sp->no_extra = sw.no_extra;
     sp->target = lp->n;
@@ -117,7 +124,8 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     if (lp->st != SG_OK)
         return -1;
     sp->par_ok = sg_sparse_parity_ok(r, &sp->kpar);
-    if (sparse_moves(sp, r) || sparse_fit(sp, s->max))
+    if (sparse_moves(sp, r) || sparse_fit(sp, s->max) ||
+        sparse_helper_alloc(sp))
         return -2;
     if (d && d->frozen) {
         /* the mask, R and the counts came with the run */

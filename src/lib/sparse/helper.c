@@ -1,31 +1,64 @@
 /*
  * helper.c - the sparse method's helper thread (see SUPER in
- * sparse_impl.h): its start and end, the hand-off of jobs and of the
- * marks of each group, the waits of both sides (spin, then sleep), its
- * buffers, and the timed trials that decide whether it pays on this
- * machine.  Its work itself, sparse_mark_super, is in run.c beside the
- * other hot loops.
+ * sparse_impl.h), T - 1 of them with --threads T: their start and end,
+ * the hand-off of jobs and of the marks of each group, the waits of both
+ * sides (spin, then sleep), their buffers, and the timed trials that
+ * decide whether they pay on this machine.  Their work itself,
+ * sparse_mark_super, is in run.c beside the other hot loops.
  */
 #include "sparse_impl.h"
 
-#ifdef SPARSE_THREADS
-#include <unistd.h>
-#endif
 #include <time.h>
 
-/* Room for the helper's stamps and output at the current size; the
- * helper must be idle.  -1 when out of memory. */
+/* The array of sp->nhelp helpers (run_setup); -1 when out of memory. */
+int sparse_helper_alloc(sparse *sp)
+{
+    size_t bytes = sp->nhelp * sizeof *sp->help;
+
+    if (!sp->nhelp)
+        return 0;
+    sp->help = aligned_alloc(_Alignof(sparse_helper), bytes);
+    if (!sp->help)
+        return -1;
+    memset(sp->help, 0, bytes);
+    return 0;
+}
+
+/* Room for the helpers' stamps and output at the current size; they
+ * must be idle.  -1 when out of memory. */
 int sparse_helper_buffers(sparse *sp)
 {
+    unsigned i;
+    int ok = 1;
+
     if (sp->hsize == sp->size)
         return 0;
-    free(sp->hstamp);
-    free(sp->obits);
-    sp->hstamp = calloc(HLANES * sp->size, sizeof *sp->hstamp);
-    sp->obits = malloc(2 * SUPER * sp->bw * sizeof *sp->obits);
-    sp->htag = 0;
-    sp->hsize = sp->hstamp && sp->obits ? sp->size : 0;
-    return sp->hsize ? 0 : -1;
+    if (!sp->help)
+        return -1;
+    for (i = 0; i < sp->nhelp; i++) {
+        sparse_helper *hp = &sp->help[i];
+        free(hp->hstamp);
+        free(hp->obits);
+        hp->hstamp = calloc(HLANES * sp->size, sizeof *hp->hstamp);
+        hp->obits = malloc(2 * SUPER * sp->bw * sizeof *hp->obits);
+        hp->htag = 0;
+        ok &= hp->hstamp && hp->obits;
+    }
+    sp->hsize = ok ? sp->size : 0;
+    return ok ? 0 : -1;
+}
+
+/* The helpers' memory (sparse_free). */
+void sparse_helper_free(sparse *sp)
+{
+    unsigned i;
+
+    for (i = 0; sp->help && i < sp->nhelp; i++) {
+        free(sp->help[i].hstamp);
+        free(sp->help[i].obits);
+    }
+    free(sp->help);
+    sp->help = NULL;
 }
 
 static inline void cpu_relax(void)
@@ -36,7 +69,7 @@ static inline void cpu_relax(void)
 }
 
 #ifdef SPARSE_THREADS
-/* Wake this thread if it sleeps waiting for the helper. */
+/* Wake this thread if it sleeps waiting for a helper. */
 static void wake_main(sparse *sp)
 {
     if (atomic_load(&sp->sync.m_sleep)) {
@@ -46,78 +79,99 @@ static void wake_main(sparse *sp)
     }
 }
 
-void sparse_group_done(sparse *sp)
+void sparse_group_done(sparse_helper *hp)
 {
-    atomic_fetch_add(&sp->sync.groups_done, 1);
-    wake_main(sp);
+    atomic_fetch_add(&hp->groups_done, 1);
+    wake_main(hp->sp);
 }
 
 static void *helper_main(void *arg)
 {
-    sparse *sp = arg;
-    sparse_sync *y = &sp->sync;
+    sparse_helper *hp = arg;
+    sparse_sync *y = &hp->sp->sync;
 
     for (;;) {
-        unsigned long j = atomic_load(&y->done_seq);
+        unsigned long j = atomic_load(&hp->done_seq);
         unsigned spins = 0;
         sparse_job jb;
-        /* A job comes every few tens of microseconds while the helper
-         * pays: spin for it, sleep only when none comes for a while. */
+        /* A job comes every few tens of microseconds while the helpers
+         * pay: spin for it, sleep only when none comes for a while. */
         while (atomic_load(&y->job_seq) == j && !atomic_load(&y->quit) &&
                spins++ < SPIN_LIMIT)
             cpu_relax();
         if (atomic_load(&y->job_seq) == j && !atomic_load(&y->quit)) {
             pthread_mutex_lock(&y->mu);
-            atomic_store(&y->h_sleep, 1);
+            atomic_fetch_add(&y->h_sleep, 1);
             while (atomic_load(&y->job_seq) == j && !atomic_load(&y->quit))
                 pthread_cond_wait(&y->cv, &y->mu);
-            atomic_store(&y->h_sleep, 0);
+            atomic_fetch_sub(&y->h_sleep, 1);
             pthread_mutex_unlock(&y->mu);
         }
         if (atomic_load(&y->quit))
             break;
         jb = y->jobs[j % 2];
-        sparse_mark_super(sp, &jb);
-        atomic_store(&y->done_seq, j + 1);
-        wake_main(sp);
+        sparse_mark_super(hp, &jb);
+        atomic_store(&hp->done_seq, j + 1);
+        wake_main(hp->sp);
     }
     return NULL;
 }
 
-/* Queue a job for the helper (at most one other may be pending),
- * starting it the first time.  0 when it could not be started, or there
- * is one processor only (the caller then marks everything itself). */
+/* Start the nhelp helpers (sp->help allocated); 0 when not all of them
+ * could be (those that were end again). */
+static int helpers_start(sparse *sp)
+{
+    sparse_sync *y = &sp->sync;
+    unsigned i;
+
+    if (pthread_mutex_init(&y->mu, NULL))
+        return 0;
+    if (pthread_cond_init(&y->cv, NULL)) {
+        pthread_mutex_destroy(&y->mu);
+        return 0;
+    }
+    atomic_init(&y->quit, 0);
+    atomic_init(&y->h_sleep, 0);
+    atomic_init(&y->m_sleep, 0);
+    atomic_init(&y->job_seq, 0);
+    for (i = 0; i < sp->nhelp; i++) {
+        sparse_helper *hp = &sp->help[i];
+        hp->sp = sp;
+        hp->id = i;
+        atomic_init(&hp->done_seq, 0);
+        atomic_init(&hp->groups_done, 0);
+        if (pthread_create(&hp->thread, NULL, helper_main, hp))
+            break;
+    }
+    if (i == sp->nhelp) {
+        y->started = 1;
+        return 1;
+    }
+    pthread_mutex_lock(&y->mu);
+    atomic_store(&y->quit, 1);
+    pthread_cond_broadcast(&y->cv);
+    pthread_mutex_unlock(&y->mu);
+    while (i-- > 0)
+        pthread_join(sp->help[i].thread, NULL);
+    pthread_cond_destroy(&y->cv);
+    pthread_mutex_destroy(&y->mu);
+    return 0;
+}
+
+/* Queue a job for every helper (at most one other may be pending),
+ * starting them the first time.  0 when none could be started (the
+ * caller then marks everything itself). */
 int sparse_helper_post(sparse *sp, const sparse_job *jb)
 {
     unsigned long j;
 
-    if (!sp->sync.started) {
-        if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-            sp->no_threads = 1;
-            return 0;
-        }
-        if (pthread_mutex_init(&sp->sync.mu, NULL))
-            return 0;
-        if (pthread_cond_init(&sp->sync.cv, NULL)) {
-            pthread_mutex_destroy(&sp->sync.mu);
-            return 0;
-        }
-        atomic_init(&sp->sync.quit, 0);
-        atomic_init(&sp->sync.h_sleep, 0);
-        atomic_init(&sp->sync.m_sleep, 0);
-        atomic_init(&sp->sync.job_seq, 0);
-        atomic_init(&sp->sync.done_seq, 0);
-        atomic_init(&sp->sync.groups_done, 0);
-        if (pthread_create(&sp->sync.thread, NULL, helper_main, sp)) {
-            pthread_cond_destroy(&sp->sync.cv);
-            pthread_mutex_destroy(&sp->sync.mu);
-            sp->no_threads = 1;
-            return 0;
-        }
-        sp->sync.started = 1;
+    if (!sp->sync.started && (!sp->help || !helpers_start(sp))) {
+        sp->no_threads = 1;
+        return 0;
     }
     j = atomic_load(&sp->sync.job_seq);
     sp->sync.jobs[j % 2] = *jb;
+    sp->sync.jobs[j % 2].parts = sp->nhelp;
     atomic_store(&sp->sync.job_seq, j + 1);
     if (atomic_load(&sp->sync.h_sleep)) {
         pthread_mutex_lock(&sp->sync.mu);
@@ -147,18 +201,25 @@ int sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
     return 1;
 }
 
-/* Wait until every job handed out is done (*out: whether any may be
- * pending), before changing what the helper reads. */
+/* Wait until every job handed out is done by every helper (*out: whether
+ * any may be pending), before changing what the helpers read. */
 void sparse_helper_wait(sparse *sp, int *out)
 {
+    unsigned long j;
+    unsigned i;
+
     if (!*out)
         return;
-    sparse_helper_until(sp, &sp->sync.done_seq, atomic_load(&sp->sync.job_seq));
+    j = atomic_load(&sp->sync.job_seq);
+    for (i = 0; i < sp->nhelp; i++)
+        sparse_helper_until(sp, &sp->help[i].done_seq, j);
     *out = 0;
 }
 
 void sparse_helper_stop(sparse *sp, int *out)
 {
+    unsigned i;
+
     sparse_helper_wait(sp, out);
     if (!sp->sync.started)
         return;
@@ -166,21 +227,22 @@ void sparse_helper_stop(sparse *sp, int *out)
     atomic_store(&sp->sync.quit, 1);
     pthread_cond_broadcast(&sp->sync.cv);
     pthread_mutex_unlock(&sp->sync.mu);
-    pthread_join(sp->sync.thread, NULL);
+    for (i = 0; i < sp->nhelp; i++)
+        pthread_join(sp->help[i].thread, NULL);
     pthread_cond_destroy(&sp->sync.cv);
     pthread_mutex_destroy(&sp->sync.mu);
     sp->sync.started = 0;
 }
 #else
-void sparse_group_done(sparse *sp)
+void sparse_group_done(sparse_helper *hp)
 {
-    (void)sp;
+    (void)hp;
 }
 
 int sparse_helper_post(sparse *sp, const sparse_job *jb)
 {
-    (void)sp;
     (void)jb;
+    sp->no_threads = 1;
     return 0;
 }
 

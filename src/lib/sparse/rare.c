@@ -47,8 +47,7 @@ void sparse_free(sparse *sp)
     free(sp->cmask);
     free(sp->rmask);
     free(sp->wbits);
-    free(sp->hstamp);
-    free(sp->obits);
+    sparse_helper_free(sp);
     memset(sp, 0, sizeof *sp);
 }
 

@@ -467,9 +467,9 @@ static int small_run1(sparse *sp, sg_seq *s, size_t e, sg_value *out)
  * group, as bit sets out[l * bw ...].  Every option value is below size /
  * 2 (every value is, and so is every xor of two), so only those stamps
  * can hold marks. */
-static void stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
+static void stamps_to_bits(const sparse *sp, const hstamp_t *hs, hstamp_t t,
+                           uint64_t *out)
 {
-    const hstamp_t *hs = sp->hstamp;
     const size_t bw = sp->bw, half = sp->size / 2;
     size_t x, l;
 
@@ -488,9 +488,9 @@ static void stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
  * sign mask and a bit extraction.  (size is a power of two >= 256, so
  * size / 2 is a multiple of 64.) */
 __attribute__((target("avx2,bmi2"))) static void
-avx2_stamps_to_bits(const sparse *sp, hstamp_t t, uint64_t *out)
+avx2_stamps_to_bits(const sparse *sp, const hstamp_t *hs, hstamp_t t,
+                    uint64_t *out)
 {
-    const hstamp_t *hs = sp->hstamp;
     const size_t bw = sp->bw, half = sp->size / 2;
     const __m256i tv = _mm256_set1_epi32((int)t);
     uint16_t lanes[THREAD_MAX_SIZE / 2];
@@ -586,7 +586,7 @@ typedef struct sparse_width {
     size_t (*heaps)(sparse_loop *lp, size_t h, size_t m, size_t e);
     void (*hblock)(sparse *sp, const void *data, size_t b, size_t done,
                    size_t nsnap, hstamp_t *s0, size_t fs, hstamp_t t0,
-                   size_t dense, size_t keep);
+                   size_t dense, size_t keep, unsigned part, unsigned parts);
 } sparse_width;
 
 static const sparse_width sparse_widths[5] = {
@@ -595,30 +595,33 @@ static const sparse_width sparse_widths[5] = {
     [4] = {heaps_w4, hblock_w4},
 };
 
-/* The helper's part of a job: mark every group of the superblock on its
- * stamps, with a fresh tag per group, and hand the marks over as bits. */
-void sparse_mark_super(sparse *sp, const sparse_job *jb)
+/* Helper hp's part of a job: mark its share of every group of the
+ * superblock on its stamps, with a fresh tag per group, and hand the
+ * marks over as bits. */
+void sparse_mark_super(sparse_helper *hp, const sparse_job *jb)
 {
+    sparse *sp = hp->sp;
     size_t gi;
 
     for (gi = 0; gi < HGROUPS; gi++) {
         size_t b = jb->b + gi * HLANES, fs = helper_slot(b);
-        uint64_t *out = sp->obits + b % (2 * SUPER) * sp->bw;
+        uint64_t *out = hp->obits + b % (2 * SUPER) * sp->bw;
         hstamp_t t;
-        if (sp->htag >= (hstamp_t)1 << 30) {
-            memset(sp->hstamp, 0, HLANES * sp->size * sizeof *sp->hstamp);
-            sp->htag = 0;
+        if (hp->htag >= (hstamp_t)1 << 30) {
+            memset(hp->hstamp, 0, HLANES * sp->size * sizeof *hp->hstamp);
+            hp->htag = 0;
         }
-        t = ++sp->htag;
+        t = ++hp->htag;
         sparse_widths[jb->width].hblock(sp, jb->data, b, jb->done, jb->nsnap,
-                                        sp->hstamp, fs, t, jb->dense, jb->keep);
+                                        hp->hstamp, fs, t, jb->dense, jb->keep,
+                                        hp->id, jb->parts);
 #ifdef SPARSE_AVX2
         if (sp->simd && sp->size >= 256)
-            avx2_stamps_to_bits(sp, t, out);
+            avx2_stamps_to_bits(sp, hp->hstamp, t, out);
         else
 #endif
-            stamps_to_bits(sp, t, out);
-        sparse_group_done(sp);
+            stamps_to_bits(sp, hp->hstamp, t, out);
+        sparse_group_done(hp);
     }
 }
 
@@ -737,7 +740,7 @@ static int superblock_end(sparse_loop *lp)
     if (lp->premarked && !lp->pin) {
         if (lp->waited && sp->balance > -(long)sp->nrare)
             sp->balance -= BALANCE_STEP;
-        else if (!lp->waited && sp->balance < BALANCE_MAX)
+        else if (!lp->waited && sp->balance < BALANCE_MAX * (long)sp->nhelp)
             sp->balance += BALANCE_STEP / 4;
     }
     if (lp->grew) {

@@ -140,28 +140,56 @@ typedef uint32_t stamp_t;
 #define HLANES 16
 typedef uint32_t hstamp_t;
 
-/* A job for the helper thread: mark the superblock starting at b. */
+/* A job for the helpers: mark the superblock starting at b, each
+ * helper its share (see sparse_helper). */
 typedef struct sparse_job {
     size_t b, done, nsnap, dense, keep;
     unsigned width;
+    unsigned parts; /* the helpers sharing it */
     const void *data;
 } sparse_job;
 
+struct sparse;
+
+/*
+ * One helper thread (--threads T runs T - 1 of them beside this one).
+ * Every job goes to all of them: helper `id` of `parts` marks the id-th
+ * of `parts` equal slices of each split digit's far rare heaps and of its
+ * extra pairs (block_wW in step.inc), on stamps of its own, and hands
+ * each heap's marks over as a bit set in its own double buffer; this
+ * thread ORs the sets of a heap together.  Helper 0 alone records what
+ * was marked (the far slots), which does not depend on the slicing.
+ * Aligned so that no two helpers' counters share a cache line.
+ */
+typedef struct sparse_helper {
+    _Alignas(64) struct sparse *sp;
+    unsigned id;
+    /* its stamps and tag, and its output: the marks of heap m of a job
+     * as a bit set at obits + (m % (2 * SUPER)) * bw */
+    hstamp_t *hstamp;
+    uint64_t *obits;
+    hstamp_t htag;
 #ifdef SPARSE_THREADS
-/* The helper thread and its queue of at most two jobs (helper.c). */
-typedef struct sparse_sync {
     pthread_t thread;
+    /* done_seq counts the jobs it finished, groups_done its groups of
+     * HLANES heaps (HGROUPS per job), so that this thread can start on
+     * a superblock while the helpers still mark its last groups */
+    _Alignas(64) _Atomic unsigned long done_seq;
+    _Alignas(64) _Atomic unsigned long groups_done;
+#endif
+} sparse_helper;
+
+#ifdef SPARSE_THREADS
+/* The helpers' queue of at most two jobs (helper.c). */
+typedef struct sparse_sync {
     pthread_mutex_t mu; /* with cv: where a side that waits sleeps */
     pthread_cond_t cv;
-    int started; /* thread, mu and cv exist */
+    int started; /* mu and cv exist, and `started` helpers run */
     /* each side spins a while, then sleeps on cv saying so in h_sleep
-     * (the helper) or m_sleep (this thread); quit ends the helper */
+     * (the helpers asleep) or m_sleep (this thread); quit ends them */
     _Atomic int quit, h_sleep, m_sleep;
-    /* job_seq counts jobs posted (job i in jobs[i % 2]), done_seq jobs
-     * finished, groups_done groups of HLANES heaps finished (HGROUPS per
-     * job), so that this thread can start on a superblock while the
-     * helper still marks its last groups */
-    _Atomic unsigned long job_seq, done_seq, groups_done;
+    /* job_seq counts jobs posted (job i in jobs[i % 2]) */
+    _Atomic unsigned long job_seq;
     sparse_job jobs[2];
 } sparse_sync;
 #endif
@@ -287,17 +315,16 @@ typedef struct sparse {
     size_t bw;
     uint64_t *cmask, *rmask, *wbits;
 
-    /* the helper's stamps, tag and output: the marks of heap m of a job
-     * as a bit set at obits + (m % (2 * SUPER)) * bw; hsize = the size
-     * they were allocated for */
-    hstamp_t *hstamp;
-    uint64_t *obits;
-    hstamp_t htag;
+    /* the helpers (nhelp of them, nhelp + 1 threads in all; see
+     * sparse_helper); hsize = the size their buffers were allocated
+     * for */
+    sparse_helper *help;
+    unsigned nhelp;
     size_t hsize;
     long balance; /* see BALANCE_STEP */
 
 #ifdef SPARSE_THREADS
-    sparse_sync sync; /* the helper thread (helper.c) */
+    sparse_sync sync; /* the helper threads (helper.c) */
 #endif
     /* no helper thread in this run (last, so that the fields the two
      * threads share keep their places in the cache lines) */
@@ -441,11 +468,15 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m);
 /* helper.c: the helper thread                                          */
 /* ------------------------------------------------------------------ */
 
-/* Room for the helper's stamps and output at the current size; the
- * helper must be idle.  -1 when out of memory. */
+/* The array of sp->nhelp helpers, and their memory; -1: out of
+ * memory. */
+int sparse_helper_alloc(sparse *sp);
+void sparse_helper_free(sparse *sp);
+/* Room for the helpers' stamps and output at the current size; they
+ * must be idle.  -1 when out of memory. */
 int sparse_helper_buffers(sparse *sp);
-/* Queue a job for the helper, starting it the first time; 0 when it
- * could not be started (the caller then marks everything itself). */
+/* Queue a job for the helpers, starting them the first time; 0 when
+ * none could be started (the caller then marks everything itself). */
 int sparse_helper_post(sparse *sp, const sparse_job *jb);
 #ifdef SPARSE_THREADS
 /* Wait until `counter` reaches `target`: spin a while, then sleep.
@@ -454,7 +485,7 @@ int sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
                         unsigned long target);
 #endif
 
-/* Wait until the helper has marked the first `groups` groups of job
+/* Wait until every helper has marked the first `groups` groups of job
  * number `job` (counting from 0); 1 when it had to wait.  Inline: asked
  * every HLANES heaps, and nearly always already true. */
 static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
@@ -462,10 +493,13 @@ static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
 {
 #ifdef SPARSE_THREADS
     unsigned long target = job * HGROUPS + groups;
+    int waited = 0;
+    unsigned i;
 
-    if (atomic_load(&sp->sync.groups_done) >= target)
-        return 0;
-    return sparse_helper_until(sp, &sp->sync.groups_done, target);
+    for (i = 0; i < sp->nhelp; i++)
+        if (atomic_load(&sp->help[i].groups_done) < target)
+            waited |= sparse_helper_until(sp, &sp->help[i].groups_done, target);
+    return waited;
 #else
     (void)sp;
     (void)job;
@@ -478,14 +512,14 @@ static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
 void sparse_helper_wait(sparse *sp, int *out);
 /* The same, then end the helper thread. */
 void sparse_helper_stop(sparse *sp, int *out);
-/* The helper's group of HLANES heaps is marked (sparse_mark_super). */
-void sparse_group_done(sparse *sp);
+/* Helper hp's group of HLANES heaps is marked (sparse_mark_super). */
+void sparse_group_done(sparse_helper *hp);
 /* Account the superblock just finished and say whether the next one
  * should get a helper job posted (see TRIAL). */
 int sparse_trials_next(sparse_trials *tr, int mode);
 
-/* run.c, for the helper: its part of a job. */
-void sparse_mark_super(sparse *sp, const sparse_job *jb);
+/* run.c, for helper hp: its part of a job. */
+void sparse_mark_super(sparse_helper *hp, const sparse_job *jb);
 
 /* ------------------------------------------------------------------ */
 /* window.c: deep runs                                                  */
