@@ -240,6 +240,34 @@ static void test_unique(void **state)
     check_unique(&e);
 }
 
+/* Progressions: M^2 rules subtract{a+bk}, every (a, b) once, steps
+ * ascending then starts, each parsed by the rule parser. */
+static void test_progressions(void **state)
+{
+    sg_family f = {SG_FAMILY_PROGRESSION, 0, 0, 5, 0, 0};
+    sg_family bad = {SG_FAMILY_PROGRESSION, 0, 0, 0, 0, 0};
+    uint64_t count, i;
+    sg_error err;
+
+    (void)state;
+    assert_int_equal(sg_family_count(&count, &f, &err), SG_OK);
+    assert_int_equal(count, 25);
+    for (i = 0; i < count; i++) {
+        char *text, want[64];
+        sg_rule r;
+        snprintf(want, sizeof want, "subtract{%llu+%lluk}",
+                 (unsigned long long)(1 + i % 5),
+                 (unsigned long long)(1 + i / 5));
+        assert_int_equal(sg_family_rule(&text, &f, i, &err), SG_OK);
+        assert_string_equal(text, want);
+        sg_rule_init(&r);
+        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, text, &err), SG_OK);
+        sg_rule_clear(&r);
+        free(text);
+    }
+    assert_int_equal(sg_family_count(&count, &bad, &err), SG_E_INPUT);
+}
+
 /* Impossible parameters are input errors, never a crash. */
 static void test_bad(void **state)
 {
@@ -275,7 +303,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sets),  cmocka_unit_test(test_set_counts),
         cmocka_unit_test(test_codes), cmocka_unit_test(test_unique),
-        cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_bad),   cmocka_unit_test(test_progressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

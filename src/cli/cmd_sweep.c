@@ -67,6 +67,7 @@ const cli_command cli_cmd_sweep = {
     "sweep",
     "sweep subtract|all-but --size K[-K2] --max-element M [options]\n"
     "sweep octal|hex --digits D [--prefix P.] [options]\n"
+    "sweep progressions --max-element M [options]\n"
     "sweep rules FILE|- [options]",
     "Analyse every rule of a family on every core.  One row per rule as\n"
     "it finishes (rule, status, pre-period, period, saltus, values\n"
@@ -281,7 +282,21 @@ static int load_family(sweep *s, const cli_args *a, const char *name)
     int rc;
 
     memset(&f, 0, sizeof f);
-    if (strcmp(name, "subtract") == 0 || strcmp(name, "all-but") == 0) {
+    if (strcmp(name, "progressions") == 0) {
+        static const char *const no[] = {"--digits", "--prefix", "--size",
+                                         NULL};
+        const char *m = cli_get(a, "--max-element");
+        f.kind = SG_FAMILY_PROGRESSION;
+        if ((rc = refuse(a, name, no)))
+            return rc;
+        if (!m) {
+            cli_error("sweep progressions needs --max-element M");
+            return EXIT_USAGE;
+        }
+        if ((rc = parse_small(&me, "--max-element", m, 1, 1000000)))
+            return rc;
+        f.max_element = me;
+    } else if (strcmp(name, "subtract") == 0 || strcmp(name, "all-but") == 0) {
         const char *size = cli_get(a, "--size"),
                    *m = cli_get(a, "--max-element");
         f.kind = name[0] == 's' ? SG_FAMILY_SUBTRACT : SG_FAMILY_ALLBUT;
@@ -1076,8 +1091,8 @@ static int run_rounds(sweep *s, const cli_args *a, int *interrupted)
 
 static int sweep_run(const cli_command *self, cli_args *a)
 {
-    static const char *const families[] = {"subtract", "all-but", "octal",
-                                           "hex",      "rules",   NULL};
+    static const char *const families[] = {
+        "subtract", "all-but", "octal", "hex", "progressions", "rules", NULL};
     const char *family = cli_pos(a, 0);
     sweep s;
     sg_store *db = NULL;
@@ -1089,8 +1104,8 @@ static int sweep_run(const cli_command *self, cli_args *a)
     (void)self;
     memset(&s, 0, sizeof s);
     if (!family) {
-        cli_error("sweep: which family? subtract, all-but, octal, hex or "
-                  "rules (sgexplore sweep --help)");
+        cli_error("sweep: which family? subtract, all-but, octal, hex, "
+                  "progressions or rules (sgexplore sweep --help)");
         return EXIT_USAGE;
     }
     for (k = 0; families[k]; k++)
@@ -1098,7 +1113,7 @@ static int sweep_run(const cli_command *self, cli_args *a)
             break;
     if (!families[k]) {
         cli_error("sweep: unknown family '%s' (families: subtract, all-but, "
-                  "octal, hex, rules)",
+                  "octal, hex, progressions, rules)",
                   cli_quote(family));
         return EXIT_USAGE;
     }

@@ -77,6 +77,12 @@ static sg_status check(const sg_family *f, sg_error *err)
                                 f->size_hi, (unsigned long long)f->max_element);
         return SG_OK;
     }
+    case SG_FAMILY_PROGRESSION:
+        if (f->max_element < 1 || f->max_element > FAMILY_MAX_ELEMENT)
+            return sg_error_set(
+                err, SG_E_INPUT, -1, "--max-element must be 1..%u, not %llu",
+                FAMILY_MAX_ELEMENT, (unsigned long long)f->max_element);
+        return SG_OK;
     case SG_FAMILY_OCTAL:
     case SG_FAMILY_HEX: {
         unsigned b = base_of(f);
@@ -115,6 +121,8 @@ sg_status sg_family_count(uint64_t *count, const sg_family *f, sg_error *err)
                                     "the family has more than 2^63 rules");
             total += c;
         }
+    } else if (f->kind == SG_FAMILY_PROGRESSION) {
+        total = f->max_element * f->max_element;
     } else {
         unsigned b = base_of(f), d;
         total = b - 1;
@@ -206,6 +214,11 @@ sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
         bad = unrank_set(
             &t, f->kind == SG_FAMILY_SUBTRACT ? "subtract{" : "all-but{",
             f->max_element, k, index);
+    } else if (f->kind == SG_FAMILY_PROGRESSION) {
+        /* a + bk: steps ascending, then starts */
+        bad = tb_puts(&t, "subtract{") ||
+              tb_u64(&t, 1 + index % f->max_element, 0) || tb_puts(&t, "+") ||
+              tb_u64(&t, 1 + index / f->max_element, 0) || tb_puts(&t, "k}");
     } else {
         static const char hexd[] = "0123456789ABCDEF";
         unsigned b = base_of(f), d;

@@ -560,10 +560,13 @@ int sg_grow(void *p, size_t *cap, size_t need, size_t size);
 
 /* The built-in families of `sgexplore sweep` (family.c). */
 typedef enum sg_family_kind {
-    SG_FAMILY_SUBTRACT, /* subtraction sets: size_lo..size_hi elements */
-    SG_FAMILY_ALLBUT,   /* all-but sets: as many excluded numbers */
-    SG_FAMILY_OCTAL,    /* codes P.d1..dD, digits 0-7, dD != 0 */
-    SG_FAMILY_HEX       /* codes P.d1..dD, digits 0-F, dD != 0 */
+    SG_FAMILY_SUBTRACT,   /* subtraction sets: size_lo..size_hi elements */
+    SG_FAMILY_ALLBUT,     /* all-but sets: as many excluded numbers */
+    SG_FAMILY_OCTAL,      /* codes P.d1..dD, digits 0-7, dD != 0 */
+    SG_FAMILY_HEX,        /* codes P.d1..dD, digits 0-F, dD != 0 */
+    SG_FAMILY_PROGRESSION /* subtract{a+bk}, 1 <= a, b <= max_element
+                             (docs/SETS.md; proven by the periodic-tail
+                             theorem) */
 } sg_family_kind;
 
 /* A family: which rules, described by the sweep's options. */
@@ -582,7 +585,9 @@ sg_status sg_family_count(uint64_t *count, const sg_family *f, sg_error *err);
 
 /* The text of rule number `index` (0-based) of f in the family's fixed
  * order (family.c, docs/SWEEPS.md), accepted by sg_rule_parse with
- * SG_SYNTAX_RULE: "subtract{1,3}", "all-but{}", "0.07", "4.37".  Every
+ * SG_SYNTAX_RULE: "subtract{1,3}", "all-but{}", "0.07", "4.37",
+ * "subtract{4+3k}" (progressions: step b = 1 + index / M, start
+ * a = 1 + index % M).  Every
  * rule of the shape appears exactly once. */
 sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
                          sg_error *err);

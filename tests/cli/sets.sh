@@ -160,6 +160,17 @@ for set in primes proper-divisors; do
         test "${c:-0}" -ge 65536
 done
 
+# The family of progressions a+bk, a, b <= 3: nine rules, all proven
+# (by the periodic-tail theorem, or the tail theorem for b = 1).
+"$SG" sweep progressions --max-element 3 --jobs 1 --format json --no-cache \
+    >"$T/sweep.json"
+check "sweep progressions --max-element 3: nine rules, every one proven" \
+    test "$(python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = [r for r in rows if "rule" in r]
+print(len(rows), sum(r["status"] != "unresolved" for r in rows))' \
+    "$T/sweep.json")" = "9 9"
+
 # Bad expressions: one line on stderr, exit status 2.
 bad() { # bad DESCRIPTION PATTERN ARGS...
     local d=$1 pat=$2
