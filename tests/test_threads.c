@@ -232,7 +232,7 @@ static void test_counts(void **state)
     sg_seq ref, s;
 
     (void)state;
-    assert_true(d >= 1 && d <= SG_THREADS_MAX);
+    assert_true(d >= 1 && d <= SG_THREADS_DEFAULT_MAX);
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
     run_full(&ref, &r, 8000, 1, NULL, "4!.0");
     run_full(&s, &r, 8000, 0, NULL, "4!.0");
