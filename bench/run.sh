@@ -356,5 +356,89 @@ else
     row "graph 1e6 vertices" "-" "graph" "-" "-" "-" "-" "-" \
         "skipped: needs \$SGEXPLORE, python3 and /usr/bin/time"
 fi
+
+# Issue 22: set expressions, by bench/setbench (the straightforward loop
+# against the method enum_set.c picks, same values checked by setbench
+# itself; processor time, REPEAT=1 run each).  Targets: 10x for
+# subtract-a-prime to 10^6 and subtract-a-square to 10^7 (docs/SETS.md
+# explains why the squares are not met); SG_BENCH_LONG=0 leaves out the
+# squares to 10^7 (about a minute and a half of processor time).
+SETBENCH=${SETBENCH:-}
+if [ -n "$SETBENCH" ] && test -x "$SETBENCH"; then
+    echo
+    echo "set expressions (bench/setbench: naive loop, method, speed-up)"
+    set_case() { # set_case TARGET SET N [all-but]
+        local want=$1 line x
+        shift
+        if ! line=$(REPEAT=1 timeout $((3 * TIMEOUT)) "$SETBENCH" "$@"); then
+            echo "  $*: failed"
+            return
+        fi
+        x=$(sed -n 's/.* x *\([0-9.]*\).*/\1/p' <<<"$line")
+        if [ "$want" = - ]; then
+            echo "  $line"
+        elif awk -v x="$x" -v w="$want" 'BEGIN { exit !(x >= w) }'; then
+            echo "  $line  (target x$want: met)"
+        else
+            echo "  $line  (target x$want: not met)"
+        fi
+    }
+    set_case 10 primes 1000000
+    set_case - squares 1000000
+    [ "$LONG" = 1 ] && set_case 10 squares 10000000
+    set_case - primes 100000 all-but
+    set_case - proper-divisors 100000
+    set_case - at-most-half 30000
+else
+    echo
+    echo "set expressions: skipped (needs \$SETBENCH, bench/setbench)"
+fi
+
+# Misère quotients (issue 24, docs/MISERE.md): for Kayles and 0.07 the
+# largest heap bound n, in steps of 5, whose quotient Q_n one run of
+# `--misere --quotient --max n+1` finishes within 60 s (each run starts
+# from nothing), with its order; and the exact search's rate, from a run
+# the search dominates (0.6 until its 256 MiB memo is full).
+echo
+echo "misère quotients (one run each, 60 s at most):"
+if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
+    command -v python3 >/dev/null; then
+    for rule in 0.77 0.07; do
+        best="none" order="-" secs="-"
+        last=0
+        for n in 5 10 15 20 25 30 35 40 45 50 55 60; do
+            last=$n
+            t0=$(date +%s.%N)
+            if ! out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
+                --quotient --max $((n + 1)) --max-order 65536 --json \
+                2>/dev/null); then
+                break
+            fi
+            t1=$(date +%s.%N)
+            best=$n
+            secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+            order=$(printf '%s' "$out" | python3 -c \
+                'import json, sys; print(json.load(sys.stdin)["quotient"]["order"])')
+        done
+        if [ "$best" = "$last" ]; then
+            why="every bound tried finished"
+        else
+            why="Q_$((best + 5)) did not finish in 60 s or within the budget"
+        fi
+        echo "  $rule: Q_$best of order $order in $secs s ($why)"
+    done
+    t0=$(date +%s.%N)
+    out=$(timeout 150 "$SGEXPLORE" --no-cache 0.6 --misere --quotient \
+        --max 17 --json 2>/dev/null)
+    t1=$(date +%s.%N)
+    printf '%s' "$out" | python3 -c 'import json, sys
+q = json.load(sys.stdin)["quotient"]
+w = float(sys.argv[2]) - float(sys.argv[1])
+print("  exact search (0.6, heaps to %d): %d positions stored in %.1f s, %.0f per second"
+      % (q["stopped_at"] or q["heaps"], q["positions"], w, q["positions"] / w))' \
+        "$t0" "$t1" || echo "  exact search: no result"
+else
+    echo "  skipped: needs \$SGEXPLORE and python3"
+fi
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

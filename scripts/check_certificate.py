@@ -28,8 +28,12 @@ KEYS = ('format', 'rule', 'status', 'preperiod', 'period', 'saltus',
 NUMBER_KEYS = ('preperiod', 'period', 'saltus', 'proof_start', 'proof_period',
                'proof_saltus', 'bound')
 THEOREMS = ('subtraction-window', 'guy-smith', 'guy-smith-unequal',
-            'guy-smith-3', 'tail-arith', 'tail-split-arith')
+            'guy-smith-3', 'tail-arith', 'tail-split-arith', 'tail-periodic',
+            'hex-arith')
 SPLIT_WORK_MAX = 1 << 28    # the same limits as prove.c
+CLASS_WORK_MAX = 1 << 27
+HEX_WORK_MAX = 1 << 28
+HEX_VALUE_MAX = 1 << 20
 MAX_FILE = 1 << 20          # the same limit as `sgexplore verify`
 MAX_U63 = (1 << 63) - 1
 
@@ -146,6 +150,8 @@ class Rule:
             if self.tail == [(3, False)] and \
                     not any(b & 8 for b, _ in self.finite):
                 return 'tail-split-arith'
+            if not bits & 12:
+                return 'tail-periodic'
             return None
         if bits & 8:
             return 'guy-smith-3'
@@ -318,6 +324,127 @@ def split_tail(g, rule, a, P, S):
     return None, need
 
 
+def class_condition(g, rule, a, P, S):
+    """None when the class condition of the periodic-tail theorem
+    (THEORY.md, section 7.7) holds, else why not: for every m in
+    [a + s0 - 1, a + s0 - 1 + q), the values of the options j < a + P of
+    heap m + P are [0, S) and S more than those of the options i < a of
+    heap m."""
+    q, s0 = len(rule.tail), rule.start
+    if q * (a + P + max(g) + S + 2) > CLASS_WORK_MAX:
+        return "the class condition of the periodic-tail theorem is " \
+               "beyond this implementation's limits"
+
+    def option(h, j):
+        if j >= h:
+            return False
+        b, _ = rule.digit(h - j)
+        return bool(b & 1) if j == 0 else bool(b & 2)
+
+    for m in range(a + s0 - 1, a + s0 - 1 + q):
+        x = {g[j] for j in range(a + P) if option(m + P, j)}
+        y = set(range(S)) | {g[i] + S for i in range(a) if option(m, i)}
+        if x != y:
+            return 'the class condition of the periodic-tail theorem fails'
+    return None
+
+
+def hex_arith(g, rule, a, P, S):
+    """The hypotheses of the hexadecimal theorem (THEORY.md, section 7.5,
+    Theorem 7) on the values g (long enough: the caller makes sure):
+    returns (None, need) when they hold, (why, need) when not; need is
+    B + P - 1 (None when not yet known)."""
+    if a < 1 or P < 1 or S < 1 or S & (S - 1):
+        return 'the saltus must be a power of 2 and the start at least 1', \
+            None
+    if a + P >= len(g):
+        return 'fewer values than one period from the start', None
+    t = rule.max_take()
+    c = next((x for x in range(1, a + P + 1) if g[x] >= S), None)
+    if c is None:
+        return 'no heap up to a + P has a value of at least S', None
+    M = max(a, c)
+    B = max(a + t + 2 * c - 1, 3 * M + t - P)
+    need = B + P - 1
+    if need >= len(g):
+        return None, need       # the caller refuses the bound
+    bits = [rule.digit(k)[0] for k in range(t + 1)]
+    K2 = [k for k in range(1, t + 1) if bits[k] & 2]
+    K4 = [k for k in range(t + 1) if bits[k] & 4]
+    K8 = [k for k in range(t + 1) if bits[k] & 8]
+    work = sum(g[n] + len(K2) + len(K4) * c + len(K8) * c * c
+               for n in range(B, need + 1))
+    work += len(K4) * (M - c + P) * P + len(K8) * (M + P) * (M - c + P) * P
+    if work > HEX_WORK_MAX or max(g[:need + 1]) >= HEX_VALUE_MAX:
+        raise NotChecked("the hexadecimal check is beyond this checker's "
+                         "limits")
+
+    def pairs(n, z):
+        """Whether heap n (large) leaves x, x and z (z >= 1) or x, x
+        (z = 0) by some move: a digit of bit 8 (4) with n - k - z even."""
+        want = 8 if z else 4
+        return any(bits[k] & want and (n - k - z) % 2 == 0 and
+                   n - k - z >= 2 for k in range(t + 1))
+
+    # (i) the prefix condition, at a heap far out of each parity
+    far = 2 * (a + P + t) + 2
+    for n in (far, far + 1):
+        lhs = {g[z] for z in range(a + P) if pairs(n, z)}
+        rhs = set(range(S)) | {g[z] + S for z in range(a) if pairs(n - P, z)}
+        if lhs != rhs:
+            return 'the prefix condition fails for heaps of parity %d' % (
+                n % 2), need
+    # (ii) agreement
+    for n in range(a, B):
+        if g[n + P] != g[n] + S:
+            return 'G(n+P) != G(n)+S at n = %d' % n, need
+    # (iii) every value below G(n) from a good option
+    for n in range(B, need + 1):
+        u = {g[n - k] for k in K2}
+        for k in K4:
+            m = n - k
+            u.update(g[x] ^ g[m - x] for x in range(1, min(c, m)))
+            if m % 2 == 0:
+                u.add(0)
+        for k in K8:
+            m = n - k
+            u.update(g[x] ^ g[y] ^ g[m - x - y] for x in range(1, c)
+                     for y in range(1, c) if x + y < m)
+            u.update(g[m - 2 * x] for x in range(1, (m - 1) // 2 + 1))
+        if any(v not in u for v in range(g[n])):
+            return 'a value below G(%d) comes only from splits the theorem ' \
+                'does not follow' % n, need
+    # (iv) residue-or-size: a part is a heap h < M (itself) or a class
+    # mod P (its heap a + i); E = P G - S h; the class of n follows
+    explicit = list(range(1, M))
+    classes = [a + i for i in range(P)]
+    E = lambda h: P * g[h] - S * h
+    cls = lambda total: a + (total - a) % P
+
+    def fails(parts, k):
+        n = cls(sum(parts) + k)
+        r = 0
+        for h in parts:
+            r ^= g[h] % S
+        return r == g[n] % S and sum(E(h) for h in parts) - S * k >= E(n)
+
+    for k in K4:
+        for x in [h for h in explicit if h >= c] + classes:
+            for y in classes:
+                if fails((x, y), k):
+                    return 'the residue-or-size condition fails for two ' \
+                        'parts %d, %d at k = %d' % (x, y, k), need
+    for k in K8:
+        for x in explicit + classes:
+            for y in [h for h in explicit if h >= c] + classes:
+                for z in classes:
+                    if fails((x, y, z), k):
+                        return 'the residue-or-size condition fails for ' \
+                            'three parts %d, %d, %d at k = %d' % (
+                                x, y, z, k), need
+    return None, need
+
+
 def check(c, values_of, max_bound):
     """'confirmed' or 'refuted: why' for the fields c of a certificate."""
     rule = parse_rule(c['rule'])
@@ -328,6 +455,8 @@ def check(c, values_of, max_bound):
 
     # 1. The theorem applies to the rule; saltus and start it allows.
     applies = rule.theorem()
+    if applies == 'guy-smith-3' and thm == 'hex-arith':
+        applies = thm       # finite codes with bit 8: plain or arithmetic
     if applies is None:
         return 'refuted: no implemented theorem applies to this rule'
     if thm != applies:
@@ -338,10 +467,30 @@ def check(c, values_of, max_bound):
     if (c['status'] == 'periodic') != (s == 0):
         return 'refuted: the status %s contradicts the saltus %d' % (
             c['status'], s)
-    if thm not in ('tail-arith', 'tail-split-arith') and (S != 0 or s != 0):
+    if thm not in ('tail-arith', 'tail-split-arith', 'tail-periodic',
+                   'hex-arith') and \
+            (S != 0 or s != 0):
         return 'refuted: this theorem proves only plain periodicity'
     if thm != 'tail-arith' and a < 1:
         return "refuted: the theorem's start must be at least 1"
+    if thm == 'hex-arith':
+        if B > max_bound:
+            raise NotChecked("bound %d is beyond this checker's limit %d "
+                             "(SG_CHECK_MAX_BOUND)" % (B, max_bound))
+        g = values_of(c['rule'], rule).upto(B + 1)
+        if c['checksum'] != 'fnv1a64:%016x' % fnv1a64(g, B + 1):
+            return 'refuted: checksum of G(0..bound) does not match'
+        if S == 0:
+            return 'refuted: this theorem proves only arithmetic periodicity'
+        if a + P > B:
+            return 'refuted: the start and period reach beyond the bound'
+        why, need = hex_arith(g[:B + 1], rule, a, P, S)
+        if need is not None and need > B:
+            return 'refuted: the bound is smaller than the theorem needs ' \
+                   '(%d < %d)' % (B, need)
+        if why:
+            return "refuted: the hexadecimal theorem's check fails: " + why
+        return claimed(c, g, B)
     if thm == 'tail-split-arith':
         if B > max_bound:
             raise NotChecked("bound %d is beyond this checker's limit %d "
@@ -361,8 +510,13 @@ def check(c, values_of, max_bound):
 
     # 2. The bound covers what the theorem needs.
     a1 = max(a, 1)
+    if thm == 'tail-periodic' and P % len(rule.tail):
+        return "refuted: the proof's period %d is not a multiple of the " \
+               "tail's period %d" % (P, len(rule.tail))
     if thm == 'tail-arith':
         E = a1 + rule.start - 1
+    elif thm == 'tail-periodic':
+        E = a1 + P + rule.start - 1
     else:
         t = rule.max_take()
         E = {'subtraction-window': a1 + t,
@@ -389,6 +543,12 @@ def check(c, values_of, max_bound):
     if thm == 'tail-arith' and \
             set(g[:a + P]) != set(range(S)) | {v + S for v in g[:a]}:
         return 'refuted: the prefix condition of the tail theorem fails'
+    if thm == 'tail-periodic' and S > 0:
+        if S > max(g[:B + 1]):
+            return "refuted: the proof's saltus %d exceeds every value" % S
+        why = class_condition(g[:B + 1], rule, a, P, S)
+        if why:
+            return 'refuted: ' + why
 
     return claimed(c, g, B)
 

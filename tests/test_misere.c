@@ -5,13 +5,18 @@
  * positions by both methods against Bouton's rule (the player to move wins
  * iff the number of 1-heaps is even when no heap exceeds 1, else iff the
  * nim-sum is not 0), every winning move applied and judged by the same
- * rule, and the budget turned into SG_E_UNKNOWN.
+ * rule, and the budget turned into SG_E_UNKNOWN; misère quotients
+ * (src/lib/misere_quot.c): Theorem Q's check accepts each computed
+ * quotient and rejects every candidate with one P label flipped or one
+ * transition redirected, and quotient outcomes agree with the exact
+ * search on random sums.
  */
 #include "testutil.h"
 
 #include <string.h>
 
 #include "sgexplore.h"
+#include "internal.h"
 
 static sg_genus genus(sg_value g, unsigned len, const sg_value *gam)
 {
@@ -182,6 +187,117 @@ static void test_budget(void **state)
     sg_rule_clear(&r);
 }
 
+/* Try to fool Theorem Q's check: the quotient of Kayles (heaps 1..8, order
+ * 12) and of 0.07 (heaps 1..11, a heap that splits classes of the one
+ * before) pass; each with one label flipped, or one transition sent to
+ * another state, fails. */
+static void test_quotient_check(void **state)
+{
+    static const char *const codes[] = {"0.77", "0.07", "0.75"};
+    static const size_t heaps[] = {8, 11, 10};
+    size_t c;
+
+    (void)state;
+    for (c = 0; c < 3; c++) {
+        sg_rule r;
+        sg_error err;
+        sg_mquot q;
+        size_t u, h, t, n, k;
+        uint32_t *tr;
+        unsigned char *lab;
+
+        sg_rule_init(&r);
+        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, codes[c], &err),
+                         SG_OK);
+        sg_mquot_init(&q);
+        assert_int_equal(
+            sg_misere_quotient(&q, &r, heaps[c], 1024, (size_t)64 << 20, &err),
+            SG_OK);
+        n = q.order;
+        k = q.heaps;
+        assert_int_equal(
+            sgi_mquot_verify(&r, k, n, q.trans, q.p, (size_t)64 << 20, &err),
+            0);
+        tr = test_malloc(n * k * sizeof *tr);
+        lab = test_malloc(n);
+        memcpy(tr, q.trans, n * k * sizeof *tr);
+        memcpy(lab, q.p, n);
+        for (u = 0; u < n; u++) {
+            lab[u] ^= 1;
+            assert_int_equal(
+                sgi_mquot_verify(&r, k, n, tr, lab, (size_t)64 << 20, &err), 1);
+            lab[u] ^= 1;
+        }
+        for (u = 0; u < n; u++)
+            for (h = 0; h < k; h++)
+                for (t = 0; t < n; t++) {
+                    uint32_t keep = tr[u * k + h];
+                    if (t == keep)
+                        continue;
+                    tr[u * k + h] = (uint32_t)t;
+                    assert_int_equal(sgi_mquot_verify(&r, k, n, tr, lab,
+                                                      (size_t)64 << 20, &err),
+                                     1);
+                    tr[u * k + h] = keep;
+                }
+        test_free(tr);
+        test_free(lab);
+        sg_mquot_clear(&q);
+        sg_rule_clear(&r);
+    }
+}
+
+/* The quotient's outcomes and winning moves against the exact search
+ * (sg_misere_position_analyse with no tame heap) on random sums of Kayles
+ * heaps 1..12. */
+static void test_quotient_positions(void **state)
+{
+    sg_rule r;
+    sg_error err;
+    sg_mquot q;
+    sg_misere m;
+    size_t i, j, trial;
+    tu_rng g;
+
+    (void)state;
+    tu_rng_init(&g, 24);
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "kayles", &err), SG_OK);
+    sg_mquot_init(&q);
+    assert_int_equal(
+        sg_misere_quotient(&q, &r, 12, 1024, (size_t)64 << 20, &err), SG_OK);
+    sg_misere_init(&m); /* tame_to 0: the search decides everything */
+    for (trial = 0; trial < tu_scaled(200); trial++) {
+        size_t h[5], n = (size_t)tu_range(&g, 1, 5);
+        sg_misere_position a, b;
+        for (i = 0; i < n; i++)
+            h[i] = (size_t)tu_range(&g, 0, 12);
+        assert_int_equal(sg_misere_position_analyse(&a, &r, &m, h, n,
+                                                    (size_t)64 << 20, &err),
+                         SG_OK);
+        assert_int_equal(sg_misere_position_quotient(&b, &r, &q, h, n, &err),
+                         SG_OK);
+        assert_int_equal(a.first_wins, b.first_wins);
+        assert_int_equal(b.method, SG_MISERE_QUOTIENT);
+        if (b.move_heap >= 0) { /* the quotient's move leaves a P-position */
+            size_t x[8], nx = 0;
+            sg_misere_position c;
+            for (j = 0; j < n; j++)
+                if ((long)j != b.move_heap)
+                    x[nx++] = h[j];
+            for (j = 0; j < (size_t)b.nparts; j++)
+                x[nx++] = b.part[j];
+            assert_int_equal(sg_misere_position_analyse(&c, &r, &m, x, nx,
+                                                        (size_t)64 << 20, &err),
+                             SG_OK);
+            assert_int_equal(c.first_wins, 0);
+        }
+    }
+    sg_misere_clear(&m);
+    sg_mquot_clear(&q);
+    sg_rule_clear(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -189,6 +305,8 @@ int main(void)
         cmocka_unit_test(test_nim_genus),
         cmocka_unit_test(test_nim_positions),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_quotient_check),
+        cmocka_unit_test(test_quotient_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,7 +122,12 @@ static void check_claim(const sg_result *res, const ref_rule *ref,
     }
     if (res->status == SG_ARITH_PERIODIC) {
         uint64_t fs = 0;
-        if (ref->tail_len == 0) {
+        /* Finite codes: only the hexadecimal theorem proves a saltus, and
+         * only for codes with three-heap moves ([HoN]: finite octal codes
+         * are never arithmetic-periodic). */
+        if (ref->tail_len == 0 &&
+            (!(ref_bits(ref) & 8) || !res->theorem_id ||
+             strcmp(res->theorem_id, SG_THM_HEX_ARITH) != 0)) {
             fail_msg("%s: arithmetic-periodic claimed for a finite code", what);
         }
         if (res->saltus == 0) {
@@ -492,8 +497,11 @@ static void test_prefix_sweeps(void **state)
     static const char *octal[] = {
         "0.4",   "0.04", "0.004", "0.16", "0.152", "0.154", "0.163", "0.172",
         "0.226", "0.36", "0.77",  "0.07", "0.137", "0.73",  "4.07",  "0.0001"};
-    static const char *hex[] = {"0.8",  "0.08", "0.C", "0.88", "0.09", "0.18",
-                                "0.1C", "0.1D", "0.F", "0.A3", "0.A",  "0.B"};
+    /* ... and arithmetic-periodic hexadecimal codes (THEORY.md 7.5),
+     * with 0.87F, whose values are those of 0.8F up to G(57). */
+    static const char *hex[] = {
+        "0.8",  "0.08", "0.C", "0.88", "0.09",  "0.18", "0.1C", "0.1D", "0.F",
+        "0.A3", "0.A",  "0.B", "0.8F", "0.87F", "0.A8", "0.BC", "0.FB", "8.0F"};
     static const char *sets[] = {"2,3,5,7,11,13", "1,3,4", "1,40", "3,20,21",
                                  "2,5,9"};
     /* `!` codes where the plain Guy-Smith bound certifies a false
@@ -812,6 +820,51 @@ static void test_random_octal(void **state)
     }
 }
 
+/* Split-free codes with a tail (the periodic-tail theorem, THEORY.md
+ * 7.7, which every eventually periodic subtraction set becomes): every
+ * claim, plain or with a saltus, holds over the reference's values four
+ * times as far as the proof needed (check_claim), from few values to
+ * many, so that a window too short or a class condition too weak shows.
+ * Also the fooling set subtract{1+2k,40}: G(n) = n mod 2 up to heap 39,
+ * never proven with period 2. */
+static void test_random_periodic_tails(void **state)
+{
+    tu_rng g;
+    tu_code_opts o = {3, 0, 6, 0, 0, 1};
+    static const size_t maxes[] = {24, 60, 200, 600};
+
+    (void)state;
+    tu_rng_init(&g, 309);
+    for (size_t i = 0; i < tu_scaled(120); i++) {
+        static ref_rule ref;
+        char *text;
+
+        tu_random_code(&ref, &g, &o);
+        text = ref_rule_text(&ref);
+        (void)analyse_checked(SG_SYNTAX_RULE, text, maxes[i % 4],
+                              4 * maxes[i % 4] + 4000);
+        free(text);
+    }
+    for (size_t max = 8; max < 200; max += 7) {
+        sg_rule r;
+        sg_result res;
+        sg_seq s;
+        sg_error err;
+
+        parse_or_fail(&r, SG_SYNTAX_SUBTRACT, "1+2k,40");
+        sg_seq_init(&s);
+        assert_int_equal(sg_analyse(&res, &s, &r, max, NULL, &err), SG_OK);
+        if (res.status != SG_UNRESOLVED &&
+            (res.period != 80 || res.certified_to < 1 + 160 + 41 - 2))
+            fail_msg("subtract{1+2k,40} at %zu values: period %llu proven "
+                     "to %llu",
+                     max, (unsigned long long)res.period,
+                     (unsigned long long)res.certified_to);
+        sg_seq_clear(&s);
+        sg_rule_clear(&r);
+    }
+}
+
 static void test_random_hex(void **state)
 {
     tu_rng g;
@@ -878,6 +931,81 @@ static void test_random_tails(void **state)
 }
 
 static sg_result prove_prefix(const sg_rule *r, const uint32_t *g, size_t n);
+
+/* The hexadecimal theorem (THEORY.md 7.5) against traps and random
+ * codes.  0.87F has the values of 0.8F up to G(57), G(n+7) = G(n) + 4 from
+ * 7, then G(58) = 15: on every prefix that holds the candidate, with the
+ * start, period and saltus that prove 0.8F, only the prefix condition
+ * fails, so it must stay unresolved (observed); 8.F7DA has G(0..6) =
+ * 0..6, passes everything for G(n+1) = G(n) + 1 but the residue-or-size
+ * condition, and G(7) = 8.  Random hexadecimal codes of one to four
+ * digits (some with a digit before the point): every prefix from 8 to 160
+ * values is proven or not, and every claim must hold over 700 reference
+ * values (check_claim). */
+static void test_hex_arith(void **state)
+{
+    static ref_rule ref;
+    tu_rng g;
+    tu_code_opts o = {15, 1, 4, 1, 0, 0};
+    sg_rule r;
+    sg_result res;
+    uint32_t *v;
+    const size_t L = 700;
+
+    (void)state;
+    ref_from(&ref, SG_SYNTAX_HEX, "0.87F");
+    parse_or_fail(&r, SG_SYNTAX_HEX, "0.87F");
+    v = ref_prefix(&ref, 60);
+    assert_int_equal(v[58], 15);
+    for (size_t n = 8; n <= 58; n++) {
+        res = prove_prefix(&r, v, n);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+    }
+    res = prove_prefix(&r, v, 58);
+    assert_int_equal(res.observed.have, 1);
+    assert_true(res.observed.period == 7 && res.observed.saltus == 4 &&
+                res.observed.preperiod == 7);
+    free(v);
+    sg_rule_clear(&r);
+
+    ref_from(&ref, SG_SYNTAX_RULE, "8.F7DA");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "8.F7DA");
+    v = ref_prefix(&ref, 8);
+    assert_int_equal(v[7], 8);
+    for (size_t n = 2; n <= 7; n++) {
+        res = prove_prefix(&r, v, n);
+        assert_int_equal(res.status, SG_UNRESOLVED);
+    }
+    free(v);
+    sg_rule_clear(&r);
+
+    tu_rng_init(&g, 311);
+    for (size_t i = 0; i < tu_scaled(24); i++) {
+        char *text;
+        uint32_t *ref_g;
+
+        tu_random_code(&ref, &g, &o);
+        if (!(ref_bits(&ref) & 8))
+            ref.digit[ref_max_take(&ref)] |= 8;
+        text = ref_rule_text(&ref);
+        assert_non_null(text);
+        parse_or_fail(&r, SG_SYNTAX_RULE, text);
+        ref_g = ref_prefix(&ref, L);
+        for (size_t n = 8; n <= 160; n++) {
+            char what[160];
+            sg_seq s;
+            seq_from(&s, ref_g, n);
+            sg_prove(&res, &r, &s);
+            snprintf(what, sizeof what, "%s, sg_prove on G(0..%zu)", text,
+                     n - 1);
+            check_claim(&res, &ref, ref_g, L, n, what);
+            sg_seq_clear(&s);
+        }
+        free(ref_g);
+        sg_rule_clear(&r);
+        free(text);
+    }
+}
 
 /* Lasker's Nim, 4.[3] (split a heap into two, or remove any number):
  * G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 [WW],
@@ -1108,32 +1236,72 @@ static void test_observed(void **state)
     /* Tail theorem, all-but{1,12} (f = 12, s = 1): 1 + 12 + 2 - 1. */
     observed_case(SG_SYNTAX_ALLBUT, "1,12", 12, 2, 0, 14);
 
-    /* No theorem for the tail [1]: G = 0, 1, 1, 1, ... is observed with
-     * p 1 from n0 1, but nothing could prove it. */
-    ref_from(&ref, SG_SYNTAX_RULE, "0.[1]");
-    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[1]");
+    /* No theorem for the tail [7] (splits in the tail): G = 0, 1, 2, 3,
+     * ... is observed with p 1, saltus 1 from n0 0, but nothing could
+     * prove it. */
+    ref_from(&ref, SG_SYNTAX_RULE, "0.[7]");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[7]");
     g = ref_prefix(&ref, 50);
     res = prove_prefix(&r, g, 50);
     assert_int_equal(res.status, SG_UNRESOLVED);
     assert_int_equal(res.observed.have, 1);
-    assert_true(res.observed.period == 1 && res.observed.preperiod == 1);
-    assert_true(res.observed.saltus == 0 && res.observed.held_to == 49);
+    assert_true(res.observed.period == 1 && res.observed.preperiod == 0);
+    assert_true(res.observed.saltus == 1 && res.observed.held_to == 49);
     assert_true(res.observed.needs == UINT64_MAX);
     free(g);
     sg_rule_clear(&r);
 
+    /* The tail [1] (G = 0, 1, 1, 1, ...), split-free: the periodic-tail
+     * theorem proves p 1 from n0 1 with a = 1, s0 = 1: agreement for
+     * 1 <= n < 1 + 1 + 1 - 1, certified to 1 + 2 + 1 - 2 = 2. */
+    ref_from(&ref, SG_SYNTAX_RULE, "0.[1]");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[1]");
+    g = ref_prefix(&ref, 50);
+    res = prove_prefix(&r, g, 50);
+    assert_int_equal(res.status, SG_PERIODIC);
+    assert_true(res.period == 1 && res.preperiod == 1);
+    assert_true(res.certified_to == 2);
+    assert_string_equal(res.theorem_id, SG_THM_TAIL_PERIODIC);
+    free(g);
+    sg_rule_clear(&r);
+
     /* A saltus in a hexadecimal code (issue 23): 0.8F has G(n+7) =
-     * G(n) + 4 for n >= 7 over G(0..399), and no theorem implemented for
-     * finite codes proves a saltus.  Inside each block p = 2, s = 1 holds
-     * over 8 values at the end, which the last-quarter rule sets aside. */
+     * G(n) + 4 for n >= 7.  The hexadecimal theorem (THEORY.md 7.5) proves
+     * it from a = 8 (c = 8, t = 2: B = max(8 + 2 + 15, 24 + 2 - 7) = 25)
+     * with G(0..31); at 31 values it is observed, and needs G(31).
+     * Inside each block p = 2, s = 1 holds over 8 values at the end of
+     * 400, which the last-quarter rule sets aside. */
     ref_from(&ref, SG_SYNTAX_HEX, "0.8F");
     parse_or_fail(&r, SG_SYNTAX_HEX, "0.8F");
+    g = ref_prefix(&ref, 400);
+    res = prove_prefix(&r, g, 31);
+    assert_int_equal(res.status, SG_UNRESOLVED);
+    assert_int_equal(res.observed.have, 1);
+    assert_true(res.observed.period == 7 && res.observed.preperiod == 7);
+    assert_true(res.observed.saltus == 4 && res.observed.held_to == 30);
+    assert_int_equal(res.observed.needs, 31);
+    res = prove_prefix(&r, g, 32);
+    assert_int_equal(res.status, SG_ARITH_PERIODIC);
+    assert_string_equal(res.theorem_id, SG_THM_HEX_ARITH);
+    assert_true(res.period == 7 && res.saltus == 4 && res.preperiod == 7);
+    assert_true(res.proof_start == 8 && res.certified_to == 31);
+    res = prove_prefix(&r, g, 400);
+    assert_int_equal(res.status, SG_ARITH_PERIODIC);
+    assert_true(res.period == 7 && res.saltus == 4 && res.preperiod == 7);
+    free(g);
+    sg_rule_clear(&r);
+
+    /* 0.3F: G(n+6) = G(n) + 3 from 0 over G(0..399), a saltus that is no
+     * power of 2 (nor is any multiple of it): observed, and no theorem
+     * implemented would prove it. */
+    ref_from(&ref, SG_SYNTAX_HEX, "0.3F");
+    parse_or_fail(&r, SG_SYNTAX_HEX, "0.3F");
     g = ref_prefix(&ref, 400);
     res = prove_prefix(&r, g, 400);
     assert_int_equal(res.status, SG_UNRESOLVED);
     assert_int_equal(res.observed.have, 1);
-    assert_true(res.observed.period == 7 && res.observed.preperiod == 7);
-    assert_true(res.observed.saltus == 4 && res.observed.held_to == 399);
+    assert_true(res.observed.period == 6 && res.observed.preperiod == 0);
+    assert_true(res.observed.saltus == 3 && res.observed.held_to == 399);
     assert_true(res.observed.needs == UINT64_MAX);
     free(g);
     sg_rule_clear(&r);
@@ -1431,7 +1599,48 @@ static uint64_t naive_needs(const char *th, uint64_t a, uint64_t p, uint64_t t)
         return 2 * m + 3 * p + t - 1;
     if (strcmp(th, SG_THM_THREE_HEAP) == 0)
         return 3 * m + 3 * p + t - 1;
-    return m + t + p - 1; /* window, tail */
+    if (strcmp(th, SG_THM_TAIL_PERIODIC) == 0)
+        return m + 2 * p + t - 2; /* t = s0, the tail's start */
+    return m + t + p - 1;         /* window, tail */
+}
+
+/* The class condition of the periodic-tail theorem (THEORY.md 7.7),
+ * straight from its statement: for each m in [a + s0 - 1, a + s0 - 1 +
+ * q), the values of the options j < a + p of heap m + p are [0, sal) and
+ * sal more than those of the options i < a of heap m. */
+static int naive_class(const sg_rule *r, const uint32_t *g, uint64_t a,
+                       uint64_t p, uint64_t sal)
+{
+    uint64_t s0 = r->tail_start, q = r->tail_len, top = 0, m, j;
+    unsigned char *x, *y;
+    int ok = 1;
+
+    for (j = 0; j < a + p; j++)
+        top = g[j] > top ? g[j] : top;
+    x = calloc(top + sal + 2, 1);
+    y = calloc(top + sal + 2, 1);
+    assert_non_null(x);
+    assert_non_null(y);
+    for (m = a + s0 - 1; ok && m < a + s0 - 1 + q; m++) {
+        memset(x, 0, top + sal + 2);
+        memset(y, 0, top + sal + 2);
+        for (j = 0; j < a + p; j++) {
+            unsigned d = sg_rule_digit(r, m + p - j, NULL);
+            if (j == 0 ? (d & 1) : (d & 2))
+                x[g[j]] = 1;
+        }
+        for (j = 0; j < sal; j++)
+            y[j] = 1;
+        for (j = 0; j < a; j++) {
+            unsigned d = sg_rule_digit(r, m - j, NULL);
+            if (j == 0 ? (d & 1) : (d & 2))
+                y[g[j] + sal] = 1;
+        }
+        ok = memcmp(x, y, top + sal + 2) == 0;
+    }
+    free(x);
+    free(y);
+    return ok;
 }
 
 /* {g(m): m < a+p} == [0,sal) u ({g(m): m < a} + sal), with sets of flags. */
@@ -1526,6 +1735,192 @@ static int naive_split(const sg_rule *r, const uint32_t *g, size_t n,
     return ok;
 }
 
+/* Whether digit k of r has all the bits of `bit`. */
+static int naive_has(const sg_rule *r, uint64_t k, unsigned bit)
+{
+    return (sg_rule_digit(r, k, NULL) & bit) != 0;
+}
+
+/* Whether heap n of a finite code has an option "x, x and z" (z >= 1,
+ * three heaps) or "x, x" (z = 0, two heaps) for some x >= 1: straight
+ * from the moves, for z <= n. */
+static int naive_pair_option(const sg_rule *r, uint64_t t, uint64_t n,
+                             uint64_t z)
+{
+    for (uint64_t k = 0; k <= t && k <= n; k++) {
+        uint64_t rest = n - k;
+        if (rest < z + 2 || (rest - z) % 2)
+            continue;
+        if (naive_has(r, k, z ? SG_BIT_THREE : SG_BIT_TWO))
+            return 1;
+    }
+    return 0;
+}
+
+/* The hexadecimal theorem's hypotheses straight from THEORY.md, section
+ * 7.5 (Theorem 7), with values past n read through (p, sal) from a, by
+ * brute force over the options: sets *need (UINT64_MAX when it fails
+ * before the bound is known) and returns 1 when they hold, 0 when (i) or
+ * (ii) or what comes before fails, 2 when (iii) or (iv) fails (the search
+ * then tries no later start). */
+static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
+                     uint64_t p, uint64_t sal, uint64_t *need)
+{
+    uint64_t t = sg_rule_max_take(r), c, M, B, x, k, big;
+#define NV(q) naive_val(g, n, a, p, sal, (q))
+    *need = UINT64_MAX;
+    if (a < 1 || sal < 1 || (sal & (sal - 1)) || a + p > n)
+        return 0;
+    for (c = 1; c <= a + p && NV(c) < sal; c++)
+        ;
+    if (c > a + p)
+        return 0;
+    M = a > c ? a : c;
+    B = a + t + 2 * c - 1;
+    if (3 * M + t > p + B)
+        B = 3 * M + t - p;
+    *need = B + p - 1;
+    /* (i) prefix: a heap "big" enough of each parity (every move of the
+     * theorem's region exists there), its pair options below a + p, and
+     * those of the heap p smaller below a */
+    big = 4 * (a + p + t) + 8;
+    for (uint64_t par = 0; par < 2; par++) {
+        uint64_t nb = big + par, top = 0;
+        unsigned char *lhs, *rhs;
+        int same;
+        for (x = 0; x < a + p; x++)
+            top = NV(x) > top ? NV(x) : top;
+        lhs = calloc(top + sal + 2, 1);
+        rhs = calloc(top + sal + 2, 1);
+        assert_non_null(lhs);
+        assert_non_null(rhs);
+        for (x = 0; x < a + p; x++)
+            if (naive_pair_option(r, t, nb, x))
+                lhs[NV(x)] = 1;
+        for (x = 0; x < sal; x++)
+            rhs[x] = 1;
+        for (x = 0; x < a; x++)
+            if (naive_pair_option(r, t, nb - p, x))
+                rhs[NV(x) + sal] = 1;
+        same = memcmp(lhs, rhs, top + sal + 2) == 0;
+        free(lhs);
+        free(rhs);
+        if (!same)
+            return 0;
+    }
+    /* (ii) */
+    for (x = a; x < B; x++)
+        if (NV(x + p) != NV(x) + sal)
+            return 0;
+    /* (iii) every value below G(h) from a good option, B <= h < B + p */
+    for (uint64_t h = B; h <= *need; h++) {
+        for (uint64_t v = 0; v < NV(h); v++) {
+            int hit = 0;
+            for (k = 0; !hit && k <= t; k++) {
+                uint64_t m = h - k;
+                if (k >= 1 && naive_has(r, k, SG_BIT_ONE))
+                    hit = NV(m) == v;
+                if (naive_has(r, k, SG_BIT_TWO))
+                    for (uint64_t u = 1; !hit && u < c && u < m; u++)
+                        hit = (NV(u) ^ NV(m - u)) == v;
+                if (!naive_has(r, k, SG_BIT_THREE))
+                    continue;
+                for (uint64_t u = 1; !hit && u < c; u++)
+                    for (uint64_t w = 1; !hit && w < c && u + w < m; w++)
+                        hit = (NV(u) ^ NV(w) ^ NV(m - u - w)) == v;
+            }
+            for (x = 0; !hit && x + 2 <= h; x++)
+                hit = NV(x) == v && naive_pair_option(r, t, h, x);
+            if (!hit)
+                return 2;
+        }
+    }
+    /* (iv) residue-or-size: a part is a heap below M or a class mod p
+     * (represented by its heap from a); E = p G - sal h */
+    {
+        uint64_t ntypes = M - 1 + p, ix, iy, iz;
+        uint64_t *hh = malloc(ntypes * sizeof *hh);
+        int ok = 1;
+        assert_non_null(hh);
+        for (ix = 0; ix < ntypes; ix++)
+            hh[ix] = ix < M - 1 ? ix + 1 : a + (ix - (M - 1));
+#define NE(h) ((int64_t)(p * NV(h)) - (int64_t)(sal * (h)))
+#define NCL(sum) (a + ((sum) + p * 4 - a % p) % p)
+        for (k = 0; ok && k <= t; k++) {
+            if (naive_has(r, k, SG_BIT_TWO))
+                for (ix = 0; ok && ix < ntypes; ix++)
+                    for (iy = M - 1; ok && iy < ntypes; iy++) {
+                        uint64_t hx = hh[ix], hy = hh[iy], cl;
+                        if (hx < c)
+                            continue;
+                        cl = NCL(hx % p + hy % p + k % p);
+                        if (((NV(hx) ^ NV(hy)) % sal) == NV(cl) % sal &&
+                            NE(hx) + NE(hy) - (int64_t)(sal * k) >= NE(cl))
+                            ok = 0;
+                    }
+            if (naive_has(r, k, SG_BIT_THREE))
+                for (ix = 0; ok && ix < ntypes; ix++)
+                    for (iy = 0; ok && iy < ntypes; iy++)
+                        for (iz = M - 1; ok && iz < ntypes; iz++) {
+                            uint64_t hx = hh[ix], hy = hh[iy], hz = hh[iz], cl;
+                            if (hy < c)
+                                continue;
+                            cl = NCL(hx % p + hy % p + hz % p + k % p);
+                            if (((NV(hx) ^ NV(hy) ^ NV(hz)) % sal) ==
+                                    NV(cl) % sal &&
+                                NE(hx) + NE(hy) + NE(hz) - (int64_t)(sal * k) >=
+                                    NE(cl))
+                                ok = 0;
+                        }
+        }
+#undef NE
+#undef NCL
+        free(hh);
+        if (!ok)
+            return 2;
+    }
+#undef NV
+    return 1;
+}
+
+/* The hexadecimal theorem's search from its definition (prove.c,
+ * search_hex_arith): the least p below 1024 with p + t + 2 < n whose
+ * saltus read off the end is a power of 2, at the first of up to 16 + p
+ * starts from one past the last disagreement (at least 1) that passes
+ * with its bound below n, stopping at the first start whose bound is not
+ * or whose window checks (iii), (iv) fail. */
+static int naive_hex_prove(sg_result *o, const sg_rule *r, const uint32_t *g,
+                           size_t n, uint64_t *a_out, uint64_t *p_out,
+                           uint64_t *s_out)
+{
+    uint64_t t = sg_rule_max_take(r);
+
+    for (uint64_t p = 1; p < 1024 && p + t + 2 < n; p++) {
+        uint64_t sal, a, tries, need;
+        if (g[n - 1] <= g[n - 1 - p])
+            continue;
+        sal = g[n - 1] - g[n - 1 - p];
+        if (sal & (sal - 1))
+            continue;
+        for (a = n - p; a > 0 && g[a - 1 + p] == g[a - 1] + sal; a--)
+            ;
+        a = a ? a : 1;
+        for (tries = 0; tries < 16 + p && a + p <= n; tries++, a++) {
+            int ok = naive_hex(r, g, n, a, p, sal, &need);
+            if (ok == 1 && need < n) {
+                o->certified_to = need;
+                *a_out = a;
+                *p_out = p;
+                *s_out = sal;
+                return 1;
+            }
+            if (need >= n || ok == 2)
+                break;
+        }
+    }
+    return 0;
+}
+
 /* The proof search straight from its definition (prove.c's header comment
  * and THEORY.md), by brute force over every p: the least p, saltus read off
  * the end (tails) and start one past the last disagreement (at least 1
@@ -1537,6 +1932,7 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
 {
     int split = strcmp(th, SG_THM_TAIL_SPLIT) == 0;
     int tail = split || strcmp(th, SG_THM_TAIL_ARITH) == 0;
+    int tailp = strcmp(th, SG_THM_TAIL_PERIODIC) == 0;
 
     memset(o, 0, sizeof *o);
     if (n < 2)
@@ -1545,7 +1941,9 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
          p < n && (split ? 2 + t + p - 1 : naive_needs(th, 1, p, t)) < n; p++) {
         uint64_t sal = 0, a, q, sq = 0, m, tries, need = UINT64_MAX;
 
-        if (tail) {
+        if (tailp && p % r->tail_len)
+            continue;
+        if (tail || tailp) {
             if (g[n - 1] < g[n - 1 - p])
                 continue;
             sal = g[n - 1] - g[n - 1 - p];
@@ -1565,6 +1963,8 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
         } else if (!tail) {
             a = a ? a : 1;
             if (naive_needs(th, a, p, t) >= n)
+                continue;
+            if (tailp && sal && !naive_class(r, g, a, p, sal))
                 continue;
         } else {
             for (tries = 0; tries < 64 + 2 * p; tries++, a++) {
@@ -1600,6 +2000,31 @@ static int naive_prove(sg_result *o, const sg_rule *r, const char *th,
         o->preperiod = m;
         return 1;
     }
+    if (strcmp(th, SG_THM_THREE_HEAP) == 0) {
+        uint64_t a, p, sal, q, sq = 0, m;
+        if (!naive_hex_prove(o, r, g, n, &a, &p, &sal))
+            return 0;
+        o->proof_period = p;
+        o->proof_start = a;
+        o->proof_saltus = sal;
+        for (q = 1; q <= p; q++) {
+            uint64_t j;
+            if (p % q || sal % (p / q))
+                continue;
+            sq = sal / (p / q);
+            for (j = a; j < a + p; j++)
+                if (naive_val(g, n, a, p, sal, j + q) != g[j] + sq)
+                    break;
+            if (j == a + p)
+                break;
+        }
+        for (m = a; m > 0 && g[m - 1 + q] == g[m - 1] + sq; m--)
+            ;
+        o->period = q;
+        o->saltus = sq;
+        o->preperiod = m;
+        return 1;
+    }
     return 0;
 }
 
@@ -1616,7 +2041,8 @@ static void search_naive_one(const sg_rule *r, const char *text,
         return;
     t = strcmp(th, SG_THM_TAIL_ARITH) == 0 || strcmp(th, SG_THM_TAIL_SPLIT) == 0
             ? r->tail_start - 1
-            : sg_rule_max_take(r);
+        : strcmp(th, SG_THM_TAIL_PERIODIC) == 0 ? r->tail_start
+                                                : sg_rule_max_take(r);
     res = prove_prefix(r, g, n);
     have = naive_prove(&want, r, th, t, g, n);
     if (have != (res.status != SG_UNRESOLVED) ||
@@ -2090,12 +2516,14 @@ int main(void)
         cmocka_unit_test(test_random_tails),
         cmocka_unit_test(test_lasker),
         cmocka_unit_test(test_tail_split_prefixes),
+        cmocka_unit_test(test_hex_arith),
         cmocka_unit_test(test_observed),
         cmocka_unit_test(test_observed_random),
         cmocka_unit_test(test_observed_long),
         cmocka_unit_test(test_observed_long_saltus),
         cmocka_unit_test(test_observed_hex2),
         cmocka_unit_test(test_search_naive),
+        cmocka_unit_test(test_random_periodic_tails),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_empty_and_resume),
         cmocka_unit_test(test_checksum),

@@ -26,6 +26,7 @@ typedef struct game {
     size_t ng;
     int ref_periodic; /* the reference prefix shows a period: */
     uint64_t ref_p, ref_n0;
+    uint64_t ref_s; /* its saltus (arithmetic-periodic games), else 0 */
 } game;
 
 static void list_to_set(uint64_t *set, size_t *n, const char *p)
@@ -82,6 +83,9 @@ static game *game_new(const char *text, size_t max, size_t ng)
     assert_non_null(gm->g);
     ref_values(gm->g, ng, &gm->ref);
     gm->ref_periodic = ref_find_period(&gm->ref_p, &gm->ref_n0, gm->g, ng);
+    if (!gm->ref_periodic)
+        gm->ref_periodic = ref_find_arith_period(&gm->ref_p, &gm->ref_n0,
+                                                 &gm->ref_s, gm->g, ng);
     return gm;
 }
 
@@ -112,6 +116,9 @@ static void ref_value_big(mpz_t out, const game *gm, const mpz_t h)
     mpz_sub_ui(t, h, (unsigned long)gm->ref_n0);
     mpz_set_ui(out,
                gm->g[gm->ref_n0 + mpz_fdiv_ui(t, (unsigned long)gm->ref_p)]);
+    /* with a saltus: plus s times the periods from n0 */
+    mpz_fdiv_q_ui(t, t, (unsigned long)gm->ref_p);
+    mpz_addmul_ui(out, t, (unsigned long)gm->ref_s);
     mpz_clear(t);
 }
 
@@ -608,6 +615,87 @@ static void test_find_move_huge(void **state)
 
 /* ------------------------------------------------------------------ */
 /* Random positions                                                     */
+
+static void random_heap(mpz_t h, tu_rng *g, int huge);
+
+/* Arithmetic-periodic hexadecimal codes (THEORY.md 7.5): G(10^100 + d)
+ * from the library against the reference's arithmetic period on 600
+ * values (and, for 0.8F, against the formula G(7 + i + 7j) = G(7 + i) +
+ * 4j written out); winning moves from huge heaps for targets near 0,
+ * near G(h) and at random below it, each applied and judged by the
+ * reference; positions of huge heaps. */
+static void test_hex_arith_huge(void **state)
+{
+    static const char *rules[] = {"0.8F", "0.A8", "0.FC", "0.9E",
+                                  "0.FF", "0.BC", "0.8B"};
+    tu_rng g;
+    gmp_randstate_t rs;
+    sg_move m;
+    mpz_t h, t, v, w, heaps[4];
+
+    (void)state;
+    tu_rng_init(&g, 403);
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, (unsigned long)TU_SEED);
+    sg_move_init(&m);
+    mpz_inits(h, t, v, w, heaps[0], heaps[1], heaps[2], heaps[3], NULL);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        game *gm = game_new(rules[i], 3000, 600);
+        assert_int_equal(gm->res.status, SG_ARITH_PERIODIC);
+        assert_string_equal(gm->res.theorem_id, SG_THM_HEX_ARITH);
+        assert_true(gm->ref_periodic && gm->ref_s > 0);
+        for (unsigned long d = 0; d < 30; d++) {
+            char what[128];
+            unsigned long j;
+
+            mpz_ui_pow_ui(h, 10, 100);
+            mpz_add_ui(h, h, d);
+            assert_int_equal(sg_value_at(v, &gm->res, &gm->s, h), SG_OK);
+            ref_value_big(w, gm, h);
+            if (mpz_cmp(v, w) != 0)
+                fail_msg("%s: G(10^100 + %lu) differs from the reference",
+                         rules[i], d);
+            if (i == 0) {
+                /* 0.8F by its formula */
+                mpz_sub_ui(w, h, 7);
+                j = mpz_fdiv_q_ui(w, w, 7);
+                mpz_mul_ui(w, w, 4);
+                mpz_add_ui(w, w, gm->g[7 + j]);
+                assert_int_equal(mpz_cmp(v, w), 0);
+            }
+            for (j = 0; j < 40; j++) {
+                if (j < 10)
+                    mpz_set_ui(t, j); /* small targets */
+                else if (j < 20)
+                    mpz_sub_ui(t, v, j - 9); /* just below G(h) */
+                else
+                    mpz_urandomm(t, rs, v);
+                if (mpz_sgn(t) < 0 || mpz_cmp(t, v) >= 0)
+                    continue;
+                snprintf(what, sizeof what, "%s, heap 10^100 + %lu, target %lu",
+                         rules[i], d, j);
+                if (sg_find_move(&m, &gm->r, &gm->res, &gm->s, h, t) != SG_OK)
+                    fail_msg("%s: no move (seed %llu)", what, TU_SEED);
+                check_move(gm, h, &m, t, what);
+            }
+            assert_int_equal(sg_find_move(&m, &gm->r, &gm->res, &gm->s, h, v),
+                             SG_E_UNKNOWN);
+        }
+        for (size_t j = 0; j < tu_scaled(20); j++) {
+            size_t nh = (size_t)tu_range(&g, 1, 4);
+            char what[96];
+            for (size_t k = 0; k < nh; k++)
+                random_heap(heaps[k], &g, tu_chance(&g, 2));
+            snprintf(what, sizeof what, "%s, position %zu", rules[i], j);
+            check_position(gm, heaps, nh, what);
+        }
+        game_free(gm);
+    }
+    sg_move_clear(&m);
+    mpz_clears(h, t, v, w, heaps[0], heaps[1], heaps[2], heaps[3], NULL);
+    gmp_randclear(rs);
+}
+
 /* ------------------------------------------------------------------ */
 
 static void random_heap(mpz_t h, tu_rng *g, int huge)
@@ -635,7 +723,7 @@ static void test_random_positions(void **state)
                                      "0.53",
                                      "0.34",
                                      "0.17"};
-    static const char *small_only[] = {"4!.0", "0.8F", "0.[7]", "0.4!"};
+    static const char *small_only[] = {"4!.0", "0.2048", "0.[7]", "0.4!"};
     tu_rng g;
     mpz_t heaps[6];
 
@@ -696,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_value_at_small),
         cmocka_unit_test(test_value_at_huge),
         cmocka_unit_test(test_value_at_unknown),
+        cmocka_unit_test(test_hex_arith_huge),
         cmocka_unit_test(test_seed_positions),
         cmocka_unit_test(test_seed_positions_huge),
         cmocka_unit_test(test_find_move_small),

@@ -666,6 +666,34 @@ static void test_zero_rule_clear(void **state)
 /* The limit on rule texts: a list of 1,1,...,1 just under SG_RULE_MAX_TEXT
  * characters is read (one term: duplicates drop), one character past the
  * limit is refused with SG_E_INPUT before parsing. */
+/* Set expressions (rule_set.c): finite and cofinite sets become list
+ * rules, eventually periodic ones codes with a tail, the rest rules that
+ * hold the set; each canonical text parses back to itself. */
+static void test_set_rules(void **state)
+{
+    (void)state;
+    expect_canon(SG_SYNTAX_SUBTRACT, "primes:1-10", "subtract{2,3,5,7}");
+    expect_canon(SG_SYNTAX_SUBTRACT, "1-3,5+1k", "all-but{4}");
+    expect_canon(SG_SYNTAX_SUBTRACT, "1+1k", "nim");
+    expect_canon(SG_SYNTAX_ALLBUT, "5+1k", "subtract{1-4}");
+    expect_canon(SG_SYNTAX_ALLBUT, "squares:1-9", "all-but{1,4,9}");
+    /* 4, 7, 10, ...: digits 0,0,0,3,0,0,3,... */
+    expect_canon(SG_SYNTAX_SUBTRACT, "4+3k", "0.0[003]");
+    expect_canon(SG_SYNTAX_SUBTRACT, "1+2k", "0.[30]");
+    expect_canon(SG_SYNTAX_ALLBUT, "2+2k", "0.[30]");
+    expect_canon(SG_SYNTAX_SUBTRACT, "1+4k,3+4k", "0.[30]");
+    expect_canon(SG_SYNTAX_SUBTRACT, "1+2k\\3", "0.300[03]");
+    expect_canon(SG_SYNTAX_SUBTRACT, "primes", "subtract{primes}");
+    expect_canon(SG_SYNTAX_SUBTRACT, "Primes,1", "subtract{1,primes}");
+    expect_canon(SG_SYNTAX_ALLBUT, "primes", "all-but{primes}");
+    expect_canon(SG_SYNTAX_SUBTRACT, "proper-divisors",
+                 "subtract{proper-divisors}");
+    expect_canon(SG_SYNTAX_RULE, "SUBTRACT{at-most-2/4}",
+                 "subtract{at-most-half}");
+    expect_canon(SG_SYNTAX_RULE, "all-but{squares}", "all-but{squares}");
+    expect_canon(SG_SYNTAX_RULE, "subtract{4+3k}", "0.0[003]");
+}
+
 static void test_text_limit(void **state)
 {
     size_t n = SG_RULE_MAX_TEXT + 2, i;
@@ -820,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_allbut_many_exclusions),
         cmocka_unit_test(test_names_and_messages),
         cmocka_unit_test(test_text_limit),
+        cmocka_unit_test(test_set_rules),
         cmocka_unit_test(test_profile),
     };
 

@@ -659,6 +659,93 @@ static void test_better_row_wins(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Batches: all writes or none                                          */
+/* ------------------------------------------------------------------ */
+
+/* A batch's writes are invisible to other connections until it commits,
+ * reads on its own connection see them (and do not end it), a rollback
+ * stores nothing, and a write that fails midway (a trigger refusing one
+ * row) rolls the whole batch back and refuses the writes after it. */
+static void test_batch(void **state)
+{
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    sg_store *db = open_ok(path);
+    sg_store_entry e;
+    sg_seq back;
+    sg_result res;
+    sg_error err;
+    game gm;
+    int found;
+    size_t i;
+
+    (void)state;
+    sg_store_entry_init(&e);
+    sg_seq_init(&back);
+    game_init(&gm, "0.77", 0, 150);
+    assert_int_equal(sg_enumerate(&gm.s, &gm.r, 150, NULL, &err), SG_OK);
+    res = unresolved(&gm.s);
+
+    /* Rolled back: nothing stored. */
+    assert_int_equal(sg_store_batch_begin(db, &err), SG_OK);
+    assert_int_equal(sg_store_batch_begin(db, &err), SG_E_INPUT);
+    assert_int_equal(
+        sg_store_put(db, "0.77", "octal", &res, &gm.s, "t", 1, &err), SG_OK);
+    assert_int_equal(sg_store_get(db, "0.77", &e, &back, &found, &err), SG_OK);
+    assert_true(found);
+    assert_int_equal(back.n, 150);
+    assert_int_equal(
+        sg_store_put(db, "subtract{9}", "subtract", &res, &gm.s, "t", 1, &err),
+        SG_OK);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 0);
+    assert_int_equal(sg_store_batch_end(db, 0, &err), SG_OK);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 0);
+    assert_int_equal(sg_store_batch_end(db, 1, &err), SG_E_INPUT);
+
+    /* Committed: both rows, with the reference values. */
+    assert_int_equal(sg_store_batch_begin(db, &err), SG_OK);
+    assert_int_equal(
+        sg_store_put(db, "0.77", "octal", &res, &gm.s, "t", 1, &err), SG_OK);
+    assert_int_equal(
+        sg_store_put(db, "subtract{9}", "subtract", &res, &gm.s, "t", 1, &err),
+        SG_OK);
+    assert_int_equal(sg_store_batch_end(db, 1, &err), SG_OK);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 2);
+    assert_int_equal(sg_store_get(db, "0.77", &e, &back, &found, &err), SG_OK);
+    assert_int_equal(back.n, 150);
+    for (i = 0; i < 150; i++)
+        assert_int_equal(sg_seq_get(&back, i), gm.g[i]);
+
+    /* A failed write midway: the whole batch goes. */
+    sql(path, "CREATE TRIGGER no_fail BEFORE INSERT ON rules"
+              " WHEN NEW.rule = 'subtract{1}'"
+              " BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    assert_int_equal(sg_store_batch_begin(db, &err), SG_OK);
+    assert_int_equal(
+        sg_store_put(db, "subtract{2}", "subtract", &res, &gm.s, "t", 1, &err),
+        SG_OK);
+    assert_int_not_equal(
+        sg_store_put(db, "subtract{1}", "subtract", &res, &gm.s, "t", 1, &err),
+        SG_OK);
+    assert_int_equal(
+        sg_store_put(db, "subtract{3}", "subtract", &res, &gm.s, "t", 1, &err),
+        SG_E_IO);
+    assert_non_null(strstr(err.msg, "nothing of the batch was stored"));
+    assert_int_equal(sg_store_batch_end(db, 1, &err), SG_E_IO);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 2);
+    /* Writes outside a batch work again. */
+    assert_int_equal(
+        sg_store_put(db, "subtract{3}", "subtract", &res, &gm.s, "t", 1, &err),
+        SG_OK);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 3);
+    sg_store_entry_clear(&e);
+    sg_seq_clear(&back);
+    game_clear(&gm);
+    sg_store_close(db);
+    free(path);
+    rm_tree(dir);
+}
+
+/* ------------------------------------------------------------------ */
 /* list and drop                                                        */
 /* ------------------------------------------------------------------ */
 
@@ -1746,6 +1833,7 @@ int main(void)
         cmocka_unit_test(test_extend_prefix),
         cmocka_unit_test(test_extend_keeps_full_chunks),
         cmocka_unit_test(test_better_row_wins),
+        cmocka_unit_test(test_batch),
         cmocka_unit_test(test_list_drop),
         cmocka_unit_test(test_refuse_foreign_and_corrupt),
         cmocka_unit_test(test_refuse_schema_version),

@@ -638,6 +638,74 @@ int cli_check_folder(const char *opt, const char *path)
 }
 
 /* ------------------------------------------------------------------ */
+/* Rules files: `sweep rules FILE`                                      */
+/* ------------------------------------------------------------------ */
+
+void cli_rules_free(char **texts, unsigned long *lines, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(lines);
+}
+
+int cli_rules_read(char ***texts_out, unsigned long **lines_out, size_t *n,
+                   FILE *f, const char *path)
+{
+    char *line = NULL, **texts = NULL;
+    size_t cap = 0, ntexts = 0, cap_texts = 0, cap_lines = 0;
+    ssize_t len;
+    unsigned long lineno = 0, *lines = NULL;
+    int rc = EXIT_DONE;
+
+    *texts_out = NULL;
+    *lines_out = NULL;
+    *n = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        char *p = line, *e, *hash;
+        lineno++;
+        if ((hash = memchr(p, '#', (size_t)len)))
+            *hash = '\0';
+        while (*p == ' ' || *p == '\t')
+            p++;
+        e = p + strlen(p);
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' ||
+                         e[-1] == '\r'))
+            *--e = '\0';
+        if (!*p)
+            continue;
+        if (sg_grow(&texts, &cap_texts, ntexts + 1, sizeof *texts) ||
+            sg_grow(&lines, &cap_lines, ntexts + 1, sizeof *lines) ||
+            !(texts[ntexts] = strdup(p))) {
+            rc = EXIT_RUNTIME;
+            cli_error("out of memory");
+            break;
+        }
+        lines[ntexts++] = lineno;
+    }
+    if (!rc && ferror(f)) {
+        cli_error("cannot read the rules file '%s': %s", cli_quote(path),
+                  strerror(errno));
+        rc = EXIT_RUNTIME;
+    }
+    free(line);
+    if (!rc && ntexts == 0) {
+        cli_error("the rules file '%s' holds no rule", cli_quote(path));
+        rc = EXIT_USAGE;
+    }
+    if (rc) {
+        cli_rules_free(texts, lines, ntexts);
+        return rc;
+    }
+    *texts_out = texts;
+    *lines_out = lines;
+    *n = ntexts;
+    return EXIT_DONE;
+}
+
+/* ------------------------------------------------------------------ */
 /* Positions: --position A,B,C and --positions FILE                     */
 /* ------------------------------------------------------------------ */
 

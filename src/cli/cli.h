@@ -220,6 +220,17 @@ typedef struct cli_position_item {
     char *text;
 } cli_position_item;
 
+/* Read a rules file (`sweep rules FILE`) to its end: one rule text per
+ * line, `#` starting a comment, blank lines skipped, the spaces, tabs and
+ * line ends around a text removed.  On success *texts and *lines (the
+ * line number of each) hold *n >= 1 texts, freed with cli_rules_free; a
+ * file without a rule is exit status 2, a read error or out of memory 1,
+ * after one line naming the file (nothing is left allocated).  The texts
+ * are not parsed here. */
+int cli_rules_read(char ***texts, unsigned long **lines, size_t *n, FILE *f,
+                   const char *path);
+void cli_rules_free(char **texts, unsigned long *lines, size_t n);
+
 /* Read every position of a --positions file, one per line (blank lines
  * and lines starting with # skipped), before anything is answered.  Exit
  * status after one line naming the file and line; on success *items
@@ -474,6 +485,13 @@ void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
  * text line (prefixed by `line` for --positions). */
 void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
                                const mpz_t *heaps, size_t n, const char *line);
+
+/* --misere --quotient: the key "quotient" ({"heaps", "order",
+ * "orders", "generators", "relations", "p_portion", "heap_words",
+ * "test_sums", "proof_states", "positions", "stopped_at", "stopped"}) or
+ * its text lines; `stopped` says why heap stopped_at was not finished
+ * (else NULL). */
+void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped);
 
 /* The --version record: {"program", "version"} or "sgexplore VERSION". */
 void cli_version_write(cli_rec *r, const char *version);

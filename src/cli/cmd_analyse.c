@@ -22,6 +22,10 @@ static const cli_opt analyse_opts[] = {
     {"--values", NULL, "A:B", "G(n) for A <= n <= B"},
     {"--misere", NULL, NULL,
      "misere play: genus of heaps, winner of --position(s)"},
+    {"--quotient", NULL, NULL,
+     "with --misere: the misere quotient of the heaps below --max"},
+    {"--max-order", NULL, "N",
+     "with --quotient: stop past N elements (default 1024)"},
     {"--quiet", NULL, NULL,
      "only the answers asked for (none: one status line)"},
     {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
@@ -313,11 +317,17 @@ static size_t misere_budget(void)
     return (size_t)256 << 20;
 }
 
+/* The default --max-order (docs/MISERE.md, "Misère quotients"). */
+#define MISERE_MAX_ORDER 1024
+
 /* One misère position: its answer as the key "position" of rec, or one
- * text line.  Exit status (3 when the search is too large: said). */
+ * text line: by the tame rule when every heap is tame, else by the
+ * quotient q (NULL: none) when every heap is within it, else by the
+ * search.  Exit status (3 when the search is too large: said). */
 static int misere_position(cli_rec *rec, const cli_rule *rule,
-                           const sg_misere *m, const mpz_t *h, size_t n,
-                           const char *line, const char *text)
+                           const sg_misere *m, const sg_mquot *q,
+                           const mpz_t *h, size_t n, const char *line,
+                           const char *text)
 {
     sg_misere_position pos;
     sg_error err;
@@ -336,9 +346,19 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
         else
             heaps[i] = (size_t)mpz_get_ui(h[i]);
     }
-    if (st == SG_OK)
-        st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
-                                        misere_budget(), &err);
+    if (st == SG_OK) {
+        int tame = 1, inq = q != NULL;
+        for (i = 0; i < n; i++) {
+            tame &= heaps[i] < m->tame_to;
+            inq &= q && heaps[i] <= q->heaps;
+        }
+        if (!tame && inq)
+            st = sg_misere_position_quotient(&pos, &rule->rule, q, heaps, n,
+                                             &err);
+        else
+            st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
+                                            misere_budget(), &err);
+    }
     free(heaps);
     if (st != SG_OK) {
         cli_error("misère position '%s': %s", cli_quote(text), err.msg);
@@ -359,11 +379,12 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     static const char *const none[] = {"--heap", "--values", "--plot",
                                        "--export-certificate", "--deep"};
     sg_misere m;
-    sg_error err;
-    size_t i, asked = MISERE_HEAPS;
+    sg_mquot quot;
+    sg_error err, qerr;
+    size_t i, asked = MISERE_HEAPS, max_order = MISERE_MAX_ORDER;
     uint64_t max;
-    int rc = EXIT_DONE, k;
-    const char *stopped = NULL;
+    int rc = EXIT_DONE, k, want_q = cli_get(a, "--quotient") != NULL;
+    const char *stopped = NULL, *qstopped = NULL;
     sg_status st;
     cli_rec rec;
 
@@ -378,6 +399,21 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         if ((rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
             return rc;
         asked = (size_t)max;
+    }
+    if (cli_get(a, "--max-order")) {
+        if (!want_q) {
+            cli_error("--max-order goes with --quotient");
+            return EXIT_USAGE;
+        }
+        if ((rc = cli_parse_count(&max, "--max-order",
+                                  cli_get(a, "--max-order"))))
+            return rc;
+        if (max < 1 || max > ((uint64_t)1 << 16)) {
+            cli_error("--max-order: '%s' is not in 1..65536",
+                      cli_quote(cli_get(a, "--max-order")));
+            return EXIT_USAGE;
+        }
+        max_order = (size_t)max;
     }
     if ((rc = cli_flow_run(fl, a, 0, 0)))
         return rc;
@@ -395,6 +431,20 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
             return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
         }
     }
+    sg_mquot_init(&quot);
+    if (want_q) {
+        /* the sums of the heaps the genus table shows, 1..N-1 */
+        st = sg_misere_quotient(&quot, &fl->r.rule, asked ? asked - 1 : 0,
+                                max_order, misere_budget(), &qerr);
+        if (st == SG_E_UNKNOWN) {
+            qstopped = qerr.msg;
+        } else if (st != SG_OK) {
+            cli_error("misère quotient: %s", qerr.msg);
+            sg_misere_clear(&m);
+            sg_mquot_clear(&quot);
+            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
+        }
+    }
     if (q->positions) {
         FILE *in =
             strcmp(q->positions, "-") == 0 ? stdin : fopen(q->positions, "r");
@@ -404,6 +454,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
             cli_error("--positions '%s': %s", cli_quote(q->positions),
                       strerror(errno));
             sg_misere_clear(&m);
+            sg_mquot_clear(&quot);
             return EXIT_RUNTIME;
         }
         rc = cli_positions_read(&items, &count, in, q->positions);
@@ -411,12 +462,14 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
             fclose(in);
         for (i = 0; i < count && !rc; i++) {
             cli_rec_begin(&rec, stdout, q->json);
-            rc = misere_position(&rec, &fl->r, &m, (const mpz_t *)items[i].h,
-                                 items[i].n, items[i].text, items[i].text);
+            rc = misere_position(&rec, &fl->r, &m, want_q ? &quot : NULL,
+                                 (const mpz_t *)items[i].h, items[i].n,
+                                 items[i].text, items[i].text);
             cli_rec_end(&rec);
         }
         cli_positions_free(items, count);
         sg_misere_clear(&m);
+        sg_mquot_clear(&quot);
         return rc;
     }
     cli_rec_begin(&rec, stdout, q->json);
@@ -424,20 +477,33 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         cli_view_write(&rec, view);
         cli_view_values(&rec, view);
         cli_misere_write(&rec, &m, asked, stopped);
+        if (want_q)
+            cli_mquot_write(&rec, &quot, qstopped);
     } else if (!q->position) { /* --quiet: one status line */
         cli_rec_textf(&rec, "%s: misère genus of heaps 0..%zu, ", fl->r.canon,
                       m.n ? m.n - 1 : 0);
         if (m.tame_to < m.n)
-            cli_rec_textf(&rec, "first wild heap %zu\n", m.tame_to);
+            cli_rec_textf(&rec, "first wild heap %zu", m.tame_to);
         else
-            cli_rec_textf(&rec, "all tame\n");
+            cli_rec_textf(&rec, "all tame");
+        if (want_q)
+            cli_rec_textf(&rec, ", quotient of heaps 1..%zu of order %zu%s",
+                          quot.heaps, quot.order, qstopped ? " (stopped)" : "");
+        cli_rec_textf(&rec, "\n");
     }
     k = EXIT_DONE;
     if (q->position)
-        k = misere_position(&rec, &fl->r, &m, (const mpz_t *)q->pos_heaps,
-                            q->npos, NULL, q->position);
+        k = misere_position(&rec, &fl->r, &m, want_q ? &quot : NULL,
+                            (const mpz_t *)q->pos_heaps, q->npos, NULL,
+                            q->position);
     cli_rec_end(&rec);
+    if (qstopped && !q->position) {
+        cli_error("misère quotient: heap %zu not finished: %s", quot.stopped_at,
+                  qstopped);
+        k = EXIT_UNKNOWN;
+    }
     sg_misere_clear(&m);
+    sg_mquot_clear(&quot);
     return k;
 }
 
@@ -522,6 +588,12 @@ static int analyse_run(const cli_command *self, cli_args *a)
         goto out;
     if (cli_get(a, "--misere")) {
         rc = misere_run(&fl, &q, a, &view);
+        goto out;
+    }
+    if (cli_get(a, "--quotient") || cli_get(a, "--max-order")) {
+        cli_error("%s goes with --misere",
+                  cli_get(a, "--quotient") ? "--quotient" : "--max-order");
+        rc = EXIT_USAGE;
         goto out;
     }
     want_heaps(&fl, &q);

@@ -7,16 +7,21 @@
  * values G(0..certified_to) are recomputed with sg_enumerate and
  * sg_certificate_check re-checks every hypothesis of the theorem) before
  * it is accepted, and two proven results that disagree stop the merge.
- * Everything is checked before anything is written, so a refused merge
- * leaves OUT as it was.
+ * Everything is checked before anything is written, and the writing is
+ * atomic: into an existing OUT as one transaction (sg_store_batch_begin),
+ * into a new OUT as a new file in a temporary folder beside it, linked to
+ * OUT's name at the end.  So a refused, failed (full disk), interrupted
+ * or killed merge leaves OUT as it was: its rows unchanged, or no OUT.
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const cli_opt merge_opts[] = {
     {NULL, NULL, NULL, NULL},
@@ -255,41 +260,164 @@ static int choose(rows *all, sg_store **in, const cli_args *a, size_t *win,
     return EXIT_DONE;
 }
 
-/* Write the winning rows into OUT, one whole row at a time. */
+/* Write the winning rows into OUT as one batch: all of them or none. */
 static int write_rows(sg_store *out, sg_store **in, const rows *all,
-                      const size_t *win, size_t nwin, const cli_args *a)
+                      const size_t *win, size_t nwin, const cli_args *a,
+                      const char *what)
 {
     sg_error err;
     size_t k;
+    int rc = EXIT_DONE;
 
-    for (k = 0; k < nwin; k++) {
+    if (sg_store_batch_begin(out, &err))
+        return cli_report(what, NULL, &err);
+    for (k = 0; k < nwin && rc == EXIT_DONE; k++) {
         const row *x = &all->v[win[k]];
         sg_store_entry e;
         sg_seq seq;
-        int found, rc;
+        int found = 0;
         sg_store_entry_init(&e);
         sg_seq_init(&seq);
-        if (sg_store_get(in[x->src], x->rule, &e, &seq, &found, &err) ||
-            !found ||
-            sg_store_put(out, x->rule, e.family, &e.res, &seq, e.algorithm,
-                         e.elapsed, &err)) {
+        if (cli_cancel) {
+            cli_error("merge: interrupted; nothing was merged");
+            rc = EXIT_RUNTIME;
+        } else if (sg_store_get(in[x->src], x->rule, &e, &seq, &found, &err) ||
+                   !found ||
+                   sg_store_put(out, x->rule, e.family, &e.res, &seq,
+                                e.algorithm, e.elapsed, &err)) {
             if (!found)
                 sg_error_set(&err, SG_E_IO, -1,
-                             "'%s' changed while it was "
-                             "read",
+                             "merge: '%s' changed while it was read; "
+                             "nothing was merged",
                              cli_pos(a, x->src));
-            rc = cli_report(NULL, NULL, &err);
-            cli_error("merge: stopped after %zu of %zu rows; every row "
-                      "written is whole, and merging again completes it",
-                      k, nwin);
-            sg_store_entry_clear(&e);
-            sg_seq_clear(&seq);
-            return rc;
+            rc = cli_report(found ? what : NULL, NULL, &err);
         }
         sg_store_entry_clear(&e);
         sg_seq_clear(&seq);
     }
+    if (rc == EXIT_DONE && cli_cancel) {
+        cli_error("merge: interrupted; nothing was merged");
+        rc = EXIT_RUNTIME;
+    }
+    if (sg_store_batch_end(out, rc == EXIT_DONE, &err) && rc == EXIT_DONE)
+        rc = cli_report(what, NULL, &err);
+    return rc;
+}
+
+/* Remove the temporary folder of a new OUT and what SQLite left in it. */
+static void remove_tmp(const char *dir, char *file, size_t n)
+{
+    static const char *const tails[] = {"", "-wal", "-shm", "-journal"};
+    size_t i;
+
+    for (i = 0; i < sizeof tails / sizeof *tails; i++) {
+        snprintf(file, n, "%s/cache.db%s", dir, tails[i]);
+        unlink(file);
+    }
+    rmdir(dir);
+}
+
+/* Make the finished cache `file` (closed, its WAL folded in) OUT: flushed
+ * to the disk, then linked to OUT's name, which fails rather than replace
+ * a file that appeared meanwhile.  Exit status after one error line. */
+static int publish(const char *file, const char *out_path)
+{
+    char wal[4200];
+    struct stat sb;
+    int fd, ok;
+
+    snprintf(wal, sizeof wal, "%s-wal", file);
+    if (lstat(wal, &sb) == 0) {
+        cli_error("merge: could not finish writing '%s' (its write-ahead log "
+                  "remains); nothing was merged",
+                  cli_quote(out_path));
+        return EXIT_RUNTIME;
+    }
+    fd = open(file, O_RDONLY);
+    ok = fd >= 0 && fsync(fd) == 0;
+    if (fd >= 0)
+        close(fd);
+    if (!ok) {
+        cli_error("merge: cannot write '%s': %s; nothing was merged",
+                  cli_quote(out_path), strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    if (link(file, out_path) != 0) {
+        if (errno == EEXIST)
+            cli_error("merge: '%s' was created by another program during "
+                      "the merge; nothing was merged (merge again)",
+                      cli_quote(out_path));
+        else
+            cli_error("merge: cannot create '%s': %s; nothing was merged",
+                      cli_quote(out_path), strerror(errno));
+        return EXIT_RUNTIME;
+    }
     return EXIT_DONE;
+}
+
+/* Open OUT for writing (its read-only connection in[0] closed first) or,
+ * when OUT does not exist, a new cache in the temporary folder tmp (its
+ * path in file); write the rows; publish a new OUT.  Exit status. */
+static int write_out(sg_store **in, const rows *all, const size_t *win,
+                     size_t nwin, const cli_args *a, int out_exists)
+{
+    const char *out_path = cli_pos(a, 0);
+    sg_store *out = NULL;
+    sg_error err;
+    char *tmp = NULL, *file = NULL, *what = NULL;
+    size_t n = strlen(out_path) + 32;
+    int rc;
+
+    if (in[0]) {
+        sg_store_close(in[0]);
+        in[0] = NULL;
+    }
+    if (!out_exists) {
+        if (!(tmp = malloc(n)) || !(file = malloc(n + 16))) {
+            free(tmp);
+            cli_error("out of memory");
+            return EXIT_RUNTIME;
+        }
+        snprintf(tmp, n, "%s.merge-XXXXXX", out_path);
+        if (!mkdtemp(tmp)) {
+            cli_error("merge: cannot create a temporary folder beside '%s': "
+                      "%s; nothing was merged",
+                      cli_quote(out_path), strerror(errno));
+            free(tmp);
+            free(file);
+            return EXIT_RUNTIME;
+        }
+        snprintf(file, n + 16, "%s/cache.db", tmp);
+        /* Errors about the temporary file name OUT first. */
+        if ((what = malloc(n + 40)))
+            snprintf(what, n + 40, "merge: '%s' not created",
+                     cli_quote(out_path));
+    }
+    if (sg_store_open(&out, file ? file : out_path, 0, &err)) {
+        rc = cli_report(what, NULL, &err);
+        goto done;
+    }
+    {
+        const char *why;
+        if (sg_store_readonly(out, &why)) {
+            cli_error("merge: %s", why);
+            rc = EXIT_RUNTIME;
+            goto done;
+        }
+    }
+    rc = write_rows(out, in, all, win, nwin, a, what);
+    sg_store_close(out);
+    out = NULL;
+    if (rc == EXIT_DONE && file)
+        rc = publish(file, out_path);
+done:
+    sg_store_close(out);
+    if (tmp)
+        remove_tmp(tmp, file, n + 16);
+    free(tmp);
+    free(file);
+    free(what);
+    return rc;
 }
 
 /* The merge's record: a line of text or one JSON object. */
@@ -317,7 +445,7 @@ static int merge_run(const cli_command *self, cli_args *a)
 {
     size_t nin = cli_npos(a), k, i, nwin = 0;
     const char *out_path = cli_pos(a, 0);
-    sg_store **in = NULL, *out = NULL;
+    sg_store **in = NULL;
     rows all;
     size_t *win = NULL;
     struct stat sb;
@@ -386,30 +514,13 @@ static int merge_run(const cli_command *self, cli_args *a)
         rc = EXIT_RUNTIME;
         goto out;
     }
-    /* Everything checked: now write, one whole row at a time. */
-    if (in[0]) {
-        sg_store_close(in[0]);
-        in[0] = NULL;
-    }
-    if (sg_store_open(&out, out_path, 0, &err)) {
-        rc = cli_report(NULL, NULL, &err);
-        goto out;
-    }
-    {
-        const char *why;
-        if (sg_store_readonly(out, &why)) {
-            cli_error("merge: %s", why);
-            rc = EXIT_RUNTIME;
-            goto out;
-        }
-    }
-    if ((rc = write_rows(out, in, &all, win, nwin, a)))
+    /* Everything checked: now write, all rows or none. */
+    if ((rc = write_out(in, &all, win, nwin, a, out_exists)))
         goto out;
     merge_write(a, nin, &count);
 out:
     for (k = 0; k < nin; k++)
         sg_store_close(in[k]);
-    sg_store_close(out);
     free(in);
     for (i = 0; i < all.n; i++) {
         free(all.v[i].rule);

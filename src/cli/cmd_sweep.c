@@ -341,20 +341,18 @@ static int load_family(sweep *s, const cli_args *a, const char *name)
     return EXIT_DONE;
 }
 
-/* `sweep rules FILE|-`: one rule per line, `#` comments, blank lines. */
+/* `sweep rules FILE|-`: one rule per line, `#` comments, blank lines
+ * (cli_rules_read). */
 static int load_rules(sweep *s, const cli_args *a, const char *path)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    char *line = NULL, from[64];
-    size_t cap = 0;
-    ssize_t len;
-    unsigned long lineno = 0;
+    char from[64];
     uint64_t k = 0;
-    int rc = EXIT_DONE;
+    int rc;
     /* The rules are parsed twice: once to count them (--yes) and check
      * them all before anything runs, then into this shard. */
     char **texts = NULL;
-    size_t ntexts = 0, cap_texts = 0, cap_lines = 0, i;
+    size_t ntexts = 0, i;
     unsigned long *lines = NULL;
 
     if (!f) {
@@ -362,47 +360,13 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
                   strerror(errno));
         return EXIT_RUNTIME;
     }
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        char *p = line, *e, *hash;
-        lineno++;
-        if ((hash = strchr(p, '#')))
-            *hash = '\0';
-        while (*p == ' ' || *p == '\t')
-            p++;
-        e = p + strlen(p);
-        while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' ||
-                         e[-1] == '\r'))
-            *--e = '\0';
-        if (!*p)
-            continue;
-        if (sg_grow(&texts, &cap_texts, ntexts + 1, sizeof *texts) ||
-            sg_grow(&lines, &cap_lines, ntexts + 1, sizeof *lines)) {
-            rc = EXIT_RUNTIME;
-            cli_error("out of memory");
-            break;
-        }
-        if (!(texts[ntexts] = strdup(p))) {
-            rc = EXIT_RUNTIME;
-            cli_error("out of memory");
-            break;
-        }
-        lines[ntexts++] = lineno;
-    }
-    if (!rc && ferror(f)) {
-        cli_error("cannot read the rules file '%s': %s", cli_quote(path),
-                  strerror(errno));
-        rc = EXIT_RUNTIME;
-    }
-    free(line);
+    rc = cli_rules_read(&texts, &lines, &ntexts, f, path);
     if (f != stdin)
         fclose(f);
-    if (!rc && ntexts == 0) {
-        cli_error("the rules file '%s' holds no rule", cli_quote(path));
-        rc = EXIT_USAGE;
-    }
+    if (rc)
+        return rc;
     s->family_total = ntexts;
-    if (!rc)
-        rc = too_large(ntexts, a);
+    rc = too_large(ntexts, a);
     for (i = 0; !rc && i < ntexts; i++) {
         cli_rule r;
         snprintf(from, sizeof from, "%s line %lu",
@@ -416,10 +380,7 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
         }
         rc = sweep_add(s, from, texts[i], 1);
     }
-    for (i = 0; i < ntexts; i++)
-        free(texts[i]);
-    free(texts);
-    free(lines);
+    cli_rules_free(texts, lines, ntexts);
     return rc;
 }
 

@@ -163,6 +163,21 @@ static int version(int argc, char **argv)
     return cli_stdout_finish(EXIT_DONE);
 }
 
+/* Whether word is a set expression such as `primes` (a rule argument
+ * that needs --subtract), for the hint of the message. */
+static int is_set(const char *word)
+{
+    sg_rule r;
+    int ok;
+
+    if (strlen(word) > 64)
+        return 0;
+    sg_rule_init(&r);
+    ok = sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, word, NULL) == SG_OK;
+    sg_rule_clear(&r);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     size_t k;
@@ -177,6 +192,12 @@ int main(int argc, char **argv)
     for (k = 1; cli_commands[k]; k++)
         if (strcmp(argv[1], cli_commands[k]->name) == 0)
             return cli_stdout_finish(run(cli_commands[k], argc, argv, 2));
+    if (looks_like_command(argv[1]) && is_set(argv[1])) {
+        cli_error("unknown command or rule '%s': a set, whose rules are "
+                  "--subtract %s, --all-but %s or 'subtract{%s}'",
+                  cli_quote(argv[1]), argv[1], argv[1], argv[1]);
+        return EXIT_USAGE;
+    }
     if (looks_like_command(argv[1])) {
         cli_error("unknown command or rule '%s' (commands: %s; rule names: "
                   "kayles, dawson, officers, grundy, nim; try sgexplore "

@@ -695,3 +695,97 @@ void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
     cli_rec_str(r, "method", sg_misere_method_name(p->method));
     cli_rec_close(r);
 }
+
+/* The normal form of element u as text. */
+static const char *mquot_nf(char *buf, size_t size, const sg_mquot *q,
+                            uint32_t u)
+{
+    return sg_mquot_word(buf, size, q, q->nf + (size_t)u * q->ngens);
+}
+
+void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped)
+{
+    char a[4096], b[4096];
+    size_t i, np = 0;
+    uint32_t u;
+
+    for (u = 0; u < q->order; u++)
+        np += q->p[u];
+    cli_rec_obj(r, "quotient");
+    cli_rec_uint(r, "heaps", q->heaps);
+    cli_rec_uint(r, "order", q->order);
+    cli_rec_arr(r, "orders");
+    for (i = 1; i <= q->heaps; i++)
+        cli_rec_uint(r, NULL, q->orders[i]);
+    cli_rec_close(r);
+    cli_rec_arr(r, "generators");
+    for (i = 0; i < q->ngens; i++) {
+        cli_rec_obj(r, NULL);
+        cli_rec_str(r, "name", sg_mquot_gen_name(a, sizeof a, i));
+        cli_rec_strf(r, "heap", "%zu", q->gen_heap[i]);
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
+    cli_rec_arr(r, "relations");
+    for (i = 0; i < q->nrel; i++) {
+        cli_rec_obj(r, NULL);
+        cli_rec_str(r, "word",
+                    sg_mquot_word(a, sizeof a, q, q->rel + i * q->ngens));
+        cli_rec_str(r, "equals", mquot_nf(b, sizeof b, q, q->rel_rhs[i]));
+        cli_rec_close(r);
+    }
+    cli_rec_close(r);
+    cli_rec_arr(r, "p_portion");
+    for (u = 0; u < q->order; u++)
+        if (q->p[u])
+            cli_rec_str(r, NULL, mquot_nf(a, sizeof a, q, u));
+    cli_rec_close(r);
+    cli_rec_arr(r, "heap_words");
+    for (i = 0; i <= q->heaps; i++)
+        cli_rec_str(r, NULL, mquot_nf(a, sizeof a, q, q->heap[i]));
+    cli_rec_close(r);
+    cli_rec_uint(r, "test_sums", q->suffixes);
+    cli_rec_uint(r, "proof_states", q->states);
+    cli_rec_uint(r, "positions", q->positions);
+    cli_rec_uint_or_null(r, "stopped_at", q->stopped_at != 0, q->stopped_at);
+    if (stopped)
+        cli_rec_str(r, "stopped", stopped);
+    else
+        cli_rec_null(r, "stopped");
+    cli_rec_close(r);
+    if (r->json)
+        return;
+    cli_rec_textf(r,
+                  "misère quotient of the sums of heaps 1..%zu: order %zu, "
+                  "%zu generators, P-portion of %zu (proven: %zu test "
+                  "sums, %zu states checked)\n",
+                  q->heaps, q->order, q->ngens, np, q->suffixes, q->states);
+    cli_rec_textf(r, "  generators:");
+    for (i = 0; i < q->ngens; i++) {
+        cli_rec_textf(r, "%s %s = heap %zu", i ? "," : "",
+                      sg_mquot_gen_name(a, sizeof a, i), q->gen_heap[i]);
+    }
+    cli_rec_textf(r, "%s\n", q->ngens ? "" : " none");
+    cli_rec_textf(r, "  relations:");
+    for (i = 0; i < q->nrel; i++)
+        cli_rec_textf(r, "%s %s = %s", i ? "," : "",
+                      sg_mquot_word(a, sizeof a, q, q->rel + i * q->ngens),
+                      mquot_nf(b, sizeof b, q, q->rel_rhs[i]));
+    cli_rec_textf(r, "%s\n", q->nrel ? "" : " none");
+    cli_rec_textf(r, "  P-portion:");
+    for (u = 0, i = 0; u < q->order; u++)
+        if (q->p[u])
+            cli_rec_textf(r, "%s %s", i++ ? "," : "",
+                          mquot_nf(a, sizeof a, q, u));
+    cli_rec_textf(r, "%s\n", np ? "" : " empty");
+    cli_rec_textf(r, "  heaps:");
+    for (i = 1; i <= q->heaps; i++)
+        cli_rec_textf(r, " %zu:%s", i, mquot_nf(a, sizeof a, q, q->heap[i]));
+    cli_rec_textf(r, "\n  order by heaps 1..k:");
+    for (i = 1; i <= q->heaps; i++)
+        cli_rec_textf(r, " %zu", q->orders[i]);
+    cli_rec_textf(r, "\n");
+    if (stopped)
+        cli_rec_textf(r, "misère quotient: heap %zu not finished: %s\n",
+                      q->stopped_at, stopped);
+}

@@ -9,6 +9,7 @@
 #include "sgexplore.h"
 #include "enum_impl.h"
 #include "moves.h"
+#include "setexpr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,9 @@ sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
 
     if (n <= s->n)
         return SG_OK;
+    if (r->set) /* the reference loop over the set's moves */
+        return sgi_set_enumerate(s, r->set, r->set_allbut, n, SGI_SET_NAIVE,
+                                 opt, err);
     st = sg_seq_reserve(s, n, err);
     if (st)
         return st;

@@ -46,6 +46,11 @@
 /* Whether this method applies: bit 8 somewhere, no '!', no tail. */
 int sgi_three_applicable(const sg_rule *r)
 {
+    sgi_profile pr;
+
+    sgi_rule_profile(&pr, r);
+    if (pr.set)
+        return 0;
     return (sg_rule_bits(r) & SG_BIT_THREE) && !r->tail_len &&
            !sg_rule_has_unequal(r);
 }

@@ -88,9 +88,41 @@ typedef struct sgi_profile {
     int three;          /* some digit may leave three heaps */
     int unequal;        /* some digit carries '!' */
     const char *family; /* sg_rule_family */
+    uint64_t tail_len;  /* the tail's length (0: finite) */
+    int set;            /* the rule holds a set expression (r->set): only
+                           enum_set.c computes it, no theorem proves it */
+    int set_allbut;     /* ... of an all-but game */
+    int set_heap_dep;   /* ... whose members depend on the heap */
 } sgi_profile;
 
 void sgi_rule_profile(sgi_profile *pr, const sg_rule *r);
+
+/* Rules over set expressions (rule_set.c, docs/SETS.md). */
+
+/* Parse the set expression `text` (at offset `base` of the rule text,
+ * for the messages) as the move set of a subtraction game (allbut 0) or
+ * of an all-but game (allbut 1) into r (empty): a finite or cofinite set
+ * becomes the list rule subtract{..} or all-but{..}, an eventually
+ * periodic one the split-free code with a tail that plays the same game,
+ * anything else a rule holding the set (r->set). */
+sg_status sgi_rule_parse_set(sg_rule *r, const char *text, long base,
+                             int allbut, sg_error *err);
+
+/* The list rule subtract{v} (allbut 0) or all-but{v} (allbut 1) from the
+ * ascending, duplicate-free numbers v[0..n-1] (n >= 1 for subtract; an
+ * excluded number past 2^24 is SG_E_INPUT at `base`). */
+sg_status sgi_rule_from_list(sg_rule *r, const uint64_t *v, size_t n,
+                             int allbut, long base, sg_error *err);
+
+/* The canonical text of a rule holding a set: subtract{SET} or
+ * all-but{SET}, SET the set's canonical text (*text NULL for any other
+ * rule).  SG_E_NOMEM when out of memory. */
+sg_status sgi_rule_set_text(char **text, const sg_rule *r);
+
+/* A move of heap h (h < s->n) of a rule holding a set to a heap of value
+ * target: 1 and *take set, else 0. */
+int sgi_rule_set_find_move(uint64_t *take, const sg_rule *r, const sg_seq *s,
+                           uint64_t h, sg_value target);
 
 /* Bytes of physical memory on this machine (0 when unknown). */
 uint64_t sgi_physical_memory(void);
@@ -172,5 +204,16 @@ sg_status sgi_plot_write_results(const char *path, sgi_plot_summary *out,
 /* The built-in text of the template "sequence" or "results" (the files
  * of plots/), or NULL. */
 const char *sgi_plot_template(const char *name);
+
+/* misere_quot.c: Theorem Q's check (docs/MISERE.md) of a candidate
+ * quotient of heaps 1..k of rule r: states 0..nq-1 (0 the empty sum),
+ * trans[u * k + h - 1] the state of u plus heap h, label[u] = 1 for the
+ * P-portion.  0 when it is the misère quotient (the heaps commute,
+ * Lemma Q's walk passes, (Q, P) is reduced, every state is reached),
+ * 1 when a check fails, -1 on failure (err).  For the tests: the proof
+ * sg_misere_quotient runs on every quotient it returns. */
+int sgi_mquot_verify(const sg_rule *r, size_t k, size_t nq,
+                     const uint32_t *trans, const unsigned char *label,
+                     size_t budget, sg_error *err);
 
 #endif /* SG_INTERNAL_H */

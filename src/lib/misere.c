@@ -18,6 +18,7 @@
 #include "sgexplore.h"
 #include "moves.h"
 #include "fnv.h"
+#include "misere_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,11 @@ typedef struct mis_ctx {
     size_t depth; /* current recursion depth */
     sg_status st; /* first failure */
     sg_error *err;
+    sgi_mis_known_fn known; /* outcomes known without search, or NULL */
+    void *known_arg;
+    signed char *dead; /* per heap: 1 no move, 0 a move, -1 not yet;
+                          NULL: heaps are not stripped */
+    size_t ndead;
 } mis_ctx;
 
 static size_t memo_bytes(const memo *m)
@@ -225,13 +231,47 @@ static sg_status too_deep(mis_ctx *c)
                                 MIS_MAX_DEPTH);
 }
 
+static int any_visit(void *ctx, const sg_option *o)
+{
+    (void)o;
+    *(int *)ctx = 1;
+    return 1;
+}
+
+/* Whether heap h has no move (the zero game), cached in c->dead. */
+static int heap_dead(mis_ctx *c, uint32_t h)
+{
+    int any = 0;
+
+    if (h >= c->ndead)
+        return 0;
+    if (c->dead[h] < 0) {
+        sg_moves_heap(c->r, c->g, h, any_visit, &any);
+        c->dead[h] = (signed char)!any;
+    }
+    return c->dead[h];
+}
+
+static int outcome_stripped(mis_ctx *c, const uint32_t *x, size_t len);
+
 static int outcome(mis_ctx *c, const uint32_t *x, size_t len)
 {
-    entry *e = memo_find(&c->m, x, len);
+    entry *e;
     int r;
+
+    if (c->dead) {
+        size_t i;
+        for (i = 0; i < len && !heap_dead(c, x[i]); i++)
+            ;
+        if (i < len)
+            return outcome_stripped(c, x, len);
+    }
+    e = memo_find(&c->m, x, len);
 
     if (e)
         return (int)e->val;
+    if (c->known && (r = c->known(c->known_arg, x, len)) >= 0)
+        return r;
     if (c->depth >= MIS_MAX_DEPTH) {
         too_deep(c);
         return -1;
@@ -239,6 +279,26 @@ static int outcome(mis_ctx *c, const uint32_t *x, size_t len)
     c->depth++;
     r = outcome_new(c, x, len);
     c->depth--;
+    return r;
+}
+
+/* outcome() of x without its heaps that have no move: a heap with no
+ * move is the game 0, and x + 0 is x. */
+static int outcome_stripped(mis_ctx *c, const uint32_t *x, size_t len)
+{
+    uint32_t *y = malloc((len ? len : 1) * sizeof *y);
+    size_t i, n = 0;
+    int r;
+
+    if (!y) {
+        c->st = sg_error_set(c->err, SG_E_NOMEM, -1, "out of memory");
+        return -1;
+    }
+    for (i = 0; i < len; i++)
+        if (!heap_dead(c, x[i]))
+            y[n++] = x[i];
+    r = outcome(c, y, n);
+    free(y);
     return r;
 }
 
@@ -493,6 +553,10 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
     sg_status st;
 
     sg_misere_clear(m);
+    if (r->set)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "misère play is not implemented for move sets "
+                            "that no code can write (primes, squares, ...)");
     if (n > MIS_MAX_HEAP)
         return sg_error_set(err, SG_E_INPUT, -1,
                             "misère genus: at most %zu heaps", MIS_MAX_HEAP);
@@ -546,6 +610,8 @@ const char *sg_misere_method_name(sg_misere_method method)
     switch (method) {
     case SG_MISERE_TAME:
         return "tame";
+    case SG_MISERE_QUOTIENT:
+        return "quotient";
     case SG_MISERE_SEARCH:
         return "search";
     }
@@ -705,4 +771,59 @@ out:
     free(x);
     free(index);
     return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* The search for other modules (misere_impl.h)                         */
+/* ------------------------------------------------------------------ */
+
+struct sgi_mis_search {
+    mis_ctx c;
+};
+
+sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
+                                   size_t budget, sgi_mis_known_fn known,
+                                   void *known_arg, sg_error *err)
+{
+    sgi_mis_search *s = calloc(1, sizeof *s);
+
+    if (!s)
+        return NULL;
+    s->c.r = r;
+    s->c.g = g;
+    s->c.m.budget = budget;
+    s->c.err = err;
+    s->c.known = known;
+    s->c.known_arg = known_arg;
+    s->c.ndead = g->n;
+    if (!(s->c.dead = malloc(g->n ? g->n : 1))) {
+        free(s);
+        return NULL;
+    }
+    memset(s->c.dead, -1, g->n);
+    return s;
+}
+
+int sgi_mis_search_outcome(sgi_mis_search *s, const uint32_t *x, size_t len)
+{
+    return outcome(&s->c, x, len);
+}
+
+size_t sgi_mis_search_positions(const sgi_mis_search *s)
+{
+    return s->c.m.nent;
+}
+
+sg_status sgi_mis_search_status(const sgi_mis_search *s)
+{
+    return s->c.st;
+}
+
+void sgi_mis_search_free(sgi_mis_search *s)
+{
+    if (!s)
+        return;
+    memo_clear(&s->c.m);
+    free(s->c.dead);
+    free(s);
 }

@@ -8,12 +8,42 @@
  * its method needs (sg_time_max).
  */
 #include "sgexplore.h"
+#include <string.h>
 #include "internal.h"
 #include "sparse/sparse.h"
+#include "setexpr.h"
+
+/* The budget of a rule holding a set expression (enum_set.c's methods,
+ * docs/SETS.md "Measured speed"): no theorem proves such a rule, so the
+ * count only bounds the time.  Subtraction over a heap-independent set
+ * (bitset or naive loop: subtract-a-prime or subtract-a-square to 10^6
+ * take a second or two) and the window and divisors methods (at-most-half,
+ * proper-divisors: well under a second) get a million values; the moves
+ * of other heap-dependent sets cost up to h per heap (at-most-1/3,squares),
+ * and the complement count of all-but games |S n [1, h]| per heap
+ * (all-but primes to 10^5: under a second), hence less. */
+static size_t set_budget(const sg_rule *r)
+{
+    const char *how;
+
+    if (r->set_allbut)
+        return sgi_set_heap_dependent(r->set) ? 10000 : 100000;
+    if (!sgi_set_heap_dependent(r->set))
+        return 1000000;
+    how = sgi_set_method_name(r->set, 0, 1000000, SGI_SET_AUTO);
+    if (strcmp(how, "window") == 0 || strcmp(how, "divisors") == 0)
+        return 1000000;
+    return 10000;
+}
 
 size_t sg_default_max(const sg_rule *r)
 {
     unsigned bits = sg_rule_bits(r);
+    sgi_profile pr;
+
+    sgi_rule_profile(&pr, r);
+    if (pr.set)
+        return set_budget(r);
 
     /* A tail with splits goes to the naive method, O(N^2) per heap for
      * two-heap digits (every split of every k) and worse for three: a

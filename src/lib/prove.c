@@ -16,7 +16,14 @@
  *  - tail-arith (codes ending in the tail [3] after finitely many split-free
  *    digits, which includes every all-but game): G(n+p) = G(n) + s for
  *    n0 <= n < max(n0,1) + f, f = tail_start - 1, together with the prefix
- *    condition {G(m): m < n0+p} = [0,s) u ({G(m): m < n0} + s).
+ *    condition {G(m): m < n0+p} = [0,s) u ({G(m): m < n0} + s);
+ *  - hex-arith (finite codes with three-heap moves and no '!', after the
+ *    three-heap theorem found no plain period): G(n+p) = G(n) + s, s a
+ *    power of 2, for a <= n < B = max(a + t + 2c - 1, 3 max(a, c) + t - p),
+ *    c the least x >= 1 with G(x) >= s, with the prefix condition of the
+ *    equal-pair options for both parities of n, every value below G(n)
+ *    for B <= n < B + p reached by an option the theorem follows, and the
+ *    residue-or-size condition for every other split (THEORY.md 7.5).
  *
  * The search finds a proof; sg_certificate_check, which `verify` also uses,
  * re-checks every hypothesis from the values alone, with every sum and
@@ -62,7 +69,9 @@ typedef enum {
     KIND_TWO_UNEQUAL,
     KIND_THREE,
     KIND_TAIL3,
-    KIND_TAIL3_SPLIT
+    KIND_TAIL3_SPLIT,
+    KIND_TAIL_PERIODIC,
+    KIND_HEX_ARITH
 } proof_kind;
 
 static const struct theorem {
@@ -89,6 +98,13 @@ static const struct theorem {
      "splitting-tail arithmetic-periodicity theorem (code ending in [3] with "
      "two-heap splits before it, saltus a power of 2, such as Lasker's "
      "Nim)"},
+    {KIND_TAIL_PERIODIC, SG_THM_TAIL_PERIODIC,
+     "periodic-tail theorem (split-free code with a repeating tail, such as "
+     "a subtraction game over a progression: the tail's period divides the "
+     "proof's)"},
+    {KIND_HEX_ARITH, SG_THM_HEX_ARITH,
+     "hexadecimal arithmetic-periodicity theorem (finite code with "
+     "three-heap moves, saltus a power of 2, such as 0.8F)"},
 };
 
 static const struct theorem *theorem_of(proof_kind k)
@@ -200,6 +216,14 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
     sgi_rule_profile(&pr, r);
     if (why)
         *why = NULL;
+    if (pr.set) {
+        if (why)
+            *why = "no periodicity theorem is implemented for move sets "
+                   "that no code can write (primes, squares, "
+                   "proper-divisors, ...): the values are observed, never "
+                   "proven";
+        return KIND_NONE;
+    }
     if (pr.unequal) {
         if (!pr.has_tail && !pr.three)
             return KIND_TWO_UNEQUAL;
@@ -214,6 +238,8 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
             return KIND_TAIL3;
         if (pr.tail3 && !(pr.prefix_bits & SG_BIT_THREE))
             return KIND_TAIL3_SPLIT;
+        if (!(pr.bits & (SG_BIT_TWO | SG_BIT_THREE)))
+            return KIND_TAIL_PERIODIC;
         if (why)
             *why = "no periodicity theorem is implemented for this repeating "
                    "[..] tail (only codes ending in [3] whose digits before "
@@ -264,6 +290,9 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     case KIND_WINDOW:
     case KIND_TAIL3:
         return add_sat(m, t);
+    case KIND_TAIL_PERIODIC:
+        /* t = s0, the tail's start: a <= n < a + p + s0 - 1 */
+        return add_sat(add_sat(m, p), t - 1);
     case KIND_TAIL3_SPLIT:
         /* a lower bound: the true end a + f + c (split_tail_check) has
          * c >= a */
@@ -273,6 +302,7 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     case KIND_TWO_UNEQUAL:
         return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
     case KIND_THREE:
+    case KIND_HEX_ARITH: /* its own bound: hex_arith_check */
     case KIND_NONE:
     default:
         return add_sat(add_sat(mul_sat(3, m), mul_sat(2, p)), t);
@@ -294,6 +324,8 @@ static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
 
 static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 {
+    if (kind == KIND_TAIL_PERIODIC)
+        return r->tail_start;
     return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ? r->tail_start - 1
                                                           : sg_rule_max_take(r);
 }
@@ -558,6 +590,440 @@ out:
     return ok;
 }
 
+/* Limit of class_condition's work (steps): beyond it the arithmetic case
+ * of the periodic-tail theorem is not attempted, and a certificate is
+ * refused. */
+#define CLASS_WORK_MAX ((uint64_t)1 << 27)
+
+/* Whether heap j is an option of heap h under a split-free rule: h - j
+ * tokens taken, with bit ALL when nothing is left, ONE otherwise. */
+static int one_heap_option(const sg_rule *r, uint64_t h, uint64_t j)
+{
+    unsigned d;
+
+    if (j >= h)
+        return 0;
+    d = sg_rule_digit(r, h - j, NULL);
+    return j == 0 ? (d & SG_BIT_ALL) != 0 : (d & SG_BIT_ONE) != 0;
+}
+
+/*
+ * The class condition of the periodic-tail theorem with a saltus
+ * (docs/THEORY.md, section 7.7), for a split-free rule whose digits repeat
+ * with period q = tail_len from s0 = tail_start: for every m in [M0, M0 +
+ * q), M0 = a + s0 - 1,
+ *   {G(j) : j < a + p, j an option of m + p}
+ *     = [0, sal) u {G(i) + sal : i < a, i an option of m}.
+ * The caller makes sure that a + p <= s->n and sal <= s->max.  Returns 1
+ * when it holds, 0 when not (or beyond CLASS_WORK_MAX: *why says which),
+ * -1 when out of memory.
+ */
+static int class_condition(const sg_seq *s, const sg_rule *r, uint64_t a,
+                           uint64_t p, uint64_t sal, const char **why)
+{
+    uint64_t q = r->tail_len, M0 = add_sat(a, r->tail_start - 1), m, j;
+    uint64_t size = (uint64_t)s->max + sal + 2;
+    unsigned char *x, *y;
+    int ok = 1;
+
+    if (mul_sat(q, add_sat(add_sat(a, p), size)) > CLASS_WORK_MAX ||
+        M0 == UINT64_MAX || add_sat(M0, add_sat(q, p)) == UINT64_MAX) {
+        *why = "the class condition of the periodic-tail theorem is beyond "
+               "this implementation's limits";
+        return 0;
+    }
+    x = calloc((size_t)size, 1);
+    y = calloc((size_t)size, 1);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -1;
+    }
+    for (m = M0; ok && m < M0 + q; m++) {
+        memset(x, 0, (size_t)size);
+        memset(y, 0, (size_t)size);
+        for (j = 0; j < a + p; j++)
+            if (one_heap_option(r, m + p, j))
+                x[G(j)] = 1;
+        for (j = 0; j < sal; j++)
+            y[j] = 1;
+        for (j = 0; j < a; j++)
+            if (one_heap_option(r, m, j))
+                y[G(j) + sal] = 1;
+        if (memcmp(x, y, (size_t)size) != 0) {
+            *why = "the class condition of the periodic-tail theorem fails";
+            ok = 0;
+        }
+    }
+    free(x);
+    free(y);
+    return ok;
+}
+
+/* The least common multiple of p and the tail's period q, the period the
+ * periodic-tail theorem proves for a candidate p (UINT64_MAX on
+ * overflow). */
+static uint64_t tail_multiple(uint64_t p, uint64_t q)
+{
+    uint64_t a = p, b = q;
+
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? mul_sat(p / a, q) : UINT64_MAX;
+}
+
+/* Limits of hex_arith_check's work (steps), of the values it tables
+ * (two tables of 8-byte heap sizes per value), and of the periods the
+ * search tries: beyond them the theorem is not attempted (unresolved), and
+ * a certificate is refused. */
+#define HEX_WORK_MAX ((uint64_t)1 << 28)
+#define HEX_VALUE_MAX ((uint64_t)1 << 20)
+#define HEX_PERIOD_MAX 1024
+
+/* The positions of a finite code by bit (docs/THEORY.md, section 7.5):
+ * K2 (bit 2, k >= 1), K4 (bit 4), K8 (bit 8), their sizes, the least
+ * position of each parity with bit 8, and whether bit 4 occurs at a
+ * position of each parity. */
+typedef struct hex_positions {
+    uint64_t *k2, *k4, *k8;
+    uint64_t n2, n4, n8;
+    uint64_t min8[2]; /* UINT64_MAX: no bit-8 position of that parity */
+    int has4[2];
+} hex_positions;
+
+static int hex_positions_init(hex_positions *hp, const sg_rule *r, uint64_t t)
+{
+    uint64_t k;
+
+    memset(hp, 0, sizeof *hp);
+    hp->min8[0] = hp->min8[1] = UINT64_MAX;
+    hp->k2 = malloc((size_t)(t + 1) * sizeof *hp->k2);
+    hp->k4 = malloc((size_t)(t + 1) * sizeof *hp->k4);
+    hp->k8 = malloc((size_t)(t + 1) * sizeof *hp->k8);
+    if (!hp->k2 || !hp->k4 || !hp->k8)
+        return -1;
+    for (k = 0; k <= t; k++) {
+        unsigned d = sg_rule_digit(r, k, NULL);
+        if (k >= 1 && (d & SG_BIT_ONE))
+            hp->k2[hp->n2++] = k;
+        if (d & SG_BIT_TWO) {
+            hp->k4[hp->n4++] = k;
+            hp->has4[k % 2] = 1;
+        }
+        if (d & SG_BIT_THREE) {
+            hp->k8[hp->n8++] = k;
+            if (hp->min8[k % 2] == UINT64_MAX)
+                hp->min8[k % 2] = k;
+        }
+    }
+    return 0;
+}
+
+static void hex_positions_clear(hex_positions *hp)
+{
+    free(hp->k2);
+    free(hp->k4);
+    free(hp->k8);
+}
+
+/* Whether z is in the eventual "pairs cancel" set of a heap of parity pi
+ * (THEORY.md 7.5: the options (x, x, z) with z >= 1, bit 8, z = n - k
+ * mod 2; and (x, x), z = 0, bit 4, n - k even). */
+static int hex_pair_allowed(const hex_positions *hp, uint64_t z, uint64_t pi)
+{
+    if (z == 0)
+        return hp->has4[pi % 2];
+    return hp->min8[(z + pi) % 2] != UINT64_MAX;
+}
+
+/* The prefix condition of the hexadecimal theorem for heaps of parity pi:
+ * {G(z) : z < a+p, allowed(z, pi)} = [0,sal) u ({G(z) : z < a,
+ * allowed(z, pi + p)} + sal).  Values read through V. */
+static int hex_prefix(const sg_seq *s, const hex_positions *hp, uint64_t a,
+                      uint64_t p, uint64_t sal, uint64_t pi)
+{
+    uint64_t top = 0, z;
+    size_t size, i;
+    unsigned char *x, *y;
+    int ok = 1;
+
+    for (z = 0; z < a + p; z++)
+        if (value_ap(s, a, p, sal, z) > top)
+            top = value_ap(s, a, p, sal, z);
+    size = (size_t)(top + sal + 2);
+    x = calloc(size, 1);
+    y = calloc(size, 1);
+    if (!x || !y) {
+        free(x);
+        free(y);
+        return -1;
+    }
+    for (z = 0; z < a + p; z++)
+        if (hex_pair_allowed(hp, z, pi))
+            x[value_ap(s, a, p, sal, z)] = 1;
+    for (i = 0; i < sal; i++)
+        y[i] = 1;
+    for (z = 0; z < a; z++)
+        if (hex_pair_allowed(hp, z, pi + p % 2))
+            y[value_ap(s, a, p, sal, z) + sal] = 1;
+    for (i = 0; i < size; i++)
+        if (x[i] != y[i]) {
+            ok = 0;
+            break;
+        }
+    free(x);
+    free(y);
+    return ok;
+}
+
+/*
+ * The hypotheses of the hexadecimal arithmetic-periodicity theorem
+ * (docs/THEORY.md, section 7.5, Theorem 7) for start a, period p, saltus
+ * sal, on a finite code without '!' (t its length): sal a power of 2; c,
+ * the least x >= 1 with G(x) >= sal; M = max(a, c);
+ * B = max(a + t + 2c - 1, 3M + t - p); (i) the prefix condition for both
+ * parities of n; (ii) G(n+p) = G(n) + sal for a <= n < B; (iii) for
+ * B <= n < B + p, every value below G(n) is the value of a "good" option
+ * (one heap; two heaps one of them below c; three heaps two of them below
+ * c; two equal heaps with or without a third); (iv) the residue-or-size
+ * condition for every other split, its parts below M taken one by one and
+ * the others by class mod p.  Values G(n) for n >= N are read through (a,
+ * p, sal): only observed_needs relies on that.  Sets *need to B + p - 1
+ * (UINT64_MAX on overflow) and *why on failure.  Returns 1 when every
+ * hypothesis holds, 0 when not, -1 when out of memory.
+ */
+static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
+                           uint64_t p, uint64_t sal, uint64_t *need,
+                           const char **why, int *late)
+{
+    uint64_t N = s->n, t = sg_rule_max_take(r), c, M, B, n, k, x, z, pi;
+    uint64_t work = 0, vmax = 0, nx, ny, ix, iy, iz;
+    hex_positions hp;
+    uint64_t *minz[2] = {NULL, NULL};
+    unsigned char *mark = NULL;
+    uint64_t *rr = NULL, *pos = NULL;
+    i128 *ee = NULL;
+    int ok = 0, pc;
+
+#define V(i) value_ap(s, a, p, sal, (i))
+    *need = UINT64_MAX;
+    *why = NULL;
+    if (late)
+        *late = 0;
+    memset(&hp, 0, sizeof hp);
+    if (a == 0 || p == 0 || sal == 0 || (sal & (sal - 1)) != 0) {
+        *why = "the saltus must be a power of 2 and the start at least 1";
+        return 0;
+    }
+    if (a + p > N || a + p < a) {
+        *why = "fewer values than one period from the start";
+        return 0;
+    }
+    if (t > HEX_WORK_MAX || p > HEX_WORK_MAX) {
+        *why = "the finite check of the hexadecimal theorem is beyond this "
+               "implementation's limits";
+        return 0;
+    }
+    for (c = 1; c <= a + p && V(c) < sal; c++)
+        ;
+    if (c > a + p) {
+        *why = "no heap up to one period past the start has a value of at "
+               "least the saltus";
+        return 0;
+    }
+    M = a > c ? a : c;
+    B = add_sat(add_sat(a, t), 2 * c - 1);
+    x = add_sat(mul_sat(3, M), t);
+    if (x > p && x - p > B)
+        B = x - p;
+    *need = add_sat(B, p - 1);
+    if (*need == UINT64_MAX) {
+        *why = "the theorem's bound exceeds 2^64";
+        return 0;
+    }
+    if (*need > N && *need - N > HEX_WORK_MAX) {
+        *why = "the finite check of the hexadecimal theorem is beyond this "
+               "implementation's limits";
+        return 0;
+    }
+    if (hex_positions_init(&hp, r, t)) {
+        ok = -1;
+        goto out;
+    }
+    /* (i) the prefix condition, for heaps of either parity (its tables
+     * hold the values below a + p, plus the saltus) */
+    for (z = 0; z < a + p; z++)
+        if (V(z) > vmax)
+            vmax = V(z);
+    if (vmax >= HEX_VALUE_MAX || sal >= HEX_VALUE_MAX) {
+        *why = "the finite check of the hexadecimal theorem is beyond this "
+               "implementation's limits";
+        if (late)
+            *late = 1;
+        goto out;
+    }
+    for (pi = 0; pi < 2; pi++)
+        if ((pc = hex_prefix(s, &hp, a, p, sal, pi)) != 1) {
+            *why = "the prefix condition fails";
+            ok = pc;
+            goto out;
+        }
+    /* (ii) agreement */
+    for (n = a; n < B; n++)
+        if (V(n + p) != V(n) + sal) {
+            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
+            goto out;
+        }
+    for (n = 0; n <= *need; n++)
+        if (V(n) > vmax)
+            vmax = V(n);
+    for (n = B; n <= *need; n++)
+        work = add_sat(work,
+                       add_sat(V(n), add_sat(hp.n2 + mul_sat(hp.n4, c),
+                                             mul_sat(hp.n8, mul_sat(c, c)))));
+    nx = add_sat(M, p);     /* part types: explicit heaps below M, classes */
+    ny = add_sat(M - c, p); /* the middle part is at least c */
+    work = add_sat(work, mul_sat(mul_sat(hp.n4, ny), p));
+    work = add_sat(work, mul_sat(mul_sat(mul_sat(hp.n8, nx), ny), p));
+    if (work > HEX_WORK_MAX || vmax >= HEX_VALUE_MAX) {
+        *why = "the finite check of the hexadecimal theorem is beyond this "
+               "implementation's limits";
+        if (late)
+            *late = 1;
+        goto out;
+    }
+    /* (iii) every value below G(n) from a good option, B <= n < B + p.
+     * minz[q][v]: the least z >= 1 of parity q with G(z) = v (or
+     * UINT64_MAX), for the options (x, x, z). */
+    minz[0] = malloc((size_t)(vmax + 1) * sizeof *minz[0]);
+    minz[1] = malloc((size_t)(vmax + 1) * sizeof *minz[1]);
+    mark = malloc((size_t)vmax + 1);
+    if (!minz[0] || !minz[1] || !mark) {
+        ok = -1;
+        goto out;
+    }
+    for (x = 0; x <= vmax; x++)
+        minz[0][x] = minz[1][x] = UINT64_MAX;
+    for (z = *need; z >= 1; z--)
+        minz[z % 2][V(z)] = z;
+    for (n = B; n <= *need; n++) {
+        uint64_t g = V(n), v, u, w, q;
+        memset(mark, 0, (size_t)g);
+        for (k = 0; k < hp.n2; k++)
+            if ((v = V(n - hp.k2[k])) < g)
+                mark[v] = 1;
+        for (k = 0; k < hp.n4; k++) {
+            uint64_t m = n - hp.k4[k];
+            for (u = 1; u < c && u < m; u++)
+                if ((v = V(u) ^ V(m - u)) < g)
+                    mark[v] = 1;
+            if (m % 2 == 0 && g > 0)
+                mark[0] = 1; /* (x, x) */
+        }
+        for (k = 0; k < hp.n8; k++) {
+            uint64_t m = n - hp.k8[k];
+            for (u = 1; u < c; u++)
+                for (w = 1; w < c && u + w < m; w++)
+                    if ((v = V(u) ^ V(w) ^ V(m - u - w)) < g)
+                        mark[v] = 1;
+        }
+        for (v = 0; v < g; v++) {
+            if (mark[v])
+                continue;
+            /* (x, x, z): z of parity q up to n - k - 2 for the least k of
+             * bit 8 with n - k = q mod 2 */
+            for (q = 0; q < 2; q++) {
+                uint64_t k0 = hp.min8[(n + q) % 2];
+                if (k0 != UINT64_MAX && minz[q][v] != UINT64_MAX &&
+                    minz[q][v] + k0 + 2 <= n)
+                    break;
+            }
+            if (q == 2) {
+                *why = "a value below G(n) is reached only by splits whose "
+                       "value the theorem does not follow, for n in "
+                       "[B, B + p)";
+                if (late)
+                    *late = 1;
+                goto out;
+            }
+        }
+    }
+    /* (iv) the residue-or-size condition.  Part types 0 .. M-2 are the
+     * heaps 1 .. M-1, type M-1+i the class a+i mod p; each with its
+     * residue G mod sal, E = p G - sal h (for a class, of its first heap
+     * a+i: the same for every heap of the class) and position mod p. */
+    rr = malloc((size_t)nx * sizeof *rr);
+    pos = malloc((size_t)nx * sizeof *pos);
+    ee = malloc((size_t)nx * sizeof *ee);
+    if (!rr || !pos || !ee) {
+        ok = -1;
+        goto out;
+    }
+    for (ix = 0; ix + 1 < nx; ix++) {
+        uint64_t h = ix + 1 < M ? ix + 1 : a + (ix + 1 - M);
+        rr[ix] = V(h) & (sal - 1);
+        pos[ix] = h % p;
+        ee[ix] = (i128)p * (i128)V(h) - (i128)sal * (i128)h;
+    }
+    nx--; /* types 0 .. nx-1: M-1 heaps and p classes */
+#define CLS(i) (M - 1 + (i))
+    for (k = 0; k < hp.n4; k++) {
+        uint64_t kk = hp.k4[k];
+        /* x < y, x >= c: x a heap in [c, M) or a class; y a class */
+        for (ix = c - 1; ix < nx; ix++)
+            for (iy = 0; iy < p; iy++) {
+                uint64_t tc = (pos[ix] + pos[CLS(iy)] + kk % p + p - a % p) % p;
+                if ((rr[ix] ^ rr[CLS(iy)]) == rr[CLS(tc)] &&
+                    ee[ix] + ee[CLS(iy)] - (i128)sal * (i128)kk >=
+                        ee[CLS(tc)]) {
+                    *why = "the residue-or-size condition fails: a split "
+                           "into two large parts may reach the next value "
+                           "of its class";
+                    if (late)
+                        *late = 1;
+                    goto out;
+                }
+            }
+    }
+    for (k = 0; k < hp.n8; k++) {
+        uint64_t kk = hp.k8[k];
+        /* x < y < z, y >= c: x any type, y a heap in [c, M) or a class,
+         * z a class */
+        for (ix = 0; ix < nx; ix++)
+            for (iy = c - 1; iy < nx; iy++)
+                for (iz = 0; iz < p; iz++) {
+                    uint64_t tc = (pos[ix] + pos[iy] + pos[CLS(iz)] + kk % p +
+                                   p - a % p) %
+                                  p;
+                    if ((rr[ix] ^ rr[iy] ^ rr[CLS(iz)]) == rr[CLS(tc)] &&
+                        ee[ix] + ee[iy] + ee[CLS(iz)] - (i128)sal * (i128)kk >=
+                            ee[CLS(tc)]) {
+                        *why = "the residue-or-size condition fails: a "
+                               "split into three unequal parts may reach "
+                               "the next value of its class";
+                        if (late)
+                            *late = 1;
+                        goto out;
+                    }
+                }
+    }
+#undef CLS
+    ok = 1;
+out:
+#undef V
+    hex_positions_clear(&hp);
+    free(minz[0]);
+    free(minz[1]);
+    free(mark);
+    free(rr);
+    free(pos);
+    free(ee);
+    return ok;
+}
+
 /*
  * n0(p) for saltus sal: one past the last n < N - p with G(n+p) !=
  * G(n) + sal, or 0.  Scanning backwards, a wrong p usually fails at once;
@@ -692,7 +1158,12 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
 {
     uint64_t N = s->n, a, sal, tries;
 
-    if (saltus_of(&sal, s, kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT, p))
+    if (kind == KIND_TAIL_PERIODIC && p % r->tail_len)
+        return 0; /* the theorem needs the tail's period to divide p */
+    if (saltus_of(&sal, s,
+                  kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
+                      kind == KIND_TAIL_PERIODIC,
+                  p))
         return 0;
     a = start_of(s, p, sal, memo);
     if (kind == KIND_TAIL3_SPLIT) {
@@ -728,6 +1199,12 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
             a = 1;
         if (theorem_needs(kind, a, p, t) >= N)
             return 0;
+        if (kind == KIND_TAIL_PERIODIC && sal) {
+            const char *why;
+            int ok = class_condition(s, r, a, p, sal, &why);
+            if (ok <= 0)
+                return ok;
+        }
     } else {
         /* The prefix condition may need a later start than n0(p). */
         int ok = 0;
@@ -772,7 +1249,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 
     if (N < 2)
         return 0;
-    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT) {
+    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
+        kind != KIND_TAIL_PERIODIC) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
@@ -781,7 +1259,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         if (p < from)
             return 0;
     }
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && len >= 1 && len < N) {
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
+        kind != KIND_TAIL_PERIODIC && len >= 1 && len < N) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
@@ -796,6 +1275,74 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
     for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
         if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
             return found;
+    return 0;
+}
+
+/* The hexadecimal theorem's starts from `a` on for (p, sal), as the tail
+ * theorems' (fewer: each try may run the whole finite check).  Returns 1
+ * with *a and *need set when the check holds at a start with need < N
+ * (`bounded`) or at any start (not bounded: observed_needs, which reads
+ * values beyond N through the candidate), 0 when not, -1 when out of
+ * memory. */
+static int hex_arith_starts(const sg_seq *s, const sg_rule *r, uint64_t *a,
+                            uint64_t p, uint64_t sal, uint64_t *need,
+                            int bounded)
+{
+    uint64_t tries, st = *a ? *a : 1, tmax = add_sat(16, p);
+    const char *why;
+    int ok = 0, late;
+
+    for (tries = 0; tries < tmax && st + p <= s->n; tries++, st++) {
+        ok = hex_arith_check(s, r, st, p, sal, need, &why, &late);
+        if (ok < 0)
+            return -1;
+        if (ok && (!bounded || *need < s->n)) {
+            *a = st;
+            return 1;
+        }
+        /* need grows with the start: no later start fits either */
+        if (bounded && *need >= s->n)
+            return 0;
+        /* a later start may meet the prefix condition, but the window
+         * checks, which cost the most, are tried at one start only */
+        if (late)
+            return 0;
+        if (!bounded && *need == UINT64_MAX)
+            return 0;
+    }
+    return 0;
+}
+
+/* Search a proof by the hexadecimal theorem (finite codes with bit 8,
+ * after Theorem 3 found no plain period): every p below HEX_PERIOD_MAX
+ * with a saltus, read off the end, that is a power of 2.  A multiple of
+ * the least period with twice, four times ... its saltus is a candidate
+ * of its own (its residues mod the larger saltus separate more splits);
+ * minimise brings the result back to the least period.  A memo of its own
+ * (saltus read off the end) keeps the multiples cheap. */
+static int search_hex_arith(sg_result *res, const sg_rule *r, const sg_seq *s)
+{
+    uint64_t N = s->n, t = sg_rule_max_take(r), p, sal, a, need;
+    run_memo memo;
+    int ok;
+
+    memset(&memo, 0, sizeof memo);
+    memo.with_saltus = 1;
+    for (p = 1; p < HEX_PERIOD_MAX && add_sat(p, t) + 2 < N; p++) {
+        if (saltus_of(&sal, s, 1, p) || sal == 0 || (sal & (sal - 1)))
+            continue;
+        a = start_of(s, p, sal, &memo);
+        if ((ok = hex_arith_starts(s, r, &a, p, sal, &need, 1)) < 0)
+            return -1;
+        if (!ok)
+            continue;
+        res->proof_start = a;
+        res->proof_period = p;
+        res->proof_saltus = sal;
+        res->certified_to = need;
+        minimise(res, s, a, p, sal);
+        return 1;
+    }
     return 0;
 }
 
@@ -850,6 +1397,35 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
                 return UINT64_MAX;
         }
         return UINT64_MAX;
+    }
+    if (kind == KIND_TAIL_PERIODIC) {
+        /* proven as the multiple lcm(p, q); with a saltus only when the
+         * class condition holds (read from the computed values) */
+        const char *why;
+        uint64_t pq = tail_multiple(p, r->tail_len);
+        if (a == 0)
+            a = 1;
+        if (sal && pq != UINT64_MAX) {
+            uint64_t sq = mul_sat(sal, pq / p);
+            if (add_sat(a, pq) > s->n || sq > s->max)
+                return UINT64_MAX;
+            ok = class_condition(s, r, a, pq, sq, &why);
+            if (ok < 0)
+                *nomem = 1;
+            if (ok != 1)
+                return UINT64_MAX;
+        }
+        return pq == UINT64_MAX ? UINT64_MAX
+                                : theorem_needs(kind, a, pq, r->tail_start);
+    }
+    if (sal != 0 && kind == KIND_THREE) {
+        /* the hexadecimal theorem, values beyond N read through the
+         * candidate, as for the splitting tails */
+        uint64_t need = UINT64_MAX;
+        ok = hex_arith_starts(s, r, &a, p, sal, &need, 0);
+        if (ok < 0)
+            *nomem = 1;
+        return ok == 1 ? need : UINT64_MAX;
     }
     if (sal != 0 && kind != KIND_TAIL3)
         return UINT64_MAX; /* its theorem proves plain periods only */
@@ -958,6 +1534,9 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
         return nomem ? SG_E_NOMEM : SG_OK;
     }
     found = search(res, kind, r, s, memo);
+    if (found == 0 && kind == KIND_THREE &&
+        (found = search_hex_arith(res, r, s)) > 0)
+        kind = KIND_HEX_ARITH;
     if (found <= 0) {
         /* Out of memory is an error, never "no period proven". */
         memset(res, 0, sizeof *res);
@@ -1019,19 +1598,30 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     int pc;
 
     *fail_n = UINT64_MAX;
+    /* Finite codes with three-heap moves have two theorems: plain
+     * (guy-smith-3) and arithmetic (hex-arith) periodicity. */
+    if (kind == KIND_THREE && c->theorem_id &&
+        strcmp(c->theorem_id, SG_THM_HEX_ARITH) == 0) {
+        kind = KIND_HEX_ARITH;
+        th = theorem_of(kind);
+    }
     if (!th)
         return refute(err, "no implemented theorem applies to this rule");
     if (!c->theorem_id || strcmp(th->id, c->theorem_id) != 0)
         return refute(err,
                       "the stated theorem does not apply to this rule "
                       "(only %s does)",
-                      th->id);
+                      kind == KIND_THREE ? SG_THM_THREE_HEAP
+                          " or " SG_THM_HEX_ARITH
+                                         : th->id);
     if (p == 0 || q == 0)
         return refute(err, "the period must be positive");
     if (c->status != (sq ? SG_ARITH_PERIODIC : SG_PERIODIC))
         return refute(err, "the status '%s' contradicts the saltus %llu",
                       sg_period_status_name(c->status), U(sq));
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT && (sal != 0 || sq != 0))
+    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
+        kind != KIND_TAIL_PERIODIC && kind != KIND_HEX_ARITH &&
+        (sal != 0 || sq != 0))
         return refute(err,
                       "this theorem proves only plain periodicity (saltus 0)");
     if (kind != KIND_TAIL3 && a == 0)
@@ -1067,6 +1657,40 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                           why);
         goto claimed;
     }
+    if (kind == KIND_HEX_ARITH) {
+        const char *why;
+        int ok;
+        if (B >= s->n)
+            return refute(err, "fewer values available than the "
+                               "certificate covers");
+        if (sg_checksum(s, (size_t)B + 1) != c->checksum)
+            return refute(err, "checksum of G(0..bound) does not match");
+        if (sal == 0)
+            return refute(err, "this theorem proves only arithmetic "
+                               "periodicity (saltus at least 1)");
+        if (sal > s->max)
+            return refute(err, "the proof's saltus %llu exceeds every value",
+                          U(sal));
+        if (p > B || a > B - p)
+            return refute(err, "the start and period reach beyond the "
+                               "bound");
+        ok = hex_arith_check(s, r, a, p, sal, &need, &why, NULL);
+        if (ok < 0) {
+            sg_error_set(err, SG_E_NOMEM, -1,
+                         "out of memory while checking the hexadecimal "
+                         "theorem");
+            return 0;
+        }
+        if (need != UINT64_MAX && need > B)
+            return refute(err,
+                          "the bound is smaller than the theorem needs "
+                          "(%llu < %llu)",
+                          U(B), U(need));
+        if (!ok)
+            return refute(err, "the hexadecimal theorem's check fails: %s",
+                          why);
+        goto claimed;
+    }
     t = kind_length(kind, r);
     end = agreement_end(kind, a, p, t);
     need = theorem_needs(kind, a, p, t);
@@ -1097,6 +1721,27 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                           "theorem's range",
                           U(p), U(sal));
         }
+    if (kind == KIND_TAIL_PERIODIC) {
+        const char *why = NULL;
+        int ok;
+        if (p % r->tail_len)
+            return refute(err,
+                          "the proof's period %llu is not a multiple of the "
+                          "tail's period %llu",
+                          U(p), U(r->tail_len));
+        if (sal && p > B - a + 1)
+            return refute(err, "the start and period reach beyond the "
+                               "bound");
+        if (sal && (ok = class_condition(s, r, a, p, sal, &why)) != 1) {
+            if (ok < 0) {
+                sg_error_set(err, SG_E_NOMEM, -1,
+                             "out of memory while checking the class "
+                             "condition");
+                return 0;
+            }
+            return refute(err, "%s", why);
+        }
+    }
     if (kind == KIND_TAIL3 && (pc = prefix_condition(s, a, p, sal)) != 1) {
         if (pc < 0) {
             sg_error_set(err, SG_E_NOMEM, -1,
@@ -1160,7 +1805,7 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     int have_scan;
 
     if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
-        kind == KIND_WINDOW || N < 16)
+        kind == KIND_TAIL_PERIODIC || kind == KIND_WINDOW || N < 16)
         return (size_t)best;
     t = kind_length(kind, r);
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values

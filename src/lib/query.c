@@ -7,6 +7,7 @@
  */
 #include "sgexplore.h"
 #include "moves.h"
+#include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -191,9 +192,149 @@ static int find_small_split_move(sg_move *mv, const sg_rule *r,
     return found;
 }
 
+/* Fill mv with "remove k and leave the parts q[0..n-1]", ascending. */
+static void set_move(sg_move *mv, uint64_t k, mpz_t *q, int n)
+{
+    int i, j;
+
+    for (i = 1; i < n; i++)
+        for (j = i; j > 0 && mpz_cmp(q[j - 1], q[j]) > 0; j--)
+            mpz_swap(q[j - 1], q[j]);
+    mpz_set_ui(mv->take, (unsigned long)k);
+    mv->nleft = n;
+    for (i = 0; i < n; i++)
+        mpz_set(mv->left[i], q[i]);
+}
+
+/* Whether removing k from heap h and leaving two equal parts x, x and z
+ * (z = 0: the two parts alone) is a move: the digit's bit, h - k - z even
+ * and at least 2.  Sets the move. */
+static int pair_move(sg_move *mv, const sg_rule *r, const mpz_t h, uint64_t k,
+                     const mpz_t z)
+{
+    unsigned d = sg_rule_digit(r, k, NULL);
+    mpz_t q[3];
+    int ok = 0;
+
+    if (!(d & (mpz_sgn(z) ? SG_BIT_THREE : SG_BIT_TWO)))
+        return 0;
+    mpz_inits(q[0], q[1], q[2], NULL);
+    mpz_sub_ui(q[0], h, (unsigned long)k);
+    mpz_sub(q[0], q[0], z);
+    if (mpz_cmp_ui(q[0], 2) >= 0 && mpz_even_p(q[0])) {
+        mpz_fdiv_q_2exp(q[0], q[0], 1);
+        mpz_set(q[1], q[0]);
+        mpz_set(q[2], z);
+        set_move(mv, k, q, mpz_sgn(z) ? 3 : 2);
+        ok = 1;
+    }
+    mpz_clears(q[0], q[1], q[2], NULL);
+    return ok;
+}
+
+/* A move from a huge heap h of a finite code proven arithmetic-periodic
+ * by the hexadecimal theorem (THEORY.md 7.5): by Q(h) of its proof every
+ * value below G(h) is that of a one-heap move, of a split with one or
+ * two parts u < c (c the least heap of value at least the proof's
+ * saltus), or of a split leaving two equal parts and a part z with G(z)
+ * the target.  The candidates z are the computed heaps of that value and
+ * the heaps n0 + i + j p of value G(n0 + i) + j s.  Values come from
+ * sg_value_at; whatever is found is a legal move of exactly the target's
+ * value in any case. */
+static int find_hex_move(sg_move *mv, const sg_rule *r, const sg_result *res,
+                         const sg_seq *s, const mpz_t h, const mpz_t target)
+{
+    uint64_t t = sg_rule_max_take(r), k, u, w, c, i;
+    mpz_t y, v, q[3], z;
+    int found = 0;
+
+    if (res->proof_saltus == 0)
+        return 0;
+    for (c = 1; c < s->n && sg_seq_get(s, c) < res->proof_saltus; c++)
+        ;
+    mpz_inits(y, v, q[0], q[1], q[2], z, NULL);
+    for (k = 0; !found && k <= t; k++) {
+        unsigned d = sg_rule_digit(r, k, NULL);
+        if (k >= 1 && (d & SG_BIT_ONE)) {
+            mpz_sub_ui(y, h, (unsigned long)k);
+            if (sg_value_at(v, res, s, y) == SG_OK && mpz_cmp(v, target) == 0) {
+                mpz_set(q[0], y);
+                set_move(mv, k, q, 1);
+                found = 1;
+            }
+        }
+        for (u = 1; !found && (d & SG_BIT_TWO) && u < c; u++) {
+            mpz_sub_ui(y, h, (unsigned long)(k + u));
+            if (mpz_sgn(y) <= 0 || sg_value_at(v, res, s, y) != SG_OK)
+                continue;
+            mpz_set_ui(q[0], (unsigned long)sg_seq_get(s, u));
+            mpz_xor(v, v, q[0]);
+            if (mpz_cmp(v, target) == 0) {
+                mpz_set_ui(q[0], (unsigned long)u);
+                mpz_set(q[1], y);
+                set_move(mv, k, q, 2);
+                found = 1;
+            }
+        }
+        for (u = 1; !found && (d & SG_BIT_THREE) && u < c; u++)
+            for (w = 1; !found && w < c; w++) {
+                mpz_sub_ui(y, h, (unsigned long)(k + u + w));
+                if (mpz_sgn(y) <= 0 || sg_value_at(v, res, s, y) != SG_OK)
+                    continue;
+                mpz_set_ui(
+                    q[0], (unsigned long)(sg_seq_get(s, u) ^ sg_seq_get(s, w)));
+                mpz_xor(v, v, q[0]);
+                if (mpz_cmp(v, target) == 0) {
+                    mpz_set_ui(q[0], (unsigned long)u);
+                    mpz_set_ui(q[1], (unsigned long)w);
+                    mpz_set(q[2], y);
+                    set_move(mv, k, q, 3);
+                    found = 1;
+                }
+            }
+    }
+    /* Two equal parts and z: the computed heaps of the target's value,
+     * then those beyond, one per class. */
+    for (i = 0; !found && i < s->n; i++) {
+        if (mpz_cmp_ui(target, sg_seq_get(s, i)) != 0)
+            continue;
+        mpz_set_ui(z, (unsigned long)i);
+        for (k = 0; !found && k <= t; k++)
+            found = pair_move(mv, r, h, k, z);
+    }
+    for (i = 0; !found && i < res->period; i++) {
+        sg_value base = sg_seq_get(s, (size_t)(res->preperiod + i));
+        if (mpz_cmp_ui(target, base) < 0)
+            continue;
+        mpz_sub_ui(z, target, base);
+        if (!mpz_divisible_ui_p(z, (unsigned long)res->saltus))
+            continue;
+        mpz_divexact_ui(z, z, (unsigned long)res->saltus);
+        mpz_mul_ui(z, z, (unsigned long)res->period);
+        mpz_add_ui(z, z, (unsigned long)(res->preperiod + i));
+        for (k = 0; !found && k <= t; k++)
+            found = pair_move(mv, r, h, k, z);
+    }
+    mpz_clears(y, v, q[0], q[1], q[2], z, NULL);
+    return found;
+}
+
 sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
                        const sg_seq *s, const mpz_t h, const mpz_t target)
 {
+    if (r->set) {
+        /* no theorem proves a set rule: computed heaps only */
+        uint64_t take;
+        if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 || mpz_sgn(target) < 0 ||
+            mpz_cmp_ui(target, UINT32_MAX) > 0 ||
+            !sgi_rule_set_find_move(&take, r, s, mpz_get_ui(h),
+                                    (sg_value)mpz_get_ui(target)))
+            return SG_E_UNKNOWN;
+        mpz_set_ui(m->take, (unsigned long)take);
+        mpz_sub_ui(m->left[0], h, (unsigned long)take);
+        m->nleft = mpz_sgn(m->left[0]) ? 1 : 0;
+        return SG_OK;
+    }
     if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && r->tail_len &&
         res->status != SG_UNRESOLVED &&
         !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE)))
@@ -205,6 +346,9 @@ sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
                        find_small_split_move(m, r, res, s, h, target)
                    ? SG_OK
                    : SG_E_UNKNOWN;
+    if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 && !r->tail_len &&
+        res->status == SG_ARITH_PERIODIC)
+        return find_hex_move(m, r, res, s, h, target) ? SG_OK : SG_E_UNKNOWN;
     return find_periodic_move(m, r, res, s, h, target);
 }
 

@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
 #include "internal.h"
+#include "setexpr.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -15,8 +16,13 @@
 #include <strings.h>
 
 /* A list of a subtraction set or all-but set may name at most this many
- * positions: the rule is stored one entry per position. */
+ * positions: the rule is stored one entry per position.  The fuzz build
+ * (tests/fuzz/run.sh) sets a smaller bound, so that the fuzzer explores
+ * the grammar rather than lists of millions of numbers, which cost a
+ * tenth of a second each there; the checks of the bound are the same. */
+#ifndef SG_RULE_MAX_TERMS
 #define SG_RULE_MAX_TERMS ((uint64_t)1 << 24)
+#endif
 
 void sg_rule_init(sg_rule *r)
 {
@@ -28,6 +34,10 @@ void sg_rule_clear(sg_rule *r)
     free(r->terms);
     free(r->tail);
     free(r->tail_unequal);
+    if (r->set) {
+        sgi_set_clear(r->set);
+        free(r->set);
+    }
     memset(r, 0, sizeof *r);
 }
 
@@ -304,59 +314,47 @@ fail:
     return st;
 }
 
-static sg_status parse_subtract(sg_rule *r, const char *text, long base,
-                                sg_error *err)
+/* Whether text is a list of numbers and ranges only (or empty): such a
+ * list keeps the list parser and its messages; anything else is a set
+ * expression (rule_set.c). */
+static int plain_list(const char *text)
 {
-    uint64_t *v;
-    size_t n, i;
-    sg_status st = parse_list(&v, &n, text, base, 0, err);
-
-    if (st)
-        return st;
-    r->terms = malloc(n * sizeof *r->terms);
-    if (!r->terms) {
-        free(v);
-        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-    }
-    for (i = 0; i < n; i++) {
-        r->terms[i].take = v[i];
-        r->terms[i].digit = SG_BIT_ALL | SG_BIT_ONE;
-        r->terms[i].unequal = 0;
-    }
-    r->nterms = n;
-    free(v);
-    return SG_OK;
+    return text[strspn(text, "0123456789,-")] == '\0';
 }
 
-static sg_status parse_allbut(sg_rule *r, const char *text, long base,
-                              sg_error *err)
+sg_status sgi_rule_from_list(sg_rule *r, const uint64_t *v, size_t n,
+                             int allbut, long base, sg_error *err)
 {
-    uint64_t *v;
-    size_t n, i, j;
+    size_t i, j;
     uint64_t top;
-    sg_status st = parse_list(&v, &n, text, base, 1, err);
 
-    if (st)
-        return st;
+    if (!allbut) {
+        r->terms = malloc((n ? n : 1) * sizeof *r->terms);
+        if (!r->terms)
+            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        for (i = 0; i < n; i++) {
+            r->terms[i].take = v[i];
+            r->terms[i].digit = SG_BIT_ALL | SG_BIT_ONE;
+            r->terms[i].unequal = 0;
+        }
+        r->nterms = n;
+        return SG_OK;
+    }
     top = n ? v[n - 1] : 0;
     /* The rule is stored one entry per position below the tail. */
-    if (top > SG_RULE_MAX_TERMS) {
-        free(v);
+    if (top > SG_RULE_MAX_TERMS)
         return sg_error_set(err, SG_E_INPUT, base,
                             "excluded removal %llu is too large (at most "
                             "%llu)",
                             (unsigned long long)top,
                             (unsigned long long)SG_RULE_MAX_TERMS);
-    }
     /* Positions 1..top, except the listed ones, get digit 3; then [3]. */
     r->nterms = 0;
     r->terms = top ? malloc(top * sizeof *r->terms) : NULL;
     r->tail = malloc(1);
     r->tail_unequal = malloc(1);
-    if ((top && !r->terms) || !r->tail || !r->tail_unequal) {
-        free(v);
+    if ((top && !r->terms) || !r->tail || !r->tail_unequal)
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-    }
     for (i = 1, j = 0; i <= top; i++) {
         if (j < n && v[j] == i) {
             j++;
@@ -371,8 +369,41 @@ static sg_status parse_allbut(sg_rule *r, const char *text, long base,
     r->tail_len = 1;
     r->tail[0] = SG_BIT_ALL | SG_BIT_ONE;
     r->tail_unequal[0] = 0;
-    free(v);
     return SG_OK;
+}
+
+static sg_status parse_subtract(sg_rule *r, const char *text, long base,
+                                sg_error *err)
+{
+    uint64_t *v;
+    size_t n;
+    sg_status st;
+
+    if (!plain_list(text))
+        return sgi_rule_parse_set(r, text, base, 0, err);
+    st = parse_list(&v, &n, text, base, 0, err);
+    if (st)
+        return st;
+    st = sgi_rule_from_list(r, v, n, 0, base, err);
+    free(v);
+    return st;
+}
+
+static sg_status parse_allbut(sg_rule *r, const char *text, long base,
+                              sg_error *err)
+{
+    uint64_t *v;
+    size_t n;
+    sg_status st;
+
+    if (!plain_list(text))
+        return sgi_rule_parse_set(r, text, base, 1, err);
+    st = parse_list(&v, &n, text, base, 1, err);
+    if (st)
+        return st;
+    st = sgi_rule_from_list(r, v, n, 1, base, err);
+    free(v);
+    return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -570,6 +601,21 @@ static const char *rule_name_code(const char *text)
     return NULL;
 }
 
+/* Whether text (at most 64 characters) is a set expression, for the hint
+ * of a rule argument such as `primes`. */
+static int is_set_text(const char *text)
+{
+    sgi_set set;
+    int ok;
+
+    if (strlen(text) > 64)
+        return 0;
+    sgi_set_init(&set);
+    ok = sgi_set_parse(&set, text, NULL) == SG_OK;
+    sgi_set_clear(&set);
+    return ok;
+}
+
 sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                         sg_error *err)
 {
@@ -622,6 +668,14 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
             free(inner);
         } else if ((code = rule_name_code(text)) != NULL) {
             st = parse_code(r, code, 16, 0, err);
+        } else if (isalpha((unsigned char)text[0]) && !strchr(text, '.') &&
+                   is_set_text(text)) {
+            st = sg_error_set(err, SG_E_INPUT, 0,
+                              "unknown rule name: '%s' is a set, the rule is "
+                              "--subtract %s, --all-but %s or "
+                              "'subtract{%s}' (known names: kayles, dawson, "
+                              "officers, grundy, nim)",
+                              text, text, text, text);
         } else if (isalpha((unsigned char)text[0]) && !strchr(text, '.')) {
             st = sg_error_set(err, SG_E_INPUT, 0,
                               "unknown rule name (known names: kayles, "
@@ -670,7 +724,7 @@ unsigned sg_rule_digit(const sg_rule *r, uint64_t k, int *unequal)
 
 uint64_t sg_rule_max_take(const sg_rule *r)
 {
-    if (r->tail_len)
+    if (r->tail_len || r->set)
         return UINT64_MAX;
     return r->nterms ? r->terms[r->nterms - 1].take : 0;
 }
@@ -684,6 +738,8 @@ unsigned sg_rule_bits(const sg_rule *r)
         bits |= r->terms[i].digit;
     for (i = 0; i < r->tail_len; i++)
         bits |= r->tail[i];
+    if (r->set) /* a move takes k tokens and leaves one heap or none */
+        bits |= SG_BIT_ALL | SG_BIT_ONE;
     return bits;
 }
 
@@ -724,6 +780,8 @@ static int is_allbut(const sg_rule *r)
 
 const char *sg_rule_family(const sg_rule *r)
 {
+    if (r->set)
+        return r->set_allbut ? "all-but" : "subtract";
     if (is_subtract(r))
         return "subtract";
     if (is_allbut(r))
@@ -753,6 +811,10 @@ void sgi_rule_profile(sgi_profile *pr, const sg_rule *r)
     pr->three = (pr->bits & SG_BIT_THREE) != 0;
     pr->unequal = sg_rule_has_unequal(r);
     pr->family = sg_rule_family(r);
+    pr->tail_len = r->tail_len;
+    pr->set = r->set != NULL;
+    pr->set_allbut = pr->set && r->set_allbut;
+    pr->set_heap_dep = pr->set && sgi_set_heap_dependent(r->set);
 }
 
 /* ------------------------------------------------------------------ */
@@ -828,6 +890,13 @@ char *sg_rule_canonical(const sg_rule *r)
     sbuf b = {0};
     size_t i;
 
+    if (r->set) {
+        char *text;
+        if (sgi_rule_set_text(&text, r))
+            return NULL;
+        if (text)
+            return text;
+    }
     sb_putc(&b, '\0');
     b.n = 0;
     if (is_subtract(r) || is_allbut(r)) {

@@ -86,6 +86,14 @@ typedef struct sg_rule {
     size_t tail_len;
     uint8_t *tail;         /* digits of the repeating tail */
     uint8_t *tail_unequal; /* `!` flags of the repeating tail */
+    /* A move set the codes cannot write (docs/SETS.md: primes, squares,
+     * proper-divisors, ...): the subtraction game "take k in set"
+     * (set_allbut 0) or "take k >= 1 not in set" (set_allbut 1); NULL
+     * for every code.  Such a rule has no terms and no tail: only the
+     * methods of enum_set.c compute it, and the rule's profile
+     * (sgi_rule_profile) tells every other method to refuse it. */
+    struct sgi_set *set;
+    int set_allbut;
 } sg_rule;
 
 /* How the rule was written on the command line. */
@@ -396,6 +404,8 @@ int sg_period_status_parse(sg_period_status *out, const char *word);
 #define SG_THM_THREE_HEAP "guy-smith-3"
 #define SG_THM_TAIL_ARITH "tail-arith"
 #define SG_THM_TAIL_SPLIT "tail-split-arith"
+#define SG_THM_TAIL_PERIODIC "tail-periodic"
+#define SG_THM_HEX_ARITH "hex-arith"
 
 /* The best period candidate seen in the computed values of an unresolved
  * rule: observed, not proven. */
@@ -671,6 +681,19 @@ sg_status sg_store_get(sg_store *db, const char *rule, sg_store_entry *e,
 sg_status sg_store_put(sg_store *db, const char *rule, const char *family,
                        const sg_result *res, const sg_seq *s,
                        const char *algorithm, double elapsed, sg_error *err);
+
+/* A batch: every write between sg_store_batch_begin and
+ * sg_store_batch_end (sg_store_put, sg_store_drop, the checkpoints) joins
+ * one transaction, so that all of them reach the file or none does (a
+ * full disk, a kill or a failed write at any point leaves the file's rows
+ * as they were).  The batch holds the cache's write lock from begin to
+ * end; other writers wait for it up to the busy timeout.  A write of the
+ * batch that fails rolls the whole batch back: later writes are refused
+ * until sg_store_batch_end, which then reports the failure when asked to
+ * commit.  sg_store_batch_end commits when `commit` is non-zero, else
+ * rolls back. */
+sg_status sg_store_batch_begin(sg_store *db, sg_error *err);
+sg_status sg_store_batch_end(sg_store *db, int commit, sg_error *err);
 
 /* Called by sg_store_list for each entry (values not loaded); a non-zero
  * return stops the listing. */
@@ -982,8 +1005,9 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
 
 /* How a misère position was decided. */
 typedef enum sg_misere_method {
-    SG_MISERE_TAME,  /* every heap tame: the tame (misère Nim) rule */
-    SG_MISERE_SEARCH /* an exact search over the sum's positions */
+    SG_MISERE_TAME,     /* every heap tame: the tame (misère Nim) rule */
+    SG_MISERE_QUOTIENT, /* the misère quotient of the heaps (sg_mquot) */
+    SG_MISERE_SEARCH    /* an exact search over the sum's positions */
 } sg_misere_method;
 
 /* A misère position's answer. */
@@ -1006,6 +1030,64 @@ sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
 
 /* Name of a method: "tame" or "search" (JSON position.method). */
 const char *sg_misere_method_name(sg_misere_method method);
+
+/* The misère quotient (Plambeck; Plambeck and Siegel) of every sum of
+ * heaps 1..heaps of a rule: the commutative monoid of those sums modulo
+ * misère indistinguishability among them (docs/MISERE.md, "Misère
+ * quotients").  Element 0 is the identity (the empty sum). */
+typedef struct sg_mquot {
+    size_t heaps;      /* heaps 1..heaps (0: the trivial quotient) */
+    size_t order;      /* elements 0..order-1 */
+    size_t *orders;    /* orders[k]: the order of the quotient of 1..k */
+    uint32_t *trans;   /* trans[u * heaps + h - 1]: u times heap h */
+    unsigned char *p;  /* p[u]: u is in the P-portion */
+    uint32_t *heap;    /* heap[h]: the element of heap h, h = 0..heaps */
+    uint32_t *mul;     /* mul[u * order + v]: the product u v */
+    size_t ngens;      /* generators, named a, b, c, ... */
+    size_t *gen_heap;  /* gen_heap[j]: the heap generator j stands for */
+    uint32_t *nf;      /* nf[u * ngens + j]: exponent of generator j in
+                          the normal form (least word) of u */
+    size_t nrel;       /* relations word = normal form, with */
+    uint32_t *rel;     /* rel[i * ngens + j]: the word's exponents */
+    uint32_t *rel_rhs; /* rel_rhs[i]: the element it equals */
+    size_t stopped_at; /* the heap whose quotient was not finished, or 0 */
+    size_t suffixes;   /* test sums the construction used */
+    size_t states;     /* states the proofs visited, over all heaps */
+    size_t positions;  /* sums the exact search stored */
+    size_t fast_heaps; /* heaps whose quotient the fast oracle learned */
+} sg_mquot;
+
+void sg_mquot_init(sg_mquot *q);
+void sg_mquot_clear(sg_mquot *q);
+
+/* The quotients of heaps 1..k for k = 1..n, each learned from exact
+ * outcomes and proven by the finite check of docs/MISERE.md, until
+ * k = n or a quotient would have more than max_order elements or the
+ * search or the check more than `budget` bytes: then SG_E_UNKNOWN, err
+ * says which, and q holds the last proven quotient (q->stopped_at the
+ * heap that was not finished). */
+sg_status sg_misere_quotient(sg_mquot *q, const sg_rule *r, size_t n,
+                             size_t max_order, size_t budget, sg_error *err);
+
+/* The element of the sum of heaps[0..n-1] (every heap <= q->heaps). */
+uint32_t sg_mquot_element(const sg_mquot *q, const size_t *heaps, size_t n);
+
+/* A word of the quotient as text: generators a, b, ..., z, then A..Z,
+ * then g53, g54, ... (then separated by '.'), exponents as ^k, "1" for
+ * the empty word: "a", "b^2c", "1".  Returns buf (cut to size). */
+char *sg_mquot_word(char *buf, size_t size, const sg_mquot *q,
+                    const uint32_t *exps);
+
+/* Who wins the misère sum of heaps[0..n-1] (each <= q->heaps) and one
+ * winning move, read off the proven quotient q of rule r (method
+ * SG_MISERE_QUOTIENT): the sum is a P-position iff its element is in
+ * the P-portion, and a winning move leads into it. */
+sg_status sg_misere_position_quotient(sg_misere_position *out, const sg_rule *r,
+                                      const sg_mquot *q, const size_t *heaps,
+                                      size_t n, sg_error *err);
+
+/* The name of generator j (0-based) as sg_mquot_word writes it. */
+char *sg_mquot_gen_name(char *buf, size_t size, size_t j);
 
 #ifdef __cplusplus
 }

@@ -173,6 +173,17 @@ void sgi_store_rollback(sqlite3 *db)
         sgi_store_exec(db, "ROLLBACK");
 }
 
+int sgi_store_read_begin(sg_store *st)
+{
+    return st->batch ? SQLITE_OK : sgi_store_exec(st->db, "BEGIN");
+}
+
+void sgi_store_read_end(sg_store *st)
+{
+    if (!st->batch)
+        sgi_store_rollback(st->db);
+}
+
 int sgi_store_run_rule(sqlite3 *db, const char *sql, const char *rule,
                        int *changed)
 {
@@ -834,6 +845,13 @@ sg_status sgi_store_write_begin(sg_store *st, sg_error *err)
 
     if (st->readonly || !st->db)
         return sgi_store_refuse_write(st, err);
+    if (st->batch > 0)
+        return SG_OK;
+    if (st->batch < 0)
+        return sg_error_set(err, SG_E_IO, -1,
+                            "an earlier write of this batch to %s failed; "
+                            "nothing of the batch was stored",
+                            st->path);
     rc = sgi_store_exec(st->db, "BEGIN IMMEDIATE");
     if (rc != SQLITE_OK)
         return write_failed(st, rc, "starting a write", err);
@@ -848,6 +866,8 @@ sg_status sgi_store_write_end(sg_store *st, int rc, const char *doing,
 {
     sg_status r;
 
+    if (rc == SQLITE_OK && st->batch > 0)
+        return SG_OK;
     if (rc == SQLITE_OK)
         rc = sgi_store_exec(st->db, "COMMIT");
     if (rc == SQLITE_OK)
@@ -855,5 +875,42 @@ sg_status sgi_store_write_end(sg_store *st, int rc, const char *doing,
     /* The message first: the rollback would replace SQLite's. */
     r = write_failed(st, rc, doing, err);
     sgi_store_rollback(st->db);
+    if (st->batch > 0)
+        st->batch = -1;
     return r;
+}
+
+sg_status sg_store_batch_begin(sg_store *st, sg_error *err)
+{
+    sg_status r;
+
+    if (st->batch)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "a batch of writes to %s is already open",
+                            st->path);
+    if ((r = sgi_store_write_begin(st, err)))
+        return r;
+    st->batch = 1;
+    return SG_OK;
+}
+
+sg_status sg_store_batch_end(sg_store *st, int commit, sg_error *err)
+{
+    int was = st->batch;
+
+    st->batch = 0;
+    if (was < 0)
+        return commit ? sg_error_set(err, SG_E_IO, -1,
+                                     "a write of the batch to %s failed; "
+                                     "nothing of the batch was stored",
+                                     st->path)
+                      : SG_OK;
+    if (was == 0)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "no batch of writes to %s is open", st->path);
+    if (!commit) {
+        sgi_store_rollback(st->db);
+        return SG_OK;
+    }
+    return sgi_store_write_end(st, SQLITE_OK, "committing the batch", err);
 }

@@ -132,7 +132,7 @@ static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
 static int checkpoint_read(sg_store *st, int *have, sqlite3_stmt **q,
                            const char *sql)
 {
-    int rc = sgi_store_exec(st->db, "BEGIN");
+    int rc = sgi_store_read_begin(st);
 
     if (rc == SQLITE_OK)
         rc = sgi_store_has_checkpoints(st->db, have);
@@ -176,7 +176,7 @@ sg_status sg_store_checkpoint_get(sg_store *st, const char *rule,
     if (rc != SQLITE_OK)
         r = sgi_store_db_error(err, st, rc, "looking a checkpoint up");
     sqlite3_finalize(q);
-    sgi_store_rollback(st->db);
+    sgi_store_read_end(st);
     if (r || have)
         return r;
 none:
@@ -217,7 +217,7 @@ sg_status sg_store_checkpoint_list(sg_store *st,
     if (rc == SQLITE_DONE)
         rc = SQLITE_OK;
     sqlite3_finalize(q);
-    sgi_store_rollback(st->db);
+    sgi_store_read_end(st);
     return rc == SQLITE_OK
                ? SG_OK
                : sgi_store_db_error(err, st, rc, "listing the checkpoints");

@@ -23,6 +23,9 @@ struct sg_store {
     char *path;
     int readonly;  /* writes are refused */
     int schema;    /* the file's user_version (0 until known) */
+    int batch;     /* 1: inside sg_store_batch_begin's transaction, every
+                      write joins it; -1: a write of it failed and the
+                      whole batch was rolled back; 0: none */
     char why[600]; /* why, naming the file or directory */
 };
 
@@ -61,6 +64,12 @@ int sgi_store_query_int(sqlite3 *db, const char *sql, sqlite3_int64 *out);
 /* End a read or failed write transaction, whatever state it is in. */
 void sgi_store_rollback(sqlite3 *db);
 
+/* A read transaction (one snapshot for several statements), and its
+ * end; inside a batch the reads join the batch's transaction, which they
+ * neither begin nor end.  The SQLite code. */
+int sgi_store_read_begin(sg_store *st);
+void sgi_store_read_end(sg_store *st);
+
 /* Run sql, a statement whose one parameter ?1 is `rule` (a DELETE), to
  * its end: the SQLite code, SQLITE_OK when done; *changed (may be NULL)
  * says whether it changed a row. */
@@ -90,7 +99,9 @@ void sgi_store_hash(char out[SG_FNV_TEXT], const void *p, size_t n);
 
 /* Writes: refused on a read-only cache (naming why); begun as one
  * IMMEDIATE transaction; ended by a commit when rc is SQLITE_OK, else
- * reported (doing: what was being written) and rolled back. */
+ * reported (doing: what was being written) and rolled back.  Inside a
+ * batch (sg_store_batch_begin) a write joins the batch's transaction: its
+ * end commits nothing, and its failure rolls the whole batch back. */
 sg_status sgi_store_refuse_write(sg_store *st, sg_error *err);
 sg_status sgi_store_write_begin(sg_store *st, sg_error *err);
 sg_status sgi_store_write_end(sg_store *st, int rc, const char *doing,

@@ -292,7 +292,7 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     if (!st->db)
         return SG_OK;
     /* One read transaction: the row and its chunks from one snapshot. */
-    rc = sgi_store_exec(st->db, "BEGIN");
+    rc = sgi_store_read_begin(st);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(st->db,
                                 st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1
@@ -335,7 +335,7 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     if (!r && e->res.status != SG_UNRESOLVED)
         r = rebuild_proven(st, e, s, err);
 done:
-    sgi_store_rollback(st->db);
+    sgi_store_read_end(st);
     if (r) {
         *found = 0;
         sg_store_entry_clear(e);
@@ -537,8 +537,7 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
             snprintf(created, sizeof created, "%s", oc);
         if (existing_wins(old_proven, sgi_store_col_u64(q, 2), proven, s->n)) {
             sqlite3_finalize(q);
-            sgi_store_exec(st->db, "COMMIT");
-            return SG_OK;
+            return sgi_store_write_end(st, SQLITE_OK, "storing a rule", err);
         }
         rc = SQLITE_OK;
     } else if (rc == SQLITE_DONE) {

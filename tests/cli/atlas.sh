@@ -8,10 +8,14 @@
 # escaped, its bad rows listed as invalid with no page, no file written
 # outside DIR and no command run by gnuplot; a missing parent folder, a
 # folder that is no atlas, a missing and an empty cache, no gnuplot,
-# Ctrl-C and a full disk leave nothing behind.  Where Chromium is installed
-# (Debian package chromium), the index and a rule page load in a headless
-# browser with no console errors, sorting and filtering through the
-# URL's hash work, and the crafted site runs no script of the cache's.
+# Ctrl-C and a full disk leave nothing behind.  `plot --cache` of two
+# crafted caches (rule keys with a script, markup, quotes, newlines, a
+# gnuplot command and backticks, long and short) draws well-formed SVGs
+# showing the keys as text, gnuplot gets each as one quoted field and runs
+# no command.  Where Chromium is installed (Debian package chromium), the
+# index and a rule page load in a headless browser with no console
+# errors, sorting and filtering through the URL's hash work, and the
+# crafted site and the crafted plot run no script of the cache's.
 
 SG=${SGEXPLORE:-sgexplore}
 T=$(mktemp -d "${TMPDIR:-/tmp}/atlas.XXXXXX") || exit 1
@@ -245,6 +249,66 @@ else
     for i in 1 2 3 4 5 6; do skip "sqlite3 not installed"; done
 fi
 
+# --- a crafted cache in plot --cache ---------------------------------------
+# The rule keys of proven rows become text in the SVG and, for the rules
+# of largest period (0.07's row here) and largest pre-period (0.77's),
+# labels in gnuplot's data file.  Two crafted caches: keys with a script,
+# markup, quotes, newlines, a gnuplot command and backticks, long ones
+# (cut in the middle) and short ones (written whole).  A wrapper keeps a
+# copy of what gnuplot is given.
+if command -v sqlite3 >/dev/null 2>&1 && [ $have_gp = 1 ] && [ $have_py = 1 ]; then
+    "$SG" 0.07 --db "$T/xp0.db" >/dev/null
+    "$SG" 0.77 --db "$T/xp0.db" >/dev/null
+    "$SG" 0.16 --max 1000 --db "$T/xp0.db" >/dev/null # unresolved: not drawn
+    cp "$T/xp0.db" "$T/xp1.db"
+    cp "$T/xp0.db" "$T/xp2.db"
+    sqlite3 "$T/xp1.db" "
+UPDATE rules SET rule = '<script>document.documentElement.setAttribute(''data-pwned'',''1'')</script>\`touch $T/PWNP1\`' WHERE rule = '0.07';
+UPDATE rules SET rule = 'a\"' || char(10) || 'system(\"touch $T/PWNP2\")' || char(10) || '\\&<b>x''; set output \"$T/PWNP3\"' WHERE rule = '0.77';"
+    sqlite3 "$T/xp2.db" "
+UPDATE rules SET rule = '<svg onload=x>' WHERE rule = '0.07';
+UPDATE rules SET rule = '\"'';!touch PWNP4' WHERE rule = '0.77';"
+    cat >"$T/gpwrap" <<SH
+#!/bin/sh
+cp "\$(dirname "\$1")"/* "\$GPCOPY/"
+exec gnuplot "\$@"
+SH
+    chmod +x "$T/gpwrap"
+    touch "$T/before-plot"
+    for v in 1 2; do
+        mkdir -p "$T/gpcopy$v"
+        (cd "$T" && GPCOPY=$T/gpcopy$v SGEXPLORE_GNUPLOT=$T/gpwrap "$SG" plot --cache --db "$T/xp$v.db" -o "$T/xp$v.svg") >"$T/xp$v.out" 2>&1
+        echo $? >"$T/xp$v.rc"
+    done
+    check "plot --cache of two crafted caches: exit 0, well-formed SVGs with no script, handler or markup of the cache's, the keys shown as text" \
+        python3 - "$T" <<'PY'
+import sys, xml.etree.ElementTree as E
+t = sys.argv[1]
+# long keys keep their first and last 10 bytes around an ellipsis; the
+# data file drops double quotes
+want = {1: ["<script>do\u2026", "asystem(\u2026", "PWNP3"], 2: ["<svg onload=x>", "';!touch PWNP4"]}
+for v in (1, 2):
+    if open("%s/xp%d.rc" % (t, v)).read().strip() != "0":
+        sys.exit(1)
+    root = E.parse("%s/xp%d.svg" % (t, v)).getroot()
+    for el in root.iter():
+        tag = el.tag.split("}")[-1]
+        if tag in ("script", "b", "foreignObject") or (tag == "svg" and el is not root):
+            sys.exit(1)
+        if any(k.lower().startswith("on") for k in el.attrib):
+            sys.exit(1)
+    text = " ".join(root.itertext())
+    if not all(w in text for w in want[v]):
+        sys.exit(1)
+PY
+    check "  the labels reach gnuplot as one quoted field each, without quotes or line breaks of their own" \
+        bash -c 'for d in "$1"1 "$1"2; do f=$(grep -l "^# named" "$d"/* | head -1) && [ -n "$f" ] && sed -n "/^# named/,\$p" "$f" | grep -v "^#" | grep . >"$d.labels" && [ "$(wc -l <"$d.labels")" = 2 ] && ! grep -v "^[0-9.]* [0-9.]* \"[^\"]*\"$" "$d.labels" || exit 1; done' _ "$T/gpcopy"
+    check "  gnuplot ran no command and wrote no file of the cache's" \
+        bash -c 'cd "$1" && [ ! -e PWNP1 ] && [ ! -e PWNP2 ] && [ ! -e PWNP3 ] && [ ! -e PWNP4 ] && [ -z "$(find . -newer before-plot ! -name "xp?.svg" ! -path "./gpcopy*" ! -name "xp?.db*" ! -name "xp?.out" ! -name "xp?.rc" ! -name . ! -name "*.tmp")" ]' _ "$T"
+else
+    for i in 1 2 3; do skip "plot --cache of a crafted cache: needs sqlite3, gnuplot and python3"; done
+fi
+
 # --- allocation failures ---------------------------------------------------
 # The k-th allocation fails (tests/alloc_fail.so) for every k in steps of
 # 20 * SG_ALLOC_STRIDE (default 5, so 100: about 30 runs; CI's 1 makes it
@@ -302,6 +366,7 @@ if [ -n "$CHROMIUM" ] && [ $have_py = 1 ]; then
         browse "file://$T/xs/index.html#q=.07" "$T/dom4" "$T/con4" &
         browse "file://$T/xs/rules/0.07.html" "$T/dom5" "$T/con5" &
     fi
+    [ -s "$T/xp1.svg" ] && browse "file://$T/xp1.svg" "$T/dom6" "$T/con6" &
     wait
     python3 - "$T/dom1" >"$T/order1" <<'PY'
 import html.parser, sys
@@ -348,8 +413,14 @@ PY
         skip "chromium: filter (no sqlite3)"
         skip "chromium: crafted page (no sqlite3)"
     fi
+    if [ -s "$T/xp1.svg" ]; then
+        check "chromium: the crafted cache's plot --cache SVG runs no script" \
+            bash -c 'grep -q "<svg" "$1" && ! grep -q "data-pwned=" "$1" && noconsole "$2"' _ "$T/dom6" "$T/con6"
+    else
+        skip "chromium: no crafted plot --cache SVG (gnuplot, sqlite3 or python3 missing)"
+    fi
 else
-    for i in 1 2 3 4 5 6; do skip "chromium (Debian package chromium) or python3 is not installed"; done
+    for i in 1 2 3 4 5 6 7; do skip "chromium (Debian package chromium) or python3 is not installed"; done
 fi
 
 echo "1..$n"

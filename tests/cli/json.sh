@@ -108,6 +108,9 @@ run position analysis 0 "$SG" 0.07 --position 1,2,1$(printf "0%.0s" $(seq 40)) -
 run position_unknown analysis 3 "$SG" 0.6 --max 500 --position 1,10^30 --json
 run quiet analysis 0 "$SG" 0.07 --heap 5 --position 3,4 --quiet --json
 run values analysis 0 "$SG" 0.07 --values 5:10 --json
+run set_rule analysis 0 "$SG" --subtract primes --max 500 --position 10,20 --json
+run set_allbut analysis 0 "$SG" --all-but primes --max 500 --json
+run set_periodic analysis 0 "$SG" --subtract 4+3k --heap 10^30 --json
 run values_huge analysis 0 "$SG" nim --max 200 --values '10^40:10^40+2' --json
 run values_2p63 analysis 0 "$SG" nim --max 200 --values '10^19:10^19+1' --json
 run values_2p53 analysis 0 "$SG" nim --max 200 --values '2^53-2:2^53+1' --json
@@ -119,6 +122,9 @@ run version version 0 "$SG" --version --json
 # --misere (docs/MISERE.md): the key misere, position.method
 run misere analysis 0 "$SG" kayles --misere --max 12 --json
 run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
+run misere_quotient analysis 0 "$SG" kayles --misere --quotient --max 12 --json
+run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --json
+run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --max 12 --position 5,7 --json
 printf '1,2\n4 7\n0\n' >"$T/mpos"
 run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
 check "misere: values, genus texts, tame_to and method" \
@@ -130,8 +136,17 @@ assert m["tame_to"] == 5 and m["first_wild"] == 5, m
 p = json.load(open(sys.argv[2]))["position"]
 assert p["method"] == "search" and p["winner"] in ("first", "second"), p
 for l in open(sys.argv[3]):
-    assert json.loads(l)["position"]["method"] in ("tame", "search"), l' \
-    "$T/misere.json" "$T/misere_position.json" "$T/misere_positions.json"
+    assert json.loads(l)["position"]["method"] in ("tame", "search"), l
+q = json.load(open(sys.argv[4]))["quotient"]
+assert q["heaps"] == 11 == len(q["orders"]) and q["order"] == q["orders"][-1], q
+assert q["heap_words"][0] == "1" and q["stopped"] is None, q
+s = json.load(open(sys.argv[5]))["quotient"]
+assert s["stopped_at"] == 5 and s["heaps"] == 4 and s["order"] == 6, s
+p = json.load(open(sys.argv[6]))["position"]
+assert p["method"] == "quotient", p' \
+    "$T/misere.json" "$T/misere_position.json" "$T/misere_positions.json" \
+    "$T/misere_quotient.json" "$T/misere_quotient_stopped.json" \
+    "$T/misere_quotient_position.json"
 
 # The number rule on the values themselves.
 check "values past 2^53 are decimal strings (Nim: G(n) = n), small ones integers" \

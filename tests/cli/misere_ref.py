@@ -101,10 +101,10 @@ def apply_move(heaps, mv):
     return heaps[:i] + heaps[i + 1:] + [int(x) for x in mv["leaves"]]
 
 
-def check(code):
-    d, first_wins, _ = make(code)
+def check(code, made=None, lines=None):
+    d, first_wins, _ = made or make(code)
     bad = count = 0
-    for line in sys.stdin:
+    for line in lines if lines is not None else sys.stdin:
         p = json.loads(line)["position"]
         heaps = [int(h["heap"]) for h in p["heaps"]]
         pos = tuple(sorted(h for h in heaps if h))

@@ -57,6 +57,11 @@ why bad-unequal-guy-smith "only guy-smith-unequal does"
 why bad-subtract1-saltus "only plain periodicity"
 why bad-kayles-82-4 "period 4 with saltus 0 is not a period"
 why bad-kayles-start-2p63 "bound"
+why bad-odd-and-100-period-2 "n = 98"
+why bad-odd-and-100-bound-4 "bound is smaller than the theorem needs (4 < 104)"
+why bad-4-3k-period-4 "not a multiple of the tail's period 3"
+why bad-4-3k-saltus-2 "n = 1"
+why bad-212-class "class condition of the periodic-tail theorem fails"
 
 # A genuine certificate written by the program for a rule line of more
 # than 512 characters is read back by both.

@@ -22,14 +22,25 @@ int sg_fuzz_positions(const uint8_t *data, size_t size);
 int sg_fuzz_cert(const uint8_t *data, size_t size);
 int sg_fuzz_store(const uint8_t *data, size_t size);
 int sg_fuzz_setexpr(const uint8_t *data, size_t size);
+int sg_fuzz_store_write(const uint8_t *data, size_t size);
+int sg_fuzz_graph(const uint8_t *data, size_t size);
+int sg_fuzz_rules(const uint8_t *data, size_t size);
 
+/* Each target and the folder of its inputs (store_write shares the
+ * cache files of store). */
 static const struct target {
-    const char *name;
+    const char *name, *dir;
     int (*run)(const uint8_t *, size_t);
 } targets[] = {
-    {"rule", sg_fuzz_rule},           {"number", sg_fuzz_number},
-    {"positions", sg_fuzz_positions}, {"cert", sg_fuzz_cert},
-    {"store", sg_fuzz_store},         {"setexpr", sg_fuzz_setexpr},
+    {"rule", "rule", sg_fuzz_rule},
+    {"number", "number", sg_fuzz_number},
+    {"positions", "positions", sg_fuzz_positions},
+    {"cert", "cert", sg_fuzz_cert},
+    {"store", "store", sg_fuzz_store},
+    {"store_write", "store", sg_fuzz_store_write},
+    {"setexpr", "setexpr", sg_fuzz_setexpr},
+    {"graph", "graph", sg_fuzz_graph},
+    {"rules", "rules", sg_fuzz_rules},
 };
 
 /* The whole file, or NULL. */
@@ -104,7 +115,7 @@ int main(int argc, char **argv)
             char dir[4096];
             long c;
             snprintf(dir, sizeof dir, "%s/tests/fuzz/%s/%s", src, kinds[k],
-                     targets[i].name);
+                     targets[i].dir);
             c = replay_dir(&targets[i], dir);
             n++;
             if (c < 0) {

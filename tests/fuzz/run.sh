@@ -1,85 +1,151 @@
 #!/bin/bash
-# tests/fuzz/run.sh - `make fuzz`: builds the libFuzzer targets of
-# tests/fuzz/ with clang (-fsanitize=fuzzer,address,undefined) into
-# tests/fuzz/bin of the build tree and runs each for FUZZ_SECONDS seconds
+# tests/fuzz/run.sh - `make fuzz` and `make fuzz-long`: builds the
+# libFuzzer targets of tests/fuzz/ with clang
+# (-fsanitize=fuzzer,address,undefined) into tests/fuzz/bin of the build
+# tree and runs each, one after the other (one process each: the cores
+# are shared), under `nice -n $FUZZ_NICE` for FUZZ_SECONDS seconds
 # (default 30), starting from its seed corpus tests/fuzz/corpus/TARGET/
 # and the saved regressions tests/fuzz/regress/TARGET/.  New corpus
-# entries stay in the build tree.  Prints one line per target with the
-# executions libFuzzer reports; an input that crashed or hung a target is
-# left in tests/fuzz/bin/found/ and the script fails, naming it: copy it
-# to tests/fuzz/regress/TARGET/ once fixed, so that `make check` replays
-# it (tests/fuzz/replay.c).
+# entries stay in the build tree, so a later run goes on from them.
+# Prints one line per target with the executions libFuzzer reports and
+# their rate; `make fuzz-long` (FUZZ_TABLE=1) ends with a Markdown table
+# of them, as docs/RELIABILITY.md records it.  An input that crashed or
+# hung a target is left in tests/fuzz/bin/found/ and the script fails,
+# naming it: copy it to tests/fuzz/regress/TARGET/ once fixed, so that
+# `make check` replays it (tests/fuzz/replay.c).
+#
+# Each target's inputs are bounded (-max_len below): the parsers' limits
+# are far larger (a rule text may hold 1 MiB) but every construct of
+# their grammars fits in these lengths, and a short input runs thousands
+# of times a second.  The library is built with SG_RULE_MAX_TERMS=4096
+# (src/lib/rule.c): a list of at most 4096 numbers instead of 2^24, so
+# that ten bytes such as "1-16777216" do not cost a tenth of a second
+# each; the bound's checks are the same code.  The cache targets write a
+# file per input; it lives in FUZZ_TMPDIR (default /dev/shm when
+# writable: no disk flushes).
 #
 # Environment: FUZZ_CC (default clang), FUZZ_SECONDS, FUZZ_TARGETS (a
-# subset, e.g. "rule cert"), srcdir and builddir (set by make).
+# subset, e.g. "rule cert"), FUZZ_NICE (default 10), FUZZ_TMPDIR,
+# FUZZ_TABLE, FUZZ_BUILD_JOBS (default 2), srcdir and builddir (set by make).
 set -u
 
 src=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${builddir:-.}
 CC=${FUZZ_CC:-clang}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
-TARGETS=${FUZZ_TARGETS:-rule number positions cert store setexpr}
+TARGETS=${FUZZ_TARGETS:-rule number positions cert store store_write setexpr graph rules}
+NICE=${FUZZ_NICE:-10}
 out=$build/tests/fuzz/bin
+tmp=${FUZZ_TMPDIR:-}
+if [ -z "$tmp" ]; then
+    tmp=${TMPDIR:-/tmp}
+    [ -d /dev/shm ] && [ -w /dev/shm ] && tmp=/dev/shm
+fi
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS_F="-g -O1 -std=gnu11 -fno-omit-frame-pointer $SAN -I$src/src/lib -I$src/src/cli $(pkg-config --cflags sqlite3 2>/dev/null)"
 LIBS="$(pkg-config --libs sqlite3 2>/dev/null || echo -lsqlite3) -lgmp -lm -pthread"
+DEFS=(-DPACKAGE_VERSION='"fuzz"' -DSG_RULE_MAX_TERMS=4096)
 
 if ! command -v "$CC" >/dev/null 2>&1; then
     echo "fuzz: $CC not found (Debian packages: clang, libclang-rt-14-dev)" >&2
     exit 1
 fi
 mkdir -p "$out/obj" "$out/found" || exit 1
+# Objects built with other flags are rebuilt.
+if [ "$(cat "$out/obj/flags" 2>/dev/null)" != "$CC $CFLAGS_F ${DEFS[*]}" ]; then
+    rm -f "$out"/obj/*.o
+    echo "$CC $CFLAGS_F ${DEFS[*]}" >"$out/obj/flags"
+fi
 
 # The library and the CLI's parsing files, built once with the sanitizers
 # and libFuzzer's coverage instrumentation.
 lib_objs=()
 cli_objs=()
-for f in "$src"/src/lib/*.c "$src/src/cli/args.c" "$src/src/cli/out.c"; do
+# Two compilers at a time (FUZZ_BUILD_JOBS).
+building=0
+build_failed=0
+for f in "$src"/src/lib/*.c "$src"/src/lib/sparse/*.c "$src/src/cli/args.c" \
+    "$src/src/cli/out.c"; do
     o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
     if [ ! -f "$o" ] || [ "$f" -nt "$o" ]; then
-        $CC $CFLAGS_F -fsanitize=fuzzer-no-link -DPACKAGE_VERSION='"fuzz"' \
-            -c "$f" -o "$o" || exit 1
+        if [ $building -ge "${FUZZ_BUILD_JOBS:-2}" ]; then
+            wait -n || build_failed=1
+            building=$((building - 1))
+        fi
+        $CC $CFLAGS_F -fsanitize=fuzzer-no-link "${DEFS[@]}" -c "$f" -o "$o" &
+        building=$((building + 1))
     fi
     case $f in
         */src/lib/*) lib_objs+=("$o") ;;
         *) cli_objs+=("$o") ;;
     esac
 done
+while [ $building -gt 0 ]; do
+    wait -n || build_failed=1
+    building=$((building - 1))
+done
+[ $build_failed = 0 ] || exit 1
 
 fail=0
+table=()
 for t in $TARGETS; do
     bin=$out/fuzz_$t
     extra=()
-    case $t in number | positions) extra=("${cli_objs[@]}") ;; esac
+    case $t in number | positions | rules) extra=("${cli_objs[@]}") ;; esac
+    # Seeds (store_write shares store's cache files), dictionary, length.
+    sdir=$t
+    dict_name=$t
+    case $t in
+        store_write) sdir=store ;;
+        rules) dict_name=rule ;;
+    esac
+    case $t in
+        number | setexpr) maxlen=256 ;;
+        rule) maxlen=512 ;;
+        positions | cert | graph | rules) maxlen=2048 ;;
+        store | store_write) maxlen=65536 ;;
+        *) maxlen=4096 ;;
+    esac
     $CC $CFLAGS_F -fsanitize=fuzzer "$src/tests/fuzz/fuzz_$t.c" \
         "${extra[@]}" "${lib_objs[@]}" $LIBS -o "$bin" || exit 1
     work=$out/corpus/$t
     mkdir -p "$work"
     seeds=()
-    for d in "$src/tests/fuzz/corpus/$t" "$src/tests/fuzz/regress/$t"; do
+    for d in "$src/tests/fuzz/corpus/$sdir" "$src/tests/fuzz/regress/$sdir"; do
         [ -d "$d" ] && seeds+=("$d")
     done
     dict=()
-    [ -f "$src/tests/fuzz/$t.dict" ] && dict=(-dict="$src/tests/fuzz/$t.dict")
-    maxlen=4096
-    [ "$t" = store ] && maxlen=65536
+    [ -f "$src/tests/fuzz/$dict_name.dict" ] &&
+        dict=(-dict="$src/tests/fuzz/$dict_name.dict")
     log=$out/fuzz_$t.log
+    t0=$(date +%s)
     # -close_fd_mask=2: the targets' one-line refusals are not wanted;
     # libFuzzer's and the sanitizers' reports still reach the log.
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-        "$bin" -max_total_time="$SECONDS_EACH" -timeout=30 \
+    TMPDIR=$tmp ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+        nice -n "$NICE" "$bin" -max_total_time="$SECONDS_EACH" -timeout=30 \
         -rss_limit_mb=2048 -max_len=$maxlen -print_final_stats=1 \
         -close_fd_mask=2 -artifact_prefix="$out/found/$t-" "${dict[@]}" \
         "$work" "${seeds[@]}" >"$log" 2>&1
     rc=$?
+    took=$(($(date +%s) - t0))
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
-    echo "fuzz_$t: ${execs:-?} executions in ${SECONDS_EACH} s (${cov:-cov: ?}), exit $rc"
+    rate=$(((${execs:-0}) / (took > 0 ? took : 1)))
+    echo "fuzz_$t: ${execs:-?} executions in $took s ($rate/s, max_len $maxlen, ${cov:-cov: ?}), exit $rc"
+    crashes=0
     if [ $rc != 0 ]; then
         fail=1
+        crashes=1
         grep -E "^(==[0-9]+==ERROR|SUMMARY|.*runtime error|.*Test unit written)" \
             "$log" | head -5
         echo "fuzz_$t: see $log; the input is in $out/found/" >&2
     fi
+    table+=("| $t | ${execs:-?} | $took | $rate | $maxlen | ${cov#cov: } | $crashes |")
 done
+if [ "${FUZZ_TABLE:-0}" = 1 ]; then
+    echo
+    echo "| target | executions | seconds | per second | max_len | coverage | crashes |"
+    echo "|---|---|---|---|---|---|---|"
+    printf '%s\n' "${table[@]}"
+fi
 exit $fail

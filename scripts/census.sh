@@ -1,0 +1,156 @@
+#!/bin/bash
+# scripts/census.sh - the census of data/census/ (docs/CENSUS.md): every
+# octal code 0.d1..dk and 4.d1..d(k-1) with k <= 4 (4,607 codes) swept by
+# the tool in rounds of escalating time budgets, then the table
+# OUT/octal.tsv and the certificate of every proven row, OUT/certs/,
+# exported from the sweeps' cache by the tool.  Nothing is edited by hand.
+#
+# Usage: census.sh [-s SECONDS] [-r ROUNDS] [-j JOBS] [-w WORK] [-o OUT]
+#                  [-t HH:MM] [-P SECONDS]
+#   -s SECONDS  round 1's time budget per code (default 0.25)
+#   -r ROUNDS   rounds (default 2): round k gives SECONDS * 10^(k-1) to the
+#               codes that round k-1 left unresolved because its time ran
+#               out (stopped: time), extending their stored prefixes
+#   -j JOBS     sweep workers (default 1)
+#   -w WORK     the cache (WORK/census.db), code lists and each round's
+#               JSON (default: census-work)
+#   -o OUT      where octal.tsv and certs/ go (default: data/census)
+#   -P SECONDS  the last round, "published" (default 300): the codes that a
+#               published table (data/known.tsv, octal2.tsv, octal3.tsv,
+#               tczajka.tsv) calls periodic and the rounds left
+#               unresolved, SECONDS each (0: no such round)
+#   -t HH:MM    a deadline (UTC) for the rounds after the first: a round
+#               still running then is stopped (SIGTERM: every finished
+#               code is stored and kept, the running one keeps its prefix)
+#               and marked partial (WORK/round-K.partial); its unfinished
+#               codes keep the previous round's row, and no later round
+#               runs.  Run census.sh again without -t (or with a later
+#               one) to run that round again over its codes
+# The program is $SGEXPLORE when set, else ./sgexplore.  A round whose
+# JSON is complete (WORK/round-K.jsonl, with its summary line) is not run
+# again, so an interrupted census run again continues (the sweep itself
+# resumes from the cache), and a later run with more rounds adds rounds.
+# Each round runs under `nice -n 10`.
+# Exit status: 0 done, 1 a round or an export failed, 2 bad usage.
+set -euo pipefail
+
+usage() {
+    sed -n '/^# Usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+seconds=0.25 rounds=2 jobs=1 work=census-work out=data/census deadline= published=300
+while getopts s:r:j:w:o:t:P:h opt; do
+    case $opt in
+    s) seconds=$OPTARG ;;
+    r) rounds=$OPTARG ;;
+    j) jobs=$OPTARG ;;
+    w) work=$OPTARG ;;
+    o) out=$OPTARG ;;
+    P) published=$OPTARG ;;
+    t) deadline=$(date -u -d "$OPTARG" +%s) ||
+        { echo "census.sh: -t wants HH:MM" >&2; exit 2; } ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+[[ $# -eq 0 ]] || usage
+[[ $rounds =~ ^[1-6]$ ]] || { echo "census.sh: -r wants 1..6" >&2; exit 2; }
+[[ $seconds =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+    { echo "census.sh: -s wants seconds" >&2; exit 2; }
+sg=${SGEXPLORE:-./sgexplore}
+here=$(cd "$(dirname "$0")" && pwd)
+py() { python3 "$here/census_table.py" "$@"; }
+db=$work/census.db
+mkdir -p "$work" "$out"
+
+py codes > "$work/codes.txt"
+done_rounds=()
+for ((k = 1; k <= rounds; k++)); do
+    if ((k == 1)); then
+        cp "$work/codes.txt" "$work/round-1.in"
+    else
+        py next "$work/round-1.jsonl" "$work/round-$((k - 1)).jsonl" \
+            > "$work/round-$k.in"
+    fi
+    [[ -s $work/round-$k.in ]] || break
+    budget=$(python3 -c "print('%g' % ($seconds * 10 ** ($k - 1)))")
+    if [[ -f $work/round-$k.partial && -n $deadline ]] &&
+        (($(date +%s) >= deadline)); then
+        done_rounds+=("$work/round-$k.jsonl:partial")
+        break
+    fi
+    if [[ -f $work/round-$k.partial ]] ||
+        ! grep -q '^{"summary"' "$work/round-$k.jsonl" 2>/dev/null; then
+        rm -f "$work/round-$k.partial"
+        n=$(wc -l < "$work/round-$k.in")
+        limit=()
+        if ((k > 1)) && [[ -n $deadline ]]; then
+            left=$((deadline - $(date +%s)))
+            ((left > 0)) || break
+            limit=(timeout --signal=TERM --kill-after=60 "$left")
+        fi
+        echo "census: round $k: $n codes, --seconds $budget each" >&2
+        start=$(date +%s)
+        rc=0
+        "${limit[@]}" nice -n 10 "$sg" sweep rules "$work/round-$k.in" \
+            --seconds "$budget" --jobs "$jobs" --format json --db "$db" \
+            --yes > "$work/round-$k.part" 2> "$work/round-$k.log" || rc=$?
+        mv "$work/round-$k.part" "$work/round-$k.jsonl"
+        if ((rc == 124 && ${#limit[@]} > 0)); then
+            touch "$work/round-$k.partial"
+            echo "census: round $k stopped at the deadline after" \
+                "$(($(date +%s) - start)) s:" \
+                "$(grep -c '^{"rule"' "$work/round-$k.jsonl") of $n codes" >&2
+            done_rounds+=("$work/round-$k.jsonl:partial")
+            break
+        elif ((rc != 0)); then
+            echo "census: round $k failed (see $work/round-$k.log)" >&2
+            exit 1
+        fi
+        echo "census: round $k done in $(($(date +%s) - start)) s" >&2
+    fi
+    done_rounds+=("$work/round-$k.jsonl")
+done
+
+# The published solutions still unresolved: one run each with -P seconds.
+data=$here/../data
+if [[ $published != 0 ]]; then
+    py solved "$data" "${done_rounds[@]}" > "$work/round-P.new"
+    if [[ -s $work/round-P.new ]]; then
+        if ! cmp -s "$work/round-P.new" "$work/round-P.in" ||
+            ! grep -q '^{"summary"' "$work/round-P.jsonl" 2>/dev/null; then
+            mv "$work/round-P.new" "$work/round-P.in"
+            echo "census: round P: $(wc -l < "$work/round-P.in") codes," \
+                "--seconds $published each" >&2
+            nice -n 10 "$sg" sweep rules "$work/round-P.in" \
+                --seconds "$published" --jobs "$jobs" --format json \
+                --db "$db" --yes > "$work/round-P.part" \
+                2> "$work/round-P.log" ||
+                { echo "census: round P failed (see $work/round-P.log)" >&2
+                  exit 1; }
+            mv "$work/round-P.part" "$work/round-P.jsonl"
+        fi
+        done_rounds+=("$work/round-P.jsonl")
+    fi
+fi
+
+py table "$out" "$work/codes.txt" "${done_rounds[@]}"
+
+# The certificates: one file per proven canonical rule, exported by the
+# tool from the cache, checked against the table's checksum.
+rm -rf "$out/certs.new"
+mkdir "$out/certs.new"
+awk -F'\t' '!/^#/ && $9 != "" && $9 != "certificate" { print $2 "\t" $9 "\t" $10 }' \
+    "$out/octal.tsv" | sort -u |
+while IFS=$'\t' read -r rule path sum; do
+    f=$out/certs.new/${path#certs/}
+    "$sg" "$rule" --db "$db" --export-certificate "$f" > /dev/null ||
+        { echo "census: no certificate for $rule" >&2; exit 1; }
+    grep -qx "checksum: $sum" "$f" ||
+        { echo "census: $f: checksum is not the table's $sum" >&2; exit 1; }
+done
+rm -rf "$out/certs"
+mv "$out/certs.new" "$out/certs"
+echo "census: $out/octal.tsv: $(grep -vc '^#' "$out/octal.tsv") lines" \
+    "(header included), $(ls "$out/certs" | wc -l) certificates" >&2

@@ -1,0 +1,116 @@
+#!/bin/bash
+# scripts/census_deep.sh - deep runs (docs/DEEP.md) of the census's open
+# codes of up to three digits that T. Czajka lists as unsolved (the other
+# open ones are these shifted: published.tsv), and their statistics,
+# OUT/deep.tsv, beside T. Czajka's published ones (data/tczajka.tsv).
+# See docs/CENSUS.md, "The open three-digit games".
+#
+# Usage: census_deep.sh [-s SECONDS] [-m MAX] [-w WORK] [-o OUT]
+#   -s SECONDS  each code's time (default 60); a rerun resumes each run
+#               from its checkpoint and gives it SECONDS more; 0: no run,
+#               only the table from the reports there are
+#   -m MAX      the values a run aims at (default 2^28)
+#   -w WORK     the deep runs' cache (WORK/deep.db) and reports
+#               (WORK/deep/CODE.json) (default: census-work)
+#   -o OUT      the census (default: data/census): reads octal.tsv, writes
+#               deep.tsv
+# The program is $SGEXPLORE when set, else ./sgexplore; every run is
+# under `nice -n 10` with its default threads.  A code whose run stops (a rare
+# value past the window, no sparse space) keeps its report and its note.
+# Exit status: 0 done, 2 bad usage.
+set -euo pipefail
+
+usage() {
+    sed -n '/^# Usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+seconds=60 max=2^28 work=census-work out=data/census
+while getopts s:m:w:o:h opt; do
+    case $opt in
+    s) seconds=$OPTARG ;;
+    m) max=$OPTARG ;;
+    w) work=$OPTARG ;;
+    o) out=$OPTARG ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+[[ $# -eq 0 ]] || usage
+sg=${SGEXPLORE:-./sgexplore}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$work/deep"
+
+# The codes T. Czajka lists as unsolved (one per class of his lookup
+# tables: every other open three-digit code is one of them, shifted)
+# that the census leaves unresolved.
+awk -F'\t' 'FNR == 1 { f++ } f == 1 && $2 == "unsolved" { tc[$1] = 1 }
+    f == 2 && !/^#/ && $3 == "unresolved" && length($1) <= 5 && ($1 in tc) {
+        print $1 }' "$here/../data/tczajka.tsv" "$out/octal.tsv" \
+    > "$work/deep.in"
+while read -r code; do
+    [[ $seconds != 0 ]] || break
+    start=$(date +%s.%N)
+    nice -n 10 "$sg" "$code" --deep --max "$max" --seconds "$seconds" \
+        --db "$work/deep.db" --json \
+        > "$work/deep/$code.part" 2> "$work/deep/$code.err" || true
+    if [[ -s $work/deep/$code.part ]]; then
+        mv "$work/deep/$code.part" "$work/deep/$code.json"
+        python3 -c 'import sys; print("%.1f" % (float(sys.argv[2]) - float(sys.argv[1])))' \
+            "$start" "$(date +%s.%N)" >> "$work/deep/$code.seconds"
+    fi
+    echo "census_deep: $code: $(head -c 300 "$work/deep/$code.err")" >&2
+done < "$work/deep.in"
+
+python3 - "$work" "$out" "$here/../data/tczajka.tsv" "$max" <<'EOF'
+import json, os, sys
+work, out, tc_path, max_ = sys.argv[1:]
+tc = {}
+with open(tc_path, encoding='utf-8') as f:
+    lines = [l.rstrip('\n').split('\t') for l in f if not l.startswith('#')]
+for cells in lines[1:]:
+    r = dict(zip(lines[0], cells))
+    if r['table'] == 'unsolved':
+        tc[r['code']] = r
+cols = ('code', 'computed', 'largest', 'largest_first', 'sparse_mask',
+        'parity', 'rare', 'last_rare', 'checksum', 'seconds', 'note',
+        'tc_n', 'tc_largest', 'tc_largest_idx', 'tc_rare_mask',
+        'tc_num_rare', 'tc_last_rare')
+rows = []
+for code in open(work + '/deep.in').read().split():
+    p = '%s/deep/%s.json' % (work, code)
+    if not os.path.exists(p):
+        continue
+    o = json.load(open(p))
+    sp = o.get('sparse') or {}
+    lg = o.get('largest') or {}
+    secs = open('%s/deep/%s.seconds' % (work, code)).read().split()
+    t = tc.get(code, {})
+    v = {'code': code, 'computed': o.get('computed'),
+         'largest': lg.get('value'), 'largest_first': lg.get('first'),
+         'sparse_mask': '%x' % sp['mask'] if sp else '',
+         'parity': sp.get('parity'), 'rare': sp.get('rare'),
+         'last_rare': sp.get('last_rare'),
+         'checksum': (o.get('deep') or {}).get('checksum'),
+         'seconds': '%.1f' % sum(float(s) for s in secs),
+         'note': (o.get('note') or '').replace('\t', ' '),
+         'tc_n': t.get('n', ''), 'tc_largest': t.get('largest', ''),
+         'tc_largest_idx': t.get('largest_idx', ''),
+         'tc_rare_mask': t.get('rare_mask', ''),
+         'tc_num_rare': t.get('num_rare', ''),
+         'tc_last_rare': t.get('last_rare', '')}
+    rows.append('\t'.join('' if v[c] is None else
+                          ('true' if v[c] is True else 'false'
+                           if v[c] is False else str(v[c])) for c in cols))
+with open(out + '/deep.tsv', 'w', encoding='utf-8') as f:
+    f.write('# deep runs of the open codes of up to three digits (--deep '
+            '--max %s, nice 10; seconds: the wall time of the runs, '
+            'summed); written by scripts/census_deep.sh (docs/CENSUS.md); '
+            'tc_*: T. Czajka\'s UnsolvedGames.md (data/tczajka.tsv)\n'
+            % max_)
+    f.write('\t'.join(cols) + '\n')
+    for r in rows:
+        f.write(r + '\n')
+print('census_deep: %d codes in %s/deep.tsv' % (len(rows), out),
+      file=sys.stderr)
+EOF
