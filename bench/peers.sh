@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/peers.sh - `make bench-peers` (never part of `make check`): runs the
-# issue 14 cases side by side with two peer programs, one process at a
+# issue 14 and 26 cases side by side with two peer programs, one process at a
 # time, and prints for each case the CPU seconds of each program and the
 # ratio peer CPU / sgexplore CPU (above 1: sgexplore is faster).  CPU time
 # (user + system, whole process) is compared because the machine is shared

@@ -71,18 +71,30 @@ mkdir -p "$dir"
 
 # One job of the chain: the deep run until 15 minutes before the time
 # limit (--seconds; the checkpoint is stored then, and every --checkpoint
-# seconds, and on SIGTERM, which Slurm sends before it ends a job), then a
-# copy of the cache beside it (sqlite3's online backup when sqlite3 is
-# there), so that a cache damaged with its node leaves the copy.
+# seconds, and on SIGTERM, which Slurm sends before it ends a job), with
+# a copy of the cache beside it (DB.copy, sqlite3's online backup, when
+# sqlite3 is there) every six checkpoints and at the end, so that a cache
+# damaged with its node leaves a copy at most six checkpoints old.
 cat >"$dir/record.sbatch" <<'JOB'
 #!/bin/bash
 set -u
+backup() {
+    sqlite3 "$DB" ".backup '$DB.copy.part'" 2>/dev/null &&
+        mv -f "$DB.copy.part" "$DB.copy"
+}
+bg=
+if command -v sqlite3 >/dev/null 2>&1; then
+    (while sleep $((6 * EVERY)); do backup; done) &
+    bg=$!
+fi
 "$SG" "$RULE" --deep --max "$N" --window "$WINDOW" --checkpoint "$EVERY" \
     --threads "${SLURM_CPUS_PER_TASK:-1}" --seconds "$SECS" --db "$DB" \
     --json >"$DIR/job-$SLURM_JOB_ID.json"
 rc=$?
-if command -v sqlite3 >/dev/null 2>&1; then
-    sqlite3 "$DB" ".backup '$DB.copy'" || true
+if [ -n "$bg" ]; then
+    kill "$bg" 2>/dev/null
+    wait "$bg" 2>/dev/null
+    backup
 fi
 exit $rc
 JOB

@@ -24,11 +24,11 @@
 static const char *const games[] = {"0.77", "0.6", "4!.0", "0.106", "0.1777"};
 /* heaps per game: the helpers start past 64 rare heaps (Officers, Grundy)
  * and the small path takes the others */
-static const size_t full_n[] = {30000, 16000, 16000, 60000, 60000};
+static const size_t full_n[] = {20000, 12000, 12000, 40000, 40000};
 /* the games whose runs take the helpers' path, and their pinned runs'
  * length (more with SG_LONG_TESTS=1) */
 static const int helped[] = {0, 1, 1, 0, 0};
-#define PINNED_N 10000
+#define PINNED_N 8000
 /* the shares of the work between this thread and the helpers (see
  * BALANCE_STEP): far rare heaps left to this thread, none, extra pairs */
 static const long balances[] = {-40, 0, 700};
@@ -154,7 +154,7 @@ static void deep_check(const sg_rule *r, size_t n, size_t w, int resume,
         sgi_test_switches sw = {0};
         sg_enum_options o = {0};
         o.threads = (unsigned)tu_range(g, 1, TMAX);
-        sw.pin_helper = tu_chance(g, 2);
+        sw.pin_helper = tu_chance(g, 3);
         sw.pin_balance = balances[tu_range(g, 0, 2)];
         o.test = &sw;
         at += 1 + tu_range(g, 0, n / 3 - 1);
@@ -184,9 +184,10 @@ static void deep_check(const sg_rule *r, size_t n, size_t w, int resume,
 static void test_deep_runs(void **state)
 {
     /* windows wide enough for the game not to stop (Officers needs
-     * 46,122 values), and 3.5 windows of heaps (the window moves past 3); Grundy's game needs
-     * 170,584 and stops at heap 49,408 in 16,384, just after the window
-     * moved on (SG_LONG_TESTS=1: 98,304, where it does not stop) */
+     * 46,122 values), and 3.2 windows of heaps (the window moves past
+     * 3); Grundy's game needs 170,584 and stops at heap 49,408 in
+     * 16,384, just after the window moved on (SG_LONG_TESTS=1: 98,304,
+     * where it does not stop) */
     static const size_t windows[] = {16384, 49152, 16384, 16384, 16384};
     tu_rng g;
 
@@ -194,7 +195,7 @@ static void test_deep_runs(void **state)
     tu_rng_init(&g, 2601);
     for (size_t k = 0; k < sizeof games / sizeof games[0]; k++) {
         const size_t w = k == 2 && long_tests() ? 98304 : windows[k];
-        const size_t n = w * 7 / 2;
+        const size_t n = w * 16 / 5;
         sg_enum_options one = {0};
         sg_rule r;
         sg_deep ref;
@@ -232,7 +233,7 @@ static void test_counts(void **state)
     sg_seq ref, s;
 
     (void)state;
-    assert_true(d >= 1 && d <= SG_THREADS_MAX);
+    assert_true(d >= 1 && d <= SG_THREADS_DEFAULT_MAX);
     parse_or_fail(&r, SG_SYNTAX_RULE, "4!.0");
     run_full(&ref, &r, 8000, 1, NULL, "4!.0");
     run_full(&s, &r, 8000, 0, NULL, "4!.0");

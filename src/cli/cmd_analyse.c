@@ -31,7 +31,8 @@ static const cli_opt analyse_opts[] = {
     {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
     {"--threads", NULL, "T",
-     "threads of the sparse method (default: the cores, at most 64)"},
+     "threads of the sparse method, 1 to 64 (default: the cores, at most "
+     "8)"},
     {"--deep", NULL, NULL, "go past memory: keep a window, checkpoint"},
     {"--window", NULL, "N", "with --deep: values kept at each end (2^20)"},
     {"--checkpoint", NULL, "S",

@@ -67,7 +67,7 @@ unsigned sg_threads_default(void)
         n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1)
         n = 1;
-    return n > SG_THREADS_MAX ? SG_THREADS_MAX : (unsigned)n;
+    return n > SG_THREADS_DEFAULT_MAX ? SG_THREADS_DEFAULT_MAX : (unsigned)n;
 }
 
 uint64_t sgi_physical_memory(void)

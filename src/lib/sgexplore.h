@@ -219,14 +219,16 @@ typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
  * process, each with its own options. */
 struct sgi_test_switches;
 
-/* The most threads a run uses (--threads; docs/CONTRACT.md): past it the
- * main thread's own share of each heap, not the helpers, bounds the rate
- * (docs/RECORDS.md). */
+/* The most threads a run uses (--threads; docs/CONTRACT.md), and the
+ * most it uses by default: past about 8 the main thread's own share of
+ * each heap, not the helpers, bounds the rate, and by the model of
+ * docs/RECORDS.md more threads cost more than they give. */
 #define SG_THREADS_MAX 64
+#define SG_THREADS_DEFAULT_MAX 8
 
 /* The default thread count: the processors this process may run on
  * (its affinity mask, which taskset, cgroups and Slurm set; else those
- * online), at least 1 and at most SG_THREADS_MAX. */
+ * online), at least 1 and at most SG_THREADS_DEFAULT_MAX. */
 unsigned sg_threads_default(void);
 
 typedef struct sg_enum_options {
