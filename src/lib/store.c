@@ -442,8 +442,9 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
     return SG_OK;
 }
 
-/* Per-connection settings. */
-static void configure(sqlite3 *db)
+/* The wait for another process's lock, in milliseconds: BUSY_TIMEOUT_MS
+ * or $SGEXPLORE_LOCK_TIMEOUT. */
+static int lock_timeout_ms(void)
 {
     const char *env = getenv("SGEXPLORE_LOCK_TIMEOUT");
     int ms = BUSY_TIMEOUT_MS;
@@ -454,7 +455,13 @@ static void configure(sqlite3 *db)
         if (*end == '\0' && env[0] != '-' && v <= BUSY_TIMEOUT_MAX_S)
             ms = (int)v * 1000;
     }
-    sqlite3_busy_timeout(db, ms);
+    return ms;
+}
+
+/* Per-connection settings. */
+static void configure(sqlite3 *db)
+{
+    sqlite3_busy_timeout(db, lock_timeout_ms());
     sqlite3_extended_result_codes(db, 1);
     sgi_store_exec(db, "PRAGMA foreign_keys = ON");
 }
@@ -508,7 +515,7 @@ static sg_status schema_commit(sg_store *st, int rc, int *denied,
 static sg_status init_schema(sg_store *st, int create, int *denied,
                              sg_error *err)
 {
-    int rc, empty;
+    int rc, empty, tries;
     sg_status s;
     char sql[160];
     sqlite3_stmt *q;
@@ -561,14 +568,26 @@ wal:
         if (rc == SQLITE_DONE)
             return SG_OK;
     }
-    rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &q, NULL);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_step(q);
-        if (rc == SQLITE_ROW) {
-            const char *mode = (const char *)sqlite3_column_text(q, 0);
-            rc = mode && strcmp(mode, "wal") == 0 ? SQLITE_OK : SQLITE_READONLY;
+    /* The switch needs the file to itself, and SQLite answers SQLITE_BUSY
+     * at once, without its busy handler, when another process opening the
+     * same new file holds a read lock meanwhile (four processes starting
+     * on one new cache met it): retried every 10 ms up to the lock
+     * timeout. */
+    for (tries = lock_timeout_ms() / 10;; tries--) {
+        rc = sqlite3_prepare_v2(st->db, "PRAGMA journal_mode = WAL", -1, &q,
+                                NULL);
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(q);
+            if (rc == SQLITE_ROW) {
+                const char *mode = (const char *)sqlite3_column_text(q, 0);
+                rc = mode && strcmp(mode, "wal") == 0 ? SQLITE_OK
+                                                      : SQLITE_READONLY;
+            }
+            sqlite3_finalize(q);
         }
-        sqlite3_finalize(q);
+        if ((rc & 0xff) != SQLITE_BUSY || tries <= 0)
+            break;
+        sqlite3_sleep(10);
     }
     if (rc != SQLITE_OK) {
         if (is_readonly_code(rc)) {
