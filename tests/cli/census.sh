@@ -28,7 +28,7 @@ if [ ! -f "$C/octal.tsv" ] || ! command -v python3 >/dev/null; then
 fi
 seed=${SG_CENSUS_SEED:-$(date +%s)}
 echo "# seed $seed (SG_CENSUS_SEED=$seed repeats this run)"
-full=${SG_CENSUS_FULL:-0}
+full=${SG_CENSUS_FULL:-0}   # not SG_SLOW_TESTS: CI sets that, and this takes hours
 
 # The table: its header, its codes (every 0.d1..dk, k <= 4, last digit not
 # 0, and 4.0 and every 4.d1..dk, k <= 3; written out here, not taken from
