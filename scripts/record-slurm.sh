@@ -23,8 +23,9 @@
 #               minutes before it (--seconds), storing its checkpoint
 #   -c CPUS     cores of the node (sbatch --cpus-per-task, the run's
 #               --threads; default 8, at most 64)
-#   -w WINDOW   --window (default 2^20: Officers needs 46,122, Grundy's
-#               game 170,584)
+#   -w WINDOW   --window (default 2^20: Officers' deep run stops at heap
+#               1,031,666 with 49,152 and passes 1.2*10^7 with 2^20;
+#               docs/RECORDS.md)
 #   -k SECONDS  --checkpoint (default 600)
 #   -S SECONDS  each job's --seconds (default: 15 minutes less than -t;
 #               tests/cli/slurm.sh uses a few seconds)
