@@ -193,6 +193,7 @@ typedef struct qctx {
     size_t capa, capb;
     size_t states; /* proof states visited */
     /* the fast oracle (below): kv[j-1][u] for w + j times heap k */
+    volatile sig_atomic_t *cancel; /* polled, or NULL */
     int check_only;   /* a failed check says so, without refining */
     int fast;         /* outcomes from the fast oracle */
     int inconsistent; /* the oracle contradicted itself */
@@ -928,6 +929,10 @@ static int check_outcomes(qctx *q)
     ADD_STATE(0, 0, tmp, NONE, 0);
     for (s = 0; s < nps; s++) {
         uint32_t u = ps[s].u;
+        if (q->cancel && *q->cancel && s % 1024 == 0) {
+            sg_error_set(q->err, SG_E_INTERRUPTED, -1, "interrupted");
+            goto out;
+        }
         int flag = ps[s].flag, ok;
         size_t j;
         ok = q->label[u] == (flag && (STATE_C(s)[0] & 1));
@@ -1296,7 +1301,8 @@ static sg_status result(sg_mquot *m, qctx *q, sg_error *err)
 }
 
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
-                             size_t max_order, size_t budget, sg_error *err)
+                             size_t max_order, size_t budget,
+                             volatile sig_atomic_t *cancel, sg_error *err)
 {
     qctx q;
     sg_status st = SG_OK;
@@ -1314,11 +1320,12 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
     q.err = err;
     q.budget = budget;
     q.max_order = max_order;
+    q.cancel = cancel;
     sg_seq_init(&q.g);
     if ((st = sg_enumerate(&q.g, r, n + 2, NULL, err)))
         goto out;
-    if (!(q.search =
-              sgi_mis_search_new(r, &q.g, budget, known_outcome, &q, err))) {
+    if (!(q.search = sgi_mis_search_new(r, &q.g, budget, known_outcome, &q,
+                                        cancel, err))) {
         st = nomem(&q);
         goto out;
     }
@@ -1344,6 +1351,11 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
         rows_reset(&q); /* rows of the last heap came from its oracle */
         for (;;) {
             q.inconsistent = 0;
+            if (cancel && *cancel) {
+                sg_error_set(err, SG_E_INTERRUPTED, -1, "interrupted");
+                rc = -1;
+                break;
+            }
             rc = hyp_build(&q);
             if (rc == 1 && q.fast) {
                 rc = 3; /* only true outcomes may say "larger" */
