@@ -728,11 +728,19 @@ out:
     return rc;
 }
 
-/* The product table from the walk's tree: mul[u][v] = u rep(v). */
+/* The product table from the walk's tree: mul[u][v] = u rep(v).  0, 2
+ * past the budget (said), -1 when out of memory. */
 static int build_mul(qctx *q)
 {
     size_t u, v, n = q->nq;
 
+    if (n * n * sizeof *q->mul > q->budget) {
+        sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                     "too large: the product table of %zu elements needs "
+                     "more than %zu MiB",
+                     n, q->budget >> 20);
+        return 2;
+    }
     if (sg_grow(&q->mul, &q->capmul, n * n, sizeof *q->mul))
         return nomem(q), -1;
     for (u = 0; u < n; u++) {
@@ -1368,8 +1376,8 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
             }
             if (rc == 0 && (rc = check_commute(&q)) == 1)
                 continue;
-            if (rc == 0 && build_mul(&q))
-                rc = -1;
+            if (rc == 0)
+                rc = build_mul(&q);
             if (rc == 0 && (rc = check_outcomes(&q)) == 1)
                 continue;
             if (rc == 2)
