@@ -404,26 +404,35 @@ echo "misère quotients (one run each, 60 s at most):"
 if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
     command -v python3 >/dev/null; then
     for rule in 0.77 0.07; do
-        best="none" order="-" secs="-"
-        last=0
-        for n in 5 10 15 20 25 30 35 40 45 50 55 60; do
-            last=$n
+        best=0 order="-" secs="-" last=0
+        # quotient_run N: one run to heap N within 60 s; sets best, secs,
+        # order when it finishes
+        quotient_run() {
+            local t0 t1 out
             t0=$(date +%s.%N)
-            if ! out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
-                --quotient --max $((n + 1)) --max-order 65536 --json \
-                2>/dev/null); then
-                break
-            fi
+            out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
+                --quotient --max $(($1 + 1)) --max-order 65536 --json \
+                2>/dev/null) || return 1
             t1=$(date +%s.%N)
-            best=$n
+            best=$1
             secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
             order=$(printf '%s' "$out" | python3 -c \
                 'import json, sys; print(json.load(sys.stdin)["quotient"]["order"])')
+        }
+        for n in 5 10 15 20 25 30 35 40 45 50 55 60; do
+            last=$n
+            quotient_run "$n" || break
         done
+        if [ "$best" != "$last" ]; then # the bounds between, one by one
+            for ((n = best + 1; n < last; n++)); do
+                quotient_run "$n" || break
+            done
+            last=$((best + 1))
+        fi
         if [ "$best" = "$last" ]; then
             why="every bound tried finished"
         else
-            why="Q_$((best + 5)) did not finish in 60 s or within the budget"
+            why="Q_$last did not finish in 60 s or within the budget"
         fi
         echo "  $rule: Q_$best of order $order in $secs s ($why)"
     done

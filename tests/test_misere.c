@@ -210,9 +210,9 @@ static void test_quotient_check(void **state)
         assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, codes[c], &err),
                          SG_OK);
         sg_mquot_init(&q);
-        assert_int_equal(
-            sg_misere_quotient(&q, &r, heaps[c], 1024, (size_t)64 << 20, &err),
-            SG_OK);
+        assert_int_equal(sg_misere_quotient(&q, &r, heaps[c], 1024,
+                                            (size_t)64 << 20, NULL, &err),
+                         SG_OK);
         n = q.order;
         k = q.heaps;
         assert_int_equal(
@@ -265,7 +265,8 @@ static void test_quotient_positions(void **state)
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "kayles", &err), SG_OK);
     sg_mquot_init(&q);
     assert_int_equal(
-        sg_misere_quotient(&q, &r, 12, 1024, (size_t)64 << 20, &err), SG_OK);
+        sg_misere_quotient(&q, &r, 12, 1024, (size_t)64 << 20, NULL, &err),
+        SG_OK);
     sg_misere_init(&m); /* tame_to 0: the search decides everything */
     for (trial = 0; trial < tu_scaled(200); trial++) {
         size_t h[5], n = (size_t)tu_range(&g, 1, 5);

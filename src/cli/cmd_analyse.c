@@ -435,7 +435,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     if (want_q) {
         /* the sums of the heaps the genus table shows, 1..N-1 */
         st = sg_misere_quotient(&quot, &fl->r.rule, asked ? asked - 1 : 0,
-                                max_order, misere_budget(), &qerr);
+                                max_order, misere_budget(), &cli_cancel, &qerr);
         if (st == SG_E_UNKNOWN) {
             qstopped = qerr.msg;
         } else if (st != SG_OK) {

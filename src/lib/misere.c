@@ -62,7 +62,8 @@ typedef struct mis_ctx {
     sg_error *err;
     sgi_mis_known_fn known; /* outcomes known without search, or NULL */
     void *known_arg;
-    signed char *dead; /* per heap: 1 no move, 0 a move, -1 not yet;
+    volatile sig_atomic_t *cancel; /* polled by the search, or NULL */
+    signed char *dead;             /* per heap: 1 no move, 0 a move, -1 not yet;
                           NULL: heaps are not stripped */
     size_t ndead;
 } mis_ctx;
@@ -305,6 +306,10 @@ static int outcome_stripped(mis_ctx *c, const uint32_t *x, size_t len)
 /* outcome() of a position not in the memo. */
 static int outcome_new(mis_ctx *c, const uint32_t *x, size_t len)
 {
+    if (c->cancel && *c->cancel) {
+        c->st = sg_error_set(c->err, SG_E_INTERRUPTED, -1, "interrupted");
+        return -1;
+    }
     out_walk w;
     size_t i;
     int win;
@@ -783,7 +788,8 @@ struct sgi_mis_search {
 
 sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
                                    size_t budget, sgi_mis_known_fn known,
-                                   void *known_arg, sg_error *err)
+                                   void *known_arg,
+                                   volatile sig_atomic_t *cancel, sg_error *err)
 {
     sgi_mis_search *s = calloc(1, sizeof *s);
 
@@ -795,6 +801,7 @@ sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
     s->c.err = err;
     s->c.known = known;
     s->c.known_arg = known_arg;
+    s->c.cancel = cancel;
     s->c.ndead = g->n;
     if (!(s->c.dead = malloc(g->n ? g->n : 1))) {
         free(s);

@@ -9,6 +9,7 @@
 
 #include "sgexplore.h"
 
+#include <signal.h>
 #include <stdint.h>
 
 /* The outcome of the sorted non-empty heaps x[0..len-1] when already
@@ -21,10 +22,13 @@ typedef struct sgi_mis_search sgi_mis_search;
  * needs) within `budget` bytes of memo; NULL when out of memory.
  * `known` (or NULL) is asked before a position is searched.  Heaps with
  * no move (the game 0) are dropped from every sum before it is looked up
- * or searched. */
+ * or searched.  A non-zero *cancel (when cancel is not NULL) stops the
+ * search with SG_E_INTERRUPTED. */
 sgi_mis_search *sgi_mis_search_new(const sg_rule *r, const sg_seq *g,
                                    size_t budget, sgi_mis_known_fn known,
-                                   void *known_arg, sg_error *err);
+                                   void *known_arg,
+                                   volatile sig_atomic_t *cancel,
+                                   sg_error *err);
 
 /* 1 when the player to move wins the sum x[0..len-1] (sorted, no 0) in
  * misère play, 0 when not, -1 on failure (sgi_mis_search_status: too

@@ -193,6 +193,7 @@ typedef struct qctx {
     size_t capa, capb;
     size_t states; /* proof states visited */
     /* the fast oracle (below): kv[j-1][u] for w + j times heap k */
+    volatile sig_atomic_t *cancel; /* polled, or NULL */
     int check_only;   /* a failed check says so, without refining */
     int fast;         /* outcomes from the fast oracle */
     int inconsistent; /* the oracle contradicted itself */
@@ -727,11 +728,19 @@ out:
     return rc;
 }
 
-/* The product table from the walk's tree: mul[u][v] = u rep(v). */
+/* The product table from the walk's tree: mul[u][v] = u rep(v).  0, 2
+ * past the budget (said), -1 when out of memory. */
 static int build_mul(qctx *q)
 {
     size_t u, v, n = q->nq;
 
+    if (n * n * sizeof *q->mul > q->budget) {
+        sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                     "too large: the product table of %zu elements needs "
+                     "more than %zu MiB",
+                     n, q->budget >> 20);
+        return 2;
+    }
     if (sg_grow(&q->mul, &q->capmul, n * n, sizeof *q->mul))
         return nomem(q), -1;
     for (u = 0; u < n; u++) {
@@ -928,6 +937,10 @@ static int check_outcomes(qctx *q)
     ADD_STATE(0, 0, tmp, NONE, 0);
     for (s = 0; s < nps; s++) {
         uint32_t u = ps[s].u;
+        if (q->cancel && *q->cancel && s % 1024 == 0) {
+            sg_error_set(q->err, SG_E_INTERRUPTED, -1, "interrupted");
+            goto out;
+        }
         int flag = ps[s].flag, ok;
         size_t j;
         ok = q->label[u] == (flag && (STATE_C(s)[0] & 1));
@@ -1296,7 +1309,8 @@ static sg_status result(sg_mquot *m, qctx *q, sg_error *err)
 }
 
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
-                             size_t max_order, size_t budget, sg_error *err)
+                             size_t max_order, size_t budget,
+                             volatile sig_atomic_t *cancel, sg_error *err)
 {
     qctx q;
     sg_status st = SG_OK;
@@ -1314,11 +1328,12 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
     q.err = err;
     q.budget = budget;
     q.max_order = max_order;
+    q.cancel = cancel;
     sg_seq_init(&q.g);
     if ((st = sg_enumerate(&q.g, r, n + 2, NULL, err)))
         goto out;
-    if (!(q.search =
-              sgi_mis_search_new(r, &q.g, budget, known_outcome, &q, err))) {
+    if (!(q.search = sgi_mis_search_new(r, &q.g, budget, known_outcome, &q,
+                                        cancel, err))) {
         st = nomem(&q);
         goto out;
     }
@@ -1344,6 +1359,11 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
         rows_reset(&q); /* rows of the last heap came from its oracle */
         for (;;) {
             q.inconsistent = 0;
+            if (cancel && *cancel) {
+                sg_error_set(err, SG_E_INTERRUPTED, -1, "interrupted");
+                rc = -1;
+                break;
+            }
             rc = hyp_build(&q);
             if (rc == 1 && q.fast) {
                 rc = 3; /* only true outcomes may say "larger" */
@@ -1356,8 +1376,8 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
             }
             if (rc == 0 && (rc = check_commute(&q)) == 1)
                 continue;
-            if (rc == 0 && build_mul(&q))
-                rc = -1;
+            if (rc == 0)
+                rc = build_mul(&q);
             if (rc == 0 && (rc = check_outcomes(&q)) == 1)
                 continue;
             if (rc == 2)

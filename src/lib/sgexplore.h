@@ -1070,9 +1070,11 @@ void sg_mquot_clear(sg_mquot *q);
  * k = n or a quotient would have more than max_order elements or the
  * search or the check more than `budget` bytes: then SG_E_UNKNOWN, err
  * says which, and q holds the last proven quotient (q->stopped_at the
- * heap that was not finished). */
+ * heap that was not finished).  A non-zero *cancel (cancel may be NULL)
+ * stops it with SG_E_INTERRUPTED. */
 sg_status sg_misere_quotient(sg_mquot *q, const sg_rule *r, size_t n,
-                             size_t max_order, size_t budget, sg_error *err);
+                             size_t max_order, size_t budget,
+                             volatile sig_atomic_t *cancel, sg_error *err);
 
 /* The element of the sum of heaps[0..n-1] (every heap <= q->heaps). */
 uint32_t sg_mquot_element(const sg_mquot *q, const size_t *heaps, size_t n);

@@ -72,5 +72,16 @@ check "--max-order without --quotient: exit 2" test $? = 2
 sg kayles --misere --quotient --max-order 0 >/dev/null 2>"$T/err"
 check "--max-order 0: exit 2" test $? = 2
 
+# Ctrl-C stops a long quotient (0.6's exact search runs for a minute):
+# exit 1, one line.
+"$SG" --no-cache 0.6 --misere --quotient --max 17 >/dev/null 2>"$T/err" &
+pid=$!
+sleep 2
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "Ctrl-C: exit 1, 'interrupted'" test "$rc" = 1 -a \
+    "$(grep -c 'interrupted' "$T/err")" = 1
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
