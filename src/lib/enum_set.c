@@ -243,7 +243,8 @@ static sg_status run_bitset(run *r, sg_error *err)
         shifted_set(&sb, r->mem[i]);
     for (b = 0; b < r->n && !st; b += BW) {
         size_t cnt = r->n - b < BW ? r->n - b : BW, v, w;
-        const uint64_t *far = r->mem + nnear;
+        /* no members (r->mem NULL): no far ones either */
+        const uint64_t *far = r->mem ? r->mem + nnear : NULL;
         uint64_t u[BWORDS];
         uint32_t gb[BW];
         int left = 1;

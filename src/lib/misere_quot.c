@@ -98,7 +98,7 @@ static size_t wtab_get(wtab *w, const uint32_t *x, size_t len)
              (s = w->slot[i]) != 0; i = (i + 1) & (w->nslots - 1)) {
             size_t l;
             const uint32_t *y = wtab_word(w, s - 1, &l);
-            if (l == len && !memcmp(x, y, len * sizeof *x))
+            if (l == len && (!len || !memcmp(x, y, len * sizeof *x)))
                 return s - 1;
         }
     }
@@ -123,7 +123,8 @@ static size_t wtab_get(wtab *w, const uint32_t *x, size_t len)
     w->off[id] = w->npool;
     w->len[id] = (uint32_t)len;
     w->nbits[id] = 0;
-    memcpy(w->pool + w->npool, x, len * sizeof *x);
+    if (len) /* x may be NULL for the empty word */
+        memcpy(w->pool + w->npool, x, len * sizeof *x);
     w->npool += len;
     memset(w->rows + id * w->stride, 0, w->stride * sizeof *w->rows);
     wtab_slot_put(w, id);
