@@ -1626,46 +1626,17 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                       "this theorem proves only plain periodicity (saltus 0)");
     if (kind != KIND_TAIL3 && a == 0)
         return refute(err, "the theorem's start must be at least 1");
-    if (kind == KIND_TAIL3_SPLIT) {
-        const char *why;
+    if (kind == KIND_TAIL3_SPLIT || kind == KIND_HEX_ARITH) {
+        /* both read their hypotheses off G(0..B) with a saltus */
+        int hex = kind == KIND_HEX_ARITH;
+        const char *why, *name = hex ? "hexadecimal" : "splitting-tail";
         int ok;
         if (B >= s->n)
             return refute(err, "fewer values available than the "
                                "certificate covers");
         if (sg_checksum(s, (size_t)B + 1) != c->checksum)
             return refute(err, "checksum of G(0..bound) does not match");
-        if (sal > s->max)
-            return refute(err, "the proof's saltus %llu exceeds every value",
-                          U(sal));
-        if (p > B || a > B - p)
-            return refute(err, "the start and period reach beyond the "
-                               "bound");
-        ok = split_tail_check(s, r, a, p, sal, &need, &why);
-        if (ok < 0) {
-            sg_error_set(err, SG_E_NOMEM, -1,
-                         "out of memory while checking the splitting-tail "
-                         "theorem");
-            return 0;
-        }
-        if (need != UINT64_MAX && need > B)
-            return refute(err,
-                          "the bound is smaller than the theorem needs "
-                          "(%llu < %llu)",
-                          U(B), U(need));
-        if (!ok)
-            return refute(err, "the splitting-tail theorem's check fails: %s",
-                          why);
-        goto claimed;
-    }
-    if (kind == KIND_HEX_ARITH) {
-        const char *why;
-        int ok;
-        if (B >= s->n)
-            return refute(err, "fewer values available than the "
-                               "certificate covers");
-        if (sg_checksum(s, (size_t)B + 1) != c->checksum)
-            return refute(err, "checksum of G(0..bound) does not match");
-        if (sal == 0)
+        if (hex && sal == 0)
             return refute(err, "this theorem proves only arithmetic "
                                "periodicity (saltus at least 1)");
         if (sal > s->max)
@@ -1674,11 +1645,11 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
         if (p > B || a > B - p)
             return refute(err, "the start and period reach beyond the "
                                "bound");
-        ok = hex_arith_check(s, r, a, p, sal, &need, &why, NULL);
+        ok = hex ? hex_arith_check(s, r, a, p, sal, &need, &why, NULL)
+                 : split_tail_check(s, r, a, p, sal, &need, &why);
         if (ok < 0) {
             sg_error_set(err, SG_E_NOMEM, -1,
-                         "out of memory while checking the hexadecimal "
-                         "theorem");
+                         "out of memory while checking the %s theorem", name);
             return 0;
         }
         if (need != UINT64_MAX && need > B)
@@ -1687,8 +1658,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                           "(%llu < %llu)",
                           U(B), U(need));
         if (!ok)
-            return refute(err, "the hexadecimal theorem's check fails: %s",
-                          why);
+            return refute(err, "the %s theorem's check fails: %s", name, why);
         goto claimed;
     }
     t = kind_length(kind, r);
