@@ -5,7 +5,7 @@
 # OUT/deep.tsv, beside T. Czajka's published ones (data/tczajka.tsv).
 # See docs/CENSUS.md, "The open three-digit games".
 #
-# Usage: census_deep.sh [-s SECONDS] [-m MAX] [-w WORK] [-o OUT]
+# Usage: census_deep.sh [-s SECONDS] [-m MAX] [-w WORK] [-o OUT] [-c CODES]
 #   -s SECONDS  each code's time (default 60); a rerun resumes each run
 #               from its checkpoint and gives it SECONDS more; 0: no run,
 #               only the table from the reports there are
@@ -14,8 +14,12 @@
 #               (WORK/deep/CODE.json) (default: census-work)
 #   -o OUT      the census (default: data/census): reads octal.tsv, writes
 #               deep.tsv
+#   -c CODES    run only these codes (comma-separated, in this order) of
+#               the open ones; the table still lists every code with a report
 # The program is $SGEXPLORE when set, else ./sgexplore; every run is
-# under `nice -n 10` with its default threads.  A code whose run stops (a rare
+# under `nice -n $SG_DEEP_NICE` (default 10) with its default threads; each
+# run's CPU time (user + system, its threads summed) is added up in
+# WORK/deep/CODE.cpu beside the wall time in CODE.seconds.  A code whose run stops (a rare
 # value past the window, no sparse space) keeps its report and its note.
 # Exit status: 0 done, 2 bad usage.
 set -euo pipefail
@@ -25,13 +29,14 @@ usage() {
     exit 2
 }
 
-seconds=60 max=2^28 work=census-work out=data/census
-while getopts s:m:w:o:h opt; do
+seconds=60 max=2^28 work=census-work out=data/census only=
+while getopts s:m:w:o:c:h opt; do
     case $opt in
     s) seconds=$OPTARG ;;
     m) max=$OPTARG ;;
     w) work=$OPTARG ;;
     o) out=$OPTARG ;;
+    c) only=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -48,19 +53,29 @@ awk -F'\t' 'FNR == 1 { f++ } f == 1 && $2 == "unsolved" { tc[$1] = 1 }
     f == 2 && !/^#/ && $3 == "unresolved" && length($1) <= 5 && ($1 in tc) {
         print $1 }' "$here/../data/tczajka.tsv" "$out/octal.tsv" \
     > "$work/deep.in"
+if [[ -n $only ]]; then
+    tr ',' '\n' <<< "$only" | grep -Fx -f "$work/deep.in" > "$work/deep.run" || true
+else
+    cp "$work/deep.in" "$work/deep.run"
+fi
+TIMEFORMAT='%U %S'
 while read -r code; do
     [[ $seconds != 0 ]] || break
     start=$(date +%s.%N)
-    nice -n 10 "$sg" "$code" --deep --max "$max" --seconds "$seconds" \
-        --db "$work/deep.db" --json \
-        > "$work/deep/$code.part" 2> "$work/deep/$code.err" || true
+    # bash's time keyword: the run's user and system CPU, threads summed.
+    { time nice -n "${SG_DEEP_NICE:-10}" "$sg" "$code" --deep --max "$max" \
+        --seconds "$seconds" --db "$work/deep.db" --json \
+        > "$work/deep/$code.part" 2> "$work/deep/$code.err" || true; } \
+        2> "$work/deep/$code.time"
     if [[ -s $work/deep/$code.part ]]; then
         mv "$work/deep/$code.part" "$work/deep/$code.json"
         python3 -c 'import sys; print("%.1f" % (float(sys.argv[2]) - float(sys.argv[1])))' \
             "$start" "$(date +%s.%N)" >> "$work/deep/$code.seconds"
+        awk '{ printf "%.1f\n", $1 + $2 }' "$work/deep/$code.time" \
+            >> "$work/deep/$code.cpu"
     fi
     echo "census_deep: $code: $(head -c 300 "$work/deep/$code.err")" >&2
-done < "$work/deep.in"
+done < "$work/deep.run"
 
 python3 - "$work" "$out" "$here/../data/tczajka.tsv" "$max" <<'EOF'
 import json, os, sys
@@ -85,6 +100,8 @@ for code in open(work + '/deep.in').read().split():
     sp = o.get('sparse') or {}
     lg = o.get('largest') or {}
     secs = open('%s/deep/%s.seconds' % (work, code)).read().split()
+    cpu_path = '%s/deep/%s.cpu' % (work, code)
+    cpus = open(cpu_path).read().split() if os.path.exists(cpu_path) else []
     t = tc.get(code, {})
     v = {'code': code, 'computed': o.get('computed'),
          'largest': lg.get('value'), 'largest_first': lg.get('first'),
@@ -93,6 +110,7 @@ for code in open(work + '/deep.in').read().split():
          'last_rare': sp.get('last_rare'),
          'checksum': (o.get('deep') or {}).get('checksum'),
          'seconds': '%.1f' % sum(float(s) for s in secs),
+         'cpu_seconds': '%.1f' % sum(float(s) for s in cpus) if cpus else '',
          'note': (o.get('note') or '').replace('\t', ' '),
          'tc_n': t.get('n', ''), 'tc_largest': t.get('largest', ''),
          'tc_largest_idx': t.get('largest_idx', ''),

@@ -531,13 +531,23 @@ static void budget_write(cli_rec *r, const sweep_budget *b)
     cli_rec_close(r);
 }
 
-/* The keys a sweep row adds to a rule's result: why the run stopped and
- * every budget the rule got, the earlier rounds' first (docs/JSON.md). */
-static void budgets_write(cli_rec *r, const item *it, const sweep_budget *b)
+/* The keys a sweep row adds to a rule's result: why the run stopped, the
+ * texts that named the rule, its wall time, and every budget the rule
+ * got, the earlier rounds' first (docs/JSON.md); the csv has the same. */
+static void budgets_write(cli_rec *r, const item *it, const sweep_budget *b,
+                          double seconds)
 {
     unsigned k;
 
     cli_rec_str(r, "stopped", b->stopped);
+    cli_rec_arr(r, "given");
+    for (k = 0; k < it->ngiven; k++)
+        if (strcmp(it->given[k], it->canon) != 0)
+            cli_rec_str(r, NULL, it->given[k]);
+    cli_rec_close(r);
+    /* over every round, as the csv's column: the parent forks a round's
+     * workers after adding up the rounds before */
+    cli_rec_real(r, "seconds", it->seconds + seconds);
     cli_rec_arr(r, "budgets");
     for (k = 0; k < it->nbudgets; k++)
         budget_write(r, &it->budgets[k]);
@@ -603,7 +613,7 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
                 cli_rec_begin(&rec, mem, 1);
                 cli_view_write(&rec, &view);
                 cli_view_values(&rec, &view);
-                budgets_write(&rec, &s->items[index], &w.b);
+                budgets_write(&rec, &s->items[index], &w.b, w.seconds);
                 cli_rec_end(&rec);
             }
             fclose(mem);

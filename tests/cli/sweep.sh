@@ -98,11 +98,13 @@ unres_bad=$(awk -F'\t' '$2 == "unresolved" && $6 != 5000' "$T/o2.tsv" | wc -l)
 check "unresolved rows spent the whole budget of 5000 values" test "$unres_bad" = 0
 
 # JSON rows have exactly the keys of a single analysis, then the sweep's
-# own two (why the run stopped, the budgets it got: tests/cli/budget.sh).
+# own (why the run stopped, the texts that named it, its seconds, the
+# budgets it got: tests/cli/budget.sh) -- the csv's columns.
 "$SG" 0.07 --json >"$T/one.json"
-check "a row has exactly the keys of 'sgexplore RULE --json', then stopped, budgets" python3 -c '
+check "a row has exactly the keys of 'sgexplore RULE --json', then stopped, given, seconds, budgets" python3 -c '
 import json, sys
-one = list(json.load(open(sys.argv[1])).keys()) + ["stopped", "budgets"]
+one = list(json.load(open(sys.argv[1])).keys()) + ["stopped", "given",
+                                                   "seconds", "budgets"]
 rows = [json.loads(l) for l in open(sys.argv[2])]
 row = [r for r in rows if r.get("rule") == "0.07"][0]
 sys.exit(0 if list(row.keys()) == one and all(
@@ -157,6 +159,16 @@ check "csv: a header and 2 rows on stdout, the summary on stderr" \
     -a "$(grep -c '^summary: 2 of 2 rules' "$T/grp.err")" = 1
 check "csv: the code of a group in the given column" \
     grep -q '^"subtract{1,2}",periodic,0,3,0,.*,computed,"0.33",proven,[0-9]*$' "$T/grp.csv"
+"$SG" sweep rules - --no-cache --format json <"$T/rules" >"$T/grp.jsonl" 2>/dev/null
+check "json: the same given texts and seconds as the csv's columns" python3 -c '
+import csv, json, sys
+rows = {r["rule"]: r for r in map(json.loads, open(sys.argv[1])) if "summary" not in r}
+cs = {r["rule"]: r for r in csv.DictReader(open(sys.argv[2]))}
+sys.exit(0 if sorted(rows) == sorted(cs) and all(
+    " ".join(rows[k]["given"]) == cs[k]["given"] and
+    isinstance(rows[k]["seconds"], float) and rows[k]["seconds"] >= 0
+    for k in rows) and rows["subtract{1,2}"]["given"] == ["0.33"] else 1)' \
+    "$T/grp.jsonl" "$T/grp.csv"
 "$SG" sweep subtract --size 1-2 --max-element 6 --no-cache --jobs 1 --format csv \
     2>/dev/null | tail -n +2 | cut -d, -f1-7 | sort >"$T/j1"
 "$SG" sweep subtract --size 1-2 --max-element 6 --no-cache --jobs 3 --format csv \
