@@ -11,6 +11,17 @@
 
 #include "sgexplore.h"
 
+/* A list of a subtraction set or all-but set may name at most this many
+ * positions: the rule is stored one entry per position (rule.c's list
+ * parser and rule_set.c's set rules share it, so that every canonical
+ * text parses back).  The fuzz build (tests/fuzz/run.sh) sets a smaller
+ * bound, so that the fuzzer explores the grammar rather than lists of
+ * millions of numbers, which cost a tenth of a second each there; the
+ * checks of the bound are the same. */
+#ifndef SG_RULE_MAX_TERMS
+#define SG_RULE_MAX_TERMS ((uint64_t)1 << 24)
+#endif
+
 /* ------------------------------------------------------------------ */
 /* Enumeration methods below the dispatcher (enum.c picks them)        */
 /* ------------------------------------------------------------------ */

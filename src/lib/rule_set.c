@@ -23,8 +23,9 @@
 #include <string.h>
 
 /* A list of a subtraction or all-but rule names at most this many
- * positions (rule.c's limit). */
-#define LIST_MAX ((uint64_t)1 << 24)
+ * positions: rule.c's limit, which its list parser checks when the
+ * canonical text is read back (the fuzz build's smaller bound too). */
+#define LIST_MAX SG_RULE_MAX_TERMS
 
 /* Periodic sets become codes when the code's text fits the rule parser
  * (SG_RULE_MAX_TEXT): positions 1 .. offset + period - 1. */

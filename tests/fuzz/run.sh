@@ -24,7 +24,11 @@
 # file per input; it lives in FUZZ_TMPDIR (default /dev/shm when
 # writable: no disk flushes).
 #
-# Environment: FUZZ_CC (default clang), FUZZ_SECONDS, FUZZ_TARGETS (a
+# FUZZ_RUNS=N stops each target after N executions (libFuzzer's -runs),
+# FUZZ_SECONDS still bounding its time: `make fuzz-long FUZZ_RUNS=10000000
+# FUZZ_SECONDS=3600` is the run docs/RELIABILITY.md records.
+#
+# Environment: FUZZ_CC (default clang), FUZZ_SECONDS, FUZZ_RUNS, FUZZ_TARGETS (a
 # subset, e.g. "rule cert"), FUZZ_NICE (default 10), FUZZ_TMPDIR,
 # FUZZ_TABLE, FUZZ_BUILD_JOBS (default 2), srcdir and builddir (set by make).
 set -u
@@ -33,6 +37,7 @@ src=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${builddir:-.}
 CC=${FUZZ_CC:-clang}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
+RUNS=${FUZZ_RUNS:-}
 TARGETS=${FUZZ_TARGETS:-rule number positions cert store store_write setexpr graph rules}
 NICE=${FUZZ_NICE:-10}
 out=$build/tests/fuzz/bin
@@ -123,6 +128,7 @@ for t in $TARGETS; do
     # libFuzzer's and the sanitizers' reports still reach the log.
     TMPDIR=$tmp ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
         nice -n "$NICE" "$bin" -max_total_time="$SECONDS_EACH" -timeout=30 \
+        ${RUNS:+-runs="$RUNS"} \
         -rss_limit_mb=2048 -max_len=$maxlen -print_final_stats=1 \
         -close_fd_mask=2 -artifact_prefix="$out/found/$t-" "${dict[@]}" \
         "$work" "${seeds[@]}" >"$log" 2>&1
@@ -131,7 +137,8 @@ for t in $TARGETS; do
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
     rate=$(((${execs:-0}) / (took > 0 ? took : 1)))
-    echo "fuzz_$t: ${execs:-?} executions in $took s ($rate/s, max_len $maxlen, ${cov:-cov: ?}), exit $rc"
+    size=$(find "$work" -type f | wc -l)
+    echo "fuzz_$t: ${execs:-?} executions in $took s ($rate/s, max_len $maxlen, ${cov:-cov: ?}, corpus $size), exit $rc"
     crashes=0
     if [ $rc != 0 ]; then
         fail=1
@@ -140,12 +147,12 @@ for t in $TARGETS; do
             "$log" | head -5
         echo "fuzz_$t: see $log; the input is in $out/found/" >&2
     fi
-    table+=("| $t | ${execs:-?} | $took | $rate | $maxlen | ${cov#cov: } | $crashes |")
+    table+=("| $t | ${execs:-?} | $took | $rate | $maxlen | ${cov#cov: } | $size | $crashes |")
 done
 if [ "${FUZZ_TABLE:-0}" = 1 ]; then
     echo
-    echo "| target | executions | seconds | per second | max_len | coverage | crashes |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| target | executions | seconds | per second | max_len | coverage | corpus | crashes |"
+    echo "|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${table[@]}"
 fi
 exit $fail
