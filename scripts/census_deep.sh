@@ -15,7 +15,8 @@
 #   -o OUT      the census (default: data/census): reads octal.tsv, writes
 #               deep.tsv
 #   -c CODES    run only these codes (comma-separated, in this order) of
-#               the open ones; the table still lists every code with a report
+#               the open ones; the table lists every code with a report in
+#               WORK, and keeps OUT/deep.tsv's row of every other code
 # The program is $SGEXPLORE when set, else ./sgexplore; every run is
 # under `nice -n $SG_DEEP_NICE` (default 10) with its default threads; each
 # run's CPU time (user + system, its threads summed) is added up in
@@ -91,10 +92,21 @@ cols = ('code', 'computed', 'largest', 'largest_first', 'sparse_mask',
         'parity', 'rare', 'last_rare', 'checksum', 'seconds', 'note',
         'tc_n', 'tc_largest', 'tc_largest_idx', 'tc_rare_mask',
         'tc_num_rare', 'tc_last_rare')
+# The rows of an earlier table, kept for the codes without a report in
+# WORK (a run elsewhere, an earlier session's); columns it lacks are empty.
+old = {}
+if os.path.exists(out + '/deep.tsv'):
+    with open(out + '/deep.tsv', encoding='utf-8') as f:
+        lines = [l.rstrip('\n').split('\t') for l in f if not l.startswith('#')]
+    for cells in lines[1:]:
+        r = dict(zip(lines[0], cells))
+        old[r['code']] = '\t'.join(r.get(c, '') for c in cols)
 rows = []
 for code in open(work + '/deep.in').read().split():
     p = '%s/deep/%s.json' % (work, code)
     if not os.path.exists(p):
+        if code in old:
+            rows.append(old[code])
         continue
     o = json.load(open(p))
     sp = o.get('sparse') or {}
@@ -122,8 +134,9 @@ for code in open(work + '/deep.in').read().split():
                            if v[c] is False else str(v[c])) for c in cols))
 with open(out + '/deep.tsv', 'w', encoding='utf-8') as f:
     f.write('# deep runs of the open codes of up to three digits (--deep '
-            '--max %s, nice 10; seconds: the wall time of the runs, '
-            'summed); written by scripts/census_deep.sh (docs/CENSUS.md); '
+            '--max %s, under nice; seconds: the wall time of the runs, '
+            'summed; cpu_seconds: their CPU time, summed, where recorded); '
+            'written by scripts/census_deep.sh (docs/CENSUS.md); '
             'tc_*: T. Czajka\'s UnsolvedGames.md (data/tczajka.tsv)\n'
             % max_)
     f.write('\t'.join(cols) + '\n')
