@@ -89,7 +89,8 @@ for cells in lines[1:]:
     if r['table'] == 'unsolved':
         tc[r['code']] = r
 cols = ('code', 'computed', 'largest', 'largest_first', 'sparse_mask',
-        'parity', 'rare', 'last_rare', 'checksum', 'seconds', 'note',
+        'parity', 'rare', 'last_rare', 'checksum', 'seconds', 'cpu_seconds',
+        'note',
         'tc_n', 'tc_largest', 'tc_largest_idx', 'tc_rare_mask',
         'tc_num_rare', 'tc_last_rare')
 # The rows of an earlier table, kept for the codes without a report in
