@@ -1851,7 +1851,9 @@ static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
                 for (ix = 0; ok && ix < ntypes; ix++)
                     for (iy = M - 1; ok && iy < ntypes; iy++) {
                         uint64_t hx = hh[ix], hy = hh[iy], cl;
-                        if (hx < c)
+                        /* a class's parts are at least M >= c, whatever
+                         * its first heap a + i is */
+                        if (ix < M - 1 && hx < c)
                             continue;
                         cl = NCL(hx % p + hy % p + k % p);
                         if (((NV(hx) ^ NV(hy)) % sal) == NV(cl) % sal &&
@@ -1863,7 +1865,7 @@ static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
                     for (iy = 0; ok && iy < ntypes; iy++)
                         for (iz = M - 1; ok && iz < ntypes; iz++) {
                             uint64_t hx = hh[ix], hy = hh[iy], hz = hh[iz], cl;
-                            if (hy < c)
+                            if (iy < M - 1 && hy < c)
                                 continue;
                             cl = NCL(hx % p + hy % p + hz % p + k % p);
                             if (((NV(hx) ^ NV(hy) ^ NV(hz)) % sal) ==
