@@ -10,7 +10,9 @@
  *  - "naive" (enum_naive.c) for everything else (repeating tails,
  *    three-heap digits with `!`);
  *  - a rule holding a set expression (primes, proper-divisors, ...):
- *    enum_set.c's methods ("bitset", "complement", "window", ...).
+ *    enum_set.c's methods ("bitset", "complement", "window", ...);
+ *  - a code in CGSuite's whole notation (`0.G`, `0.C?`): enum_tb.c
+ *    ("general").
  * The methods sit below this file and never call back into it.
  */
 #include "sgexplore.h"
@@ -67,6 +69,8 @@ sg_status sg_enumerate(sg_seq *s, const sg_rule *r, size_t n,
         return SG_OK;
     if (set_rule(r))
         return set_enumerate(s, r, n, opt, err);
+    if (r->tb)
+        return sgi_enumerate_tb(s, r->tb, n, opt, err);
     if (sgi_sparse_applicable(r))
         return sgi_enumerate_sparse(s, r, n, SGI_SPARSE_AUTO, NULL, opt, err);
     if (sgi_direct_applicable(r))
@@ -81,6 +85,8 @@ const char *sg_enumerate_method(const sg_rule *r)
     if (set_rule(r))
         return sgi_set_method_name(r->set, r->set_allbut, sg_default_max(r),
                                    SGI_SET_AUTO);
+    if (r->tb)
+        return "general";
     if (sgi_sparse_applicable(r))
         return "sparse";
     if (sgi_direct_applicable(r))

@@ -28,7 +28,7 @@ int sgi_direct_applicable(const sg_rule *r)
     sgi_profile pr;
 
     sgi_rule_profile(&pr, r);
-    if (pr.set)
+    if (pr.set || pr.tb)
         return 0;
     return r->tail_len == 0 && !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE));
 }

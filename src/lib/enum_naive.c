@@ -42,6 +42,8 @@ sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
 
     if (n <= s->n)
         return SG_OK;
+    if (r->tb) /* the only method for CGSuite's whole notation */
+        return sgi_enumerate_tb(s, r->tb, n, opt, err);
     if (r->set) /* the reference loop over the set's moves */
         return sgi_set_enumerate(s, r->set, r->set_allbut, n, SGI_SET_NAIVE,
                                  opt, err);

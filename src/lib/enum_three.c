@@ -49,7 +49,7 @@ int sgi_three_applicable(const sg_rule *r)
     sgi_profile pr;
 
     sgi_rule_profile(&pr, r);
-    if (pr.set)
+    if (pr.set || pr.tb)
         return 0;
     return (sg_rule_bits(r) & SG_BIT_THREE) && !r->tail_len &&
            !sg_rule_has_unequal(r);

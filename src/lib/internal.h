@@ -104,6 +104,8 @@ typedef struct sgi_profile {
                            enum_set.c computes it, no theorem proves it */
     int set_allbut;     /* ... of an all-but game */
     int set_heap_dep;   /* ... whose members depend on the heap */
+    int tb;             /* the rule holds a general code (r->tb): only
+                           enum_tb.c computes it, no theorem proves it */
 } sgi_profile;
 
 void sgi_rule_profile(sgi_profile *pr, const sg_rule *r);
@@ -134,6 +136,72 @@ sg_status sgi_rule_set_text(char **text, const sg_rule *r);
  * target: 1 and *take set, else 0. */
 int sgi_rule_set_find_move(uint64_t *take, const sg_rule *r, const sg_seq *s,
                            uint64_t h, sg_value target);
+
+/* Codes in CGSuite's whole notation (rule_tb.c, enum_tb.c, docs/THEORY.md
+ * section 7.6): digits beyond F (moves that leave four or more heaps),
+ * `&N;` digits and the constraints `?` and `=`, which the digit bits of
+ * sg_term cannot hold. */
+enum {
+    SGI_TB_ANY = 0,     /* no constraint on the heaps a split leaves */
+    SGI_TB_UNEQUAL = 1, /* `!`: pairwise different */
+    SGI_TB_SOMEUNEQ = 2, /* `?`: not all equal */
+    SGI_TB_EQUAL = 3     /* `=`: all equal */
+};
+
+/* The most heaps a move of a general code may leave (bit 63 of `&N;`). */
+#define SGI_TB_MAX_HEAPS 63
+/* The most digits a general code may have (before its tail and in it). */
+#define SGI_TB_MAX_DIGITS 65536
+
+/* One digit: bit j of mask allows leaving exactly j non-empty heaps. */
+typedef struct sgi_tb_digit {
+    uint64_t mask;
+    unsigned char cons; /* SGI_TB_*, SGI_TB_ANY when no bit j >= 2 */
+} sgi_tb_digit;
+
+/* A normalised general code: digits d[0..len-1] at positions 0..len-1
+ * (tokens removed), the last tail_len of them repeating forever. */
+typedef struct sgi_tb {
+    size_t len, tail_len;
+    sgi_tb_digit *d;
+} sgi_tb;
+
+/* Whether the code text needs the general parser: it holds `?`, `=`,
+ * `&`, `*`, `{` or a letter past F. */
+int sgi_tb_text(const char *text);
+
+/* Parse `text` (at offset `off` of the rule text, for the messages) in
+ * CGSuite's notation.  A code that only uses digits 0-F and `!` after
+ * normalisation (`0.4?` is `0.4!`) is an ordinary code: *plain receives
+ * its text (to be parsed as one; r untouched).  Otherwise *plain is NULL
+ * and r holds the code (r->tb).  SG_E_INPUT names what is refused. */
+sg_status sgi_rule_parse_tb(sg_rule *r, const char *text, long off,
+                            char **plain, sg_error *err);
+
+/* The canonical text of a rule holding a general code, or NULL when out
+ * of memory. */
+char *sgi_tb_canonical(const sgi_tb *tb);
+
+/* The digit of a general code at position k. */
+sgi_tb_digit sgi_tb_digit_at(const sgi_tb *tb, uint64_t k);
+
+/* The most heaps a move may leave, over every digit. */
+unsigned sgi_tb_max_heaps(const sgi_tb *tb);
+
+void sgi_tb_free(sgi_tb *tb);
+
+/* G(0..n-1) of a rule holding a general code (enum_tb.c), computed afresh
+ * (s's earlier values are replaced); a stopped run keeps what it has. */
+sg_status sgi_enumerate_tb(sg_seq *s, const sgi_tb *tb, size_t n,
+                           const sg_enum_options *opt, sg_error *err);
+
+/* A move of heap h (h < s->n, the values of a general code) to a
+ * position of value v: its take and the heaps it leaves (part[], room
+ * for SGI_TB_MAX_HEAPS, ascending).  SG_E_UNKNOWN when there is none,
+ * SG_E_NOMEM when the tables do not fit. */
+sg_status sgi_tb_find_move(const sgi_tb *tb, const sg_seq *s, size_t h,
+                           sg_value v, uint64_t *take, size_t *part,
+                           unsigned *nparts);
 
 /* Bytes of physical memory on this machine (0 when unknown). */
 uint64_t sgi_physical_memory(void);

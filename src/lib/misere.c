@@ -562,6 +562,11 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
         return sg_error_set(err, SG_E_INPUT, -1,
                             "misère play is not implemented for move sets "
                             "that no code can write (primes, squares, ...)");
+    if (r->tb)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "misère play is not implemented for codes in "
+                            "CGSuite's whole notation (digits past F, '?', "
+                            "'=')");
     if (n > MIS_MAX_HEAP)
         return sg_error_set(err, SG_E_INPUT, -1,
                             "misère genus: at most %zu heaps", MIS_MAX_HEAP);

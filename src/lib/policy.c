@@ -44,6 +44,10 @@ size_t sg_default_max(const sg_rule *r)
     sgi_rule_profile(&pr, r);
     if (pr.set)
         return set_budget(r);
+    /* CGSuite's whole notation: O(N^2 W) for splits into three or more
+     * heaps (W words per value set), O(N^2) for pairs */
+    if (pr.tb)
+        return sgi_tb_max_heaps(r->tb) >= 3 ? 2000 : 10000;
 
     /* A tail with splits goes to the naive method, O(N^2) per heap for
      * two-heap digits (every split of every k) and worse for three: a

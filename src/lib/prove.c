@@ -224,6 +224,13 @@ static proof_kind rule_kind(const sg_rule *r, const char **why)
                    "proven";
         return KIND_NONE;
     }
+    if (pr.tb) {
+        if (why)
+            *why = "no periodicity theorem is implemented for codes in "
+                   "CGSuite's whole notation (digits past F, '?', '='): the "
+                   "values are observed, never proven";
+        return KIND_NONE;
+    }
     if (pr.unequal) {
         if (!pr.has_tail && !pr.three)
             return KIND_TWO_UNEQUAL;

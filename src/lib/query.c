@@ -47,7 +47,7 @@ void sg_move_init(sg_move *m)
 {
     int i;
     mpz_init(m->take);
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < SG_MOVE_MAX_LEFT; i++)
         mpz_init(m->left[i]);
     m->nleft = 0;
 }
@@ -56,7 +56,7 @@ void sg_move_clear(sg_move *m)
 {
     int i;
     mpz_clear(m->take);
-    for (i = 0; i < 3; i++)
+    for (i = 0; i < SG_MOVE_MAX_LEFT; i++)
         mpz_clear(m->left[i]);
 }
 
@@ -322,6 +322,22 @@ static int find_hex_move(sg_move *mv, const sg_rule *r, const sg_result *res,
 sg_status sg_find_move(sg_move *m, const sg_rule *r, const sg_result *res,
                        const sg_seq *s, const mpz_t h, const mpz_t target)
 {
+    if (r->tb) {
+        /* no theorem proves a general code: computed heaps only */
+        uint64_t take;
+        size_t part[SG_MOVE_MAX_LEFT];
+        unsigned np, i;
+        if (mpz_cmp_ui(h, (unsigned long)s->n) >= 0 || mpz_sgn(target) < 0 ||
+            mpz_cmp_ui(target, UINT32_MAX) > 0 ||
+            sgi_tb_find_move(r->tb, s, mpz_get_ui(h),
+                             (sg_value)mpz_get_ui(target), &take, part, &np))
+            return SG_E_UNKNOWN;
+        mpz_set_ui(m->take, (unsigned long)take);
+        for (i = 0; i < np; i++)
+            mpz_set_ui(m->left[i], (unsigned long)part[i]);
+        m->nleft = (int)np;
+        return SG_OK;
+    }
     if (r->set) {
         /* no theorem proves a set rule: computed heaps only */
         uint64_t take;

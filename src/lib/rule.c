@@ -29,6 +29,7 @@ void sg_rule_clear(sg_rule *r)
         sgi_set_clear(r->set);
         free(r->set);
     }
+    sgi_tb_free(r->tb);
     memset(r, 0, sizeof *r);
 }
 
@@ -552,6 +553,19 @@ static sg_status parse_code(sg_rule *r, const char *text, int base, long off,
 
     if (*p == '\0')
         return sg_error_set(err, SG_E_INPUT, off, "empty code");
+    if (base == 32) {
+        /* CGSuite's whole notation where the text needs it; a code that
+         * turns out ordinary comes back as an ordinary text */
+        char *plain;
+        if (!sgi_tb_text(text))
+            return parse_code(r, text, 16, off, err);
+        st = sgi_rule_parse_tb(r, text, off, &plain, err);
+        if (st || !plain)
+            return st;
+        st = parse_code(r, plain, 16, off, err);
+        free(plain);
+        return st;
+    }
     memset(&d, 0, sizeof d);
     st = parse_before_point(&d, &p, text, base, off, err);
     if (!st)
@@ -673,7 +687,7 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                               "dawson, officers, grundy, nim; or a code "
                               "such as 0.77 or subtract{1,3,4})");
         } else {
-            st = parse_code(r, text, 16, 0, err);
+            st = parse_code(r, text, 32, 0, err);
         }
         break;
     }
@@ -715,8 +729,10 @@ unsigned sg_rule_digit(const sg_rule *r, uint64_t k, int *unequal)
 
 uint64_t sg_rule_max_take(const sg_rule *r)
 {
-    if (r->tail_len || r->set)
+    if (r->tail_len || r->set || (r->tb && r->tb->tail_len))
         return UINT64_MAX;
+    if (r->tb)
+        return r->tb->len - 1;
     return r->nterms ? r->terms[r->nterms - 1].take : 0;
 }
 
@@ -731,6 +747,9 @@ unsigned sg_rule_bits(const sg_rule *r)
         bits |= r->tail[i];
     if (r->set) /* a move takes k tokens and leaves one heap or none */
         bits |= SG_BIT_ALL | SG_BIT_ONE;
+    if (r->tb) /* the digits' bits up to three heaps */
+        for (i = 0; i < r->tb->len; i++)
+            bits |= (unsigned)(r->tb->d[i].mask & 15);
     return bits;
 }
 
@@ -773,6 +792,8 @@ const char *sg_rule_family(const sg_rule *r)
 {
     if (r->set)
         return r->set_allbut ? "all-but" : "subtract";
+    if (r->tb)
+        return "take-and-break";
     if (is_subtract(r))
         return "subtract";
     if (is_allbut(r))
@@ -806,6 +827,15 @@ void sgi_rule_profile(sgi_profile *pr, const sg_rule *r)
     pr->set = r->set != NULL;
     pr->set_allbut = pr->set && r->set_allbut;
     pr->set_heap_dep = pr->set && sgi_set_heap_dependent(r->set);
+    pr->tb = r->tb != NULL;
+    if (pr->tb) {
+        for (i = 0; i < r->tb->len; i++)
+            if (r->tb->d[i].cons != SGI_TB_ANY && (r->tb->d[i].mask >> 2))
+                pr->unequal = 1;
+        pr->has_tail = r->tb->tail_len != 0;
+        pr->tail_len = r->tb->tail_len;
+        pr->tail_start = pr->has_tail ? r->tb->len - r->tb->tail_len : 0;
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -888,6 +918,8 @@ char *sg_rule_canonical(const sg_rule *r)
         if (text)
             return text;
     }
+    if (r->tb)
+        return sgi_tb_canonical(r->tb);
     sb_putc(&b, '\0');
     b.n = 0;
     if (is_subtract(r) || is_allbut(r)) {

@@ -94,6 +94,11 @@ typedef struct sg_rule {
      * (sgi_rule_profile) tells every other method to refuse it. */
     struct sgi_set *set;
     int set_allbut;
+    /* A code in CGSuite's whole notation that the digits above cannot
+     * hold (docs/THEORY.md 7.6: `0.G`, `0.C?`, `4=.0`); NULL otherwise.
+     * Like a set, it has no terms and no tail, and its profile makes
+     * every method but enum_tb.c refuse it. */
+    struct sgi_tb *tb;
 } sg_rule;
 
 /* How the rule was written on the command line. */
@@ -501,10 +506,13 @@ sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
                       const mpz_t n);
 
 /* One move: remove `take` tokens from a heap and leave `nleft` heaps. */
+/* The most heaps a move leaves (CGSuite's `&N;` digits: up to 63). */
+#define SG_MOVE_MAX_LEFT 63
+
 typedef struct sg_move {
     mpz_t take;
-    int nleft;     /* 0..3 */
-    mpz_t left[3]; /* ascending */
+    int nleft;                    /* 0..SG_MOVE_MAX_LEFT */
+    mpz_t left[SG_MOVE_MAX_LEFT]; /* ascending */
 } sg_move;
 
 void sg_move_init(sg_move *m);

@@ -14,7 +14,7 @@ int sgi_sparse_applicable(const sg_rule *r)
     sgi_profile pr;
 
     sgi_rule_profile(&pr, r);
-    if (pr.set)
+    if (pr.set || pr.tb)
         return 0;
     return r->tail_len == 0 && (bits & SG_BIT_TWO) && !(bits & SG_BIT_THREE);
 }
