@@ -409,7 +409,7 @@ static void test_bad_input(void **state)
     expect_bad(SG_SYNTAX_RULE, "!.7", -1);
     expect_bad(SG_SYNTAX_RULE, "4!!.0", -1);
     expect_bad(SG_SYNTAX_RULE, "0.7.7", -1);
-    expect_bad(SG_SYNTAX_RULE, "0.G", -1);
+    expect_bad(SG_SYNTAX_RULE, "0.W", -1);
     expect_bad(SG_SYNTAX_RULE, "grundy!", -1);
     expect_bad(SG_SYNTAX_RULE, "subtract{2,,3}", -1);
     expect_bad(SG_SYNTAX_RULE, "subtract{}", -1);

@@ -148,8 +148,8 @@ enum {
     SGI_TB_EQUAL = 3     /* `=`: all equal */
 };
 
-/* The most heaps a move of a general code may leave (bit 63 of `&N;`). */
-#define SGI_TB_MAX_HEAPS 63
+/* The most heaps a move of a general code may leave (`&N;` below 2^63). */
+#define SGI_TB_MAX_HEAPS 62
 /* The most digits a general code may have (before its tail and in it). */
 #define SGI_TB_MAX_DIGITS 65536
 

@@ -145,11 +145,11 @@ static sg_status parse_digit(sgi_tb_digit *out, const char **pp,
                 return sg_error_set(err, SG_E_INPUT, at,
                                     "digit '%c' is not a code digit (0-9, "
                                     "A-V or &N;)",
-                                    c);
+                                    *p);
             return sg_error_set(err, SG_E_INPUT, at,
                                 isprint(c) ? "unexpected character '%c' in code"
                                            : "unexpected byte 0x%02X in code",
-                                c);
+                                (unsigned char)*p);
         }
         mask = (uint64_t)(hit - base32);
         p++;
