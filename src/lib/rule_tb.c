@@ -217,10 +217,10 @@ static void normalise(tb_build *b)
                     break;
             }
             b->len = pre + q;
+            /* d[pre-1] equal to the tail's last digit: the tail may
+             * start one earlier, d[pre-1 .. len-2] being the same tail
+             * rotated */
             while (pre > 1 && same_digit(b->d[pre - 1], b->d[b->len - 1])) {
-                sgi_tb_digit last = b->d[b->len - 1];
-                memmove(b->d + pre, b->d + pre - 1, q * sizeof *b->d);
-                b->d[pre - 1] = last;
                 pre--;
                 b->len--;
             }
