@@ -550,6 +550,17 @@ void sg_misere_clear(sg_misere *m)
     m->n = m->tame_to = m->positions = 0;
 }
 
+sg_status sgi_misere_refuse(const sg_rule *r, sg_error *err)
+{
+    if (r->tb)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "misère play is not implemented for codes in "
+                            "CGSuite's whole notation (digits past F, '?', "
+                            "'='): their moves may leave more heaps than the "
+                            "misère searches hold");
+    return SG_OK;
+}
+
 sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
                             size_t budget, sg_error *err)
 {
@@ -558,15 +569,8 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
     sg_status st;
 
     sg_misere_clear(m);
-    if (r->set)
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "misère play is not implemented for move sets "
-                            "that no code can write (primes, squares, ...)");
-    if (r->tb)
-        return sg_error_set(err, SG_E_INPUT, -1,
-                            "misère play is not implemented for codes in "
-                            "CGSuite's whole notation (digits past F, '?', "
-                            "'=')");
+    if ((st = sgi_misere_refuse(r, err)))
+        return st;
     if (n > MIS_MAX_HEAP)
         return sg_error_set(err, SG_E_INPUT, -1,
                             "misère genus: at most %zu heaps", MIS_MAX_HEAP);
@@ -695,6 +699,8 @@ sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
 
     memset(out, 0, sizeof *out);
     out->move_heap = -1;
+    if ((st = sgi_misere_refuse(r, err)))
+        return st;
     for (i = 0; i < nheaps; i++) {
         if (heaps[i] > MIS_MAX_HEAP)
             return sg_error_set(err, SG_E_UNKNOWN, -1,

@@ -18,6 +18,11 @@ typedef int (*sgi_mis_known_fn)(void *arg, const uint32_t *x, size_t len);
 
 typedef struct sgi_mis_search sgi_mis_search;
 
+/* SG_OK when misère play is implemented for r, else SG_E_INPUT naming
+ * why (codes in CGSuite's whole notation, whose moves may leave up to 62
+ * heaps). */
+sg_status sgi_misere_refuse(const sg_rule *r, sg_error *err);
+
 /* A search of rule r (g: G(0..) past every heap asked, as moves.h
  * needs) within `budget` bytes of memo; NULL when out of memory.
  * `known` (or NULL) is asked before a position is searched.  Heaps with

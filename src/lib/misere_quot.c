@@ -1318,6 +1318,8 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
     size_t k, capo = 0;
 
     sg_mquot_clear(m);
+    if ((st = sgi_misere_refuse(r, err)))
+        return st;
     if (max_order < 1)
         max_order = 1;
     if (n > ((size_t)1 << 20))

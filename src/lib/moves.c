@@ -5,6 +5,7 @@
  */
 #include "moves.h"
 #include "compiler.h"
+#include "setexpr.h"
 
 /* The naive enumerator spends nearly all its time in the pair and triple
  * loops here (hence SG_LAYOUT). */
@@ -46,4 +47,25 @@ int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g, size_t h,
     f.minpart = minpart;
     f.out = out;
     return sg_moves_heap(r, g, h, find_visit, &f);
+}
+
+int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
+                      sg_option_fn fn, void *ctx)
+{
+    sg_option o;
+    size_t k;
+
+    o.value = 0;
+    for (k = 1; k <= h; k++) {
+        int in = sgi_set_contains(r->set, k, h);
+        if (r->set_allbut ? in : !in)
+            continue;
+        o.take = k;
+        o.nparts = k < h;
+        o.part[0] = h - k;
+        o.value = k < h ? sg_seq_get(g, h - k) : 0;
+        if (fn(ctx, &o))
+            return 1;
+    }
+    return 0;
 }

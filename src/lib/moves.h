@@ -136,9 +136,15 @@ sg_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
 /* Every kind of option. */
 #define SG_BITS_ALL_KINDS (SG_BIT_ALL | SG_BIT_ONE | SG_BIT_TWO | SG_BIT_THREE)
 
+/* The options of heap h under a rule holding a set expression (moves.c):
+ * take k of the set (or, for all-but, k >= 1 not in it), leaving one heap
+ * or none. */
+int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
+                      sg_option_fn fn, void *ctx);
+
 /* Hand every option of heap h under r to fn: digit by digit (k
- * ascending), each as sg_moves_digit does.  Returns 1 when fn stopped
- * it, else 0. */
+ * ascending), each as sg_moves_digit does; a set rule's k ascending too.
+ * Returns 1 when fn stopped it, else 0. */
 static inline __attribute__((always_inline)) int
 sg_moves_heap(const sg_rule *r, const sg_seq *g, size_t h, sg_option_fn fn,
               void *ctx)
@@ -148,6 +154,8 @@ sg_moves_heap(const sg_rule *r, const sg_seq *g, size_t h, sg_option_fn fn,
     unsigned d;
     int uneq;
 
+    if (r->set)
+        return sg_moves_heap_set(r, g, h, fn, ctx);
     sg_digits_start(&it, r, h);
     while (sg_digits_next(&it, &k, &d, &uneq))
         if (sg_moves_digit(g, h, k, d, uneq, SG_BITS_ALL_KINDS, fn, ctx))

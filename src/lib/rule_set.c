@@ -28,8 +28,13 @@
 #define LIST_MAX SG_RULE_MAX_TERMS
 
 /* Periodic sets become codes when the code's text fits the rule parser
- * (SG_RULE_MAX_TEXT): positions 1 .. offset + period - 1. */
-#define CODE_MAX (SG_RULE_MAX_TEXT - 16)
+ * (SG_RULE_MAX_TEXT) and its digits before the tail its bound on them
+ * (SG_RULE_MAX_TERMS, smaller in the fuzz build): positions 1 .. offset +
+ * period - 1. */
+#define CODE_MAX                                                               \
+    ((uint64_t)SG_RULE_MAX_TERMS < (uint64_t)SG_RULE_MAX_TEXT - 16             \
+         ? (uint64_t)SG_RULE_MAX_TERMS                                         \
+         : (uint64_t)SG_RULE_MAX_TEXT - 16)
 
 /* An upper bound on the members of item it (heap-independent, bounded). */
 static uint64_t item_count_bound(const sgi_set_item *it)

@@ -190,7 +190,24 @@ bad "share above 1" "share\|fraction\|1" --subtract 'at-most-3/2'
 bad "--all-but every number" "no move" --all-but '1+1k'
 bad "finite set too large for a list" "more than" --subtract '1-100000000'
 bad "rule text without its brace" "}" 'subtract{primes'
-bad "misère play of a set rule" "misère" --subtract primes --misere
+# Misère play of set rules: G- of heaps 0..59 against the reference's
+# (one-heap moves: every heap is tame, Gurvich and Ho's subtraction games),
+# and the outcome of a sum by the tame rule.
+for c in "--subtract|primes|misere-subtract:primes" \
+    "--subtract|proper-divisors|misere-subtract:proper-divisors" \
+    "--subtract|at-most-half|misere-subtract:at-most-half" \
+    "--all-but|primes|misere-all-but:primes"; do
+    IFS='|' read -r opt set case <<<"$c"
+    sg "$opt" "$set" --misere --max 60 >"$T/mo" 2>"$T/me"
+    rc=$?
+    got=$(sed -n 's/.*: G-([0-9]*) = \([0-9]*\),.*/\1/p' "$T/mo" | tr '\n' ' ')
+    want="$(python3 "$REF" 60 "$case") "
+    check "misère $opt $set: G-(0..59) as the reference's" \
+        test "$rc/$got" = "0/$want"
+done
+sg --subtract primes --misere --position 5,7,11 >"$T/mo" 2>&1
+check "misère --position of a set rule decided by the tame rule" \
+    grep -q "misère winner .* (by tame)" "$T/mo"
 "$SG" --no-cache primes >"$T/o" 2>"$T/e"
 check "a set as the rule argument: exit 2, one line pointing to --subtract primes" \
     test "$?/$(wc -l <"$T/e")/$(grep -c -- "--subtract primes" "$T/e")" = "2/1/1"

@@ -6,7 +6,8 @@ over every move straight from the definition).
 
 Usage: sets_ref.py N CASE...   prints, for each CASE, one line of N values
 separated by spaces.  A CASE is 'subtract:NAME' or 'all-but:NAME' with NAME
-one of the sets below (the test passes the same set to sgexplore in its own
+one of the sets below (or 'misere-subtract:NAME', 'misere-all-but:NAME':
+the misère values G- of small heaps) (the test passes the same set to sgexplore in its own
 grammar).
 """
 import collections
@@ -129,6 +130,32 @@ def allbut(name, n):
     return g
 
 
+def takes(name, h):
+    """The k a move may take from a heap of h (small h: straight from the
+    definitions, for the misère values)."""
+    if name == 'proper-divisors':
+        return [d for d in range(1, h) if h % d == 0]
+    if name == 'at-most-half':
+        return list(range(1, h // 2 + 1))
+    if name == 'progression-4-3':
+        return list(range(4, h + 1, 3))
+    return members(name, h)
+
+
+def misere(kind, name, n):
+    """The misère values G-(0..n-1): 1 for a heap with no move (its player
+    wins at once: the opponent cannot move), else the mex of the options'
+    G-; the options of an all-but game take k >= 1 outside the set."""
+    g = []
+    for h in range(n):
+        ks = takes(name, h)
+        if kind == 'misere-all-but':
+            ks = [k for k in range(1, h + 1) if k not in set(ks)]
+        opts = {g[h - k] for k in ks if k <= h}
+        g.append(mex(opts) if opts else 1)
+    return g
+
+
 def mex(s):
     v = 0
     while v in s:
@@ -140,7 +167,10 @@ def main(argv):
     n = int(argv[1])
     for case in argv[2:]:
         kind, name = case.split(':', 1)
-        g = subtract(name, n) if kind == 'subtract' else allbut(name, n)
+        if kind.startswith('misere'):
+            g = misere(kind, name, n)
+        else:
+            g = subtract(name, n) if kind == 'subtract' else allbut(name, n)
         print(' '.join(map(str, g)))
 
 
