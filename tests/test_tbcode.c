@@ -982,22 +982,24 @@ static void test_values_ordinary(void **state)
         static ref_rule rr;
         tb_code c;
         const char *ordinary = pairs[i][1];
+        /* a tail of `!` costs n^3 / 6 steps in both references */
+        size_t len = strchr(ordinary, '[') != NULL && n > 400 ? 400 : n;
         if (strchr(ordinary, '?') != NULL) {
             /* 0.C?4!: the `?` on C stays, the ordinary half is 4! */
             read_or_fail(&c, pairs[i][0]);
-            fast_values(want, n, &c);
+            fast_values(want, len, &c);
         } else {
             if (ref_rule_from_code(&rr, ordinary) != 0)
                 fail_msg("tests/reference.c cannot read \"%s\"", ordinary);
-            ref_values(want, n, &rr);
+            ref_values(want, len, &rr);
             read_or_fail(&c, pairs[i][0]);
-            fast_values(a, n, &c);
-            same_values(a, want, n, pairs[i][0], "the faster model");
+            fast_values(a, len, &c);
+            same_values(a, want, len, pairs[i][0], "the faster model");
         }
-        lib_values(a, n, pairs[i][0]);
-        lib_values(b, n, ordinary);
-        same_values(a, want, n, pairs[i][0], "sg_enumerate");
-        same_values(b, want, n, ordinary, "sg_enumerate");
+        lib_values(a, len, pairs[i][0]);
+        lib_values(b, len, ordinary);
+        same_values(a, want, len, pairs[i][0], "sg_enumerate");
+        same_values(b, want, len, ordinary, "sg_enumerate");
     }
     free(a);
     free(b);
