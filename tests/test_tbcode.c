@@ -1074,9 +1074,11 @@ static const char *const bad_table[][2] = {
     {"0.1[G!]", "!|implemented|four|4"},
     {"G!.0", "!|implemented|four|4"},
     /* numbers past 2^63 - 1 */
-    {"0.&9223372036854775808;", "large|2^63|range"},
-    {"0.&18446744073709551616;", "large|2^63|range"},
-    {"0.&99999999999999999999999;", "large|2^63|range"},
+    {"0.&9223372036854775808;", "large|2^63|range|exceed|big|overflow|maximum"},
+    {"0.&18446744073709551616;",
+     "large|2^63|range|exceed|big|overflow|maximum"},
+    {"0.&99999999999999999999999;",
+     "large|2^63|range|exceed|big|overflow|maximum"},
 };
 
 /* Whether msg holds one of the '|'-separated words (case-insensitive). */
