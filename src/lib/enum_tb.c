@@ -18,6 +18,7 @@
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
+#include "setexpr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@ typedef struct tb_run {
     uint64_t **A, **B; /* A[j][m * words ..], j = 2..J */
     uint64_t *opt;    /* the option set of the heap being computed */
     const sg_seq *s;
+    uint64_t *mv;     /* the members of an entry's set for one heap */
+    size_t nmv, capmv;
 } tb_run;
 
 /* The bits of x moved from index v to v xor lo (lo < 64). */
@@ -63,6 +66,7 @@ static void run_free(tb_run *t)
     free(t->A);
     free(t->B);
     free(t->opt);
+    free(t->mv);
     memset(t, 0, sizeof *t);
 }
 
@@ -156,68 +160,93 @@ static void run_layers(tb_run *t, size_t m)
     }
 }
 
-/* The options of heap h (its layers computed) into t->opt. */
-static void run_options(tb_run *t, size_t h)
+/* The options of digit d for m tokens left into t->opt. */
+static void digit_options(tb_run *t, sgi_tb_digit d, size_t m)
+{
+    size_t W = t->words, w;
+    const sg_seq *s = t->s;
+    unsigned j;
+
+    if ((d.mask & 1) && m == 0)
+        BIT(t->opt, 0);
+    if ((d.mask & 2) && m >= 1)
+        BIT(t->opt, sg_seq_get(s, m));
+    for (j = 2; j <= SGI_TB_MAX_HEAPS && j <= m; j++) {
+        sg_value eq;
+        if (!(d.mask >> j & 1))
+            continue;
+        eq = m % j ? 0 : (j % 2 ? sg_seq_get(s, m / j) : 0);
+        switch (d.cons) {
+        case SGI_TB_EQUAL:
+            if (m % j == 0)
+                BIT(t->opt, eq);
+            break;
+        case SGI_TB_UNEQUAL:
+            if (j == 2) {
+                size_t x;
+                for (x = 1; 2 * x < m; x++)
+                    BIT(t->opt, sg_seq_get(s, x) ^ sg_seq_get(s, m - x));
+            } else { /* j == 3: the parser refuses more with `!` */
+                size_t x, y;
+                for (x = 1; 3 * x + 3 <= m; x++)
+                    for (y = x + 1; x + 2 * y < m; y++)
+                        BIT(t->opt, sg_seq_get(s, x) ^ sg_seq_get(s, y) ^
+                                        sg_seq_get(s, m - x - y));
+            }
+            break;
+        case SGI_TB_SOMEUNEQ: {
+            const uint64_t *a = t->A[j] + m * W, *b = t->B[j] + m * W;
+            for (w = 0; w < W; w++) {
+                uint64_t keep = a[w];
+                /* the all-equal partition's value counts only when a
+                 * second composition gives it too */
+                if (m % j == 0 && (eq >> 6) == w)
+                    keep &= ~((uint64_t)1 << (eq & 63)) | b[w];
+                t->opt[w] |= keep;
+            }
+            break;
+        }
+        default: {
+            const uint64_t *a = t->A[j] + m * W;
+            for (w = 0; w < W; w++)
+                t->opt[w] |= a[w];
+        }
+        }
+    }
+}
+
+/* The members of entry e's set for heap h into t->mv (any order, maybe
+ * repeated).  -1 when out of memory. */
+static int entry_members(tb_run *t, const sgi_tb_entry *e, size_t h)
+{
+    return sgi_set_moves_at(&t->mv, &t->nmv, &t->capmv, e->set, h, 0, NULL) ==
+                   SG_OK
+               ? 0
+               : -1;
+}
+
+/* The options of heap h (its layers computed) into t->opt.  -1 when out
+ * of memory. */
+static int run_options(tb_run *t, size_t h)
 {
     const sgi_tb *tb = t->tb;
-    size_t W = t->words, k, w, kmax;
-    const sg_seq *s = t->s;
+    size_t k, kmax, e, i;
 
-    memset(t->opt, 0, W * sizeof *t->opt);
+    memset(t->opt, 0, t->words * sizeof *t->opt);
     kmax = tb->tail_len ? h : (tb->len - 1 < h ? tb->len - 1 : h);
     for (k = 0; k <= kmax; k++) {
         sgi_tb_digit d = sgi_tb_digit_at(tb, k);
-        size_t m = h - k;
-        unsigned j;
-        if (!d.mask)
-            continue;
-        if ((d.mask & 1) && m == 0)
-            BIT(t->opt, 0);
-        if ((d.mask & 2) && m >= 1)
-            BIT(t->opt, sg_seq_get(s, m));
-        for (j = 2; j <= SGI_TB_MAX_HEAPS && j <= m; j++) {
-            sg_value eq;
-            if (!(d.mask >> j & 1))
-                continue;
-            eq = m % j ? 0 : (j % 2 ? sg_seq_get(s, m / j) : 0);
-            switch (d.cons) {
-            case SGI_TB_EQUAL:
-                if (m % j == 0)
-                    BIT(t->opt, eq);
-                break;
-            case SGI_TB_UNEQUAL:
-                if (j == 2) {
-                    size_t x;
-                    for (x = 1; 2 * x < m; x++)
-                        BIT(t->opt, sg_seq_get(s, x) ^ sg_seq_get(s, m - x));
-                } else { /* j == 3: the parser refuses more with `!` */
-                    size_t x, y;
-                    for (x = 1; 3 * x + 3 <= m; x++)
-                        for (y = x + 1; x + 2 * y < m; y++)
-                            BIT(t->opt, sg_seq_get(s, x) ^ sg_seq_get(s, y) ^
-                                            sg_seq_get(s, m - x - y));
-                }
-                break;
-            case SGI_TB_SOMEUNEQ: {
-                const uint64_t *a = t->A[j] + m * W, *b = t->B[j] + m * W;
-                for (w = 0; w < W; w++) {
-                    uint64_t keep = a[w];
-                    /* the all-equal partition's value counts only when a
-                     * second composition gives it too */
-                    if (m % j == 0 && (eq >> 6) == w)
-                        keep &= ~((uint64_t)1 << (eq & 63)) | b[w];
-                    t->opt[w] |= keep;
-                }
-                break;
-            }
-            default: {
-                const uint64_t *a = t->A[j] + m * W;
-                for (w = 0; w < W; w++)
-                    t->opt[w] |= a[w];
-            }
-            }
-        }
+        if (d.mask)
+            digit_options(t, d, h - k);
     }
+    for (e = 0; e < tb->nent; e++) {
+        if (entry_members(t, &tb->ent[e], h))
+            return -1;
+        for (i = 0; i < t->nmv; i++)
+            if (t->mv[i] <= h)
+                digit_options(t, tb->ent[e].digit, h - (size_t)t->mv[i]);
+    }
+    return 0;
 }
 
 /* Set up the tables of a run over heaps 0..n-1 with `words` words per
@@ -231,11 +260,12 @@ static int run_init(tb_run *t, const sgi_tb *tb, size_t n, size_t words)
     memset(t, 0, sizeof *t);
     t->tb = tb;
     t->n = n;
-    for (i = 0; i < tb->len; i++) {
-        uint64_t mk = tb->d[i].mask >> 2;
-        if (tb->d[i].cons == SGI_TB_EQUAL || tb->d[i].cons == SGI_TB_UNEQUAL)
+    for (i = 0; i < tb->len + tb->nent; i++) {
+        sgi_tb_digit d = i < tb->len ? tb->d[i] : tb->ent[i - tb->len].digit;
+        uint64_t mk = d.mask >> 2;
+        if (d.cons == SGI_TB_EQUAL || d.cons == SGI_TB_UNEQUAL)
             continue;
-        if (tb->d[i].cons == SGI_TB_SOMEUNEQ && mk)
+        if (d.cons == SGI_TB_SOMEUNEQ && mk)
             t->counts = 1;
         for (j = 2; mk; j++, mk >>= 1)
             if ((mk & 1) && j > t->J)
@@ -275,7 +305,10 @@ sg_status sgi_enumerate_tb(sg_seq *s, const sgi_tb *tb, size_t n,
             sg_enum_progress(opt, h, n, 0);
         }
         run_layers(&t, h);
-        run_options(&t, h);
+        if (run_options(&t, h)) {
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto out;
+        }
         for (w = 0; w < t.words && t.opt[w] == ~(uint64_t)0; w++)
             ;
         if (w < t.words)
@@ -376,73 +409,96 @@ static void descend_unequal(const tb_run *t, size_t m, unsigned j, sg_value v,
     }
 }
 
-/* One option of heap h with value v, the tables built up to h. */
-static int find_option(const tb_run *t, size_t h, sg_value v, uint64_t *take,
+/* An option of digit d for m tokens left with value v: its parts. */
+static int digit_find(const tb_run *t, sgi_tb_digit d, size_t m, sg_value v,
+                      size_t *part, unsigned *nparts)
+{
+    const sg_seq *s = t->s;
+    size_t W = t->words, x, y;
+    unsigned j;
+
+    if ((d.mask & 1) && m == 0 && v == 0) {
+        *nparts = 0;
+        return 1;
+    }
+    if ((d.mask & 2) && m >= 1 && sg_seq_get(s, m) == v) {
+        *nparts = 1;
+        part[0] = m;
+        return 1;
+    }
+    for (j = 2; j <= SGI_TB_MAX_HEAPS && j <= m; j++) {
+        if (!(d.mask >> j & 1))
+            continue;
+        *nparts = j;
+        switch (d.cons) {
+        case SGI_TB_EQUAL:
+            if (m % j == 0 && (j % 2 ? sg_seq_get(s, m / j) : 0) == v) {
+                for (x = 0; x < j; x++)
+                    part[x] = m / j;
+                return 1;
+            }
+            break;
+        case SGI_TB_UNEQUAL:
+            if (j == 2) {
+                for (x = 1; 2 * x < m; x++)
+                    if ((sg_seq_get(s, x) ^ sg_seq_get(s, m - x)) == v) {
+                        part[0] = x;
+                        part[1] = m - x;
+                        return 1;
+                    }
+            } else {
+                for (x = 1; 3 * x + 3 <= m; x++)
+                    for (y = x + 1; x + 2 * y < m; y++)
+                        if ((sg_seq_get(s, x) ^ sg_seq_get(s, y) ^
+                             sg_seq_get(s, m - x - y)) == v) {
+                            part[0] = x;
+                            part[1] = y;
+                            part[2] = m - x - y;
+                            return 1;
+                        }
+            }
+            break;
+        case SGI_TB_SOMEUNEQ:
+            if (some_unequal(t, m, j, v)) {
+                descend_unequal(t, m, j, v, part);
+                return 1;
+            }
+            break;
+        default:
+            if ((size_t)v < 64 * W && HAS(t->A[j] + m * W, v)) {
+                descend_any(t, m, j, v, part);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* One option of heap h with value v, the tables built up to h: 1 when
+ * found, 0 when not, -1 when out of memory. */
+static int find_option(tb_run *t, size_t h, sg_value v, uint64_t *take,
                        size_t *part, unsigned *nparts)
 {
     const sgi_tb *tb = t->tb;
-    const sg_seq *s = t->s;
-    size_t W = t->words, k, x, y, kmax;
+    size_t k, kmax, e, i;
 
     kmax = tb->tail_len ? h : (tb->len - 1 < h ? tb->len - 1 : h);
     for (k = 0; k <= kmax; k++) {
         sgi_tb_digit d = sgi_tb_digit_at(tb, k);
-        size_t m = h - k;
-        unsigned j;
         *take = k;
-        if ((d.mask & 1) && m == 0 && v == 0) {
-            *nparts = 0;
+        if (d.mask && digit_find(t, d, h - k, v, part, nparts))
             return 1;
-        }
-        if ((d.mask & 2) && m >= 1 && sg_seq_get(s, m) == v) {
-            *nparts = 1;
-            part[0] = m;
-            return 1;
-        }
-        for (j = 2; j <= SGI_TB_MAX_HEAPS && j <= m; j++) {
-            if (!(d.mask >> j & 1))
+    }
+    for (e = 0; e < tb->nent; e++) {
+        if (entry_members(t, &tb->ent[e], h))
+            return -1;
+        for (i = 0; i < t->nmv; i++) {
+            if (t->mv[i] > h)
                 continue;
-            *nparts = j;
-            switch (d.cons) {
-            case SGI_TB_EQUAL:
-                if (m % j == 0 && (j % 2 ? sg_seq_get(s, m / j) : 0) == v) {
-                    for (x = 0; x < j; x++)
-                        part[x] = m / j;
-                    return 1;
-                }
-                break;
-            case SGI_TB_UNEQUAL:
-                if (j == 2) {
-                    for (x = 1; 2 * x < m; x++)
-                        if ((sg_seq_get(s, x) ^ sg_seq_get(s, m - x)) == v) {
-                            part[0] = x;
-                            part[1] = m - x;
-                            return 1;
-                        }
-                } else {
-                    for (x = 1; 3 * x + 3 <= m; x++)
-                        for (y = x + 1; x + 2 * y < m; y++)
-                            if ((sg_seq_get(s, x) ^ sg_seq_get(s, y) ^
-                                 sg_seq_get(s, m - x - y)) == v) {
-                                part[0] = x;
-                                part[1] = y;
-                                part[2] = m - x - y;
-                                return 1;
-                            }
-                }
-                break;
-            case SGI_TB_SOMEUNEQ:
-                if (some_unequal(t, m, j, v)) {
-                    descend_unequal(t, m, j, v, part);
-                    return 1;
-                }
-                break;
-            default:
-                if ((size_t)v < 64 * W && HAS(t->A[j] + m * W, v)) {
-                    descend_any(t, m, j, v, part);
-                    return 1;
-                }
-            }
+            *take = t->mv[i];
+            if (digit_find(t, tb->ent[e].digit, h - (size_t)t->mv[i], v, part,
+                           nparts))
+                return 1;
         }
     }
     return 0;
@@ -475,6 +531,8 @@ sg_status sgi_tb_find_move(const sgi_tb *tb, const sg_seq *s, size_t h,
         run_layers(&t, m);
     found = find_option(&t, h, v, take, part, nparts);
     run_free(&t);
+    if (found < 0)
+        return SG_E_NOMEM;
     if (!found)
         return SG_E_UNKNOWN;
     qsort(part, *nparts, sizeof *part, cmp_size);

@@ -159,11 +159,23 @@ typedef struct sgi_tb_digit {
     unsigned char cons; /* SGI_TB_*, SGI_TB_ANY when no bit j >= 2 */
 } sgi_tb_digit;
 
+/* A digit allowed at every position of a set (rules `moves{D@SET;..}`,
+ * docs/THEORY.md 7.6): k tokens may be removed as digit D says when k is
+ * in the set (for the heap, when membership depends on it). */
+typedef struct sgi_tb_entry {
+    sgi_tb_digit digit;
+    struct sgi_set *set;
+} sgi_tb_entry;
+
 /* A normalised general code: digits d[0..len-1] at positions 0..len-1
- * (tokens removed), the last tail_len of them repeating forever. */
+ * (tokens removed), the last tail_len of them repeating forever, and the
+ * digits of nent set entries on top (sorted by their canonical text, one
+ * entry per digit). */
 typedef struct sgi_tb {
     size_t len, tail_len;
     sgi_tb_digit *d;
+    size_t nent;
+    sgi_tb_entry *ent;
 } sgi_tb;
 
 /* Whether the code text needs the general parser: it holds `?`, `=`,
@@ -177,6 +189,17 @@ int sgi_tb_text(const char *text);
  * and r holds the code (r->tb).  SG_E_INPUT names what is refused. */
 sg_status sgi_rule_parse_tb(sg_rule *r, const char *text, long off,
                             char **plain, sg_error *err);
+
+/* Parse the inside of `moves{...}` (at offset `off` of the rule text):
+ * entries D@SET separated by ';', D a digit of CGSuite's notation with its
+ * constraint, SET a set expression or 0 (the digit before the point).
+ * Rules that a code or a set rule can write become that rule (`7@1-2` is
+ * 0.77, `3@primes` is subtract{primes}, `3@1+1k;4@0` is Lasker's Nim
+ * 4.[3]): a code comes back as its text in *code (to be parsed as a
+ * code, r untouched), a set rule is parsed into r; the others are held as
+ * r->tb with its entries (*code NULL). */
+sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
+                               char **code, sg_error *err);
 
 /* The canonical text of a rule holding a general code, or NULL when out
  * of memory. */

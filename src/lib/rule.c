@@ -671,6 +671,23 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
             st = sub ? parse_subtract(r, inner, (long)open, err)
                      : parse_allbut(r, inner, (long)open, err);
             free(inner);
+        } else if (strncasecmp(text, "moves{", 6) == 0) {
+            char *inner, *mcode;
+            if (len < 7 || text[len - 1] != '}') {
+                st = sg_error_set(err, SG_E_INPUT, (long)len,
+                                  "expected '}' at the end");
+                break;
+            }
+            if (!(inner = strndup(text + 6, len - 7))) {
+                st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+                break;
+            }
+            st = sgi_rule_parse_moves(r, inner, 6, &mcode, err);
+            free(inner);
+            if (!st && mcode) {
+                st = parse_code(r, mcode, 32, 0, err);
+                free(mcode);
+            }
         } else if ((code = rule_name_code(text)) != NULL) {
             st = parse_code(r, code, 16, 0, err);
         } else if (isalpha((unsigned char)text[0]) && !strchr(text, '.') &&

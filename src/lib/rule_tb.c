@@ -10,6 +10,7 @@
  */
 #include "sgexplore.h"
 #include "internal.h"
+#include "setexpr.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -30,7 +31,15 @@ int sgi_tb_text(const char *text)
 
 void sgi_tb_free(sgi_tb *tb)
 {
+    size_t i;
+
     if (tb) {
+        for (i = 0; i < tb->nent; i++)
+            if (tb->ent[i].set) {
+                sgi_set_clear(tb->ent[i].set);
+                free(tb->ent[i].set);
+            }
+        free(tb->ent);
         free(tb->d);
         free(tb);
     }
@@ -56,6 +65,8 @@ unsigned sgi_tb_max_heaps(const sgi_tb *tb)
 
     for (i = 0; i < tb->len; i++)
         all |= tb->d[i].mask;
+    for (i = 0; i < tb->nent; i++)
+        all |= tb->ent[i].digit.mask;
     while (j < 63 && (all >> (j + 1)))
         j++;
     return j;
@@ -275,8 +286,67 @@ static char *code_text(const sgi_tb_digit *d, size_t len, size_t tail_from)
     return s;
 }
 
+/* The digit d as canonical text (at most 24 bytes). */
+static void digit_text(char buf[32], sgi_tb_digit d)
+{
+    size_t n;
+
+    if (d.mask < 32) {
+        buf[0] = base32[d.mask];
+        n = 1;
+    } else {
+        n = (size_t)snprintf(buf, 32, "&%llu;", (unsigned long long)d.mask);
+    }
+    if (d.cons != SGI_TB_ANY)
+        buf[n++] = "!!?="[d.cons];
+    buf[n] = '\0';
+}
+
+/* moves{D@0;D@SET;...}: the digit before the point first, then the
+ * entries in their order. */
+static char *moves_text(const sgi_tb *tb)
+{
+    size_t cap = 64, n, i;
+    char *s = malloc(cap), dt[32];
+
+    if (!s)
+        return NULL;
+    n = (size_t)snprintf(s, cap, "moves{");
+    for (i = 0; i <= tb->nent; i++) {
+        const char *set = "0";
+        char *own = NULL;
+        size_t need;
+        if (i == 0 && tb->d[0].mask == 0)
+            continue;
+        digit_text(dt, i == 0 ? tb->d[0] : tb->ent[i - 1].digit);
+        if (i > 0 && !(set = own = sgi_set_canonical(tb->ent[i - 1].set))) {
+            free(s);
+            return NULL;
+        }
+        need = n + strlen(dt) + strlen(set) + 4;
+        if (need > cap) {
+            char *t;
+            while (cap < need)
+                cap *= 2;
+            if (!(t = realloc(s, cap))) {
+                free(own);
+                free(s);
+                return NULL;
+            }
+            s = t;
+        }
+        n += (size_t)snprintf(s + n, cap - n, "%s%s@%s",
+                              n > 6 ? ";" : "", dt, set);
+        free(own);
+    }
+    snprintf(s + n, cap - n, "}");
+    return s;
+}
+
 char *sgi_tb_canonical(const sgi_tb *tb)
 {
+    if (tb->nent)
+        return moves_text(tb);
     return code_text(tb->d, tb->len,
                      tb->tail_len ? tb->len - tb->tail_len : SIZE_MAX);
 }
@@ -389,5 +459,310 @@ nomem:
     st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
 out:
     free(b.d);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rules by sets: moves{D@SET;...}                                      */
+/* ------------------------------------------------------------------ */
+
+/* An entry as parsed: its digit, and its set (NULL for position 0). */
+typedef struct mv_entry {
+    sgi_tb_digit digit;
+    sgi_set *set;
+    char *text; /* the set's canonical text, for sorting and merging */
+} mv_entry;
+
+static void entries_free(mv_entry *e, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        if (e[i].set) {
+            sgi_set_clear(e[i].set);
+            free(e[i].set);
+        }
+        free(e[i].text);
+    }
+    free(e);
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const mv_entry *x = a, *y = b;
+    char dx[32], dy[32];
+    int c;
+
+    digit_text(dx, x->digit);
+    digit_text(dy, y->digit);
+    if ((c = strcmp(dx, dy)) != 0)
+        return c;
+    return strcmp(x->text, y->text);
+}
+
+/* The digit that allows both a and b, when one does (same constraint, or
+ * one of them without splits, or no constraint on a superset of the
+ * other's splits): 1 and *out, else 0. */
+static int digit_union(sgi_tb_digit *out, sgi_tb_digit a, sgi_tb_digit b)
+{
+    uint64_t sa = a.mask >> 2, sb = b.mask >> 2;
+
+    out->mask = a.mask | b.mask;
+    if (a.cons == b.cons || !sb)
+        out->cons = a.cons;
+    else if (!sa)
+        out->cons = b.cons;
+    else if (a.cons == SGI_TB_ANY && (sb & ~sa) == 0)
+        out->cons = SGI_TB_ANY;
+    else if (b.cons == SGI_TB_ANY && (sa & ~sb) == 0)
+        out->cons = SGI_TB_ANY;
+    else
+        return 0;
+    normalise_digit(out);
+    return 1;
+}
+
+/* The code the entries write, when every set is heap-independent and
+ * finite or eventually periodic and the digits at each position merge:
+ * its text (malloc'ed) in *code, else *code NULL. */
+static sg_status entries_code(char **code, const mv_entry *e, size_t n,
+                              sgi_tb_digit d0)
+{
+    uint64_t L = 1, off = 1, per, o, top, k;
+    size_t i;
+    tb_build b = {NULL, 0, 0, SIZE_MAX};
+    int periodic = 0;
+
+    *code = NULL;
+    for (i = 0; i < n; i++) {
+        const sgi_set *s = e[i].set;
+        if (sgi_set_heap_dependent(s))
+            return SG_OK;
+        if (sgi_set_finite(s, &top)) {
+            if (top >= SGI_TB_MAX_DIGITS)
+                return SG_OK;
+            if (top + 1 > off)
+                off = top + 1;
+        } else if (sgi_set_periodic(s, &per, &o)) {
+            uint64_t g = L, h = per, l;
+            while (h) {
+                uint64_t t = g % h;
+                g = h;
+                h = t;
+            }
+            l = L / g * per;
+            if (per >= SGI_TB_MAX_DIGITS || l >= SGI_TB_MAX_DIGITS ||
+                o >= SGI_TB_MAX_DIGITS)
+                return SG_OK;
+            L = l;
+            if (o > off)
+                off = o;
+            periodic = 1;
+        } else {
+            return SG_OK;
+        }
+    }
+    if (off + (periodic ? L : 0) > SGI_TB_MAX_DIGITS)
+        return SG_OK;
+    if (build_push(&b, d0))
+        return SG_E_NOMEM;
+    for (k = 1; k < off + (periodic ? L : 0); k++) {
+        sgi_tb_digit d = {0, SGI_TB_ANY};
+        for (i = 0; i < n; i++)
+            if (sgi_set_contains(e[i].set, k, k) &&
+                !digit_union(&d, d, e[i].digit)) {
+                free(b.d);
+                return SG_OK;
+            }
+        if (build_push(&b, d)) {
+            free(b.d);
+            return SG_E_NOMEM;
+        }
+    }
+    if (periodic)
+        b.tail_from = (size_t)off;
+    normalise(&b);
+    for (i = 0; i < b.len; i++)
+        if (b.d[i].cons == SGI_TB_UNEQUAL && (b.d[i].mask >> 4)) {
+            free(b.d);
+            return SG_OK;
+        }
+    *code = code_text(b.d, b.len, b.tail_from);
+    free(b.d);
+    return *code ? SG_OK : SG_E_NOMEM;
+}
+
+/* The union of two sets' canonical texts, parsed again into one set. */
+static sg_status merge_sets(mv_entry *into, const mv_entry *from,
+                            sg_error *err)
+{
+    size_t len = strlen(into->text) + strlen(from->text) + 2;
+    char *u = malloc(len);
+    sgi_set s;
+    sg_status st;
+
+    if (!u)
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    snprintf(u, len, "%s,%s", into->text, from->text);
+    sgi_set_init(&s);
+    st = sgi_set_parse(&s, u, err);
+    free(u);
+    if (st) {
+        sgi_set_clear(&s);
+        return st;
+    }
+    sgi_set_clear(into->set);
+    *into->set = s;
+    free(into->text);
+    into->text = sgi_set_canonical(into->set);
+    return into->text ? SG_OK
+                      : sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+}
+
+sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
+                               char **code, sg_error *err)
+{
+    mv_entry *e = NULL;
+    size_t n = 0, cap = 0, i, j;
+    sgi_tb_digit d0 = {0, SGI_TB_ANY};
+    const char *p = inner;
+    sg_status st = SG_OK;
+    int all_three = 1;
+
+    *code = NULL;
+    if (*p == '\0')
+        return sg_error_set(err, SG_E_INPUT, off,
+                            "moves{} needs an entry such as 4@primes");
+    while (*p) {
+        const char *at = strchr(p, '@'), *end = strchr(p, ';');
+        sgi_tb_digit d;
+        const char *q = p;
+        char *stext;
+        if (!end)
+            end = p + strlen(p);
+        if (!at || at > end) {
+            st = sg_error_set(err, SG_E_INPUT, off + (p - inner),
+                              "an entry of moves{..} is DIGIT@SET, as in "
+                              "4@primes");
+            goto out;
+        }
+        if ((st = parse_digit(&d, &q, inner, off, err)))
+            goto out;
+        if (q != at) {
+            st = sg_error_set(err, SG_E_INPUT, off + (q - inner),
+                              "expected '@' after the digit");
+            goto out;
+        }
+        normalise_digit(&d);
+        if (d.cons == SGI_TB_UNEQUAL && (d.mask >> 4)) {
+            st = sg_error_set(err, SG_E_INPUT, off + (p - inner),
+                              "'!' on a digit that may leave four or more "
+                              "heaps is not implemented");
+            goto out;
+        }
+        if (end - at == 2 && at[1] == '0') {
+            if (d.mask & 3) {
+                st = sg_error_set(err, SG_E_INPUT, off + (p - inner),
+                                  "a move that removes nothing (@0) must "
+                                  "split the heap");
+                goto out;
+            }
+            if (!digit_union(&d0, d0, d)) {
+                st = sg_error_set(err, SG_E_INPUT, off + (p - inner),
+                                  "two digits @0 whose constraints do not "
+                                  "merge");
+                goto out;
+            }
+            if (d.mask)
+                all_three = 0;
+            p = *end ? end + 1 : end;
+            continue;
+        }
+        if (!d.mask) { /* digit 0 allows nothing */
+            p = *end ? end + 1 : end;
+            continue;
+        }
+        if (sg_grow(&e, &cap, n + 1, sizeof *e)) {
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto out;
+        }
+        memset(&e[n], 0, sizeof e[n]);
+        e[n].digit = d;
+        if (!(e[n].set = malloc(sizeof *e[n].set)) ||
+            !(stext = strndup(at + 1, (size_t)(end - at - 1)))) {
+            free(e[n].set);
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto out;
+        }
+        n++;
+        sgi_set_init(e[n - 1].set);
+        st = sgi_set_parse(e[n - 1].set, stext, err);
+        free(stext);
+        if (st) {
+            if (err && err->pos >= 0)
+                err->pos += off + (at + 1 - inner);
+            goto out;
+        }
+        if (!(e[n - 1].text = sgi_set_canonical(e[n - 1].set))) {
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+            goto out;
+        }
+        if (d.mask != 3)
+            all_three = 0;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0 && d0.mask == 0) {
+        st = sg_error_set(err, SG_E_INPUT, off,
+                          "moves{..} allows no move at all");
+        goto out;
+    }
+    /* one entry per digit: equal digits merge their sets */
+    qsort(e, n, sizeof *e, entry_cmp);
+    for (i = 0, j = 0; i < n; i++) {
+        if (j && same_digit(e[j - 1].digit, e[i].digit)) {
+            st = merge_sets(&e[j - 1], &e[i], err);
+            sgi_set_clear(e[i].set);
+            free(e[i].set);
+            free(e[i].text);
+            e[i].set = NULL;
+            e[i].text = NULL;
+            if (st)
+                goto out;
+            continue;
+        }
+        if (j != i) {
+            e[j] = e[i];
+            e[i].set = NULL;
+            e[i].text = NULL;
+        }
+        j++;
+    }
+    n = j;
+    qsort(e, n, sizeof *e, entry_cmp);
+    /* subtract{SET}: one entry of digit 3 and nothing before the point */
+    if (all_three && n == 1 && d0.mask == 0) {
+        st = sgi_rule_parse_set(r, e[0].text, off, 0, err);
+        goto out;
+    }
+    if ((st = entries_code(code, e, n, d0)) || *code)
+        goto out;
+    if (!(r->tb = calloc(1, sizeof *r->tb)) ||
+        !(r->tb->d = malloc(sizeof *r->tb->d)) ||
+        !(r->tb->ent = calloc(n ? n : 1, sizeof *r->tb->ent))) {
+        st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        goto out;
+    }
+    r->tb->d[0] = d0;
+    r->tb->len = 1;
+    for (i = 0; i < n; i++) {
+        r->tb->ent[i].digit = e[i].digit;
+        r->tb->ent[i].set = e[i].set;
+        e[i].set = NULL;
+    }
+    r->tb->nent = n;
+out:
+    entries_free(e, n);
+    if (st == SG_E_NOMEM && err && err->code != SG_E_NOMEM)
+        sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     return st;
 }
