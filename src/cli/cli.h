@@ -53,13 +53,23 @@ int cli_report(const char *what, const char *text, const sg_error *err);
 /* Exit status for a library status code. */
 int cli_status_exit(sg_status st);
 
-/* `text` made safe to quote in a one-line message: valid UTF-8 is kept
- * whole, anything else (invalid bytes, control characters) becomes \xNN,
- * and very long text is cut with "...".  Returns a static buffer (one of
- * a few in rotation, so two may appear in one message). */
+/* Untrusted `text` (NULL as "") made safe to print on a terminal, in a
+ * message or a line of text output: sg_escape, the one escape (valid
+ * UTF-8 kept; control characters, DEL, C1 and invalid bytes as \n, \r,
+ * \t, \xNN; a backslash doubled where it would read as an escape), whole
+ * whatever its length.  Returns a buffer the function owns, one of four
+ * in rotation (so up to four may appear in one message), valid until the
+ * fourth later call; cut with "..." at 255 bytes only when memory ran
+ * out. */
 const char *cli_quote(const char *text);
 
-/* Write s as a JSON string literal (invalid UTF-8 bytes as U+FFFD). */
+/* The same escape as a malloc'd string (the caller frees it), or NULL
+ * when out of memory: for text kept longer than cli_quote's rotation (the
+ * rows of `cache list`). */
+char *cli_escape_dup(const char *text);
+
+/* Write s as a JSON string literal (invalid UTF-8 bytes as U+FFFD; quote,
+ * backslash, C0, DEL and C1 controls escaped). */
 void cli_json_string(FILE *f, const char *s);
 
 /* Set when a report had to leave something out for lack of memory:

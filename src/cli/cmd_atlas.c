@@ -299,7 +299,7 @@ static void html(FILE *f, const char *s)
 }
 
 /* Untrusted one-line text (a key, a theorem, a note): control characters
- * and invalid UTF-8 as \xNN, long text cut (cli_quote), then escaped. */
+ * and invalid UTF-8 as \n, \xNN, ... (cli_quote), then HTML-escaped. */
 static void html_untrusted(FILE *f, const char *s)
 {
     html(f, cli_quote(s ? s : ""));

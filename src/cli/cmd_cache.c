@@ -58,6 +58,8 @@ static void entry_view(cli_view *v, const sg_store_entry *e, const sg_seq *s)
 /* cache list                                                           */
 /* ------------------------------------------------------------------ */
 
+/* One row of the table: its texts already escaped (cli_escape_dup), since
+ * a cache that travelled may hold anything in them. */
 typedef struct row {
     char *rule, *family, *status, *updated;
     int proven;
@@ -97,10 +99,10 @@ static int list_visit(const sg_store_entry *e, void *arg)
         return 1;
     }
     r = &ls->rows[ls->n];
-    r->rule = strdup(e->rule);
-    r->family = strdup(e->family);
+    r->rule = cli_escape_dup(e->rule);
+    r->family = cli_escape_dup(e->family);
     r->status = strdup(sg_period_status_name(e->res.status));
-    r->updated = strdup(e->updated);
+    r->updated = cli_escape_dup(e->updated);
     if (!r->rule || !r->family || !r->status || !r->updated) {
         free(r->rule);
         free(r->family);
@@ -118,15 +120,37 @@ static int list_visit(const sg_store_entry *e, void *arg)
     return 0;
 }
 
+/* Columns of escaped text: how many characters it shows (escaped text is
+ * valid UTF-8, one column per character for the texts a cache holds). */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xc0) != 0x80;
+    return w;
+}
+
+/* s padded with spaces to w columns (printf's %-*s counts bytes, so a
+ * rule with "è" would shift the columns after it). */
+static void print_padded(const char *s, size_t w)
+{
+    size_t n = text_width(s);
+
+    fputs(s, stdout);
+    for (; n < w; n++)
+        putchar(' ');
+}
+
 static void print_table(const list_state *ls)
 {
     size_t i, wr = 4, wf = 6;
 
     for (i = 0; i < ls->n; i++) {
-        if (strlen(ls->rows[i].rule) > wr)
-            wr = strlen(ls->rows[i].rule);
-        if (strlen(ls->rows[i].family) > wf)
-            wf = strlen(ls->rows[i].family);
+        if (text_width(ls->rows[i].rule) > wr)
+            wr = text_width(ls->rows[i].rule);
+        if (text_width(ls->rows[i].family) > wf)
+            wf = text_width(ls->rows[i].family);
     }
     printf("%-*s  %-*s  %-19s  %9s  %9s  %6s  %12s  %s\n", (int)wr, "RULE",
            (int)wf, "FAMILY", "STATUS", "PREPERIOD", "PERIOD", "SALTUS",
@@ -139,8 +163,10 @@ static void print_table(const list_state *ls)
             snprintf(p, sizeof p, "%llu", (unsigned long long)r->p);
             snprintf(s, sizeof s, "%llu", (unsigned long long)r->s);
         }
-        printf("%-*s  %-*s  %-19s  %9s  %9s  %6s  %12llu  %s\n", (int)wr,
-               r->rule, (int)wf, r->family, r->status, n0, p, s,
+        print_padded(r->rule, wr);
+        fputs("  ", stdout);
+        print_padded(r->family, wf);
+        printf("  %-19s  %9s  %9s  %6s  %12llu  %s\n", r->status, n0, p, s,
                (unsigned long long)r->computed, r->updated);
     }
 }
@@ -182,7 +208,8 @@ static int checkpoint_line(const char *rule, uint64_t heaps, const char *stored,
         cli_rec_textf(&rec,
                       "deep-run checkpoint: %s at heap %llu, stored %s "
                       "(`sgexplore cache show %s`)\n",
-                      rule, (unsigned long long)heaps, stored, rule);
+                      cli_quote(rule), (unsigned long long)heaps,
+                      cli_quote(stored), cli_quote(rule));
         cli_rec_end(&rec);
     }
     cs->count++;
@@ -439,10 +466,11 @@ static int cmd_drop(const cli_args *a, int json)
             cli_rec_textf(&rec,
                           "dropped the deep-run checkpoint of %s from "
                           "%s\n",
-                          key, path);
+                          cli_quote(key), cli_quote(path));
         else
-            cli_rec_textf(&rec, "dropped %s%s from %s\n", key,
-                          ckpt ? " and its deep-run checkpoint" : "", path);
+            cli_rec_textf(&rec, "dropped %s%s from %s\n", cli_quote(key),
+                          ckpt ? " and its deep-run checkpoint" : "",
+                          cli_quote(path));
         cli_rec_end(&rec);
     }
     sg_store_close(db);

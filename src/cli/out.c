@@ -66,37 +66,33 @@ static size_t utf8_len(const unsigned char *u)
     return sg_utf8_len((const char *)u, 4);
 }
 
+char *cli_escape_dup(const char *text)
+{
+    size_t n = sg_escape(NULL, 0, text ? text : "", 0);
+    char *q = malloc(n + 1);
+
+    if (q)
+        sg_escape(q, n + 1, text ? text : "", 0);
+    return q;
+}
+
 const char *cli_quote(const char *text)
 {
-    enum { SLOTS = 4, CAP = 256 };
-    static char bufs[SLOTS][CAP + 8];
+    /* A few in rotation, so that one message may quote several texts;
+     * each slot keeps its text until the rotation comes back to it. */
+    enum { SLOTS = 4, FALLBACK = 256 };
+    static char *slot[SLOTS];
+    static char fallback[SLOTS][FALLBACK];
     static int next;
-    char *b = bufs[next++ % SLOTS];
-    const unsigned char *u = (const unsigned char *)text;
-    size_t o = 0, len;
+    int k = next++ % SLOTS;
 
-    while (*u) {
-        len = utf8_len(u);
-        if (o + 5 > CAP) {
-            memcpy(b + o, "...", 4);
-            return b;
-        }
-        if (len == 1 && (*u < 0x20 || *u == 0x7F)) {
-            snprintf(b + o, 5, "\\x%02X", *u);
-            o += 4;
-            u++;
-        } else if (len == 0) {
-            snprintf(b + o, 5, "\\x%02X", *u);
-            o += 4;
-            u++;
-        } else {
-            memcpy(b + o, u, len);
-            o += len;
-            u += len;
-        }
-    }
-    b[o] = '\0';
-    return b;
+    free(slot[k]);
+    if ((slot[k] = cli_escape_dup(text)))
+        return slot[k];
+    /* Out of memory: the text cut visibly ("...") rather than no
+     * message. */
+    sg_escape(fallback[k], sizeof fallback[k], text ? text : "", 0);
+    return fallback[k];
 }
 
 int cli_report(const char *what, const char *text, const sg_error *err)
@@ -121,6 +117,11 @@ void cli_json_string(FILE *f, const char *s)
         if (len == 0) {
             fputs("\\ufffd", f);
             u++;
+        } else if (len == 2 && u[0] == 0xc2 && u[1] < 0xa0) {
+            /* U+0080..U+009F, the C1 controls, escaped like C0: a JSON
+             * line shown on a terminal must not drive it either. */
+            fprintf(f, "\\u%04x", u[1]);
+            u += 2;
         } else if (len > 1) {
             fwrite(u, 1, len, f);
             u += len;

@@ -128,7 +128,7 @@ static void values_line(FILE *f, const cli_view *v, const char *label,
     fprintf(f,
             " (%llu values; all of them: sgexplore '%s' --values "
             "%llu:%llu --quiet",
-            (unsigned long long)n, v->rerun ? v->rerun : v->rule,
+            (unsigned long long)n, cli_quote(v->rerun ? v->rerun : v->rule),
             (unsigned long long)from, (unsigned long long)(to - 1));
     if (n > VALUES_SPAN)
         fprintf(f, ", at most %llu at a time", VALUES_SPAN);
@@ -202,7 +202,8 @@ static void proven_write(cli_rec *r, const cli_view *v)
     if (res->status == SG_ARITH_PERIODIC)
         cli_rec_textf(r, "saltus: %llu\n", (unsigned long long)res->saltus);
     cli_rec_str(r, "theorem", res->theorem);
-    cli_rec_textf(r, "theorem: %s\n", res->theorem ? res->theorem : "(none)");
+    cli_rec_textf(r, "theorem: %s\n",
+                  res->theorem ? cli_quote(res->theorem) : "(none)");
     cli_rec_uint(r, "certified_to", res->certified_to);
     cli_rec_obj(r, "certificate");
     cli_rec_str(r, "theorem", res->theorem_id);
@@ -249,7 +250,7 @@ static void unresolved_write(cli_rec *r, const cli_view *v)
     cli_rec_uint(r, "computed", v->computed);
     cli_rec_str(r, "note", note);
     if (note)
-        cli_rec_textf(r, "note: %s\n", note);
+        cli_rec_textf(r, "note: %s\n", cli_quote(note));
     cli_rec_textf(r, "computed: G(0..%llu)\n",
                   (unsigned long long)(v->computed ? v->computed - 1 : 0));
     observed_write(r, v);
@@ -308,33 +309,35 @@ static void derived_write(cli_rec *r, const cli_view *v)
                       v->seq->n - 1);
 }
 
-/* The cache's metadata of a row (cache show, cache list). */
+/* The cache's metadata of a row (cache show, cache list).  Every text of
+ * a row is quoted (cli_quote) here and in the lines above: a cache that
+ * travelled may hold anything in them. */
 static void entry_write(cli_rec *r, const cli_view *v)
 {
     const sg_store_entry *e = v->entry;
 
     if (e->theorem_id && is_proven(v->res))
-        cli_rec_textf(r, "theorem id: %s\n", e->theorem_id);
+        cli_rec_textf(r, "theorem id: %s\n", cli_quote(e->theorem_id));
     cli_rec_uint(r, "stored", e->stored);
     cli_rec_textf(r, "stored: %llu values\n", (unsigned long long)e->stored);
     cli_rec_str(r, "version", e->version);
-    cli_rec_textf(r, "version: %s\n", e->version);
+    cli_rec_textf(r, "version: %s\n", cli_quote(e->version));
     cli_rec_str(r, "algorithm", e->algorithm);
-    cli_rec_textf(r, "algorithm: %s\n", e->algorithm);
+    cli_rec_textf(r, "algorithm: %s\n", cli_quote(e->algorithm));
     cli_rec_real(r, "elapsed", e->elapsed);
     cli_rec_textf(r, "elapsed: %.3f s\n", e->elapsed);
     cli_rec_str(r, "created", e->created);
-    cli_rec_textf(r, "created: %s\n", e->created);
+    cli_rec_textf(r, "created: %s\n", cli_quote(e->created));
     cli_rec_str(r, "updated", e->updated);
-    cli_rec_textf(r, "updated: %s\n", e->updated);
+    cli_rec_textf(r, "updated: %s\n", cli_quote(e->updated));
 }
 
 void cli_view_write(cli_rec *r, const cli_view *v)
 {
     cli_rec_str(r, "rule", v->rule);
-    cli_rec_textf(r, "rule: %s\n", v->rule);
+    cli_rec_textf(r, "rule: %s\n", cli_quote(v->rule));
     cli_rec_str(r, "family", v->family);
-    cli_rec_textf(r, "family: %s\n", v->family);
+    cli_rec_textf(r, "family: %s\n", cli_quote(v->family));
     if (v->source) {
         cli_rec_str(r, "source", v->source);
         cli_rec_textf(r, "source: %s\n", v->source);

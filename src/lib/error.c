@@ -18,12 +18,25 @@ sg_status sg_error_set(sg_error *err, sg_status code, long pos, const char *fmt,
                        ...)
 {
     if (err) {
+        /* Twice the message's room: enough to see that a message is too
+         * long, and a separate buffer, so that err->msg may be one of the
+         * arguments. */
+        char raw[2 * sizeof err->msg];
         va_list ap;
+        int n;
+
+        va_start(ap, fmt);
+        n = vsnprintf(raw, sizeof raw, fmt, ap);
+        va_end(ap);
+        if (n < 0)
+            raw[0] = '\0';
+        else if ((size_t)n >= sizeof raw)
+            /* Cut visibly: sg_escape adds "..." only when its own output
+             * does not fit. */
+            memcpy(raw + sizeof raw - 4, "...", 4);
         err->code = code;
         err->pos = pos;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
+        sg_escape(err->msg, sizeof err->msg, raw, SG_ESCAPE_KEEP_BACKSLASH);
     }
     return code;
 }
@@ -112,6 +125,91 @@ size_t sg_utf8_len(const char *text, size_t n)
         (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
         return 0;
     return len;
+}
+
+/* Whether the character at u becomes an escape (\n, \xNN, ...). */
+static int escaped_at(const unsigned char *u)
+{
+    size_t len = sg_utf8_len((const char *)u, 4);
+
+    if (len == 0)
+        return 1;
+    if (len == 1)
+        return u[0] < 0x20 || u[0] == 0x7f;
+    /* U+0080..U+009F, the C1 controls: 0xC2 0x80..0x9F */
+    return len == 2 && u[0] == 0xc2 && u[1] < 0xa0;
+}
+
+/* The escaped form of the character at u into piece (NUL-terminated, at
+ * most 8 bytes and the NUL: a C1 control as two \xNN); returns its
+ * length, *used the bytes of text it stands for. */
+static size_t escape_piece(char piece[16], const unsigned char *u,
+                           unsigned flags, size_t *used)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t len = sg_utf8_len((const char *)u, 4), i;
+
+    if (len == 0)
+        len = 1;
+    *used = len;
+    if (u[0] == '\\') {
+        unsigned char c = u[1];
+        int twice = !(flags & SG_ESCAPE_KEEP_BACKSLASH) && c &&
+                    (strchr("\\nrtx", c) || escaped_at(u + 1));
+        memcpy(piece, "\\\\", 3);
+        piece[twice ? 2 : 1] = '\0';
+        return twice ? 2 : 1;
+    }
+    if (!escaped_at(u)) {
+        memcpy(piece, u, len);
+        piece[len] = '\0';
+        return len;
+    }
+    if (u[0] == '\n' || u[0] == '\r' || u[0] == '\t') {
+        piece[0] = '\\';
+        piece[1] = u[0] == '\n' ? 'n' : u[0] == '\r' ? 'r' : 't';
+        piece[2] = '\0';
+        return 2;
+    }
+    for (i = 0; i < len; i++) {
+        piece[4 * i] = '\\';
+        piece[4 * i + 1] = 'x';
+        piece[4 * i + 2] = hex[u[i] >> 4];
+        piece[4 * i + 3] = hex[u[i] & 15];
+    }
+    piece[4 * len] = '\0';
+    return 4 * len;
+}
+
+size_t sg_escape(char *out, size_t cap, const char *text, unsigned flags)
+{
+    const unsigned char *u = (const unsigned char *)text;
+    char piece[16];
+    size_t total = 0, o = 0, used, k;
+
+    /* The whole length first: whether it fits decides where to cut. */
+    while (*u) {
+        total += escape_piece(piece, u, flags, &used);
+        u += used;
+    }
+    if (cap == 0)
+        return total;
+    u = (const unsigned char *)text;
+    while (*u) {
+        k = escape_piece(piece, u, flags, &used);
+        /* Room for the piece, and for "..." after it unless all fits. */
+        if (o + k + (total < cap ? 0 : 3) > cap - 1)
+            break;
+        memcpy(out + o, piece, k);
+        o += k;
+        u += used;
+    }
+    if (*u && cap > 3) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return total;
 }
 
 int sg_grow(void *p, size_t *cap, size_t need, size_t size)

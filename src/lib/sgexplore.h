@@ -48,7 +48,12 @@ typedef struct sg_error {
 } sg_error;
 
 /* Fill *err (if non-NULL) with code, position and a printf-style message;
- * returns code so that callers can write `return sg_error_set(...)`. */
+ * returns code so that callers can write `return sg_error_set(...)`.  The
+ * message is made safe to print whatever its arguments hold (a key read
+ * from someone else's cache): control characters and invalid UTF-8 become
+ * escapes (sg_escape with SG_ESCAPE_KEEP_BACKSLASH, so that text the
+ * caller escaped already is not escaped twice), and a message too long for
+ * msg ends in "...". */
 sg_status sg_error_set(sg_error *err, sg_status code, long pos, const char *fmt,
                        ...) __attribute__((format(printf, 4, 5)));
 
@@ -553,6 +558,26 @@ sg_status sg_position_analyse(sg_position *out, const sg_rule *r,
  * code points past U+10FFFF are invalid): so that names are checked and
  * messages quote whole characters. */
 size_t sg_utf8_len(const char *text, size_t n);
+
+/* sg_escape's flags: leave every backslash as it is (sg_error_set's own
+ * pass over a whole message, whose quoted parts may be escaped already). */
+#define SG_ESCAPE_KEEP_BACKSLASH 1u
+
+/* The one escape of untrusted text (a rule key or a date read from a
+ * cache that travelled, a line of a file) for a terminal or a one-line
+ * message, so that no byte of it can move the cursor, recolour the
+ * terminal or start a forged line.  Valid UTF-8 is kept ("misère"); \n,
+ * \r and \t become those two characters; every other control character
+ * (C0, DEL, and the C1 controls U+0080..U+009F, which some terminals obey
+ * as ESC) and every byte outside valid UTF-8 becomes \xNN, one per byte;
+ * a backslash that would read as the start of an escape (followed by \,
+ * n, r, t, x or by a byte that is escaped) is doubled, so that the text
+ * reads back unambiguously while set differences (`primes\2`) stay as
+ * written.  Writes at most cap bytes, the NUL included, into out (nothing
+ * when cap is 0); when the whole does not fit it is cut between escapes
+ * or characters and ends in "...".  Returns the length of the whole
+ * escaped text, as snprintf does, so that a caller can size a buffer. */
+size_t sg_escape(char *out, size_t cap, const char *text, unsigned flags);
 
 sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
                        sg_error *err);

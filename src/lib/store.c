@@ -84,6 +84,12 @@ static const char schema_v1[] =
 /* Errors                                                               */
 /* ------------------------------------------------------------------ */
 
+const char *sgi_store_quote(char q[SGI_STORE_QUOTE], const char *key)
+{
+    sg_escape(q, SGI_STORE_QUOTE, key ? key : "(unnamed)", 0);
+    return q;
+}
+
 /* An SG_E_IO error about the cache file, worded after SQLite's code. */
 sg_status sgi_store_db_error(sg_error *err, const sg_store *st, int rc,
                              const char *doing)

@@ -94,7 +94,7 @@ static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
     const void *p = sqlite3_column_blob(q, 2);
     size_t n = (size_t)sqlite3_column_bytes(q, 2);
     const char *hash = (const char *)sqlite3_column_text(q, 3);
-    char want[SG_FNV_TEXT] = "";
+    char want[SG_FNV_TEXT] = "", quoted[SGI_STORE_QUOTE];
 
     /* NULL for a value that is there: SQLite ran out of memory. */
     if ((!p && n > 0) || (!hash && has_hash) || (!key && has_key))
@@ -112,7 +112,7 @@ static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
                             "cache %s: the deep-run checkpoint of %s is "
                             "damaged; drop it with `sgexplore cache drop "
                             "'%s'`",
-                            st->path, rule, rule);
+                            st->path, sgi_store_quote(quoted, rule), quoted);
     /* One byte at least, so that an empty state is a pointer too. */
     if (!(*blob = malloc(n ? n : 1)))
         return sg_error_set(err, SG_E_NOMEM, -1,

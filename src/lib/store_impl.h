@@ -55,6 +55,14 @@ struct sg_store {
 sg_status sgi_store_db_error(sg_error *err, const sg_store *st, int rc,
                              const char *doing);
 
+/* Room for a key quoted in a message (sgi_store_quote). */
+#define SGI_STORE_QUOTE 160
+
+/* A rule key as a message quotes it: escaped (sg_escape) and cut with
+ * "..." to fit q, since the key may come from a cache that travelled.
+ * Returns q. */
+const char *sgi_store_quote(char q[SGI_STORE_QUOTE], const char *key);
+
 /* Run SQL without results; returns the SQLite code. */
 int sgi_store_exec(sqlite3 *db, const char *sql);
 

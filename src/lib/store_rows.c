@@ -174,6 +174,7 @@ static sg_status load_values(sg_store *st, sqlite3_int64 id, uint64_t stored,
     sqlite3_int64 maxw = 1;
     int rc;
     sg_status r;
+    char key[SGI_STORE_QUOTE];
 
     sg_seq_clear(s);
     rc = sqlite3_prepare_v2(st->db,
@@ -244,10 +245,11 @@ static sg_status load_values(sg_store *st, sqlite3_int64 id, uint64_t stored,
     return SG_OK;
 damaged:
     sg_seq_clear(s);
+    sgi_store_quote(key, rule);
     return sg_error_set(err, SG_E_IO, -1,
                         "cache %s: the stored values of %s are damaged; "
                         "drop them with `sgexplore cache drop '%s'`",
-                        st->path, rule, rule);
+                        st->path, key, key);
 }
 
 /* A proven entry keeps G(0..n0+p-1); rebuild G(0..computed-1) through the
@@ -258,6 +260,7 @@ static sg_status rebuild_proven(sg_store *st, const sg_store_entry *e,
     uint64_t p = e->res.period, n;
     uint64_t sal = e->res.status == SG_ARITH_PERIODIC ? e->res.saltus : 0;
     sg_status r;
+    char key[SGI_STORE_QUOTE];
 
     for (n = s->n; n < e->res.computed; n++) {
         uint64_t v = (uint64_t)sg_seq_get(s, (size_t)(n - p)) + sal;
@@ -272,7 +275,7 @@ static sg_status rebuild_proven(sg_store *st, const sg_store_entry *e,
                             "cache %s: the certificate of %s does not match "
                             "its stored values (checksum); drop it with "
                             "`sgexplore cache drop '%s'`",
-                            st->path, e->rule, e->rule);
+                            st->path, sgi_store_quote(key, e->rule), key);
     return SG_OK;
 }
 
@@ -287,6 +290,7 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     sqlite3_int64 id = 0;
     int rc;
     sg_status r = SG_OK;
+    char key[SGI_STORE_QUOTE];
 
     *found = 0;
     if (!st->db)
@@ -319,7 +323,7 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
             r = sg_error_set(err, SG_E_IO, -1,
                              "cache %s: the row of %s is damaged; drop it "
                              "with `sgexplore cache drop '%s'`",
-                             st->path, rule, rule);
+                             st->path, sgi_store_quote(key, rule), key);
         else
             *found = 1;
     } else if (rc != SQLITE_DONE) {
@@ -352,6 +356,7 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
     sg_store_entry e;
     int rc;
     sg_status r = SG_OK;
+    char key[SGI_STORE_QUOTE];
 
     if (!st->db)
         return SG_OK;
@@ -381,7 +386,7 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
         if (id < 0) {
             r = sg_error_set(err, SG_E_IO, -1,
                              "cache %s: the row of %s is damaged", st->path,
-                             e.rule ? e.rule : "(unnamed)");
+                             sgi_store_quote(key, e.rule));
             break;
         }
         if (fn(&e, arg))

@@ -238,7 +238,7 @@ INSERT INTO rules (rule, family, status, computed, stored, version, algorithm, e
     check "crafted cache: one <script> in the site, the atlas's own" \
         bash -c '[ "$(cat "$1"/index.html "$1"/rules/* | grep -o "<script" | wc -l)" = 1 ] && grep -q "^<script nonce=" "$1/index.html"' _ "$T/xs"
     check "crafted cache: no unescaped tag or quote from the cache" \
-        bash -c '! grep -q "<img src=x\|<b>\|onerror=\"\|</td><script" "$1"/index.html "$1"/rules/*.html && grep -q "&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;" "$1/index.html" && grep -q "\.\./\.\./\.\./x\\\\x0A&quot;&#39;&lt;b&gt;" "$1/index.html"' _ "$T/xs"
+        bash -c '! grep -q "<img src=x\|<b>\|onerror=\"\|</td><script" "$1"/index.html "$1"/rules/*.html && grep -q "&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;" "$1/index.html" && grep -q "\.\./\.\./\.\./x\\\\n&quot;&#39;&lt;b&gt;" "$1/index.html"' _ "$T/xs"
     check "crafted cache: rows that do not parse or are not canonical get no page" \
         bash -c '[ $(grep -c "invalid row: its rule does not parse" "$1/index.html") = 2 ] && grep -q "invalid row: its key is not the canonical" "$1/index.html" && [ $(ls "$1"/rules/*.html | wc -l) = 7 ]' _ "$T/xs"
     check "crafted cache: the family shown is the parsed rule's" \
