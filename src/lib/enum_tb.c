@@ -35,6 +35,9 @@ typedef struct tb_run {
     const sg_seq *s;
     uint64_t *mv;     /* the members of an entry's set for one heap */
     size_t nmv, capmv;
+    int unequal[4];   /* `!` splits into j = 2, 3 heaps occur */
+    uint64_t *U[4];   /* U[j][m * words ..]: the xors of the splits of m
+                         into j pairwise different parts */
 } tb_run;
 
 /* The bits of x moved from index v to v xor lo (lo < 64). */
@@ -67,7 +70,28 @@ static void run_free(tb_run *t)
     free(t->B);
     free(t->opt);
     free(t->mv);
+    free(t->U[2]);
+    free(t->U[3]);
     memset(t, 0, sizeof *t);
+}
+
+/* One table *tab re-laid with `words` words per set, the sets of heaps
+ * below `have` kept.  -1 when out of memory. */
+static int relayout(uint64_t **tab, const tb_run *t, size_t words,
+                    size_t have)
+{
+    uint64_t *nw = calloc((t->n + 1) * words, sizeof *nw);
+    size_t m;
+
+    if (!nw)
+        return -1;
+    if (*tab)
+        for (m = 0; m < have; m++)
+            memcpy(nw + m * words, *tab + m * t->words,
+                   t->words * sizeof *nw);
+    free(*tab);
+    *tab = nw;
+    return 0;
 }
 
 /* (Re)allocate every table with `words` words per set, keeping the sets
@@ -79,22 +103,13 @@ static int run_layout(tb_run *t, size_t words, size_t have)
 
     if (words > SIZE_MAX / 8 / (t->n + 1))
         return -1;
-    for (j = 2; j <= t->J; j++) {
-        int k;
-        for (k = 0; k < 1 + t->counts; k++) {
-            uint64_t **tab = k ? t->B : t->A;
-            uint64_t *nw = calloc((t->n + 1) * words, sizeof *nw);
-            size_t m;
-            if (!nw)
-                return -1;
-            if (tab[j])
-                for (m = 0; m < have; m++)
-                    memcpy(nw + m * words, tab[j] + m * t->words,
-                           t->words * sizeof *nw);
-            free(tab[j]);
-            tab[j] = nw;
-        }
-    }
+    for (j = 2; j <= t->J; j++)
+        if (relayout(&t->A[j], t, words, have) ||
+            (t->counts && relayout(&t->B[j], t, words, have)))
+            return -1;
+    for (j = 2; j <= 3; j++)
+        if (t->unequal[j] && relayout(&t->U[j], t, words, have))
+            return -1;
     o = realloc(t->opt, words * sizeof *o);
     if (!o)
         return -1;
@@ -137,8 +152,20 @@ static inline void add_xor(uint64_t *a, uint64_t *b, const uint64_t *sa,
  * at heaps below m. */
 static void run_layers(tb_run *t, size_t m)
 {
-    size_t W = t->words, x;
+    size_t W = t->words, x, y;
     unsigned j;
+
+    /* the `!` splits: pairs x < m - x, triples x < y < m - x - y */
+    if (t->unequal[2])
+        for (x = 1; 2 * x < m; x++)
+            BIT(t->U[2] + m * W, sg_seq_get(t->s, x) ^ sg_seq_get(t->s, m - x));
+    if (t->unequal[3])
+        for (x = 1; 3 * x + 3 <= m; x++) {
+            sg_value gx = sg_seq_get(t->s, x);
+            for (y = x + 1; x + 2 * y < m; y++)
+                BIT(t->U[3] + m * W, gx ^ sg_seq_get(t->s, y) ^
+                                         sg_seq_get(t->s, m - x - y));
+        }
 
     for (j = 2; j <= t->J && j <= m; j++) {
         uint64_t *a = t->A[j] + m * W;
@@ -181,19 +208,12 @@ static void digit_options(tb_run *t, sgi_tb_digit d, size_t m)
             if (m % j == 0)
                 BIT(t->opt, eq);
             break;
-        case SGI_TB_UNEQUAL:
-            if (j == 2) {
-                size_t x;
-                for (x = 1; 2 * x < m; x++)
-                    BIT(t->opt, sg_seq_get(s, x) ^ sg_seq_get(s, m - x));
-            } else { /* j == 3: the parser refuses more with `!` */
-                size_t x, y;
-                for (x = 1; 3 * x + 3 <= m; x++)
-                    for (y = x + 1; x + 2 * y < m; y++)
-                        BIT(t->opt, sg_seq_get(s, x) ^ sg_seq_get(s, y) ^
-                                        sg_seq_get(s, m - x - y));
-            }
+        case SGI_TB_UNEQUAL: { /* j <= 3: the parser refuses more */
+            const uint64_t *u = t->U[j] + m * W;
+            for (w = 0; w < W; w++)
+                t->opt[w] |= u[w];
             break;
+        }
         case SGI_TB_SOMEUNEQ: {
             const uint64_t *a = t->A[j] + m * W, *b = t->B[j] + m * W;
             for (w = 0; w < W; w++) {
@@ -263,7 +283,12 @@ static int run_init(tb_run *t, const sgi_tb *tb, size_t n, size_t words)
     for (i = 0; i < tb->len + tb->nent; i++) {
         sgi_tb_digit d = i < tb->len ? tb->d[i] : tb->ent[i - tb->len].digit;
         uint64_t mk = d.mask >> 2;
-        if (d.cons == SGI_TB_EQUAL || d.cons == SGI_TB_UNEQUAL)
+        if (d.cons == SGI_TB_UNEQUAL) {
+            t->unequal[2] |= (d.mask >> 2) & 1;
+            t->unequal[3] |= (d.mask >> 3) & 1;
+            continue;
+        }
+        if (d.cons == SGI_TB_EQUAL)
             continue;
         if (d.cons == SGI_TB_SOMEUNEQ && mk)
             t->counts = 1;

@@ -448,7 +448,7 @@ sg_status sgi_rule_parse_tb(sg_rule *r, const char *text, long off,
             goto nomem;
         goto out;
     }
-    r->tb = malloc(sizeof *r->tb);
+    r->tb = calloc(1, sizeof *r->tb);
     if (!r->tb)
         goto nomem;
     r->tb->d = b.d;
