@@ -475,10 +475,11 @@ void cli_position_write(cli_rec *r, const sg_result *res, const sg_seq *s,
                         const char *line);
 
 /* --misere: the key "misere" ({"heaps", "values", "genus", "tame_to",
- * "first_wild", "positions", "stopped"}) or its text lines; `asked` heaps
- * were asked for, `stopped` says why fewer were computed (else NULL). */
+ * "first_wild", "positions", "stopped", "source"}) or its text lines;
+ * `asked` heaps were asked for, `stopped` says why fewer were computed
+ * (else NULL), `source` is "computed" or "cache". */
 void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
-                      const char *stopped);
+                      const char *stopped, const char *source);
 
 /* --misere --position: the key "position" as cli_position_write (values
  * and nim_sum null, which have no misère meaning) plus "method", or one
@@ -488,10 +489,12 @@ void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
 
 /* --misere --quotient: the key "quotient" ({"heaps", "order",
  * "orders", "generators", "relations", "p_portion", "heap_words",
- * "test_sums", "proof_states", "positions", "stopped_at", "stopped"}) or
- * its text lines; `stopped` says why heap stopped_at was not finished
- * (else NULL). */
-void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped);
+ * "test_sums", "proof_states", "positions", "stopped_at", "stopped",
+ * "source", "resumed_from"}) or its text lines; `stopped` says why heap
+ * stopped_at was not finished (else NULL); `source` is "computed",
+ * "cache" or "extended" (resumed from a cached quotient). */
+void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped,
+                     const char *source);
 
 /* The --version record: {"program", "version"} or "sgexplore VERSION". */
 void cli_version_write(cli_rec *r, const char *version);

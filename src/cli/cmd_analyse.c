@@ -370,6 +370,30 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
     return EXIT_DONE;
 }
 
+/* Offer the misère results computed to the flow's cache (nothing
+ * without one).  On a read-only cache one warning, unless the flow has
+ * given it for the normal-play result already.  Exit status (a failure
+ * said). */
+static int misere_store(const cli_flow *fl, const sg_store_misere *offer)
+{
+    sg_error err;
+    const char *why;
+
+    if (!fl->db)
+        return EXIT_DONE;
+    if (sg_store_readonly(fl->db, &why)) {
+        if (fl->found && fl->seq.n <= fl->loaded &&
+            fl->res.status == fl->loaded_status)
+            cli_error("warning: %s; nothing was stored", why);
+        return EXIT_DONE;
+    }
+    if (sg_store_misere_put(fl->db, fl->r.canon, offer, NULL, &err)) {
+        cli_error("%s", err.msg);
+        return cli_status_exit(err.code);
+    }
+    return EXIT_DONE;
+}
+
 /* --misere: the options with no misère meaning, then the normal report,
  * the genus of heaps 0..N-1 (N: --max, else MISERE_HEAPS) and the
  * positions asked. */
@@ -385,7 +409,10 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     uint64_t max;
     int rc = EXIT_DONE, k, want_q = cli_get(a, "--quotient") != NULL;
     const char *stopped = NULL, *qstopped = NULL;
-    sg_status st;
+    const char *gsource = "computed", *qsource = "computed";
+    sg_store_misere row, offer;
+    int found = 0, store_rc = 0;
+    sg_status st = SG_OK;
     cli_rec rec;
 
     for (i = 0; i < sizeof none / sizeof *none; i++)
@@ -421,29 +448,101 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     if ((rc = cli_view_prepare(view)))
         return rc;
     sg_misere_init(&m);
-    {
+    sg_mquot_init(&quot);
+    sg_store_misere_init(&row);
+    if (fl->db &&
+        sg_store_misere_get(fl->db, fl->r.canon, &row, &found, &err)) {
+        rc = cli_report(NULL, NULL, &err);
+        sg_store_misere_clear(&row);
+        return rc;
+    }
+    memset(&offer, 0, sizeof offer);
+    if (found && row.have_genus &&
+        (row.genus.n >= asked ||
+         (row.genus_stopped && row.genus_asked >= asked &&
+          misere_budget() <= row.genus_budget))) {
+        /* the cache holds these heaps, or stopped short of them within
+         * a budget at least as large as ours */
+        m = row.genus;
+        sg_misere_init(&row.genus);
+        if (m.n > asked)
+            m.n = asked;
+        if (m.tame_to > m.n)
+            m.tame_to = m.n;
+        if (m.n < asked)
+            stopped = row.genus_stopped;
+        gsource = "cache";
+    } else {
         st = sg_misere_analyse(&m, &fl->r.rule, asked, misere_budget(), &err);
         if (st == SG_E_UNKNOWN) {
             stopped = err.msg;
         } else if (st != SG_OK) {
             cli_error("misère genus: %s", err.msg);
             sg_misere_clear(&m);
+            sg_store_misere_clear(&row);
             return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
         }
+        offer.have_genus = 1;
+        offer.genus = m; /* shared, not owned */
+        offer.genus_asked = asked;
+        offer.genus_budget = misere_budget();
+        offer.genus_stopped = st == SG_E_UNKNOWN ? err.msg : NULL;
     }
-    sg_mquot_init(&quot);
     if (want_q) {
         /* the sums of the heaps the genus table shows, 1..N-1 */
-        st = sg_misere_quotient(&quot, &fl->r.rule, asked ? asked - 1 : 0,
-                                max_order, misere_budget(), &cli_cancel, &qerr);
+        size_t wanted = asked ? asked - 1 : 0;
+        const sg_mquot *from = NULL;
+        if (found && row.have_quot && row.quot.heaps == wanted) {
+            quot = row.quot;
+            sg_mquot_init(&row.quot);
+            quot.stopped_at = 0; /* finished as far as asked */
+            qsource = "cache";
+        } else if (found && row.have_quot && row.quot.heaps < wanted &&
+                   row.quot_stopped && row.quot.stopped_at <= wanted &&
+                   max_order <= row.quot_max_order &&
+                   misere_budget() <= row.quot_budget) {
+            /* it stopped there within limits at least as large */
+            quot = row.quot;
+            sg_mquot_init(&row.quot);
+            qstopped = row.quot_stopped;
+            st = SG_E_UNKNOWN;
+            qsource = "cache";
+        } else {
+            if (found && row.have_quot && row.quot.heaps < wanted)
+                from = &row.quot;
+            st = sg_misere_quotient_from(&quot, &fl->r.rule, wanted, max_order,
+                                         misere_budget(), from, &cli_cancel,
+                                         &qerr);
+            qsource = from ? "extended" : "computed";
+            if (st == SG_OK || st == SG_E_UNKNOWN || st == SG_E_INTERRUPTED) {
+                offer.have_quot = 1;
+                offer.quot = quot; /* shared, not owned */
+                offer.quot_asked = wanted;
+                offer.quot_max_order = max_order;
+                offer.quot_budget = misere_budget();
+                offer.quot_stopped = st == SG_E_UNKNOWN ? qerr.msg : NULL;
+                offer.quot_runs = from ? row.quot_runs + 1 : 1;
+            }
+        }
+        if (offer.have_genus || offer.have_quot)
+            store_rc = misere_store(fl, &offer);
         if (st == SG_E_UNKNOWN) {
-            qstopped = qerr.msg;
+            if (!qstopped)
+                qstopped = qerr.msg;
         } else if (st != SG_OK) {
-            cli_error("misère quotient: %s", qerr.msg);
+            cli_error("misère quotient: %s%s", qerr.msg,
+                      st == SG_E_INTERRUPTED && offer.have_quot && !store_rc &&
+                              fl->db && !sg_store_readonly(fl->db, NULL)
+                          ? "; the quotients proven are stored and a rerun "
+                            "continues from there"
+                          : "");
             sg_misere_clear(&m);
             sg_mquot_clear(&quot);
+            sg_store_misere_clear(&row);
             return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
         }
+    } else if (offer.have_genus) {
+        store_rc = misere_store(fl, &offer);
     }
     if (q->positions) {
         FILE *in =
@@ -455,6 +554,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       strerror(errno));
             sg_misere_clear(&m);
             sg_mquot_clear(&quot);
+            sg_store_misere_clear(&row);
             return EXIT_RUNTIME;
         }
         rc = cli_positions_read(&items, &count, in, q->positions);
@@ -470,15 +570,16 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         cli_positions_free(items, count);
         sg_misere_clear(&m);
         sg_mquot_clear(&quot);
-        return rc;
+        sg_store_misere_clear(&row);
+        return rc ? rc : store_rc;
     }
     cli_rec_begin(&rec, stdout, q->json);
     if (q->json || !q->quiet) {
         cli_view_write(&rec, view);
         cli_view_values(&rec, view);
-        cli_misere_write(&rec, &m, asked, stopped);
+        cli_misere_write(&rec, &m, asked, stopped, gsource);
         if (want_q)
-            cli_mquot_write(&rec, &quot, qstopped);
+            cli_mquot_write(&rec, &quot, qstopped, qsource);
     } else if (!q->position) { /* --quiet: one status line */
         cli_rec_textf(&rec, "%s: misère genus of heaps 0..%zu, ", fl->r.canon,
                       m.n ? m.n - 1 : 0);
@@ -504,7 +605,8 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     }
     sg_misere_clear(&m);
     sg_mquot_clear(&quot);
-    return k;
+    sg_store_misere_clear(&row);
+    return k == EXIT_DONE && store_rc ? store_rc : k;
 }
 
 /* --heap and --position extend an unresolved rule as --values does. */

@@ -123,7 +123,8 @@ run version version 0 "$SG" --version --json
 run misere analysis 0 "$SG" kayles --misere --max 12 --json
 run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
 run misere_quotient analysis 0 "$SG" kayles --misere --quotient --max 12 --json
-run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --json
+# (without the cache, which would answer with the Q_11 just stored)
+run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --no-cache --json
 run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --max 12 --position 5,7 --json
 printf '1,2\n4 7\n0\n' >"$T/mpos"
 run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
