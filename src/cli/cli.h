@@ -474,6 +474,37 @@ void cli_position_write(cli_rec *r, const sg_result *res, const sg_seq *s,
                         const sg_position *p, const mpz_t *heaps, size_t n,
                         const char *line);
 
+/* The misère analysis of a rule (misere_cache.c): the genus of heaps
+ * 0..N-1 and, asked, the quotient of heaps 1..N-1, through the cache. */
+#define CLI_MISERE_HEAPS 40       /* N when --max is not given */
+#define CLI_MISERE_MAX_ORDER 1024 /* --max-order when not given */
+
+typedef struct cli_misere {
+    sg_misere m;
+    sg_mquot quot;
+    const char *gsource, *qsource; /* "computed", "cache", "extended" */
+    const char *stopped;  /* why fewer heaps than asked (gwhy), or NULL */
+    const char *qstopped; /* why the quotient stopped (qwhy), or NULL */
+    char gwhy[512], qwhy[512];
+    int store_rc; /* exit status of storing them (0: stored or none) */
+} cli_misere;
+
+void cli_misere_init(cli_misere *x);
+void cli_misere_clear(cli_misere *x);
+
+/* The byte budget of one exact misère computation: 256 MiB, or
+ * $SGEXPLORE_MISERE_MIB MiB (docs/MISERE.md). */
+size_t cli_misere_budget(void);
+
+/* Fill x for the flow's rule (its cache, fl->db, may be NULL): read
+ * from the cache's misère row when it holds the answer, resume a stored
+ * quotient of fewer heaps, compute the rest, and offer what was computed
+ * to the cache.  EXIT_DONE also when a budget stopped the genus or the
+ * quotient (x->stopped, x->qstopped); else an exit status after one
+ * error line (interrupted: what was proven is stored first). */
+int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
+                       int want_q, size_t max_order);
+
 /* --misere: the key "misere" ({"heaps", "values", "genus", "tame_to",
  * "first_wild", "positions", "stopped", "source"}) or its text lines;
  * `asked` heaps were asked for, `stopped` says why fewer were computed

@@ -296,30 +296,6 @@ static int questions_parse(questions *q, const cli_args *a)
     return EXIT_DONE;
 }
 
-/* The default number of heaps whose misère genus is computed (the exact
- * computation visits every sum of heaps a heap reaches: for Kayles, the
- * partitions of every n below it). */
-#define MISERE_HEAPS 40
-
-/* The byte budget of one exact misère computation: 256 MiB, or
- * $SGEXPLORE_MISERE_MIB MiB (docs/MISERE.md). */
-static size_t misere_budget(void)
-{
-    const char *e = getenv("SGEXPLORE_MISERE_MIB");
-    char *end;
-    unsigned long v;
-
-    if (e && *e) {
-        v = strtoul(e, &end, 10);
-        if (!*end && v > 0 && v < ((size_t)1 << 20))
-            return (size_t)v << 20;
-    }
-    return (size_t)256 << 20;
-}
-
-/* The default --max-order (docs/MISERE.md, "Misère quotients"). */
-#define MISERE_MAX_ORDER 1024
-
 /* One misère position: its answer as the key "position" of rec, or one
  * text line: by the tame rule when every heap is tame, else by the
  * quotient q (NULL: none) when every heap is within it, else by the
@@ -357,7 +333,7 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
                                              &err);
         else
             st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
-                                            misere_budget(), &err);
+                                            cli_misere_budget(), &err);
     }
     free(heaps);
     if (st != SG_OK) {
@@ -370,49 +346,18 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
     return EXIT_DONE;
 }
 
-/* Offer the misère results computed to the flow's cache (nothing
- * without one).  On a read-only cache one warning, unless the flow has
- * given it for the normal-play result already.  Exit status (a failure
- * said). */
-static int misere_store(const cli_flow *fl, const sg_store_misere *offer)
-{
-    sg_error err;
-    const char *why;
-
-    if (!fl->db)
-        return EXIT_DONE;
-    if (sg_store_readonly(fl->db, &why)) {
-        if (fl->found && fl->seq.n <= fl->loaded &&
-            fl->res.status == fl->loaded_status)
-            cli_error("warning: %s; nothing was stored", why);
-        return EXIT_DONE;
-    }
-    if (sg_store_misere_put(fl->db, fl->r.canon, offer, NULL, &err)) {
-        cli_error("%s", err.msg);
-        return cli_status_exit(err.code);
-    }
-    return EXIT_DONE;
-}
-
 /* --misere: the options with no misère meaning, then the normal report,
- * the genus of heaps 0..N-1 (N: --max, else MISERE_HEAPS) and the
+ * the genus of heaps 0..N-1 (N: --max, else CLI_MISERE_HEAPS) and the
  * positions asked. */
 static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       cli_view *view)
 {
     static const char *const none[] = {"--heap", "--values", "--plot",
                                        "--export-certificate", "--deep"};
-    sg_misere m;
-    sg_mquot quot;
-    sg_error err, qerr;
-    size_t i, asked = MISERE_HEAPS, max_order = MISERE_MAX_ORDER;
+    cli_misere x;
+    size_t i, asked = CLI_MISERE_HEAPS, max_order = CLI_MISERE_MAX_ORDER;
     uint64_t max;
     int rc = EXIT_DONE, k, want_q = cli_get(a, "--quotient") != NULL;
-    const char *stopped = NULL, *qstopped = NULL;
-    const char *gsource = "computed", *qsource = "computed";
-    sg_store_misere row, offer;
-    int found = 0, store_rc = 0;
-    sg_status st = SG_OK;
     cli_rec rec;
 
     for (i = 0; i < sizeof none / sizeof *none; i++)
@@ -447,102 +392,10 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     cli_flow_view(view, fl);
     if ((rc = cli_view_prepare(view)))
         return rc;
-    sg_misere_init(&m);
-    sg_mquot_init(&quot);
-    sg_store_misere_init(&row);
-    if (fl->db &&
-        sg_store_misere_get(fl->db, fl->r.canon, &row, &found, &err)) {
-        rc = cli_report(NULL, NULL, &err);
-        sg_store_misere_clear(&row);
+    cli_misere_init(&x);
+    if ((rc = cli_misere_compute(&x, fl, asked, want_q, max_order))) {
+        cli_misere_clear(&x);
         return rc;
-    }
-    memset(&offer, 0, sizeof offer);
-    if (found && row.have_genus &&
-        (row.genus.n >= asked ||
-         (row.genus_stopped && row.genus_asked >= asked &&
-          misere_budget() <= row.genus_budget))) {
-        /* the cache holds these heaps, or stopped short of them within
-         * a budget at least as large as ours */
-        m = row.genus;
-        sg_misere_init(&row.genus);
-        if (m.n > asked)
-            m.n = asked;
-        if (m.tame_to > m.n)
-            m.tame_to = m.n;
-        if (m.n < asked)
-            stopped = row.genus_stopped;
-        gsource = "cache";
-    } else {
-        st = sg_misere_analyse(&m, &fl->r.rule, asked, misere_budget(), &err);
-        if (st == SG_E_UNKNOWN) {
-            stopped = err.msg;
-        } else if (st != SG_OK) {
-            cli_error("misère genus: %s", err.msg);
-            sg_misere_clear(&m);
-            sg_store_misere_clear(&row);
-            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
-        }
-        offer.have_genus = 1;
-        offer.genus = m; /* shared, not owned */
-        offer.genus_asked = asked;
-        offer.genus_budget = misere_budget();
-        offer.genus_stopped = st == SG_E_UNKNOWN ? err.msg : NULL;
-    }
-    if (want_q) {
-        /* the sums of the heaps the genus table shows, 1..N-1 */
-        size_t wanted = asked ? asked - 1 : 0;
-        const sg_mquot *from = NULL;
-        if (found && row.have_quot && row.quot.heaps == wanted) {
-            quot = row.quot;
-            sg_mquot_init(&row.quot);
-            quot.stopped_at = 0; /* finished as far as asked */
-            qsource = "cache";
-        } else if (found && row.have_quot && row.quot.heaps < wanted &&
-                   row.quot_stopped && row.quot.stopped_at <= wanted &&
-                   max_order <= row.quot_max_order &&
-                   misere_budget() <= row.quot_budget) {
-            /* it stopped there within limits at least as large */
-            quot = row.quot;
-            sg_mquot_init(&row.quot);
-            qstopped = row.quot_stopped;
-            st = SG_E_UNKNOWN;
-            qsource = "cache";
-        } else {
-            if (found && row.have_quot && row.quot.heaps < wanted)
-                from = &row.quot;
-            st = sg_misere_quotient_from(&quot, &fl->r.rule, wanted, max_order,
-                                         misere_budget(), from, &cli_cancel,
-                                         &qerr);
-            qsource = from ? "extended" : "computed";
-            if (st == SG_OK || st == SG_E_UNKNOWN || st == SG_E_INTERRUPTED) {
-                offer.have_quot = 1;
-                offer.quot = quot; /* shared, not owned */
-                offer.quot_asked = wanted;
-                offer.quot_max_order = max_order;
-                offer.quot_budget = misere_budget();
-                offer.quot_stopped = st == SG_E_UNKNOWN ? qerr.msg : NULL;
-                offer.quot_runs = from ? row.quot_runs + 1 : 1;
-            }
-        }
-        if (offer.have_genus || offer.have_quot)
-            store_rc = misere_store(fl, &offer);
-        if (st == SG_E_UNKNOWN) {
-            if (!qstopped)
-                qstopped = qerr.msg;
-        } else if (st != SG_OK) {
-            cli_error("misère quotient: %s%s", qerr.msg,
-                      st == SG_E_INTERRUPTED && offer.have_quot && !store_rc &&
-                              fl->db && !sg_store_readonly(fl->db, NULL)
-                          ? "; the quotients proven are stored and a rerun "
-                            "continues from there"
-                          : "");
-            sg_misere_clear(&m);
-            sg_mquot_clear(&quot);
-            sg_store_misere_clear(&row);
-            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
-        }
-    } else if (offer.have_genus) {
-        store_rc = misere_store(fl, &offer);
     }
     if (q->positions) {
         FILE *in =
@@ -552,9 +405,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         if (!in) {
             cli_error("--positions '%s': %s", cli_quote(q->positions),
                       strerror(errno));
-            sg_misere_clear(&m);
-            sg_mquot_clear(&quot);
-            sg_store_misere_clear(&row);
+            cli_misere_clear(&x);
             return EXIT_RUNTIME;
         }
         rc = cli_positions_read(&items, &count, in, q->positions);
@@ -562,51 +413,51 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
             fclose(in);
         for (i = 0; i < count && !rc; i++) {
             cli_rec_begin(&rec, stdout, q->json);
-            rc = misere_position(&rec, &fl->r, &m, want_q ? &quot : NULL,
+            rc = misere_position(&rec, &fl->r, &x.m, want_q ? &x.quot : NULL,
                                  (const mpz_t *)items[i].h, items[i].n,
                                  items[i].text, items[i].text);
             cli_rec_end(&rec);
         }
         cli_positions_free(items, count);
-        sg_misere_clear(&m);
-        sg_mquot_clear(&quot);
-        sg_store_misere_clear(&row);
-        return rc ? rc : store_rc;
+        k = x.store_rc;
+        cli_misere_clear(&x);
+        return rc ? rc : k;
     }
     cli_rec_begin(&rec, stdout, q->json);
     if (q->json || !q->quiet) {
         cli_view_write(&rec, view);
         cli_view_values(&rec, view);
-        cli_misere_write(&rec, &m, asked, stopped, gsource);
+        cli_misere_write(&rec, &x.m, asked, x.stopped, x.gsource);
         if (want_q)
-            cli_mquot_write(&rec, &quot, qstopped, qsource);
+            cli_mquot_write(&rec, &x.quot, x.qstopped, x.qsource);
     } else if (!q->position) { /* --quiet: one status line */
         cli_rec_textf(&rec, "%s: misère genus of heaps 0..%zu, ", fl->r.canon,
-                      m.n ? m.n - 1 : 0);
-        if (m.tame_to < m.n)
-            cli_rec_textf(&rec, "first wild heap %zu", m.tame_to);
+                      x.m.n ? x.m.n - 1 : 0);
+        if (x.m.tame_to < x.m.n)
+            cli_rec_textf(&rec, "first wild heap %zu", x.m.tame_to);
         else
             cli_rec_textf(&rec, "all tame");
         if (want_q)
             cli_rec_textf(&rec, ", quotient of heaps 1..%zu of order %zu%s",
-                          quot.heaps, quot.order, qstopped ? " (stopped)" : "");
+                          x.quot.heaps, x.quot.order,
+                          x.qstopped ? " (stopped)" : "");
         cli_rec_textf(&rec, "\n");
     }
     k = EXIT_DONE;
     if (q->position)
-        k = misere_position(&rec, &fl->r, &m, want_q ? &quot : NULL,
+        k = misere_position(&rec, &fl->r, &x.m, want_q ? &x.quot : NULL,
                             (const mpz_t *)q->pos_heaps, q->npos, NULL,
                             q->position);
     cli_rec_end(&rec);
-    if (qstopped && !q->position) {
-        cli_error("misère quotient: heap %zu not finished: %s", quot.stopped_at,
-                  qstopped);
+    if (x.qstopped && !q->position) {
+        cli_error("misère quotient: heap %zu not finished: %s",
+                  x.quot.stopped_at, x.qstopped);
         k = EXIT_UNKNOWN;
     }
-    sg_misere_clear(&m);
-    sg_mquot_clear(&quot);
-    sg_store_misere_clear(&row);
-    return k == EXIT_DONE && store_rc ? store_rc : k;
+    if (k == EXIT_DONE && x.store_rc)
+        k = x.store_rc;
+    cli_misere_clear(&x);
+    return k;
 }
 
 /* --heap and --position extend an unresolved rule as --values does. */

@@ -207,6 +207,10 @@ run sweep_format "sweep_row|sweep_summary" 0 \
 run sweep_escalate "sweep_row|sweep_summary" 0 \
     "$SG" sweep rules - --seconds 0.2 --escalate 2 --jobs 2 --json \
     <<<$'0.07\n0.376\n0.5'
+# --misere: each row carries the analysis's misere and quotient objects
+run sweep_misere "sweep_row|sweep_summary" 0 \
+    "$SG" sweep rules - --max 2000 --jobs 2 --json --misere --misere-max 12 \
+    --quotient <<<$'0.77\n0.75'
 check "sweep: rows first, then exactly one summary, last" \
     python3 -c 'import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]

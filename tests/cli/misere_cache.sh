@@ -102,6 +102,47 @@ check "a third run: from the cache, the same quotient" test \
 check "--position from the cached quotient: method quotient" test \
     "$(jkey "$T/p.json" position method)" = quotient
 
+# --- sweep --misere --------------------------------------------------------
+# Every rule's tame_to and quotient against its own analysis (no cache).
+"$SG" sweep octal --digits 2 --misere --quotient --misere-max 10 --jobs 2 \
+    --max 3000 --format csv --db "$T/sweep.db" >"$T/sw.csv" 2>"$T/err"
+check "sweep octal --digits 2 --misere --quotient: exit 0" test $? = 0
+python3 -c 'import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    print(r["rule"], r["misere_heaps"], r["tame_to"], r["quotient_heaps"],
+          r["quotient_order"], r["quotient_stopped_at"] or "-")' \
+    "$T/sw.csv" >"$T/sw.txt"
+bad=0 rows=0
+while read -r rule mh tt qh qo qs; do
+    rows=$((rows + 1))
+    "$SG" --no-cache "$rule" --misere --quotient --max 10 --json \
+        >"$T/one.json" 2>/dev/null
+    want=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+m, q = d["misere"], d["quotient"]
+print(m["heaps"], m["tame_to"], q["heaps"], q["order"], q["stopped_at"] or "-")' "$T/one.json")
+    [ "$want" = "$mh $tt $qh $qo $qs" ] || {
+        bad=$((bad + 1))
+        echo "# $rule: $mh $tt $qh $qo $qs, alone: $want"
+    }
+done <"$T/sw.txt"
+check "... 56 rows, each equal to the rule's own --misere --quotient" \
+    test "$rows" = 56 -a "$bad" = 0
+"$SG" sweep octal --digits 2 --misere --misere-max 10 --jobs 2 --max 3000 \
+    --json --db "$T/sweep.db" >"$T/sw2.json" 2>"$T/err"
+check "a second sweep (JSON): every row's genus from the cache" test \
+    "$(python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])][:-1]
+print(len(rows), sum(r["misere"]["source"] == "cache" for r in rows))' \
+        "$T/sw2.json")" = "56 56"
+"$SG" sweep octal --digits 2 --misere --misere-max 10 --jobs 2 --max 3000 \
+    --db "$T/sweep.db" >"$T/sw3" 2>"$T/err"
+check "... the table has the tame_to column, 0.77's is 5" test \
+    "$(head -1 "$T/sw3" | grep -c ' tame_to ')" = 1 -a \
+    "$(awk '$1 == "0.77" {print $10}' "$T/sw3")" = 5
+"$SG" sweep octal --digits 1 --quotient >/dev/null 2>"$T/err"
+check "sweep --quotient without --misere: exit 2" test $? = 2
+
 # --- drop, upgrade, newer files -----------------------------------------
 "$SG" cache drop 0.77 >/dev/null
 check "cache drop removes the misère row" test \
