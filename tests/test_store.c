@@ -934,7 +934,8 @@ static void test_refuse_schema_version(void **state)
  * (family `octal` then) read as take-and-break, both on a read-only open
  * (the file left byte-for-byte as it was) and after the upgrade of a
  * writable open, which renames the row, its checkpoint and the families
- * in one transaction and sets user_version 2. */
+ * in one transaction, adds version 3's misere table and sets
+ * user_version 3. */
 static int visit_rule(const sg_store_entry *e, void *arg)
 {
     char *out = arg;
@@ -1039,7 +1040,7 @@ static void test_schema_v1(void **state)
     sql(path, "UPDATE rules SET rule = 'all-but{}' WHERE rule = 'nim';"
               "UPDATE checkpoints SET rule = 'all-but{}' WHERE rule = 'nim';"
               "UPDATE rules SET family = 'octal' WHERE rule IN ('4!.0',"
-              " '0.[7]'); PRAGMA user_version = 1");
+              " '0.[7]'); DROP TABLE misere; PRAGMA user_version = 1");
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE family"
                                    " = 'octal' OR rule = 'all-but{}'"),
                      4);
@@ -1057,7 +1058,10 @@ static void test_schema_v1(void **state)
 
     /* writable: upgraded on open */
     db = open_ok(path);
-    assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM sqlite_master"
+                                   " WHERE name = 'misere'"),
+                     1);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE rule ="
                                    " 'nim' AND family = 'all-but'"),
                      1);
@@ -1823,6 +1827,203 @@ static void test_status_words(void **state)
     assert_int_equal(sg_period_status_parse(&st, NULL), 0);
 }
 
+/* The misère table (schema 3): the genus and a quotient stored and read
+ * back equal to what was computed; a quotient stopped by --max-order,
+ * stored, read back and resumed gives the quotient a fresh computation
+ * gives; a smaller result never replaces a larger one; a damaged row is
+ * refused and left alone; a version-2 file reads as one without misère
+ * rows and is upgraded on a writable open; cache drop removes the row. */
+static void quot_equal(const sg_mquot *a, const sg_mquot *b)
+{
+    size_t i;
+
+    assert_int_equal(a->heaps, b->heaps);
+    assert_int_equal(a->order, b->order);
+    assert_memory_equal(a->trans, b->trans,
+                        a->order * a->heaps * sizeof *a->trans);
+    assert_memory_equal(a->p, b->p, a->order);
+    for (i = 0; i <= a->heaps; i++)
+        assert_int_equal(a->orders[i], b->orders[i]);
+    assert_int_equal(a->ngens, b->ngens);
+    assert_int_equal(a->nrel, b->nrel);
+    assert_memory_equal(a->rel, b->rel, a->nrel * a->ngens * sizeof *a->rel);
+    assert_memory_equal(a->heap, b->heap, (a->heaps + 1) * sizeof *a->heap);
+}
+
+static void test_misere_rows(void **state)
+{
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    sg_store *db = open_ok(path);
+    sg_store_misere in, back;
+    sg_misere m, small;
+    sg_mquot fresh, stopped;
+    sg_error err;
+    game gm;
+    size_t h, t;
+    int found = 0, kept = 0;
+    unsigned k;
+
+    (void)state;
+    game_init(&gm, "0.77", 0, 1);
+    sg_misere_init(&m);
+    sg_misere_init(&small);
+    sg_mquot_init(&fresh);
+    sg_mquot_init(&stopped);
+    assert_int_equal(sg_misere_analyse(&m, &gm.r, 24, 64 << 20, &err), SG_OK);
+    assert_int_equal(sg_misere_analyse(&small, &gm.r, 10, 64 << 20, &err),
+                     SG_OK);
+    assert_int_equal(
+        sg_misere_quotient(&fresh, &gm.r, 20, 1000, 64 << 20, NULL, &err),
+        SG_OK);
+    assert_int_equal(
+        sg_misere_quotient(&stopped, &gm.r, 20, 20, 64 << 20, NULL, &err),
+        SG_E_UNKNOWN);
+    assert_int_equal(stopped.heaps, 11); /* Q_12 of Kayles has 24 */
+
+    sg_store_misere_init(&back);
+    found = 1;
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_OK);
+    assert_false(found);
+
+    /* the genus and the stopped quotient, in one row */
+    memset(&in, 0, sizeof in);
+    in.have_genus = 1;
+    in.genus = m;
+    in.genus_asked = 24;
+    in.genus_budget = 64 << 20;
+    in.have_quot = 1;
+    in.quot = stopped;
+    in.quot_asked = 20;
+    in.quot_max_order = 20;
+    in.quot_budget = 64 << 20;
+    in.quot_stopped = (char *)(uintptr_t) "past --max-order";
+    in.quot_runs = 1;
+    assert_int_equal(sg_store_misere_put(db, "0.77", &in, &kept, &err), SG_OK);
+    assert_false(kept);
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_OK);
+    assert_true(found);
+    assert_true(back.have_genus);
+    assert_int_equal(back.genus.n, 24);
+    assert_int_equal(back.genus.tame_to, m.tame_to);
+    assert_int_equal(back.genus.tame_to, 5); /* Kayles: heap 5 is 4^146 */
+    assert_int_equal(back.genus.positions, m.positions);
+    for (h = 0; h < 24; h++) {
+        assert_int_equal(back.genus.value[h], m.value[h]);
+        assert_int_equal(back.genus.genus[h].g, m.genus[h].g);
+        assert_int_equal(back.genus.genus[h].len, m.genus[h].len);
+        for (k = 0; k < m.genus[h].len; k++)
+            assert_int_equal(back.genus.genus[h].gamma[k], m.genus[h].gamma[k]);
+    }
+    assert_true(back.have_quot);
+    quot_equal(&back.quot, &stopped);
+    assert_int_equal(back.quot.stopped_at, 12);
+    assert_string_equal(back.quot_stopped, "past --max-order");
+    assert_int_equal(back.quot.suffixes, stopped.suffixes);
+    for (t = 0; t <= stopped.suffixes; t++)
+        assert_int_equal(back.quot.test_at[t], stopped.test_at[t]);
+    assert_memory_equal(back.quot.tests, stopped.tests,
+                        stopped.test_at[stopped.suffixes] *
+                            sizeof *stopped.tests);
+
+    /* resumed from what was read back: the fresh computation's quotient */
+    {
+        sg_mquot res;
+        sg_mquot_init(&res);
+        assert_int_equal(sg_misere_quotient_from(&res, &gm.r, 20, 1000,
+                                                 64 << 20, &back.quot, NULL,
+                                                 &err),
+                         SG_OK);
+        assert_int_equal(res.resumed_from, 11);
+        quot_equal(&res, &fresh);
+        sg_mquot_clear(&res);
+    }
+
+    /* fewer heaps never replace more; a larger quotient does */
+    memset(&in, 0, sizeof in);
+    in.have_genus = 1;
+    in.genus = small;
+    in.genus_asked = 10;
+    in.genus_budget = 64 << 20;
+    assert_int_equal(sg_store_misere_put(db, "0.77", &in, &kept, &err), SG_OK);
+    assert_true(kept);
+    memset(&in, 0, sizeof in);
+    in.have_quot = 1;
+    in.quot = fresh;
+    in.quot_asked = 20;
+    in.quot_max_order = 1000;
+    in.quot_budget = 64 << 20;
+    in.quot_runs = 2;
+    assert_int_equal(sg_store_misere_put(db, "0.77", &in, &kept, &err), SG_OK);
+    assert_false(kept);
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_OK);
+    assert_int_equal(back.genus.n, 24);
+    quot_equal(&back.quot, &fresh);
+    assert_int_equal(back.quot.stopped_at, 0);
+    assert_null(back.quot_stopped);
+    assert_int_equal(back.quot_runs, 2);
+
+    /* damage: refused, naming the file, the row left as it is */
+    sg_store_close(db);
+    sql(path, "UPDATE misere SET exponents = replace(exponents, '4:1,4,6',"
+              " '4:1,4,7')");
+    db = open_ok(path);
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_E_IO);
+    assert_non_null(strstr(err.msg, path));
+    assert_false(found);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM misere"), 1);
+    sg_store_close(db);
+    sql(path, "UPDATE misere SET exponents = replace(exponents, '4:1,4,7',"
+              " '4:1,4,6'); UPDATE misere SET quot_p = zeroblob(length("
+              "quot_p))");
+    db = open_ok(path);
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_E_IO);
+
+    /* cache drop takes the misère row with the rule */
+    assert_int_equal(sg_store_drop(db, "0.77", &found, &err), SG_OK);
+    assert_true(found);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM misere"), 0);
+    sg_store_close(db);
+
+    /* a version-2 file: no misère rows read-only, upgraded writable */
+    sql(path, "DROP TABLE misere; PRAGMA user_version = 2");
+    assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err), SG_OK);
+    found = 1;
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_OK);
+    assert_false(found);
+    sg_store_close(db);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
+    db = open_ok(path);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 3);
+    memset(&in, 0, sizeof in);
+    in.have_genus = 1;
+    in.genus = small;
+    assert_int_equal(sg_store_misere_put(db, "0.77", &in, NULL, &err), SG_OK);
+    assert_int_equal(sg_store_misere_get(db, "0.77", &back, &found, &err),
+                     SG_OK);
+    assert_true(found);
+    assert_int_equal(back.genus.n, 10);
+    assert_false(back.have_quot);
+    sg_store_close(db);
+    /* a version-3 file without its misere table is damaged */
+    sql(path, "DROP TABLE misere");
+    assert_int_equal(sg_store_open(&db, path, 0, &err), SG_E_IO);
+
+    sg_store_misere_clear(&back);
+    sg_misere_clear(&m);
+    sg_misere_clear(&small);
+    sg_mquot_clear(&fresh);
+    sg_mquot_clear(&stopped);
+    game_clear(&gm);
+    free(path);
+    rm_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1849,6 +2050,7 @@ int main(void)
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_status_words),
+        cmocka_unit_test(test_misere_rows),
     };
 
     tu_base_seed();

@@ -484,11 +484,43 @@ void cli_position_write(cli_rec *r, const sg_result *res, const sg_seq *s,
                         const sg_position *p, const mpz_t *heaps, size_t n,
                         const char *line);
 
+/* The misère analysis of a rule (misere_cache.c): the genus of heaps
+ * 0..N-1 and, asked, the quotient of heaps 1..N-1, through the cache. */
+#define CLI_MISERE_HEAPS 40       /* N when --max is not given */
+#define CLI_MISERE_MAX_ORDER 1024 /* --max-order when not given */
+
+typedef struct cli_misere {
+    sg_misere m;
+    sg_mquot quot;
+    const char *gsource, *qsource; /* "computed", "cache", "extended" */
+    const char *stopped;  /* why fewer heaps than asked (gwhy), or NULL */
+    const char *qstopped; /* why the quotient stopped (qwhy), or NULL */
+    char gwhy[512], qwhy[512];
+    int store_rc; /* exit status of storing them (0: stored or none) */
+} cli_misere;
+
+void cli_misere_init(cli_misere *x);
+void cli_misere_clear(cli_misere *x);
+
+/* The byte budget of one exact misère computation: 256 MiB, or
+ * $SGEXPLORE_MISERE_MIB MiB (docs/MISERE.md). */
+size_t cli_misere_budget(void);
+
+/* Fill x for the flow's rule (its cache, fl->db, may be NULL): read
+ * from the cache's misère row when it holds the answer, resume a stored
+ * quotient of fewer heaps, compute the rest, and offer what was computed
+ * to the cache.  EXIT_DONE also when a budget stopped the genus or the
+ * quotient (x->stopped, x->qstopped); else an exit status after one
+ * error line (interrupted: what was proven is stored first). */
+int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
+                       int want_q, size_t max_order);
+
 /* --misere: the key "misere" ({"heaps", "values", "genus", "tame_to",
- * "first_wild", "positions", "stopped"}) or its text lines; `asked` heaps
- * were asked for, `stopped` says why fewer were computed (else NULL). */
+ * "first_wild", "positions", "stopped", "source"}) or its text lines;
+ * `asked` heaps were asked for, `stopped` says why fewer were computed
+ * (else NULL), `source` is "computed" or "cache". */
 void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
-                      const char *stopped);
+                      const char *stopped, const char *source);
 
 /* --misere --position: the key "position" as cli_position_write (values
  * and nim_sum null, which have no misère meaning) plus "method", or one
@@ -498,10 +530,12 @@ void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
 
 /* --misere --quotient: the key "quotient" ({"heaps", "order",
  * "orders", "generators", "relations", "p_portion", "heap_words",
- * "test_sums", "proof_states", "positions", "stopped_at", "stopped"}) or
- * its text lines; `stopped` says why heap stopped_at was not finished
- * (else NULL). */
-void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped);
+ * "test_sums", "proof_states", "positions", "stopped_at", "stopped",
+ * "source", "resumed_from"}) or its text lines; `stopped` says why heap
+ * stopped_at was not finished (else NULL); `source` is "computed",
+ * "cache" or "extended" (resumed from a cached quotient). */
+void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped,
+                     const char *source);
 
 /* The --version record: {"program", "version"} or "sgexplore VERSION". */
 void cli_version_write(cli_rec *r, const char *version);

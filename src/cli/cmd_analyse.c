@@ -296,30 +296,6 @@ static int questions_parse(questions *q, const cli_args *a)
     return EXIT_DONE;
 }
 
-/* The default number of heaps whose misère genus is computed (the exact
- * computation visits every sum of heaps a heap reaches: for Kayles, the
- * partitions of every n below it). */
-#define MISERE_HEAPS 40
-
-/* The byte budget of one exact misère computation: 256 MiB, or
- * $SGEXPLORE_MISERE_MIB MiB (docs/MISERE.md). */
-static size_t misere_budget(void)
-{
-    const char *e = getenv("SGEXPLORE_MISERE_MIB");
-    char *end;
-    unsigned long v;
-
-    if (e && *e) {
-        v = strtoul(e, &end, 10);
-        if (!*end && v > 0 && v < ((size_t)1 << 20))
-            return (size_t)v << 20;
-    }
-    return (size_t)256 << 20;
-}
-
-/* The default --max-order (docs/MISERE.md, "Misère quotients"). */
-#define MISERE_MAX_ORDER 1024
-
 /* One misère position: its answer as the key "position" of rec, or one
  * text line: by the tame rule when every heap is tame, else by the
  * quotient q (NULL: none) when every heap is within it, else by the
@@ -357,7 +333,7 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
                                              &err);
         else
             st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
-                                            misere_budget(), &err);
+                                            cli_misere_budget(), &err);
     }
     free(heaps);
     if (st != SG_OK) {
@@ -371,21 +347,17 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
 }
 
 /* --misere: the options with no misère meaning, then the normal report,
- * the genus of heaps 0..N-1 (N: --max, else MISERE_HEAPS) and the
+ * the genus of heaps 0..N-1 (N: --max, else CLI_MISERE_HEAPS) and the
  * positions asked. */
 static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       cli_view *view)
 {
     static const char *const none[] = {"--heap", "--values", "--plot",
                                        "--export-certificate", "--deep"};
-    sg_misere m;
-    sg_mquot quot;
-    sg_error err, qerr;
-    size_t i, asked = MISERE_HEAPS, max_order = MISERE_MAX_ORDER;
+    cli_misere x;
+    size_t i, asked = CLI_MISERE_HEAPS, max_order = CLI_MISERE_MAX_ORDER;
     uint64_t max;
     int rc = EXIT_DONE, k, want_q = cli_get(a, "--quotient") != NULL;
-    const char *stopped = NULL, *qstopped = NULL;
-    sg_status st;
     cli_rec rec;
 
     for (i = 0; i < sizeof none / sizeof *none; i++)
@@ -420,30 +392,10 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     cli_flow_view(view, fl);
     if ((rc = cli_view_prepare(view)))
         return rc;
-    sg_misere_init(&m);
-    {
-        st = sg_misere_analyse(&m, &fl->r.rule, asked, misere_budget(), &err);
-        if (st == SG_E_UNKNOWN) {
-            stopped = err.msg;
-        } else if (st != SG_OK) {
-            cli_error("misère genus: %s", err.msg);
-            sg_misere_clear(&m);
-            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
-        }
-    }
-    sg_mquot_init(&quot);
-    if (want_q) {
-        /* the sums of the heaps the genus table shows, 1..N-1 */
-        st = sg_misere_quotient(&quot, &fl->r.rule, asked ? asked - 1 : 0,
-                                max_order, misere_budget(), &cli_cancel, &qerr);
-        if (st == SG_E_UNKNOWN) {
-            qstopped = qerr.msg;
-        } else if (st != SG_OK) {
-            cli_error("misère quotient: %s", qerr.msg);
-            sg_misere_clear(&m);
-            sg_mquot_clear(&quot);
-            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
-        }
+    cli_misere_init(&x);
+    if ((rc = cli_misere_compute(&x, fl, asked, want_q, max_order))) {
+        cli_misere_clear(&x);
+        return rc;
     }
     if (q->positions) {
         FILE *in =
@@ -453,8 +405,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         if (!in) {
             cli_error("--positions '%s': %s", cli_quote(q->positions),
                       strerror(errno));
-            sg_misere_clear(&m);
-            sg_mquot_clear(&quot);
+            cli_misere_clear(&x);
             return EXIT_RUNTIME;
         }
         rc = cli_positions_read(&items, &count, in, q->positions);
@@ -462,48 +413,50 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
             fclose(in);
         for (i = 0; i < count && !rc; i++) {
             cli_rec_begin(&rec, stdout, q->json);
-            rc = misere_position(&rec, &fl->r, &m, want_q ? &quot : NULL,
+            rc = misere_position(&rec, &fl->r, &x.m, want_q ? &x.quot : NULL,
                                  (const mpz_t *)items[i].h, items[i].n,
                                  items[i].text, items[i].text);
             cli_rec_end(&rec);
         }
         cli_positions_free(items, count);
-        sg_misere_clear(&m);
-        sg_mquot_clear(&quot);
-        return rc;
+        k = x.store_rc;
+        cli_misere_clear(&x);
+        return rc ? rc : k;
     }
     cli_rec_begin(&rec, stdout, q->json);
     if (q->json || !q->quiet) {
         cli_view_write(&rec, view);
         cli_view_values(&rec, view);
-        cli_misere_write(&rec, &m, asked, stopped);
+        cli_misere_write(&rec, &x.m, asked, x.stopped, x.gsource);
         if (want_q)
-            cli_mquot_write(&rec, &quot, qstopped);
+            cli_mquot_write(&rec, &x.quot, x.qstopped, x.qsource);
     } else if (!q->position) { /* --quiet: one status line */
         cli_rec_textf(&rec, "%s: misère genus of heaps 0..%zu, ", fl->r.canon,
-                      m.n ? m.n - 1 : 0);
-        if (m.tame_to < m.n)
-            cli_rec_textf(&rec, "first wild heap %zu", m.tame_to);
+                      x.m.n ? x.m.n - 1 : 0);
+        if (x.m.tame_to < x.m.n)
+            cli_rec_textf(&rec, "first wild heap %zu", x.m.tame_to);
         else
             cli_rec_textf(&rec, "all tame");
         if (want_q)
             cli_rec_textf(&rec, ", quotient of heaps 1..%zu of order %zu%s",
-                          quot.heaps, quot.order, qstopped ? " (stopped)" : "");
+                          x.quot.heaps, x.quot.order,
+                          x.qstopped ? " (stopped)" : "");
         cli_rec_textf(&rec, "\n");
     }
     k = EXIT_DONE;
     if (q->position)
-        k = misere_position(&rec, &fl->r, &m, want_q ? &quot : NULL,
+        k = misere_position(&rec, &fl->r, &x.m, want_q ? &x.quot : NULL,
                             (const mpz_t *)q->pos_heaps, q->npos, NULL,
                             q->position);
     cli_rec_end(&rec);
-    if (qstopped && !q->position) {
-        cli_error("misère quotient: heap %zu not finished: %s", quot.stopped_at,
-                  qstopped);
+    if (x.qstopped && !q->position) {
+        cli_error("misère quotient: heap %zu not finished: %s",
+                  x.quot.stopped_at, x.qstopped);
         k = EXIT_UNKNOWN;
     }
-    sg_misere_clear(&m);
-    sg_mquot_clear(&quot);
+    if (k == EXIT_DONE && x.store_rc)
+        k = x.store_rc;
+    cli_misere_clear(&x);
     return k;
 }
 

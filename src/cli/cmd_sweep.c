@@ -58,6 +58,13 @@ static const cli_opt sweep_opts[] = {
     {"--shard", NULL, "K/N", "only every N-th rule, from the K-th on"},
     {"--plot", NULL, "FILE", "draw periods and pre-periods of the sweep"},
     {"--yes", NULL, NULL, "sweep a family of more than 10,000 rules"},
+    {"--misere", NULL, NULL,
+     "also the misere genus of heaps 0..39: tame_to per rule"},
+    {"--misere-max", NULL, "N", "with --misere: heaps 0..N-1 (default 40)"},
+    {"--quotient", NULL, NULL,
+     "with --misere: the misere quotient of heaps 1..N-1, its order"},
+    {"--max-order", NULL, "M",
+     "with --quotient: stop past M elements (default 1024)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -414,6 +421,7 @@ typedef struct wire_row {
     char source[12];
     uint64_t digest, digest_len;
     sweep_budget b; /* the budget of this round and how it ended */
+    sweep_misere mis;
     uint64_t json_len;
 } wire_row;
 
@@ -558,6 +566,7 @@ static void budgets_write(cli_rec *r, const item *it, const sweep_budget *b,
 /* One rule in a worker: the cached analysis, then its row. */
 static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
 {
+    cli_misere x;
     cli_flow fl;
     wire_row w;
     cli_view view;
@@ -600,10 +609,38 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
                  scaled_default ? "default" : fl.max_is);
         snprintf(w.b.stopped, sizeof w.b.stopped, "%s", fl.stopped);
         snprintf(w.b.source, sizeof w.b.source, "%s", fl.source);
+    }
+    cli_misere_init(&x);
+    if (!rc && s->misere) {
+        if (cli_cancel == 2) /* a --seconds alarm of the flow, not a signal */
+            cli_cancel = 0;
+        rc = cli_misere_compute(&x, &fl, s->mis_heaps, s->quotient,
+                                s->max_order);
+        if (rc && cli_cancel == 1) {
+            cli_misere_clear(&x);
+            cli_flow_clear(&fl);
+            return -1;
+        }
+        if (!rc)
+            rc = x.store_rc;
+        w.rc = rc;
+        w.seconds = now() - t0;
+        if (!rc) {
+            w.mis.on = 1;
+            w.mis.heaps = x.m.n;
+            w.mis.tame_to = x.m.tame_to;
+            w.mis.quotient = s->quotient;
+            w.mis.q_heaps = x.quot.heaps;
+            w.mis.q_order = x.quot.order;
+            w.mis.q_stopped_at = x.qstopped ? x.quot.stopped_at : 0;
+        }
+    }
+    if (!rc) {
         if (s->fmt == FMT_JSON) {
             cli_flow_view(&view, &fl);
             if (cli_view_prepare(&view) ||
                 !(mem = open_memstream(&json, &json_len))) {
+                cli_misere_clear(&x);
                 cli_flow_clear(&fl);
                 return -1;
             }
@@ -613,6 +650,12 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
                 cli_rec_begin(&rec, mem, 1);
                 cli_view_write(&rec, &view);
                 cli_view_values(&rec, &view);
+                if (w.mis.on) {
+                    cli_misere_write(&rec, &x.m, s->mis_heaps, x.stopped,
+                                     x.gsource);
+                    if (s->quotient)
+                        cli_mquot_write(&rec, &x.quot, x.qstopped, x.qsource);
+                }
                 budgets_write(&rec, &s->items[index], &w.b, w.seconds);
                 cli_rec_end(&rec);
             }
@@ -622,6 +665,7 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
             w.json_len = json_len;
         }
     }
+    cli_misere_clear(&x);
     cli_flow_clear(&fl);
     sent = write_all(out, &w, sizeof w) == 0 &&
            (!json_len || write_all(out, json, json_len) == 0);
@@ -779,6 +823,33 @@ static int parse_options(sweep *s, const cli_args *a)
             return EXIT_USAGE;
         }
     }
+    s->mis_heaps = CLI_MISERE_HEAPS;
+    s->max_order = CLI_MISERE_MAX_ORDER;
+    s->misere = cli_get(a, "--misere") != NULL;
+    s->quotient = cli_get(a, "--quotient") != NULL;
+    if (!s->misere && (s->quotient || cli_get(a, "--misere-max"))) {
+        cli_error("%s goes with --misere",
+                  s->quotient ? "--quotient" : "--misere-max");
+        return EXIT_USAGE;
+    }
+    if (!s->quotient && cli_get(a, "--max-order")) {
+        cli_error("--max-order goes with --quotient");
+        return EXIT_USAGE;
+    }
+    if (cli_get(a, "--misere-max")) {
+        unsigned v;
+        if ((rc = parse_small(&v, "--misere-max", cli_get(a, "--misere-max"), 1,
+                              1u << 20)))
+            return rc;
+        s->mis_heaps = v;
+    }
+    if (cli_get(a, "--max-order")) {
+        unsigned v;
+        if ((rc = parse_small(&v, "--max-order", cli_get(a, "--max-order"), 1,
+                              1u << 16)))
+            return rc;
+        s->max_order = v;
+    }
     if (plot && sg_plot_format_of(plot) == SG_PLOT_UNKNOWN) {
         cli_error("--plot '%s': the file name must end in .png, .svg or .pdf",
                   cli_quote(plot));
@@ -925,6 +996,7 @@ static int take_row(sweep *s, slot *w, int stopping, int *rc)
         memcpy(it->source, row.source, sizeof it->source);
         it->digest = row.digest;
         it->digest_len = row.digest_len;
+        it->mis = row.mis;
         it->source[sizeof it->source - 1] = '\0';
         /* A rule that a larger budget may still prove waits for the next
          * round; its row is the last round's. */

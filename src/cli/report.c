@@ -604,7 +604,7 @@ void cli_version_write(cli_rec *r, const char *version)
 /* ------------------------------------------------------------------ */
 
 void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
-                      const char *stopped)
+                      const char *stopped, const char *source)
 {
     char buf[16 + 11 * SG_GENUS_MAX];
     size_t h;
@@ -626,10 +626,13 @@ void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
         cli_rec_str(r, "stopped", stopped);
     else
         cli_rec_null(r, "stopped");
+    cli_rec_str(r, "source", source);
     cli_rec_close(r);
     if (r->json)
         return;
     cli_rec_textf(r, "misère: genus of heaps 0..%zu", m->n ? m->n - 1 : 0);
+    if (strcmp(source, "cache") == 0)
+        cli_rec_textf(r, " (from the cache)");
     if (m->n < asked)
         cli_rec_textf(r, " (of the %zu asked: %s)", asked, stopped);
     cli_rec_textf(r, ", exact over %zu sums of heaps\n", m->positions);
@@ -706,7 +709,8 @@ static const char *mquot_nf(char *buf, size_t size, const sg_mquot *q,
     return sg_mquot_word(buf, size, q, q->nf + (size_t)u * q->ngens);
 }
 
-void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped)
+void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped,
+                     const char *source)
 {
     char a[4096], b[4096];
     size_t i, np = 0;
@@ -755,6 +759,9 @@ void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped)
         cli_rec_str(r, "stopped", stopped);
     else
         cli_rec_null(r, "stopped");
+    cli_rec_str(r, "source", source);
+    cli_rec_uint_or_null(r, "resumed_from", q->resumed_from != 0,
+                         q->resumed_from);
     cli_rec_close(r);
     if (r->json)
         return;
@@ -763,6 +770,13 @@ void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped)
                   "%zu generators, P-portion of %zu (proven: %zu test "
                   "sums, %zu states checked)\n",
                   q->heaps, q->order, q->ngens, np, q->suffixes, q->states);
+    if (strcmp(source, "cache") == 0)
+        cli_rec_textf(r, "  from the cache\n");
+    else if (q->resumed_from)
+        cli_rec_textf(r,
+                      "  extended: resumed from the cached quotient of "
+                      "heaps 1..%zu\n",
+                      q->resumed_from);
     cli_rec_textf(r, "  generators:");
     for (i = 0; i < q->ngens; i++) {
         cli_rec_textf(r, "%s %s = heap %zu", i ? "," : "",

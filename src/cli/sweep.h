@@ -31,6 +31,16 @@ typedef struct sweep_budget {
     char source[12];   /* "computed", "cache" or "extended" */
 } sweep_budget;
 
+/* A rule's misère results (--misere), as the row shows them. */
+typedef struct sweep_misere {
+    int on;                    /* computed */
+    int quotient;              /* with --quotient */
+    uint64_t heaps;            /* the genus of heaps 0..heaps-1 */
+    uint64_t tame_to;          /* heaps below it are tame */
+    uint64_t q_heaps, q_order; /* the last quotient proven, of 1..q_heaps */
+    uint64_t q_stopped_at;     /* the heap a limit stopped, or 0 */
+} sweep_misere;
+
 /* One round of the sweep: the budget every rule of it got. */
 typedef struct sweep_round {
     uint64_t max;         /* --max, scaled; 0: default or none */
@@ -53,8 +63,9 @@ typedef struct item {
     uint64_t digest, digest_len;            /* FNV-1a of G(0..digest_len-1) */
     sweep_budget budgets[SWEEP_ROUNDS_MAX]; /* one per round it ran */
     unsigned nbudgets;
-    int again;  /* unresolved within a budget the next round raises */
-    char *json; /* the row of a rule that waits for the next round */
+    sweep_misere mis; /* --misere */
+    int again;        /* unresolved within a budget the next round raises */
+    char *json;       /* the row of a rule that waits for the next round */
     size_t json_len;
 } item;
 
@@ -70,10 +81,13 @@ typedef struct sweep {
     long jobs;
     unsigned rounds, round; /* --escalate R (1: none); the current one */
     sweep_round round_info[SWEEP_ROUNDS_MAX];
-    size_t *todo, ntodo; /* the rules of the current round */
-    unsigned shares;     /* workers of the round, sharing the memory */
-    size_t *slots;       /* hash table of canonical forms: item index + 1 */
-    size_t nslots;       /* a power of two, at least twice n */
+    size_t *todo, ntodo;  /* the rules of the current round */
+    unsigned shares;      /* workers of the round, sharing the memory */
+    int misere, quotient; /* --misere, --quotient */
+    size_t mis_heaps;     /* --misere-max */
+    size_t max_order;     /* --max-order */
+    size_t *slots;        /* hash table of canonical forms: item index + 1 */
+    size_t nslots;        /* a power of two, at least twice n */
 } sweep;
 
 /* Seconds on the monotonic clock. */

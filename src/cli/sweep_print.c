@@ -17,13 +17,47 @@
 
 void sweep_print_header(const sweep *s)
 {
-    if (s->fmt == FMT_TABLE)
-        printf("%-22s %-19s %7s %7s %6s %9s %8s  %-8s %-7s %s\n", "rule",
-               "status", "n0", "p", "saltus", "computed", "seconds", "source",
-               "stopped", "budgets");
-    else if (s->fmt == FMT_CSV)
+    if (s->fmt == FMT_TABLE) {
+        printf("%-22s %-19s %7s %7s %6s %9s %8s  %-8s %-7s ", "rule", "status",
+               "n0", "p", "saltus", "computed", "seconds", "source", "stopped");
+        if (s->misere)
+            printf("%7s %-18s ", "tame_to", s->quotient ? "quotient" : "");
+        printf("budgets\n");
+    } else if (s->fmt == FMT_CSV) {
         printf("rule,status,preperiod,period,saltus,computed,seconds,source,"
-               "given,stopped,budgets\n");
+               "given,stopped,budgets%s\n",
+               s->misere ? ",misere_heaps,tame_to,quotient_heaps,"
+                           "quotient_order,quotient_stopped_at"
+                         : "");
+    }
+}
+
+/* The misère columns of a row: csv (the five fields, each after a
+ * comma; the quotient's empty without --quotient) or table (tame_to, and
+ * the quotient as "Q_29=40", "Q_11=18 stopped"). */
+static void misere_cells(const sweep *s, const item *it, int csv)
+{
+    const sweep_misere *m = &it->mis;
+    char q[48] = "";
+
+    if (csv) {
+        printf(",%llu,%llu,", (unsigned long long)m->heaps,
+               (unsigned long long)m->tame_to);
+        if (m->quotient)
+            printf("%llu,%llu,", (unsigned long long)m->q_heaps,
+                   (unsigned long long)m->q_order);
+        else
+            printf(",,");
+        if (m->quotient && m->q_stopped_at)
+            printf("%llu", (unsigned long long)m->q_stopped_at);
+        return;
+    }
+    if (m->quotient)
+        snprintf(q, sizeof q, "Q_%llu=%llu%s", (unsigned long long)m->q_heaps,
+                 (unsigned long long)m->q_order,
+                 m->q_stopped_at ? " stopped" : "");
+    (void)s;
+    printf("%7llu %-18s ", (unsigned long long)m->tame_to, q);
 }
 
 /* One budget in the text: "5s" (time; a given --max is in the summary)
@@ -104,6 +138,8 @@ void sweep_print_row(const sweep *s, const item *it, const char *json,
         print_given(stdout, it, " ");
         printf("\",%s,", stopped_of(it));
         budgets_text(stdout, it);
+        if (s->misere)
+            misere_cells(s, it, 1);
         fputc('\n', stdout);
         return;
     }
@@ -111,6 +147,8 @@ void sweep_print_row(const sweep *s, const item *it, const char *json,
            sg_period_status_name(it->status), n0, per, sal,
            (unsigned long long)it->computed, it->seconds, it->source,
            stopped_of(it));
+    if (s->misere)
+        misere_cells(s, it, 0);
     budgets_text(stdout, it);
     if (has_given(it)) {
         fputs("  (= ", stdout);

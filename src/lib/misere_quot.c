@@ -1202,6 +1202,8 @@ void sg_mquot_clear(sg_mquot *q)
     free(q->nf);
     free(q->rel);
     free(q->rel_rhs);
+    free(q->tests);
+    free(q->test_at);
     memset(q, 0, sizeof *q);
 }
 
@@ -1247,71 +1249,157 @@ static void qctx_clear(qctx *q)
     free(q->b);
 }
 
-/* The result m from the proven quotient of heaps 1..q->pk. */
+/* The products, elements of the heaps and the presentation of m, of
+ * which heaps, order, trans, p and orders are set; checked first, so
+ * that a damaged copy read from the cache is refused, not believed. */
+sg_status sg_mquot_complete(sg_mquot *m, sg_error *err)
+{
+    size_t n = m->order, k = m->heaps, u, v, h, i;
+    uint32_t *par = NULL, *gen = NULL, *order = NULL;
+    unsigned char *seen = NULL;
+    size_t nq = 1, qi;
+    sg_status st = SG_OK;
+
+    if (n < 1 || n > UINT32_MAX || (k && n > SIZE_MAX / k / 4) || !m->trans ||
+        !m->p || !m->orders || m->orders[k] != n)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "misère quotient: not a quotient of heaps 1..%zu",
+                            k);
+    for (u = 0; u < n * k; u++)
+        if (m->trans[u] >= n)
+            return sg_error_set(err, SG_E_INPUT, -1,
+                                "misère quotient: an element out of range");
+    for (u = 0; u < n; u++)
+        for (h = 0; h < k; h++)
+            for (i = h + 1; i < k; i++)
+                if (m->trans[(size_t)m->trans[u * k + h] * k + i] !=
+                    m->trans[(size_t)m->trans[u * k + i] * k + h])
+                    return sg_error_set(err, SG_E_INPUT, -1,
+                                        "misère quotient: heaps %zu and %zu "
+                                        "do not commute",
+                                        h + 1, i + 1);
+    free(m->heap);
+    free(m->mul);
+    m->mul = NULL;
+    if (!(m->heap = malloc((k + 1) * sizeof *m->heap)) ||
+        !(m->mul = malloc(n * n * sizeof *m->mul)) || !(seen = calloc(n, 1)) ||
+        !(par = malloc(n * sizeof *par)) || !(gen = malloc(n * sizeof *gen)) ||
+        !(order = malloc(n * sizeof *order))) {
+        st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        goto out;
+    }
+    m->heap[0] = 0;
+    for (h = 1; h <= k; h++)
+        m->heap[h] = m->trans[h - 1];
+    /* products through any word: the walk from the identity (under
+     * commutativity the map of a word depends only on its element) */
+    order[0] = 0;
+    seen[0] = 1;
+    for (qi = 0; qi < nq; qi++)
+        for (h = 1; h <= k; h++) {
+            uint32_t t = m->trans[(size_t)order[qi] * k + h - 1];
+            if (!seen[t]) {
+                seen[t] = 1;
+                par[t] = order[qi];
+                gen[t] = (uint32_t)h;
+                order[nq++] = t;
+            }
+        }
+    if (nq != n) {
+        st = sg_error_set(err, SG_E_INPUT, -1,
+                          "misère quotient: an element no sum reaches");
+        goto out;
+    }
+    for (u = 0; u < n; u++) {
+        uint32_t *row = m->mul + u * n;
+        row[0] = (uint32_t)u;
+        for (qi = 1; qi < nq; qi++) {
+            v = order[qi];
+            row[v] = m->trans[(size_t)row[par[v]] * k + gen[v] - 1];
+        }
+    }
+    st = present(m, err);
+out:
+    free(seen);
+    free(par);
+    free(gen);
+    free(order);
+    return st;
+}
+
+/* The result m from the proven quotient of heaps 1..q->pk, with the
+ * test sums a later run resumes from. */
 static sg_status result(sg_mquot *m, qctx *q, sg_error *err)
 {
-    size_t n = q->pnq, k = q->pk, u, v, h;
+    size_t n = q->pnq, k = q->pk, t, at = 0;
 
     m->heaps = k;
     m->order = n;
     if (!(m->trans = malloc((n * k > 0 ? n * k : 1) * sizeof *m->trans)) ||
-        !(m->p = malloc(n)) || !(m->heap = malloc((k + 1) * sizeof *m->heap)) ||
-        !(m->mul = malloc(n * n * sizeof *m->mul)))
+        !(m->p = malloc(n)) ||
+        !(m->test_at = malloc((q->nT + 1) * sizeof *m->test_at)) ||
+        !(m->tests = malloc((q->w.npool ? q->w.npool : 1) * sizeof *m->tests)))
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
     memcpy(m->trans, q->ptrans, n * k * sizeof *m->trans);
     memcpy(m->p, q->plabel, n);
-    m->heap[0] = 0;
-    for (h = 1; h <= k; h++)
-        m->heap[h] = m->trans[h - 1];
-    /* products through the normal forms come after present(); here
-     * through any word: the walk from the identity */
-    {
-        uint32_t *word = malloc(n * sizeof *word), *par = NULL, *gen = NULL;
-        uint32_t *order = NULL;
-        size_t nq = 1, qi;
-        unsigned char *seen = calloc(n, 1);
-        if (!word || !seen || !(par = malloc(n * sizeof *par)) ||
-            !(gen = malloc(n * sizeof *gen)) ||
-            !(order = malloc(n * sizeof *order))) {
-            free(word);
-            free(seen);
-            free(par);
-            free(gen);
-            free(order);
-            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-        }
-        order[0] = 0;
-        seen[0] = 1;
-        for (qi = 0; qi < nq; qi++)
-            for (h = 1; h <= k; h++) {
-                uint32_t t = m->trans[(size_t)order[qi] * k + h - 1];
-                if (!seen[t]) {
-                    seen[t] = 1;
-                    par[t] = order[qi];
-                    gen[t] = (uint32_t)h;
-                    order[nq++] = t;
-                }
-            }
-        for (u = 0; u < n; u++) {
-            uint32_t *row = m->mul + u * n;
-            row[0] = (uint32_t)u;
-            for (qi = 1; qi < nq; qi++) {
-                v = order[qi];
-                row[v] = m->trans[(size_t)row[par[v]] * k + gen[v] - 1];
-            }
-        }
-        free(word);
-        free(seen);
-        free(par);
-        free(gen);
-        free(order);
+    for (t = 0; t < q->nT; t++) {
+        size_t len;
+        const uint32_t *x = wtab_word(&q->w, q->T[t], &len);
+        m->test_at[t] = at;
+        if (len)
+            memcpy(m->tests + at, x, len * sizeof *x);
+        at += len;
     }
-    return present(m, err);
+    m->test_at[q->nT] = at;
+    return sg_mquot_complete(m, err);
+}
+
+/* Start q from the proven quotient `from` (heaps, order, trans, p,
+ * orders, test sums): 0, or -1 when out of memory (said). */
+static int resume(qctx *q, sg_mquot *m, const sg_mquot *from)
+{
+    size_t n = from->order, k = from->heaps, t;
+
+    free(q->ptrans);
+    free(q->plabel);
+    q->ptrans = malloc((n * k > 0 ? n * k : 1) * sizeof *q->ptrans);
+    q->plabel = malloc(n);
+    if (!q->ptrans || !q->plabel)
+        return nomem(q), -1;
+    memcpy(q->ptrans, from->trans, n * k * sizeof *q->ptrans);
+    memcpy(q->plabel, from->p, n);
+    q->pk = k;
+    q->pnq = n;
+    memcpy(m->orders, from->orders, (k + 1) * sizeof *m->orders);
+    /* test sum 0 is the empty word, already in T */
+    for (t = 1; t < from->suffixes; t++) {
+        size_t id = wtab_get(&q->w, from->tests + from->test_at[t],
+                             from->test_at[t + 1] - from->test_at[t]);
+        if (id == SIZE_MAX ||
+            sg_grow(&q->T, &q->capT, q->nT + 1, sizeof *q->T) ||
+            wtab_widen(&q->w, q->nT + 1))
+            return nomem(q), -1;
+        if (id != q->T[0])
+            q->T[q->nT++] = id;
+    }
+    q->states = from->states;
+    m->fast_heaps = from->fast_heaps;
+    m->resumed_from = k;
+    return 0;
 }
 
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
                              size_t max_order, size_t budget,
                              volatile sig_atomic_t *cancel, sg_error *err)
+{
+    return sg_misere_quotient_from(m, r, n, max_order, budget, NULL, cancel,
+                                   err);
+}
+
+sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
+                                  size_t max_order, size_t budget,
+                                  const sg_mquot *from,
+                                  volatile sig_atomic_t *cancel, sg_error *err)
 {
     qctx q;
     sg_status st = SG_OK;
@@ -1354,7 +1442,16 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
         goto out;
     }
     q.nT = 1;
-    for (k = 1; k <= n; k++) {
+    k = 1;
+    if (from && from->heaps > 0 && from->heaps <= n && from->suffixes > 0 &&
+        from->test_at[1] == 0) {
+        if (resume(&q, m, from)) {
+            st = SG_E_NOMEM;
+            goto out;
+        }
+        k = q.pk + 1;
+    }
+    for (; k <= n; k++) {
         int rc;
         q.k = k;
         q.fast = 1;
@@ -1426,8 +1523,9 @@ sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
     }
     m->suffixes = q.nT;
     m->states = q.states;
-    m->positions = sgi_mis_search_positions(q.search);
-    if (st == SG_OK || st == SG_E_UNKNOWN) {
+    m->positions = sgi_mis_search_positions(q.search) +
+                   (m->resumed_from ? from->positions : 0);
+    if (st == SG_OK || st == SG_E_UNKNOWN || st == SG_E_INTERRUPTED) {
         sg_error keep;
         sg_status s2;
         if (err)

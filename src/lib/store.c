@@ -42,7 +42,8 @@
 /* Schema                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The tables of versions 1 and 2.  Any change here needs a new
+/* The tables of versions 1 and 2 (version 3 adds schema_v3's).  Any
+ * change here needs a new
  * SG_STORE_SCHEMA_VERSION, an upgrade path in init_schema and an update of
  * docs/CACHE.md.  The one compatible exception is the optional
  * checkpoints table (store_checkpoint.c). */
@@ -79,6 +80,44 @@ static const char schema_v1[] =
     " data BLOB NOT NULL,"
     " hash TEXT NOT NULL,"
     " PRIMARY KEY (rule_id, first)) WITHOUT ROWID;";
+
+/* Version 3's addition: the misère results (store_misere.c), one row
+ * per rule keyed by the same canonical text as rules.rule; every column
+ * but the key and the times belongs to one of its two parts (genus_*,
+ * quot_*), NULL while that part was never stored. */
+static const char schema_v3[] =
+    "CREATE TABLE IF NOT EXISTS misere ("
+    " rule TEXT PRIMARY KEY,"
+    " genus_heaps INTEGER,"
+    " genus_asked INTEGER,"
+    " genus_budget INTEGER,"
+    " genus_tame_to INTEGER,"
+    " genus_positions INTEGER,"
+    " genus_stopped TEXT,"
+    " genus TEXT,"
+    " exponents TEXT,"
+    " genus_hash TEXT,"
+    " quot_heaps INTEGER,"
+    " quot_order INTEGER,"
+    " quot_orders TEXT,"
+    " quot_trans BLOB,"
+    " quot_p BLOB,"
+    " quot_tests TEXT,"
+    " quot_asked INTEGER,"
+    " quot_max_order INTEGER,"
+    " quot_budget INTEGER,"
+    " quot_stopped_at INTEGER,"
+    " quot_stopped TEXT,"
+    " quot_states INTEGER,"
+    " quot_positions INTEGER,"
+    " quot_fast_heaps INTEGER,"
+    " quot_runs INTEGER,"
+    " quot_hash TEXT,"
+    " version TEXT NOT NULL,"
+    " created TEXT NOT NULL,"
+    " updated TEXT NOT NULL,"
+    " CHECK ((genus_heaps IS NULL) = (exponents IS NULL)),"
+    " CHECK ((quot_heaps IS NULL) = (quot_trans IS NULL)));";
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
@@ -417,6 +456,16 @@ static sg_status check_file(sg_store *st, sqlite3 *db, int deep, int *empty,
         &tables);
     if (rc != SQLITE_OK)
         return sgi_store_db_error(err, st, rc, "reading its schema");
+    if (tables == 2 && uv >= 3) {
+        /* version 3 has the misere table */
+        rc = sgi_store_query_int(db,
+                                 "SELECT count(*) + 2 FROM sqlite_master"
+                                 " WHERE type = 'table' AND name = 'misere'",
+                                 &tables);
+        if (rc != SQLITE_OK)
+            return sgi_store_db_error(err, st, rc, "reading its schema");
+        tables = tables == 3 ? 2 : 0;
+    }
     if (tables != 2)
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s is corrupt (its tables are missing); "
@@ -473,7 +522,7 @@ static void configure(sqlite3 *db)
 }
 
 /* Version 1 to version 2 (V1_RULE above), inside the caller's write
- * transaction: every row's texts, the checkpoint of Nim, the version. */
+ * transaction: every row's texts and the checkpoint of Nim. */
 static int upgrade_v1(sqlite3 *db)
 {
     int rc, yes = 0;
@@ -486,8 +535,20 @@ static int upgrade_v1(sqlite3 *db)
     if (rc == SQLITE_OK && yes)
         rc = sgi_store_exec(db, "UPDATE checkpoints SET rule = 'nim'"
                                 " WHERE rule = 'all-but{}'");
+    return rc;
+}
+
+/* Version 1 or 2 to version 3, inside the caller's write transaction:
+ * version 1's texts first (upgrade_v1), then the misere table, then the
+ * version. */
+static int upgrade(sqlite3 *db, int from)
+{
+    int rc = from < 2 ? upgrade_v1(db) : SQLITE_OK;
+
     if (rc == SQLITE_OK)
-        rc = sgi_store_exec(db, "PRAGMA user_version = 2");
+        rc = sgi_store_exec(db, schema_v3);
+    if (rc == SQLITE_OK)
+        rc = sgi_store_exec(db, "PRAGMA user_version = 3");
     return rc;
 }
 
@@ -544,6 +605,8 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
     }
     if (empty) {
         rc = sgi_store_exec(st->db, schema_v1);
+        if (rc == SQLITE_OK)
+            rc = sgi_store_exec(st->db, schema_v3);
         if (rc == SQLITE_OK) {
             snprintf(sql, sizeof sql,
                      "PRAGMA application_id = %d; PRAGMA user_version = %d",
@@ -554,8 +617,8 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
         if (s || *denied)
             return s;
     } else if (st->schema < SG_STORE_SCHEMA_VERSION) {
-        s = schema_commit(st, upgrade_v1(st->db), denied,
-                          "upgrading it to schema version 2", err);
+        s = schema_commit(st, upgrade(st->db, st->schema), denied,
+                          "upgrading it to schema version 3", err);
         if (s || *denied)
             return s;
     } else if (sgi_store_exec(st->db, "COMMIT") != SQLITE_OK) {

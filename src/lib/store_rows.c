@@ -652,6 +652,14 @@ sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
     if (rc == SQLITE_OK)
         rc = sgi_store_run_rule(st->db, "DELETE FROM rules WHERE rule = ?1",
                                 rule, found);
+    /* the misère row goes with it (schema 3; write_begin upgraded the
+     * file, so the table is there) */
+    if (rc == SQLITE_OK && st->schema >= 3) {
+        int mis = 0;
+        rc = sgi_store_run_rule(st->db, "DELETE FROM misere WHERE rule = ?1",
+                                rule, &mis);
+        *found |= mis;
+    }
     if ((r = sgi_store_write_end(st, rc, "dropping a rule", err)))
         *found = 0;
     return r;

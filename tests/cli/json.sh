@@ -123,7 +123,8 @@ run version version 0 "$SG" --version --json
 run misere analysis 0 "$SG" kayles --misere --max 12 --json
 run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
 run misere_quotient analysis 0 "$SG" kayles --misere --quotient --max 12 --json
-run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --json
+# (without the cache, which would answer with the Q_11 just stored)
+run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --no-cache --json
 run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --max 12 --position 5,7 --json
 printf '1,2\n4 7\n0\n' >"$T/mpos"
 run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
@@ -206,6 +207,10 @@ run sweep_format "sweep_row|sweep_summary" 0 \
 run sweep_escalate "sweep_row|sweep_summary" 0 \
     "$SG" sweep rules - --seconds 0.2 --escalate 2 --jobs 2 --json \
     <<<$'0.07\n0.376\n0.5'
+# --misere: each row carries the analysis's misere and quotient objects
+run sweep_misere "sweep_row|sweep_summary" 0 \
+    "$SG" sweep rules - --max 2000 --jobs 2 --json --misere --misere-max 12 \
+    --quotient <<<$'0.77\n0.75'
 check "sweep: rows first, then exactly one summary, last" \
     python3 -c 'import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]

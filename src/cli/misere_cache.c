@@ -1,0 +1,174 @@
+/*
+ * misere_cache.c - the misère results of the analysis and of the sweep
+ * (`--misere`, `--quotient`), through the cache (docs/CACHE.md, table
+ * misere): the genus of heaps 0..N-1 and the quotient of heaps 1..N-1
+ * are read from the rule's misère row when it holds them, a quotient is
+ * resumed from a stored one of fewer heaps, and what was computed is
+ * offered back to the cache.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t cli_misere_budget(void)
+{
+    const char *e = getenv("SGEXPLORE_MISERE_MIB");
+    char *end;
+    unsigned long v;
+
+    if (e && *e) {
+        v = strtoul(e, &end, 10);
+        if (!*end && v > 0 && v < ((size_t)1 << 20))
+            return (size_t)v << 20;
+    }
+    return (size_t)256 << 20;
+}
+
+void cli_misere_init(cli_misere *x)
+{
+    memset(x, 0, sizeof *x);
+    sg_misere_init(&x->m);
+    sg_mquot_init(&x->quot);
+    x->gsource = x->qsource = "computed";
+}
+
+void cli_misere_clear(cli_misere *x)
+{
+    sg_misere_clear(&x->m);
+    sg_mquot_clear(&x->quot);
+    cli_misere_init(x);
+}
+
+/* Keep a reason in buf (it may point into a row about to be freed). */
+static const char *keep(char *buf, size_t size, const char *why)
+{
+    snprintf(buf, size, "%s", why);
+    return buf;
+}
+
+/* Offer the misère results computed to the flow's cache (nothing
+ * without one).  On a read-only cache one warning, unless the flow has
+ * given it for the normal-play result already.  Exit status (a failure
+ * said). */
+static int misere_store(const cli_flow *fl, const sg_store_misere *offer)
+{
+    sg_error err;
+    const char *why;
+
+    if (!fl->db)
+        return EXIT_DONE;
+    if (sg_store_readonly(fl->db, &why)) {
+        if (fl->found && fl->seq.n <= fl->loaded &&
+            fl->res.status == fl->loaded_status)
+            cli_error("warning: %s; nothing was stored", why);
+        return EXIT_DONE;
+    }
+    if (sg_store_misere_put(fl->db, fl->r.canon, offer, NULL, &err)) {
+        cli_error("%s", err.msg);
+        return cli_status_exit(err.code);
+    }
+    return EXIT_DONE;
+}
+
+int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
+                       int want_q, size_t max_order)
+{
+    sg_store_misere row, offer;
+    sg_error err, qerr;
+    sg_status st = SG_OK;
+    int found = 0, rc;
+    size_t budget = cli_misere_budget();
+
+    sg_store_misere_init(&row);
+    if (fl->db &&
+        sg_store_misere_get(fl->db, fl->r.canon, &row, &found, &err)) {
+        sg_store_misere_clear(&row);
+        return cli_report(NULL, NULL, &err);
+    }
+    memset(&offer, 0, sizeof offer);
+    if (found && row.have_genus &&
+        (row.genus.n >= asked ||
+         (row.genus_stopped && row.genus_asked >= asked &&
+          budget <= row.genus_budget))) {
+        /* the cache holds these heaps, or stopped short of them within
+         * a budget at least as large as ours */
+        x->m = row.genus;
+        sg_misere_init(&row.genus);
+        if (x->m.n > asked)
+            x->m.n = asked;
+        if (x->m.tame_to > x->m.n)
+            x->m.tame_to = x->m.n;
+        if (x->m.n < asked)
+            x->stopped = keep(x->gwhy, sizeof x->gwhy, row.genus_stopped);
+        x->gsource = "cache";
+    } else {
+        st = sg_misere_analyse(&x->m, &fl->r.rule, asked, budget, &err);
+        if (st == SG_E_UNKNOWN) {
+            x->stopped = keep(x->gwhy, sizeof x->gwhy, err.msg);
+        } else if (st != SG_OK) {
+            cli_error("misère genus: %s", err.msg);
+            sg_store_misere_clear(&row);
+            return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
+        }
+        offer.have_genus = 1;
+        offer.genus = x->m; /* shared, not owned */
+        offer.genus_asked = asked;
+        offer.genus_budget = budget;
+        offer.genus_stopped = x->stopped ? x->gwhy : NULL;
+    }
+    st = SG_OK;
+    if (want_q) {
+        /* the sums of the heaps the genus table shows, 1..N-1 */
+        size_t wanted = asked ? asked - 1 : 0;
+        const sg_mquot *from = NULL;
+        if (found && row.have_quot && row.quot.heaps == wanted) {
+            x->quot = row.quot;
+            sg_mquot_init(&row.quot);
+            x->quot.stopped_at = 0; /* finished as far as asked */
+            x->qsource = "cache";
+        } else if (found && row.have_quot && row.quot.heaps < wanted &&
+                   row.quot_stopped && row.quot.stopped_at <= wanted &&
+                   max_order <= row.quot_max_order &&
+                   budget <= row.quot_budget) {
+            /* it stopped there within limits at least as large */
+            x->quot = row.quot;
+            sg_mquot_init(&row.quot);
+            x->qstopped = keep(x->qwhy, sizeof x->qwhy, row.quot_stopped);
+            x->qsource = "cache";
+        } else {
+            if (found && row.have_quot && row.quot.heaps < wanted)
+                from = &row.quot;
+            st = sg_misere_quotient_from(&x->quot, &fl->r.rule, wanted,
+                                         max_order, budget, from, &cli_cancel,
+                                         &qerr);
+            x->qsource = from ? "extended" : "computed";
+            if (st == SG_E_UNKNOWN)
+                x->qstopped = keep(x->qwhy, sizeof x->qwhy, qerr.msg);
+            if (st == SG_OK || st == SG_E_UNKNOWN || st == SG_E_INTERRUPTED) {
+                offer.have_quot = 1;
+                offer.quot = x->quot; /* shared, not owned */
+                offer.quot_asked = wanted;
+                offer.quot_max_order = max_order;
+                offer.quot_budget = budget;
+                offer.quot_stopped = x->qstopped ? x->qwhy : NULL;
+                offer.quot_runs = from ? row.quot_runs + 1 : 1;
+            }
+        }
+    }
+    if (offer.have_genus || offer.have_quot)
+        x->store_rc = misere_store(fl, &offer);
+    sg_store_misere_clear(&row);
+    if (st == SG_OK || st == SG_E_UNKNOWN)
+        return EXIT_DONE;
+    cli_error("misère quotient: %s%s", qerr.msg,
+              st == SG_E_INTERRUPTED && offer.have_quot && !x->store_rc &&
+                      fl->db && !sg_store_readonly(fl->db, NULL)
+                  ? "; the quotients proven are stored and a rerun "
+                    "continues from there"
+                  : "");
+    rc = st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
+    return rc;
+}
