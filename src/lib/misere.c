@@ -19,6 +19,7 @@
 #include "moves.h"
 #include "fnv.h"
 #include "misere_impl.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -552,12 +553,12 @@ void sg_misere_clear(sg_misere *m)
 
 sg_status sgi_misere_refuse(const sg_rule *r, sg_error *err)
 {
-    if (r->tb)
+    if (r->tb && sgi_tb_max_heaps(r->tb) > 3)
         return sg_error_set(err, SG_E_INPUT, -1,
-                            "misère play is not implemented for codes in "
-                            "CGSuite's whole notation (digits past F, '?', "
-                            "'='): their moves may leave more heaps than the "
-                            "misère searches hold");
+                            "misère play is not implemented for moves that "
+                            "leave four or more heaps (digits from G on): "
+                            "the misère searches hold options of at most "
+                            "three heaps");
     return SG_OK;
 }
 

@@ -6,6 +6,7 @@
 #include "moves.h"
 #include "compiler.h"
 #include "setexpr.h"
+#include "internal.h"
 
 /* The naive enumerator spends nearly all its time in the pair and triple
  * loops here (hence SG_LAYOUT). */
@@ -67,5 +68,82 @@ int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
         if (fn(ctx, &o))
             return 1;
     }
+    return 0;
+}
+
+/* The options of digit d (at most three heaps) when k tokens are taken
+ * from heap h: parts ascending, the constraint on two or three. */
+static int tb_digit_options(const sg_seq *g, size_t h, size_t k,
+                            sgi_tb_digit d, sg_option_fn fn, void *ctx)
+{
+    size_t m = h - k, a, b;
+    sg_option o;
+
+    o.take = k;
+    if ((d.mask & 1) && m == 0) {
+        o.nparts = 0;
+        o.value = 0;
+        if (fn(ctx, &o))
+            return 1;
+    }
+    if ((d.mask & 2) && m >= 1) {
+        o.nparts = 1;
+        o.part[0] = m;
+        o.value = sg_seq_get(g, m);
+        if (fn(ctx, &o))
+            return 1;
+    }
+    if (d.mask & 4)
+        for (a = 1; 2 * a <= m; a++) {
+            int eq = 2 * a == m;
+            if ((d.cons == SGI_TB_EQUAL && !eq) ||
+                ((d.cons == SGI_TB_UNEQUAL || d.cons == SGI_TB_SOMEUNEQ) &&
+                 eq))
+                continue;
+            o.nparts = 2;
+            o.part[0] = a;
+            o.part[1] = m - a;
+            o.value = sg_seq_get(g, a) ^ sg_seq_get(g, m - a);
+            if (fn(ctx, &o))
+                return 1;
+        }
+    if (d.mask & 8)
+        for (a = 1; 3 * a <= m; a++)
+            for (b = a; a + 2 * b <= m; b++) {
+                size_t c = m - a - b;
+                int all = a == c, distinct = a < b && b < c;
+                if ((d.cons == SGI_TB_EQUAL && !all) ||
+                    (d.cons == SGI_TB_UNEQUAL && !distinct) ||
+                    (d.cons == SGI_TB_SOMEUNEQ && all))
+                    continue;
+                o.nparts = 3;
+                o.part[0] = a;
+                o.part[1] = b;
+                o.part[2] = c;
+                o.value = sg_seq_get(g, a) ^ sg_seq_get(g, b) ^
+                          sg_seq_get(g, c);
+                if (fn(ctx, &o))
+                    return 1;
+            }
+    return 0;
+}
+
+int sg_moves_heap_tb(const sg_rule *r, const sg_seq *g, size_t h,
+                     sg_option_fn fn, void *ctx)
+{
+    const sgi_tb *tb = r->tb;
+    size_t k, e, kmax;
+
+    kmax = tb->tail_len ? h : (tb->len - 1 < h ? tb->len - 1 : h);
+    for (k = 0; k <= kmax; k++) {
+        sgi_tb_digit d = sgi_tb_digit_at(tb, k);
+        if (d.mask && tb_digit_options(g, h, k, d, fn, ctx))
+            return 1;
+    }
+    for (e = 0; e < tb->nent; e++)
+        for (k = 1; k <= h; k++)
+            if (sgi_set_contains(tb->ent[e].set, k, h) &&
+                tb_digit_options(g, h, k, tb->ent[e].digit, fn, ctx))
+                return 1;
     return 0;
 }

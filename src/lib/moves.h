@@ -142,6 +142,13 @@ sg_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
 int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
                       sg_option_fn fn, void *ctx);
 
+/* The options of heap h under a code in CGSuite's whole notation or a
+ * rule by sets (moves.c), listed one by one for the misère searches: only
+ * for rules whose moves leave at most three heaps (sgi_misere_refuse
+ * refuses the others). */
+int sg_moves_heap_tb(const sg_rule *r, const sg_seq *g, size_t h,
+                     sg_option_fn fn, void *ctx);
+
 /* Hand every option of heap h under r to fn: digit by digit (k
  * ascending), each as sg_moves_digit does; a set rule's k ascending too.
  * Returns 1 when fn stopped it, else 0. */
@@ -156,6 +163,8 @@ sg_moves_heap(const sg_rule *r, const sg_seq *g, size_t h, sg_option_fn fn,
 
     if (r->set)
         return sg_moves_heap_set(r, g, h, fn, ctx);
+    if (r->tb)
+        return sg_moves_heap_tb(r, g, h, fn, ctx);
     sg_digits_start(&it, r, h);
     while (sg_digits_next(&it, &k, &d, &uneq))
         if (sg_moves_digit(g, h, k, d, uneq, SG_BITS_ALL_KINDS, fn, ctx))

@@ -64,6 +64,22 @@ for c in $CODES; do
     judged "$c: genus of heaps 0..19 (gamma_0..gamma_9)" 20 "$out"
 done
 
+# Codes in CGSuite's whole notation whose moves leave at most three heaps
+# (docs/THEORY.md 7.6): '?' (not all equal), '=' (all equal), '!' on three
+# heaps; outcomes, moves and genus against the same search.
+for c in '0.C?' '4=.0' '0.4=' '0.8?' '0.E=' '0.3C!'; do
+    python3 "$REF" positions "$c" 3 14 >"$T/pos"
+    total=$(wc -l <"$T/pos")
+    out=$(sg "$c" --misere --json --positions "$T/pos" |
+        python3 "$REF" check "$c")
+    judged "$c: <= 3 heaps, total <= 14, outcomes and moves" "$total" "$out"
+    out=$(sg "$c" --misere --max 14 --json | python3 "$REF" genus "$c" 14 8)
+    judged "$c: genus of heaps 0..13 (gamma_0..gamma_7)" 14 "$out"
+done
+sg 0.G --misere >"$T/o" 2>"$T/e"
+check "0.G --misere (moves leave four heaps): exit 2, one line" \
+    test "$?/$(wc -l <"$T/e")" = "2/1"
+
 # Published figures (Winning Ways, ch. 13; docs/MISERE.md): Kayles.
 out=$(sg kayles --misere --max 10)
 check "Kayles: heap 5 has genus 4^146" has "$out" \

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # tests/cli/misere_ref.py - the independent judge of tests/cli/misere.sh:
-# its own move generator for octal codes and its own exhaustive misère
+# its own move generator for finite codes (octal digits, and hexadecimal
+# ones with CGSuite's constraints ! ? =) and its own exhaustive misère
 # search (nothing shared with the library), run against the program's
 # answers.  Usage:
 #   misere_ref.py positions CODE MAXHEAPS MAXTOTAL   (the positions asked)
@@ -15,21 +16,44 @@ sys.setrecursionlimit(100000)
 
 
 def digits(code):
-    """Digit d_k (bits 1 whole heap, 2 one heap, 4 two heaps) of an octal
-    code written A.BCD..., position 0 before the point."""
-    whole, _, frac = code.partition(".")
+    """Digit d_k of a finite code written A.BCD..., position 0 before the
+    point, as (bits, constraint): bits 1 whole heap, 2 one heap, 4 two
+    heaps, 8 three heaps; digits 0-F, each maybe followed by CGSuite's
+    constraint on the heaps a split leaves ('!' all different, '?' not all
+    equal, '=' all equal)."""
     d = {}
-    if whole and int(whole, 8):
-        d[0] = int(whole, 8)
-    for k, c in enumerate(frac, start=1):
-        if int(c, 8):
-            d[k] = int(c, 8)
+    k = 0
+    i = 0
+    while i < len(code):
+        c = code[i]
+        i += 1
+        if c == ".":
+            k = 1
+            continue
+        cons = ""
+        if i < len(code) and code[i] in "!?=":
+            cons = code[i]
+            i += 1
+        if int(c, 16):
+            d[k] = (int(c, 16), cons)
+        k += 1
     return d
+
+
+def allowed(parts, cons):
+    """Whether the parts of a split meet the constraint."""
+    if cons == "!":
+        return len(set(parts)) == len(parts)
+    if cons == "?":
+        return len(set(parts)) > 1
+    if cons == "=":
+        return len(set(parts)) == 1
+    return True
 
 
 def heap_options(d, n):
     out = []
-    for k, dig in d.items():
+    for k, (dig, cons) in d.items():
         rem = n - k
         if rem < 0:
             continue
@@ -39,7 +63,13 @@ def heap_options(d, n):
             out.append((rem,))
         if dig & 4 and rem >= 2:
             for a in range(1, rem // 2 + 1):
-                out.append((a, rem - a))
+                if allowed((a, rem - a), cons):
+                    out.append((a, rem - a))
+        if dig & 8 and rem >= 3:
+            for a in range(1, rem // 3 + 1):
+                for b in range(a, (rem - a) // 2 + 1):
+                    if allowed((a, b, rem - a - b), cons):
+                        out.append((a, b, rem - a - b))
     return out
 
 

@@ -7,7 +7,8 @@
 # rules a code or a set rule writes come out as that rule (0.77, Lasker's
 # Nim proven arithmetic-periodic, subtract{primes}); canonical texts merge
 # and sort entries; a winning move is legal and reaches a P-position by the
-# reference's values; no proof for the others; misère refused; the cache;
+# reference's values; no proof for the others; misère G- against the
+# reference's search (refused for four-heap digits); the cache;
 # bad input (one line, exit status 2).
 
 SG=${SGEXPLORE:-sgexplore}
@@ -81,9 +82,18 @@ for v in rest:
 sys.exit(0 if legal and x == 0 else 1)
 PY
 
-# Misère play is refused; the cache keeps the rule under its canonical text.
-sg 'moves{4@primes}' --misere >"$T/o" 2>"$T/e"
-check "misère of a moves{} rule: exit 2, one line" \
+# Misère play: G- of single heaps against the reference's own misère
+# search over sums; refused for digits that leave four heaps.  The cache
+# keeps the rule under its canonical text.
+for spec in '4@primes;3@1' 'C?@primes;2@1' '4!@at-most-half;3@1'; do
+    got=$(sg "moves{$spec}" --misere --max 14 2>&1 |
+        sed -n 's/.*: G-([0-9]*) = \([0-9]*\),.*/\1/p' | tr '\n' ' ')
+    want="$(python3 "$REF" misere 14 "$spec") "
+    check "misère moves{$spec}: G-(0..13) as the reference's" \
+        test "$got" = "$want"
+done
+sg 'moves{G@primes}' --misere >"$T/o" 2>"$T/e"
+check "misère of moves{G@primes} (four heaps): exit 2, one line" \
     test "$?/$(wc -l <"$T/e")" = "2/1"
 "$SG" --db "$T/c.db" 'moves{4@primes}' --max 300 >/dev/null 2>&1
 out=$("$SG" --db "$T/c.db" 'moves{4@ primes}' --max 300 2>&1)

@@ -9,7 +9,8 @@ not all equal, '=' all equal); every partition is listed.
 
 Usage: moves_ref.py N SPEC   (SPEC is the inside of moves{...}; the sets
 are those this file knows: numbers, ranges a-b, primes, squares,
-proper-divisors, at-most-half, and unions of them with ',').
+proper-divisors, at-most-half, and unions of them with ',');
+       moves_ref.py misere N SPEC   the misère values G- of heaps 0..N-1.
 """
 import sys
 
@@ -107,5 +108,66 @@ def values(spec, n):
     return g
 
 
+def options(entries, h):
+    """Every option of a heap of h: the sorted tuple of heaps left."""
+    out = set()
+    for mask, cons, items in entries:
+        for k in range(h + 1):
+            if items == ['0'] and k != 0:
+                continue
+            if items != ['0'] and (k == 0 or not in_set(items, k, h)):
+                continue
+            m = h - k
+            if mask & 1 and m == 0:
+                out.add(())
+            if mask & 2 and m >= 1:
+                out.add((m,))
+            for j in range(2, 63):
+                if mask >> j & 1 and j <= m:
+                    for p in partitions(m, j):
+                        if cons == '!' and len(set(p)) < j:
+                            continue
+                        if cons == '?' and len(set(p)) == 1:
+                            continue
+                        if cons == '=' and len(set(p)) > 1:
+                            continue
+                        out.add(p)
+    return out
+
+
+def misere(spec, n):
+    """G-(0..n-1) of single heaps in misère play: 1 for a position with no
+    move, else the mex of its options', over sums of heaps (memoised on
+    sorted tuples)."""
+    entries = []
+    for e in spec.split(';'):
+        d, where = e.split('@')
+        mask, cons = digit(d)
+        entries.append((mask, cons, where.split(',')))
+    memo = {}
+    heap = {}
+
+    def gm(pos):
+        if pos in memo:
+            return memo[pos]
+        seen = set()
+        for i, h in enumerate(pos):
+            if h not in heap:
+                heap[h] = options(entries, h)
+            rest = pos[:i] + pos[i + 1:]
+            for o in heap[h]:
+                seen.add(gm(tuple(sorted(rest + o))))
+        v = 0
+        while v in seen:
+            v += 1
+        memo[pos] = v if seen else 1
+        return memo[pos]
+
+    return [gm((h,) if h else ()) for h in range(n)]
+
+
 if __name__ == '__main__':
-    print(' '.join(map(str, values(sys.argv[2], int(sys.argv[1])))))
+    if sys.argv[1] == 'misere':
+        print(' '.join(map(str, misere(sys.argv[3], int(sys.argv[2])))))
+    else:
+        print(' '.join(map(str, values(sys.argv[2], int(sys.argv[1])))))
