@@ -6,6 +6,7 @@
 # See docs/CENSUS.md, "The open three-digit games".
 #
 # Usage: census_deep.sh [-s SECONDS] [-m MAX] [-w WORK] [-o OUT] [-c CODES]
+#                       [-W WINDOW]
 #   -s SECONDS  each code's time (default 60); a rerun resumes each run
 #               from its checkpoint and gives it SECONDS more; 0: no run,
 #               only the table from the reports there are
@@ -17,6 +18,9 @@
 #   -c CODES    run only these codes (comma-separated, in this order) of
 #               the open ones; the table lists every code with a report in
 #               WORK, and keeps OUT/deep.tsv's row of every other code
+#   -W WINDOW   the deep runs' --window (default the program's, 2^20):
+#               a code whose note says a rare value came past the window
+#               needs a run from the start with the window it names
 # The program is $SGEXPLORE when set, else ./sgexplore; every run is
 # under `nice -n $SG_DEEP_NICE` (default 10) with its default threads; each
 # run's CPU time (user + system, its threads summed) is added up in
@@ -30,14 +34,15 @@ usage() {
     exit 2
 }
 
-seconds=60 max=2^28 work=census-work out=data/census only=
-while getopts s:m:w:o:c:h opt; do
+seconds=60 max=2^28 work=census-work out=data/census only= window=
+while getopts s:m:w:o:c:W:h opt; do
     case $opt in
     s) seconds=$OPTARG ;;
     m) max=$OPTARG ;;
     w) work=$OPTARG ;;
     o) out=$OPTARG ;;
     c) only=$OPTARG ;;
+    W) window=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -65,7 +70,7 @@ while read -r code; do
     start=$(date +%s.%N)
     # bash's time keyword: the run's user and system CPU, threads summed.
     { time nice -n "${SG_DEEP_NICE:-10}" "$sg" "$code" --deep --max "$max" \
-        --seconds "$seconds" --db "$work/deep.db" --json \
+        --seconds "$seconds" --db "$work/deep.db" --json ${window:+--window "$window"} \
         > "$work/deep/$code.part" 2> "$work/deep/$code.err" || true; } \
         2> "$work/deep/$code.time"
     if [[ -s $work/deep/$code.part ]]; then
