@@ -5,10 +5,10 @@
 # move generator, G(n) as a mex of its own and G-(n) and the genus
 # exponents by its own exhaustive misère search, tameness by Conway's
 # definition written here): Kayles 0.77 heaps 0..29 and, all tame,
-# subtract{1,3,4}.  With gnuplot: the SVG is well-formed XML with the two
-# series of 30 points each, the title names misère play, the wild heaps
-# are ringed (and never for subtract{1,3,4}); .png and .pdf have their
-# magic bytes.  A bad extension exits 2 and a missing gnuplot exits 1,
+# subtract{1,3,4}, and Kayles again from the cache.  With gnuplot: the
+# SVG is well-formed XML with the two series of 30 points each, the title
+# names misère play, the wild heaps are ringed (and never for
+# subtract{1,3,4}); .png and .pdf have their magic bytes.  A bad extension exits 2 and a missing gnuplot exits 1,
 # each with one line.  Runs with $SGEXPLORE and a scratch $TMPDIR.
 
 SG=${SGEXPLORE:-sgexplore}
@@ -131,6 +131,13 @@ check "0.77: heaps 0..29 (G, G-, genus, wild) as the reference; heap 5 first wil
     test "$first" = 5
 check "... the title names misère play and heap 5" \
     grep -q "^plottitle = '0.77: misère play, heaps 0..29, the first not tame is heap 5'" "$T/kept.gp"
+# From the cache (G(n) then comes from the stored genus): the same data.
+"$SG" --db "$T/c.db" 0.77 --misere --max 30 --quiet >/dev/null 2>&1
+KEEP="$T/kept" SGEXPLORE_GNUPLOT="$T/keep_gp.sh" \
+    "$SG" --db "$T/c.db" 0.77 --misere --max 30 --plot "$T/k.png" --json \
+    >"$T/out" 2>"$T/err"
+check "... drawn from the cache: the same rows" \
+    eval 'grep -q "\"source\":\"cache\"" "$T/out" && cmp -s "$T/kept.dat" "$T/kayles.dat"'
 KEEP="$T/kept" SGEXPLORE_GNUPLOT="$T/keep_gp.sh" \
     sg --subtract 1,3,4 --misere --max 30 --plot "$T/s.png" --quiet >"$T/out" 2>"$T/err"
 # The reference reads octal codes: subtract{1,3,4} is 0.3033 (take 1, 3
