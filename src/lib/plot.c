@@ -850,9 +850,8 @@ static sg_status misere_title(char *out, size_t outsz, const sg_rule *r,
     return SG_OK;
 }
 
-sg_status sg_plot_misere(const char *path, const sg_rule *r,
-                         const sg_misere *m, const sg_plot_options *opt,
-                         sg_error *err)
+sg_status sg_plot_misere(const char *path, const sg_rule *r, const sg_misere *m,
+                         const sg_plot_options *opt, sg_error *err)
 {
     sg_plot_format fmt;
     sgi_plot_misere data;
@@ -893,7 +892,8 @@ sg_status sg_plot_misere(const char *path, const sg_rule *r,
     sgi_plot_put_var_u64(sc.vars, "nwild", data.nwild);
     sgi_plot_put_var_str(sc.vars, "normlabel", "G(n), normal play");
     sgi_plot_put_var_str(sc.vars, "mislabel", "G" SUPMINUS "(n), misère play");
-    snprintf(label, sizeof label, "heaps from %zu, the first not tame", m->tame_to);
+    snprintf(label, sizeof label, "heaps from %zu, the first not tame",
+             m->tame_to);
     sgi_plot_put_var_str(sc.vars, "bandlabel", label);
     snprintf(label, sizeof label, "genus not tame (%llu heap%s)",
              (ull)data.nwild, data.nwild == 1 ? "" : "s");

@@ -550,8 +550,8 @@ sg_status sgi_plot_write_misere(const char *path, sgi_plot_misere *out,
         out->nwild += (uint64_t)wild;
         /* The genus text is digits, '^', braces and commas only. */
         sg_genus_format(genus, sizeof genus, x);
-        fprintf(f, "%zu %llu %llu %d \"%s\"\n", h, (ull)x->g,
-                (ull)m->value[h], wild, genus);
+        fprintf(f, "%zu %llu %llu %d \"%s\"\n", h, (ull)x->g, (ull)m->value[h],
+                wild, genus);
     }
     return sgi_plot_file_close(f, path, err);
 }

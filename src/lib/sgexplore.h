@@ -1049,9 +1049,8 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
  * is SG_E_INPUT; other errors as for sg_plot_sequence.  opt->max_rows is
  * not used: every heap is drawn.  (With the other figures, section
  * Plots.) */
-sg_status sg_plot_misere(const char *path, const sg_rule *r,
-                         const sg_misere *m, const sg_plot_options *opt,
-                         sg_error *err);
+sg_status sg_plot_misere(const char *path, const sg_rule *r, const sg_misere *m,
+                         const sg_plot_options *opt, sg_error *err);
 
 /* How a misère position was decided. */
 typedef enum sg_misere_method {
