@@ -5,7 +5,8 @@
  * bucket, the rare-value search against trying every mask by hand and,
  * for sparse spaces over the heap's parity (0.106, 0.051), against the
  * extended-mask definition of docs/THEORY.md section 12, the
- * results data against a list whose counts are known.  With gnuplot
+ * results data against a list whose counts are known, the misère data
+ * against a hand-made list of genera (Conway's tame ones and a wild one).  With gnuplot
  * present, each image type is drawn and checked to be a valid file of its
  * type (PNG signature and IHDR size, SVG root element, PDF header); without
  * gnuplot those tests are skipped, not passed.
@@ -862,14 +863,14 @@ static void test_results_data(void **state)
 /* The built-in templates are the files in plots/. */
 static void test_templates_match_files(void **state)
 {
-    static const char *const names[] = {"sequence", "results"};
+    static const char *const names[] = {"sequence", "results", "misere"};
     const char *top = getenv("abs_top_srcdir");
     size_t i;
 
     (void)state;
     if (!top || !*top)
         skip();
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < sizeof names / sizeof *names; i++) {
         char path[4096];
         char *text;
         snprintf(path, sizeof path, "%s/plots/%s.gp", top, names[i]);
@@ -1545,6 +1546,155 @@ static void test_images(void **state)
     free(rpdf);
 }
 
+/* ------------------------------------------------------------------ */
+/* The misère figure                                                    */
+/* ------------------------------------------------------------------ */
+
+/* Heaps 0..3 by hand: 0^120 and 1^031 (fickle, tame), 4^146 (not tame:
+ * gamma_0 = 1 is neither g = 4 nor, g > 1, fickle), 2^20 (firm, tame,
+ * after the first wild heap).  Genus exponents as Conway writes them,
+ * the last two alternating. */
+static void misere_planted(sg_misere *m, sg_genus *gen, sg_value *val)
+{
+    static const struct {
+        sg_value g, gamma[3];
+    } h[4] = {{0, {1, 2, 0}}, {1, {0, 3, 1}}, {4, {1, 4, 6}}, {2, {2, 0, 2}}};
+    size_t i, k;
+
+    sg_misere_init(m);
+    for (i = 0; i < 4; i++) {
+        memset(&gen[i], 0, sizeof gen[i]);
+        gen[i].g = h[i].g;
+        gen[i].len = 3;
+        for (k = 0; k < 3; k++)
+            gen[i].gamma[k] = h[i].gamma[k];
+        val[i] = h[i].gamma[0];
+    }
+    m->n = 4;
+    m->genus = gen;
+    m->value = val;
+    m->tame_to = 2;
+}
+
+/* The data and variables of the misère figure: a row per heap with G,
+ * G-, whether the genus is wild and the genus; the first wild heap, the
+ * number of wild heaps, "misère play" in the title. */
+static void test_misere_script(void **state)
+{
+    char *keep = scratch("mkept"), *gp = fake_gnuplot(keep);
+    char *out = scratch("mis.png"), *kept_gp, *kept_dat, *script, *data, *v;
+    sg_genus gen[4];
+    sg_value val[4];
+    sg_misere m;
+    sg_plot_options opt;
+    sg_error err;
+    sg_rule r;
+
+    (void)state;
+    kept_gp = malloc(strlen(keep) + 5);
+    kept_dat = malloc(strlen(keep) + 5);
+    sprintf(kept_gp, "%s.gp", keep);
+    sprintf(kept_dat, "%s.dat", keep);
+    memset(&opt, 0, sizeof opt);
+    opt.gnuplot = gp;
+    misere_planted(&m, gen, val);
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "0.77", &err), SG_OK);
+    assert_int_equal(sg_plot_misere(out, &r, &m, &opt, &err), SG_OK);
+    data = slurp(kept_dat, NULL);
+    assert_non_null(strstr(data, "\n0 0 1 0 \"0^120\"\n"
+                                 "1 1 0 0 \"1^031\"\n"
+                                 "2 4 1 1 \"4^146\"\n"
+                                 "3 2 2 0 \"2^20\"\n"));
+    script = slurp(kept_gp, NULL);
+    v = script_var(script, "tameto");
+    assert_string_equal(v, "2");
+    free(v);
+    v = script_var(script, "nwild");
+    assert_string_equal(v, "1");
+    free(v);
+    v = script_var(script, "xmax");
+    assert_string_equal(v, "3");
+    free(v);
+    v = script_var(script, "ymax");
+    assert_string_equal(v, "4");
+    free(v);
+    v = script_str(script, "plottitle");
+    assert_non_null(strstr(v, "0.77: mis\xc3\xa8re play"));
+    assert_non_null(strstr(v, "heap 2"));
+    free(v);
+    /* The built-in template follows the variables. */
+    assert_non_null(strstr(script, "# plots/misere.gp"));
+    free(script);
+    free(data);
+
+    /* All tame: tameto past the last heap, no wild heap. */
+    gen[2].gamma[0] = 4;
+    gen[2].gamma[1] = 6;
+    gen[2].gamma[2] = 4;
+    val[2] = 4;
+    m.tame_to = 4;
+    assert_int_equal(sg_plot_misere(out, &r, &m, &opt, &err), SG_OK);
+    script = slurp(kept_gp, NULL);
+    v = script_var(script, "tameto");
+    assert_string_equal(v, "4");
+    free(v);
+    v = script_var(script, "nwild");
+    assert_string_equal(v, "0");
+    free(v);
+    v = script_str(script, "plottitle");
+    assert_non_null(strstr(v, "all tame"));
+    free(v);
+    free(script);
+    assert_no_leftovers();
+    unlink(out);
+    sg_rule_clear(&r);
+    free(keep);
+    free(gp);
+    free(out);
+    free(kept_gp);
+    free(kept_dat);
+}
+
+/* Its failures: an unknown extension and no heaps (SG_E_INPUT), a
+ * missing directory and a missing gnuplot (SG_E_IO); no file left. */
+static void test_misere_errors(void **state)
+{
+    char *txt = scratch("m.txt"), *missing = scratch("no-such-dir/m.png"),
+         *png = scratch("m-never.png");
+    sg_genus gen[4];
+    sg_value val[4];
+    sg_misere m, none;
+    sg_plot_options opt;
+    sg_error err;
+    sg_rule r;
+    struct stat st;
+
+    (void)state;
+    misere_planted(&m, gen, val);
+    sg_misere_init(&none);
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "0.77", &err), SG_OK);
+    memset(&opt, 0, sizeof opt);
+    assert_int_equal(sg_plot_misere(txt, &r, &m, &opt, &err), SG_E_INPUT);
+    assert_non_null(strstr(err.msg, ".png, .svg or .pdf"));
+    assert_int_not_equal(stat(txt, &st), 0);
+    assert_int_equal(sg_plot_misere(png, &r, &none, &opt, &err), SG_E_INPUT);
+    assert_int_not_equal(stat(png, &st), 0);
+    assert_int_equal(sg_plot_misere(missing, &r, &m, &opt, &err), SG_E_IO);
+    assert_non_null(strstr(err.msg, "does not exist"));
+    opt.gnuplot = "/nonexistent/gnuplot";
+    assert_int_equal(sg_plot_misere(png, &r, &m, &opt, &err), SG_E_IO);
+    assert_non_null(strstr(err.msg, "gnuplot-nox"));
+    assert_null(strchr(err.msg, '\n'));
+    assert_int_not_equal(stat(png, &st), 0);
+    assert_no_leftovers();
+    sg_rule_clear(&r);
+    free(txt);
+    free(missing);
+    free(png);
+}
+
 /* gnuplot's own error comes back, pointing at the line of the user's
  * template; the previous contents of the destination survive. */
 static void test_gnuplot_error(void **state)
@@ -1616,6 +1766,8 @@ int main(void)
         cmocka_unit_test(test_script_results),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_gnuplot_error),
+        cmocka_unit_test(test_misere_script),
+        cmocka_unit_test(test_misere_errors),
     };
 
     tu_base_seed();

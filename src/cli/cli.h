@@ -337,6 +337,11 @@ int cli_reach(const sg_rule *r, const mpz_t n);
  * its default range; exit status after one error line. */
 int cli_plot_flow(const char *path, const cli_flow *f);
 
+/* --misere --plot FILE (cmd_plot.c): draw the misère figure of the heaps
+ * of m (sg_plot_misere); nothing when no heap was computed, as for
+ * cli_plot_flow.  Exit status after one error line. */
+int cli_plot_misere(const char *path, const sg_rule *r, const sg_misere *m);
+
 /* The options of one enumeration: the cancel flag and, on a terminal,
  * the progress line. */
 sg_enum_options cli_enum_options(void);

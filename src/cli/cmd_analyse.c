@@ -28,7 +28,8 @@ static const cli_opt analyse_opts[] = {
      "with --quotient: stop past N elements (default 1024)"},
     {"--quiet", NULL, NULL,
      "only the answers asked for (none: one status line)"},
-    {"--plot", NULL, "FILE", "also draw G(n) (.png, .svg or .pdf)"},
+    {"--plot", NULL, "FILE",
+     "also draw G(n), with --misere G(n) and G-(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
     {"--threads", NULL, "T",
      "threads of the sparse method, 1 to 64 (default: the cores, at most "
@@ -348,11 +349,11 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
 
 /* --misere: the options with no misère meaning, then the normal report,
  * the genus of heaps 0..N-1 (N: --max, else CLI_MISERE_HEAPS) and the
- * positions asked. */
+ * positions asked; --plot then draws G(n) beside G-(n) of those heaps. */
 static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       cli_view *view)
 {
-    static const char *const none[] = {"--heap", "--values", "--plot",
+    static const char *const none[] = {"--heap", "--values",
                                        "--export-certificate", "--deep"};
     cli_misere x;
     size_t i, asked = CLI_MISERE_HEAPS, max_order = CLI_MISERE_MAX_ORDER;
@@ -363,7 +364,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     for (i = 0; i < sizeof none / sizeof *none; i++)
         if (cli_get(a, none[i])) {
             cli_error("%s has no misère meaning here: --misere answers the "
-                      "analysis, --position and --positions",
+                      "analysis, --position, --positions and --plot",
                       none[i]);
             return EXIT_USAGE;
         }
@@ -420,6 +421,11 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         }
         cli_positions_free(items, count);
         k = x.store_rc;
+        if (q->plot) { /* drawn after the answers, as without --misere */
+            int pk = cli_plot_misere(q->plot, &fl->r.rule, &x.m);
+            if (pk)
+                rc = pk;
+        }
         cli_misere_clear(&x);
         return rc ? rc : k;
     }
@@ -456,6 +462,11 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     }
     if (k == EXIT_DONE && x.store_rc)
         k = x.store_rc;
+    if (q->plot) { /* drawn after the report, as without --misere */
+        rc = cli_plot_misere(q->plot, &fl->r.rule, &x.m);
+        if (rc)
+            k = rc;
+    }
     cli_misere_clear(&x);
     return k;
 }

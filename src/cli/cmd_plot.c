@@ -1,9 +1,10 @@
 /*
  * cmd_plot.c - `sgexplore plot`: draw one rule's values with gnuplot
  * (`plot RULE -o FILE [--range A:B]`), or the periods and pre-periods of
- * every cached rule (`plot --cache -o FILE [--family F]`); and the helper
- * behind `--plot FILE` on an analysis.  The drawing is done by libsg
- * (src/plot.c); this file handles arguments and messages.
+ * every cached rule (`plot --cache -o FILE [--family F]`); and the helpers
+ * behind `--plot FILE` on an analysis (G(n), or with --misere the misère
+ * figure).  The drawing is done by libsg (src/lib/plot*.c); this file
+ * handles arguments and messages.
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
@@ -52,6 +53,19 @@ int cli_plot_flow(const char *path, const cli_flow *f)
     memset(&opt, 0, sizeof opt);
     default_range(&a, &b, &f->res, &f->seq);
     if (sg_plot_sequence(path, &f->r.rule, &f->res, &f->seq, a, b, &opt, &err))
+        return report("--plot", &err);
+    return EXIT_DONE;
+}
+
+int cli_plot_misere(const char *path, const sg_rule *r, const sg_misere *m)
+{
+    sg_plot_options opt;
+    sg_error err;
+
+    if (m->n == 0)
+        return EXIT_DONE;
+    memset(&opt, 0, sizeof opt);
+    if (sg_plot_misere(path, r, m, &opt, &err))
         return report("--plot", &err);
     return EXIT_DONE;
 }

@@ -303,8 +303,22 @@ sg_status sgi_plot_write_results(const char *path, sgi_plot_summary *out,
                                  const sg_plot_result *items, size_t n,
                                  sg_error *err);
 
-/* The built-in text of the template "sequence" or "results" (the files
- * of plots/), or NULL. */
+/* What sgi_plot_write_misere wrote. */
+typedef struct sgi_plot_misere {
+    uint64_t vmax;  /* largest G(n) or G-(n) of the heaps */
+    uint64_t nwild; /* heaps whose genus is not tame */
+} sgi_plot_misere;
+
+/* Write the data file of the misère figure to `path`: one row per heap
+ * of m, "n G G- wild \"genus\"" (wild 1 when the heap's own genus is not
+ * tame), G(n) taken from the genus (m->normal may be empty: read from the
+ * cache).  The heaps are few (the exact computation's), so none is
+ * thinned and no offsets are needed. */
+sg_status sgi_plot_write_misere(const char *path, sgi_plot_misere *out,
+                                const sg_misere *m, sg_error *err);
+
+/* The built-in text of the template "sequence", "results" or "misere"
+ * (the files of plots/), or NULL. */
 const char *sgi_plot_template(const char *name);
 
 /* misere_quot.c: Theorem Q's check (docs/MISERE.md) of a candidate

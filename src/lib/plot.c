@@ -1,7 +1,8 @@
 /*
  * plot.c - the figures: G(n) of one rule (the values as points, the
  * pre-period shaded, the period boundaries, the rare values, the result
- * in the title) and the periods of the cached rules, with whole-number
+ * in the title), its misère values beside G(n) (the heaps that are not
+ * tame marked) and the periods of the cached rules, with whole-number
  * ticks on axes drawn as offsets where gnuplot's doubles need it, titles
  * wrapped to fit, and the built-in copies of the templates in plots/.
  * plot_data.c writes what gnuplot reads and plot_gnuplot.c runs it.
@@ -228,9 +229,9 @@ static void fit_title(char *out, size_t outsz, const char *subject,
 /* Built-in templates                                                   */
 /* ------------------------------------------------------------------ */
 
-/* Copies of plots/sequence.gp and plots/results.gp, so that the program
- * needs no data files at run time; tests/test_plot.c checks that they
- * match the files.  After editing a file, regenerate its string with
+/* Copies of plots/sequence.gp, plots/results.gp and plots/misere.gp, so
+ * that the program needs no data files at run time; tests/test_plot.c
+ * checks that they match the files.  After editing a file, regenerate its string with
  *   sed 's/\\/\\\\/g; s/"/\\"/g; s/^/    "/; s/$/\\n"/' plots/NAME.gp
  * and add the final semicolon. */
 
@@ -453,6 +454,87 @@ static const char template_results[] =
     "plot datafile index 2 using 1:2 with impulses lw 3 lc rgb '#2171b5'\n"
     "\n"
     "unset multiplot\n";
+
+static const char template_misere[] =
+    "# plots/misere.gp - gnuplot template of sgexplore's misère figure of one\n"
+    "# rule: the normal-play values G(n) and the misère values G-(n) of heaps\n"
+    "# 0..N-1 as two series of points, the heaps from the first one that is not\n"
+    "# tame on shaded, and each heap whose own genus is not tame ringed.\n"
+    "#\n"
+    "# `sgexplore RULE --misere --plot FILE` writes the variables below, then\n"
+    "# this script, into one temporary file and runs gnuplot on it.  To run a\n"
+    "# copy by hand, define them first:\n"
+    "#   gnuplot -e \"terminal='pngcairo'; outfile='m.png'; datafile='m.dat'; ...\" COPY\n"
+    "#\n"
+    "# The heaps are those of the exact misère computation (at most a few\n"
+    "# hundred), so every heap is a row and no axis needs an offset.\n"
+    "#\n"
+    "# Variables:\n"
+    "#   terminal    gnuplot terminal with its options (\"pngcairo size 960,540\n"
+    "#               noenhanced\"); the type follows the output file's extension\n"
+    "#   outfile     the image to write\n"
+    "#   datafile    one row per heap: n, G(n), G-(n), 1 when the genus of heap n\n"
+    "#               is not tame (else 0), and the genus as text (\"4^146\")\n"
+    "#   plottitle   the rule, \"misère play\" and where tameness ends, one to\n"
+    "#               three lines (long rule names are wrapped or shortened)\n"
+    "#   xmin, xmax  the first and last heap drawn (xmin is 0)\n"
+    "#   xtic        interval between x ticks, a whole number\n"
+    "#   xdigits     digits of the longest x tick label\n"
+    "#   ymax        the largest value drawn (at least 1)\n"
+    "#   ytic        interval between y ticks, a whole number\n"
+    "#   tameto      heaps xmin..tameto-1 are tame; tameto > xmax: all are\n"
+    "#   nwild       how many heaps have a genus that is not tame\n"
+    "#   normlabel, mislabel, bandlabel, wildlabel\n"
+    "#               legend texts for G(n), G-(n), the shading from tameto on\n"
+    "#               and the rings\n"
+    "#   xlabel, ylabel\n"
+    "#               the axis labels\n"
+    "\n"
+    "set encoding utf8\n"
+    "set terminal @terminal\n"
+    "set output outfile\n"
+    "\n"
+    "set title plottitle noenhanced\n"
+    "set xlabel xlabel noenhanced\n"
+    "set ylabel ylabel noenhanced\n"
+    "set xrange [xmin - 0.5 : xmax + 0.5]\n"
+    "# Room above the highest value for the rings.\n"
+    "set yrange [-0.5 : ymax + 0.8]\n"
+    "set xtics nomirror\n"
+    "set ytics nomirror\n"
+    "set xtics xtic\n"
+    "set ytics ytic\n"
+    "set format x '%.0f'\n"
+    "set format y '%.0f'\n"
+    "set border 3\n"
+    "if (xdigits > 4) {\n"
+    "    set rmargin xdigits / 2 + 2\n"
+    "}\n"
+    "set key outside bottom center horizontal noenhanced\n"
+    "set grid ytics lc rgb '#e4e4e4' lt 1\n"
+    "\n"
+    "normcolour = '#1f4e99'\n"
+    "miscolour = '#e66101'\n"
+    "bandcolour = '#f6dcd0'\n"
+    "wildcolour = '#c0392b'\n"
+    "\n"
+    "# The heaps from the first that is not tame on.\n"
+    "if (tameto <= xmax) {\n"
+    "    set object 1 rect from tameto - 0.5, graph 0 to xmax + 0.5, graph 1 \\\n"
+    "        behind fillcolor rgb bandcolour fillstyle solid 1.0 noborder\n"
+    "}\n"
+    "\n"
+    "# A series that does not apply draws nothing and gets no key entry (an\n"
+    "# empty title).  G-(n) is an open square so that a G(n) of the same value\n"
+    "# stays visible inside it.\n"
+    "plot datafile using 1:2 with points pt 7 ps 0.6 lc rgb normcolour \\\n"
+    "         title normlabel, \\\n"
+    "     datafile using 1:3 with points pt 4 ps 1.2 lw 1.5 lc rgb miscolour \\\n"
+    "         title mislabel, \\\n"
+    "     datafile using 1:($4 > 0 ? $3 : NaN) with points pt 6 ps 2.2 lw 1.5 \\\n"
+    "         lc rgb wildcolour title (nwild > 0 ? wildlabel : ''), \\\n"
+    "     keyentry with boxes fillstyle solid 1.0 fillcolor rgb bandcolour \\\n"
+    "         title (tameto <= xmax ? bandlabel : '')\n";
 /* clang-format on */
 
 const char *sgi_plot_template(const char *name)
@@ -461,6 +543,8 @@ const char *sgi_plot_template(const char *name)
         return template_sequence;
     if (strcmp(name, "results") == 0)
         return template_results;
+    if (strcmp(name, "misere") == 0)
+        return template_misere;
     return NULL;
 }
 
@@ -742,4 +826,80 @@ sg_status sg_plot_results(const char *path, const char *title,
     sgi_plot_put_var_u64(sc.vars, "narith", sum.arith);
     return sgi_plot_draw(&sc, &w, &d, template_results,
                          "plots/results.gp (built in)", opt, err);
+}
+
+/* The title of a misère figure: the rule, "misère play", the heaps drawn
+ * and where tameness ends, wrapped or shortened to fit. */
+static sg_status misere_title(char *out, size_t outsz, const sg_rule *r,
+                              const sg_misere *m, sg_error *err)
+{
+    char *canon = sg_rule_canonical(r);
+    char rest[200];
+
+    if (!canon)
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    if (m->tame_to < m->n)
+        snprintf(rest, sizeof rest,
+                 ": misère play, heaps 0..%zu, the first not tame is heap %zu",
+                 m->n - 1, m->tame_to);
+    else
+        snprintf(rest, sizeof rest, ": misère play, heaps 0..%zu, all tame",
+                 m->n - 1);
+    fit_title(out, outsz, canon, rest, sgi_plot_title_width(0));
+    free(canon);
+    return SG_OK;
+}
+
+sg_status sg_plot_misere(const char *path, const sg_rule *r, const sg_misere *m,
+                         const sg_plot_options *opt, sg_error *err)
+{
+    sg_plot_format fmt;
+    sgi_plot_misere data;
+    script sc;
+    workdir w;
+    dest d;
+    char title[1024], label[200];
+    uint64_t xmax, ymax;
+    sg_status st;
+
+    st = check_format(&fmt, path, err);
+    if (!st && m->n == 0)
+        st = sg_error_set(err, SG_E_INPUT, -1,
+                          "no misère values were computed: nothing to draw");
+    if (!st)
+        st = misere_title(title, sizeof title, r, m, err);
+    if (!st)
+        st = figure_begin(&d, &w, path, fmt, opt, err);
+    if (st)
+        return st;
+    st = sgi_plot_write_misere(w.data, &data, m, err);
+    if (!st)
+        st = sgi_plot_script_begin(&sc, &w, fmt, 0, title, err);
+    if (st)
+        return figure_fail(&d, &w, st);
+
+    xmax = (uint64_t)m->n - 1;
+    ymax = data.vmax ? data.vmax : 1;
+    sgi_plot_put_var_u64(sc.vars, "xmin", 0);
+    sgi_plot_put_var_u64(sc.vars, "xmax", xmax);
+    sgi_plot_put_var_u64(
+        sc.vars, "xtic",
+        tick_step(0, xmax, max_ticks(PLOT_ROOM, digits(xmax))));
+    sgi_plot_put_var_u64(sc.vars, "xdigits", digits(xmax));
+    sgi_plot_put_var_u64(sc.vars, "ymax", ymax);
+    sgi_plot_put_var_u64(sc.vars, "ytic", tick_step(0, ymax, 11));
+    sgi_plot_put_var_u64(sc.vars, "tameto", m->tame_to);
+    sgi_plot_put_var_u64(sc.vars, "nwild", data.nwild);
+    sgi_plot_put_var_str(sc.vars, "normlabel", "G(n), normal play");
+    sgi_plot_put_var_str(sc.vars, "mislabel", "G" SUPMINUS "(n), misère play");
+    snprintf(label, sizeof label, "heaps from %zu, the first not tame",
+             m->tame_to);
+    sgi_plot_put_var_str(sc.vars, "bandlabel", label);
+    snprintf(label, sizeof label, "genus not tame (%llu heap%s)",
+             (ull)data.nwild, data.nwild == 1 ? "" : "s");
+    sgi_plot_put_var_str(sc.vars, "wildlabel", label);
+    sgi_plot_put_var_str(sc.vars, "xlabel", "n (heap size)");
+    sgi_plot_put_var_str(sc.vars, "ylabel", "G(n) and G" SUPMINUS "(n)");
+    return sgi_plot_draw(&sc, &w, &d, template_misere,
+                         "plots/misere.gp (built in)", opt, err);
 }

@@ -519,3 +519,39 @@ sg_status sgi_plot_write_results(const char *path, sgi_plot_summary *out,
     free(pts);
     return sgi_plot_file_close(f, path, err);
 }
+
+sg_status sgi_plot_write_misere(const char *path, sgi_plot_misere *out,
+                                const sg_misere *m, sg_error *err)
+{
+    char genus[16 + 11 * SG_GENUS_MAX];
+    FILE *f;
+    size_t h;
+    sg_status st;
+
+    memset(out, 0, sizeof *out);
+    st = sgi_plot_file_open(&f, path, err);
+    if (st)
+        return st;
+    fprintf(f, "# sgexplore: normal and misère values of heaps 0..%zu, ",
+            m->n - 1);
+    if (m->tame_to < m->n)
+        fprintf(f, "tame below heap %zu\n", m->tame_to);
+    else
+        fputs("all tame\n", f);
+    fputs("# n, G(n), G-(n), 1 when the genus is not tame, the genus\n", f);
+    for (h = 0; h < m->n; h++) {
+        const sg_genus *x = &m->genus[h];
+        int wild = !sg_genus_is_tame(x);
+
+        if (x->g > out->vmax)
+            out->vmax = x->g;
+        if (m->value[h] > out->vmax)
+            out->vmax = m->value[h];
+        out->nwild += (uint64_t)wild;
+        /* The genus text is digits, '^', braces and commas only. */
+        sg_genus_format(genus, sizeof genus, x);
+        fprintf(f, "%zu %llu %llu %d \"%s\"\n", h, (ull)x->g, (ull)m->value[h],
+                wild, genus);
+    }
+    return sgi_plot_file_close(f, path, err);
+}

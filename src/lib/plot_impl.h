@@ -21,6 +21,7 @@ typedef unsigned long long ull;
 #define MINUS "\xe2\x88\x92"    /* U+2212 minus sign */
 #define TIMES "\xc3\x97"        /* U+00D7 multiplication sign */
 #define ELLIPSIS "\xe2\x80\xa6" /* U+2026 horizontal ellipsis */
+#define SUPMINUS "\xe2\x81\xbb" /* U+207B superscript minus (G⁻) */
 
 /* A reader of G(from), G(from+1), ...: from s while n < s->n, then
  * through the proven (arithmetic) period, stepping a quotient and

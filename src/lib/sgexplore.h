@@ -1041,6 +1041,17 @@ void sg_misere_clear(sg_misere *m);
 sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
                             size_t budget, sg_error *err);
 
+/* Draw the misère figure of the heaps of m (sg_misere_analyse or the
+ * cache) into `path` (plots/misere.gp): G(n) and G-(n) of heaps
+ * 0..m->n-1 as two series of points, the heaps from m->tame_to on shaded
+ * and those whose own genus is not tame ringed, the rule (r: its
+ * canonical text) and "misère play" in the title.  No heaps (m->n = 0)
+ * is SG_E_INPUT; other errors as for sg_plot_sequence.  opt->max_rows is
+ * not used: every heap is drawn.  (With the other figures, section
+ * Plots.) */
+sg_status sg_plot_misere(const char *path, const sg_rule *r, const sg_misere *m,
+                         const sg_plot_options *opt, sg_error *err);
+
 /* How a misère position was decided. */
 typedef enum sg_misere_method {
     SG_MISERE_TAME,     /* every heap tame: the tame (misère Nim) rule */
