@@ -28,24 +28,30 @@
 typedef struct tb_run {
     const sgi_tb *tb;
     size_t n, words;
-    unsigned J;       /* highest layer kept (0: none) */
-    int counts;       /* B is kept */
-    uint64_t **A, **B; /* A[j][m * words ..], j = 2..J */
-    uint64_t *opt;    /* the option set of the heap being computed */
+    /* the highest layer kept (0: none); whether B is kept */
+    unsigned J;
+    int counts;
+    /* A[j][m * words ..], B the same, j = 2..J */
+    uint64_t **A, **B;
+    /* the option set of the heap being computed */
+    uint64_t *opt;
     const sg_seq *s;
-    uint64_t *mv;     /* the members of an entry's set for one heap */
+    /* the members of an entry's set for one heap */
+    uint64_t *mv;
     size_t nmv, capmv;
-    int unequal[4];   /* `!` splits into j = 2, 3 heaps occur */
-    uint64_t *U[4];   /* U[j][m * words ..]: the xors of the splits of m
-                         into j pairwise different parts */
+    /* whether `!` splits into j = 2, 3 heaps occur, and their tables:
+     * U[j][m * words ..], the xors of the splits of m into j pairwise
+     * different parts */
+    int unequal[4];
+    uint64_t *U[4];
 } tb_run;
 
 /* The bits of x moved from index v to v xor lo (lo < 64). */
 static inline uint64_t xor_bits(uint64_t x, unsigned lo)
 {
-    static const uint64_t m[6] = {
-        0x5555555555555555ULL, 0x3333333333333333ULL, 0x0F0F0F0F0F0F0F0FULL,
-        0x00FF00FF00FF00FFULL, 0x0000FFFF0000FFFFULL, 0x00000000FFFFFFFFULL};
+    static const uint64_t m[6] = {0x5555555555555555ULL, 0x3333333333333333ULL,
+                                  0x0F0F0F0F0F0F0F0FULL, 0x00FF00FF00FF00FFULL,
+                                  0x0000FFFF0000FFFFULL, 0x00000000FFFFFFFFULL};
     unsigned i;
 
     for (i = 0; i < 6; i++)
@@ -77,8 +83,7 @@ static void run_free(tb_run *t)
 
 /* One table *tab re-laid with `words` words per set, the sets of heaps
  * below `have` kept.  -1 when out of memory. */
-static int relayout(uint64_t **tab, const tb_run *t, size_t words,
-                    size_t have)
+static int relayout(uint64_t **tab, const tb_run *t, size_t words, size_t have)
 {
     uint64_t *nw = calloc((t->n + 1) * words, sizeof *nw);
     size_t m;
@@ -87,8 +92,7 @@ static int relayout(uint64_t **tab, const tb_run *t, size_t words,
         return -1;
     if (*tab)
         for (m = 0; m < have; m++)
-            memcpy(nw + m * words, *tab + m * t->words,
-                   t->words * sizeof *nw);
+            memcpy(nw + m * words, *tab + m * t->words, t->words * sizeof *nw);
     free(*tab);
     *tab = nw;
     return 0;
@@ -163,8 +167,8 @@ static void run_layers(tb_run *t, size_t m)
         for (x = 1; 3 * x + 3 <= m; x++) {
             sg_value gx = sg_seq_get(t->s, x);
             for (y = x + 1; x + 2 * y < m; y++)
-                BIT(t->U[3] + m * W, gx ^ sg_seq_get(t->s, y) ^
-                                         sg_seq_get(t->s, m - x - y));
+                BIT(t->U[3] + m * W,
+                    gx ^ sg_seq_get(t->s, y) ^ sg_seq_get(t->s, m - x - y));
         }
 
     for (j = 2; j <= t->J && j <= m; j++) {

@@ -142,8 +142,8 @@ int sgi_rule_set_find_move(uint64_t *take, const sg_rule *r, const sg_seq *s,
  * `&N;` digits and the constraints `?` and `=`, which the digit bits of
  * sg_term cannot hold. */
 enum {
-    SGI_TB_ANY = 0,     /* no constraint on the heaps a split leaves */
-    SGI_TB_UNEQUAL = 1, /* `!`: pairwise different */
+    SGI_TB_ANY = 0,      /* no constraint on the heaps a split leaves */
+    SGI_TB_UNEQUAL = 1,  /* `!`: pairwise different */
     SGI_TB_SOMEUNEQ = 2, /* `?`: not all equal */
     SGI_TB_EQUAL = 3     /* `=`: all equal */
 };

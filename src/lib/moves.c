@@ -73,8 +73,8 @@ int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
 
 /* The options of digit d (at most three heaps) when k tokens are taken
  * from heap h: parts ascending, the constraint on two or three. */
-static int tb_digit_options(const sg_seq *g, size_t h, size_t k,
-                            sgi_tb_digit d, sg_option_fn fn, void *ctx)
+static int tb_digit_options(const sg_seq *g, size_t h, size_t k, sgi_tb_digit d,
+                            sg_option_fn fn, void *ctx)
 {
     size_t m = h - k, a, b;
     sg_option o;
@@ -97,8 +97,7 @@ static int tb_digit_options(const sg_seq *g, size_t h, size_t k,
         for (a = 1; 2 * a <= m; a++) {
             int eq = 2 * a == m;
             if ((d.cons == SGI_TB_EQUAL && !eq) ||
-                ((d.cons == SGI_TB_UNEQUAL || d.cons == SGI_TB_SOMEUNEQ) &&
-                 eq))
+                ((d.cons == SGI_TB_UNEQUAL || d.cons == SGI_TB_SOMEUNEQ) && eq))
                 continue;
             o.nparts = 2;
             o.part[0] = a;
@@ -120,8 +119,8 @@ static int tb_digit_options(const sg_seq *g, size_t h, size_t k,
                 o.part[0] = a;
                 o.part[1] = b;
                 o.part[2] = c;
-                o.value = sg_seq_get(g, a) ^ sg_seq_get(g, b) ^
-                          sg_seq_get(g, c);
+                o.value =
+                    sg_seq_get(g, a) ^ sg_seq_get(g, b) ^ sg_seq_get(g, c);
                 if (fn(ctx, &o))
                     return 1;
             }

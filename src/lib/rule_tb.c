@@ -335,8 +335,8 @@ static char *moves_text(const sgi_tb *tb)
             }
             s = t;
         }
-        n += (size_t)snprintf(s + n, cap - n, "%s%s@%s",
-                              n > 6 ? ";" : "", dt, set);
+        n += (size_t)snprintf(s + n, cap - n, "%s%s@%s", n > 6 ? ";" : "", dt,
+                              set);
         free(own);
     }
     snprintf(s + n, cap - n, "}");
@@ -593,8 +593,7 @@ static sg_status entries_code(char **code, const mv_entry *e, size_t n,
 }
 
 /* The union of two sets' canonical texts, parsed again into one set. */
-static sg_status merge_sets(mv_entry *into, const mv_entry *from,
-                            sg_error *err)
+static sg_status merge_sets(mv_entry *into, const mv_entry *from, sg_error *err)
 {
     size_t len = strlen(into->text) + strlen(from->text) + 2;
     char *u = malloc(len);
