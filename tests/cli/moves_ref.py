@@ -67,40 +67,27 @@ def partitions(m, j, lo=1):
             yield (x,) + rest
 
 
-def values(spec, n):
+def entries_of(spec):
+    """The entries (mask, constraint, set items) of a SPEC."""
     entries = []
     for e in spec.split(';'):
         d, where = e.split('@')
         mask, cons = digit(d)
         entries.append((mask, cons, where.split(',')))
+    return entries
+
+
+def values(spec, n):
+    """G(0..n-1): the mex of the xors of every option's heaps."""
+    entries = entries_of(spec)
     g = []
     for h in range(n):
         seen = set()
-        for mask, cons, items in entries:
-            for k in range(h + 1):
-                if items == ['0'] and k != 0:
-                    continue
-                if items != ['0'] and (k == 0 or not in_set(items, k, h)):
-                    continue
-                m = h - k
-                if mask & 1 and m == 0:
-                    seen.add(0)
-                if mask & 2 and m >= 1:
-                    seen.add(g[m])
-                for j in range(2, 63):
-                    if not mask >> j & 1 or j > m:
-                        continue
-                    for p in partitions(m, j):
-                        if cons == '!' and len(set(p)) < j:
-                            continue
-                        if cons == '?' and len(set(p)) == 1:
-                            continue
-                        if cons == '=' and len(set(p)) > 1:
-                            continue
-                        v = 0
-                        for x in p:
-                            v ^= g[x]
-                        seen.add(v)
+        for o in options(entries, h):
+            v = 0
+            for x in o:
+                v ^= g[x]
+            seen.add(v)
         v = 0
         while v in seen:
             v += 1
@@ -139,11 +126,7 @@ def misere(spec, n):
     """G-(0..n-1) of single heaps in misère play: 1 for a position with no
     move, else the mex of its options', over sums of heaps (memoised on
     sorted tuples)."""
-    entries = []
-    for e in spec.split(';'):
-        d, where = e.split('@')
-        mask, cons = digit(d)
-        entries.append((mask, cons, where.split(',')))
+    entries = entries_of(spec)
     memo = {}
     heap = {}
 
