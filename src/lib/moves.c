@@ -72,13 +72,19 @@ int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
 }
 
 /* The options of digit d (at most three heaps) when k tokens are taken
- * from heap h: parts ascending, the constraint on two or three. */
+ * from heap h, parts ascending: `?` (not all equal) and `=` (all equal)
+ * here, no constraint and `!` by the ordinary digit's generator. */
 static int tb_digit_options(const sg_seq *g, size_t h, size_t k, sgi_tb_digit d,
                             sg_option_fn fn, void *ctx)
 {
     size_t m = h - k, a, b;
     sg_option o;
 
+    /* no constraint or `!`: the moves of an ordinary digit */
+    if (d.cons == SGI_TB_ANY || d.cons == SGI_TB_UNEQUAL)
+        return sg_moves_digit(g, h, k, (unsigned)(d.mask & 15),
+                              d.cons == SGI_TB_UNEQUAL, SG_BITS_ALL_KINDS, fn,
+                              ctx);
     o.take = k;
     if ((d.mask & 1) && m == 0) {
         o.nparts = 0;
@@ -96,8 +102,7 @@ static int tb_digit_options(const sg_seq *g, size_t h, size_t k, sgi_tb_digit d,
     if (d.mask & 4)
         for (a = 1; 2 * a <= m; a++) {
             int eq = 2 * a == m;
-            if ((d.cons == SGI_TB_EQUAL && !eq) ||
-                ((d.cons == SGI_TB_UNEQUAL || d.cons == SGI_TB_SOMEUNEQ) && eq))
+            if ((d.cons == SGI_TB_EQUAL) != eq)
                 continue;
             o.nparts = 2;
             o.part[0] = a;
@@ -110,10 +115,7 @@ static int tb_digit_options(const sg_seq *g, size_t h, size_t k, sgi_tb_digit d,
         for (a = 1; 3 * a <= m; a++)
             for (b = a; a + 2 * b <= m; b++) {
                 size_t c = m - a - b;
-                int all = a == c, distinct = a < b && b < c;
-                if ((d.cons == SGI_TB_EQUAL && !all) ||
-                    (d.cons == SGI_TB_UNEQUAL && !distinct) ||
-                    (d.cons == SGI_TB_SOMEUNEQ && all))
+                if ((d.cons == SGI_TB_EQUAL) != (a == c))
                     continue;
                 o.nparts = 3;
                 o.part[0] = a;
