@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "sgexplore.h"
+#include "store_impl.h" /* sgi_store_checkpoint_put_split */
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */
@@ -1606,6 +1607,125 @@ static void test_checkpoint_damaged(void **state)
     rm_tree(dir);
 }
 
+/* A state larger than a part is split (sgi_store_checkpoint_put_split,
+ * here with parts of 100 bytes; the public call's are 256 MiB): it comes
+ * back whole, also read-only and after a smaller state replaced it or a
+ * larger one, the hash text naming its parts; a dropped checkpoint leaves
+ * no part; and every damage to a part, its number, the parts table or
+ * the count in the hash is "damaged", never a shorter or reordered state
+ * handed back.  A row written by a version that does not split (a plain
+ * hash over stale parts) is read as that row alone. */
+static void test_checkpoint_split(void **state)
+{
+    static const char *damage[] = {
+        "UPDATE checkpoint_parts SET state = X'00' || substr(state, 2)"
+        " WHERE part = 2",
+        "DELETE FROM checkpoint_parts WHERE part = 3",
+        "UPDATE checkpoint_parts SET part = 9 WHERE part = 1",
+        "UPDATE checkpoint_parts SET state = CAST(state AS TEXT)"
+        " WHERE part = 1",
+        "UPDATE checkpoint_parts SET state = substr(state, 1, 49)"
+        " WHERE part = 3",
+        "UPDATE checkpoint_parts SET rule = '0.7'",
+        "UPDATE checkpoint_parts SET state = state || X'00' WHERE part = 1",
+        "UPDATE checkpoints SET hash = substr(hash, 1, 24) || '/3'",
+        "UPDATE checkpoints SET hash = substr(hash, 1, 24) || '/5'",
+        "UPDATE checkpoints SET hash = substr(hash, 1, 24) || '/04'",
+        "UPDATE checkpoints SET hash = substr(hash, 1, 24) || '/'",
+        "UPDATE checkpoints SET hash = substr(hash, 1, 24)",
+        "DROP TABLE checkpoint_parts",
+    };
+    char *dir = tmp_dir(), *path = path_in(dir, "c.db"), *t;
+    unsigned char *blob = random_blob(350, 44);
+    sg_store *db = open_ok(path);
+    sg_error err;
+    uint64_t h;
+    void *back;
+    size_t n, k;
+    int found = -1;
+
+    (void)state;
+    /* 350 bytes: parts of 100, 100, 100 and 50. */
+    assert_int_equal(
+        sgi_store_checkpoint_put_split(db, "0.6", 9, blob, 350, 100, &err),
+        SG_OK);
+    expect_ckpt(db, "0.6", 9, blob, 350);
+    t = sql_text(path, "SELECT hash FROM checkpoints");
+    assert_non_null(t);
+    assert_string_equal(t + 24, "/4");
+    free(t);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoint_parts"), 3);
+    assert_int_equal(sql_int(path, "SELECT length(state) FROM checkpoints"),
+                     100);
+    /* Exactly one part: no split, no "/1". */
+    assert_int_equal(
+        sgi_store_checkpoint_put_split(db, "0.7", 3, blob, 100, 100, &err),
+        SG_OK);
+    expect_ckpt(db, "0.7", 3, blob, 100);
+    assert_null(strchr(t = sql_text(path, "SELECT hash FROM checkpoints"
+                                          " WHERE rule = '0.7'"),
+                       '/'));
+    free(t);
+    sg_store_close(db);
+    assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err), SG_OK);
+    expect_ckpt(db, "0.6", 9, blob, 350);
+    sg_store_close(db);
+
+    /* Replaced by a smaller state (its parts go), then a larger one. */
+    db = open_ok(path);
+    assert_int_equal(
+        sgi_store_checkpoint_put_split(db, "0.6", 10, blob, 150, 100, &err),
+        SG_OK);
+    expect_ckpt(db, "0.6", 10, blob, 150);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoint_parts"), 1);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.6", 11, blob, 50, &err),
+                     SG_OK);
+    expect_ckpt(db, "0.6", 11, blob, 50);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoint_parts"), 0);
+
+    /* A plain row over stale parts (what a version that does not split
+     * writes): the row alone. */
+    assert_int_equal(
+        sgi_store_checkpoint_put_split(db, "0.6", 12, blob, 350, 100, &err),
+        SG_OK);
+    assert_int_equal(sg_store_checkpoint_put(db, "0.8", 1, "xy", 2, &err),
+                     SG_OK);
+    sql(path, "UPDATE checkpoints SET (state, hash) = (SELECT state, hash"
+              " FROM checkpoints WHERE rule = '0.8') WHERE rule = '0.6'");
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoint_parts"), 3);
+    expect_ckpt(db, "0.6", 12, "xy", 2);
+    sg_store_close(db);
+
+    /* Dropped: the parts go with it. */
+    db = open_ok(path);
+    assert_int_equal(
+        sgi_store_checkpoint_put_split(db, "0.6", 12, blob, 350, 100, &err),
+        SG_OK);
+    assert_int_equal(sg_store_checkpoint_drop(db, "0.6", &found, &err), SG_OK);
+    assert_int_equal(found, 1);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM checkpoint_parts"), 0);
+    expect_ckpt(db, "0.7", 3, blob, 100);
+
+    for (k = 0; k < sizeof damage / sizeof *damage; k++) {
+        assert_int_equal(
+            sgi_store_checkpoint_put_split(db, "0.6", 13, blob, 350, 100, &err),
+            SG_OK);
+        sql(path, damage[k]);
+        back = &h;
+        n = 7;
+        if (sg_store_checkpoint_get(db, "0.6", &h, &back, &n, &err) != SG_E_IO)
+            fail_msg("damage %zu (%s) was not found", k, damage[k]);
+        assert_null(back);
+        assert_non_null(strstr(err.msg, "damaged"));
+        /* Whatever the damage left, a new put makes it whole again. */
+        sql(path, "DROP TABLE IF EXISTS checkpoint_parts");
+    }
+    sg_store_close(db);
+    free(blob);
+    free(path);
+    rm_tree(dir);
+}
+
 /* Writes that cannot be made leave the previous checkpoint: a cache
  * opened read-only (file unchanged byte for byte), another process
  * holding the write lock, a full disk (SQLite's page limit, as in
@@ -2046,6 +2166,7 @@ int main(void)
         cmocka_unit_test(test_checkpoint_replace_drop),
         cmocka_unit_test(test_checkpoint_old_file),
         cmocka_unit_test(test_checkpoint_damaged),
+        cmocka_unit_test(test_checkpoint_split),
         cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_default_path),

@@ -2,7 +2,9 @@
  * store_checkpoint.c - the deep runs' checkpoints in the SQLite cache:
  * one opaque state per rule, with its hash, in the optional table
  * `checkpoints` (store.c explains why it is optional), replaced in one
- * transaction so that a run killed while saving keeps the old one.
+ * transaction so that a run killed while saving keeps the old one.  A
+ * state larger than one SQLite value may be is split: its first part in
+ * `checkpoints`, the others in the optional table `checkpoint_parts`.
  */
 #define _DEFAULT_SOURCE
 #include "store_impl.h"
@@ -26,18 +28,95 @@ static const char checkpoints_table[] =
     " stored TEXT NOT NULL,"
     " version TEXT NOT NULL)";
 
+/* The second and later parts of a split state (part 1, 2, ...), made by
+ * the first put that splits one.  A split row's hash in `checkpoints` is
+ * the whole state's, followed by "/N", its number of parts: a version
+ * that does not split reads such a row as damaged (its hash does not
+ * match the first part) and never takes a part for a whole state, and a
+ * row it writes over a split one (hash without "/N") leaves stale parts
+ * that nothing reads until the next split put of that rule removes
+ * them. */
+static const char parts_table[] =
+    "CREATE TABLE IF NOT EXISTS checkpoint_parts ("
+    " rule TEXT NOT NULL,"
+    " part INTEGER NOT NULL,"
+    " state BLOB NOT NULL,"
+    " PRIMARY KEY (rule, part))";
+
+/* The bytes of one part: SQLite keeps at most SQLITE_MAX_LENGTH bytes
+ * (10^9 by default) in one value, and a deep run's window of 2^27
+ * values is a state of 1.6 GB (docs/DEEP.md). */
+#define PART_BYTES ((size_t)256 << 20)
+
+/* The most parts a state may have (64 GiB): a damaged count must not
+ * make a reader ask for more. */
+#define MAX_PARTS 256
+
+/* A checkpoint's hash text: SG_FNV_TEXT and "/N". */
+#define HASH_TEXT (SG_FNV_TEXT + 12)
+
+/* Whether the parts table exists; a SQLite status. */
+static int has_parts(sqlite3 *db, int *yes)
+{
+    sqlite3_int64 n = 0;
+    int rc = sgi_store_query_int(db,
+                                 "SELECT count(*) FROM sqlite_master WHERE"
+                                 " type = 'table' AND name ="
+                                 " 'checkpoint_parts'",
+                                 &n);
+
+    *yes = rc == SQLITE_OK && n > 0;
+    return rc;
+}
+
+/* Remove the parts of rule, when the table is there. */
+static int drop_parts(sqlite3 *db, const char *rule)
+{
+    int have = 0, rc = has_parts(db, &have);
+
+    if (rc == SQLITE_OK && have)
+        rc = sgi_store_run_rule(
+            db, "DELETE FROM checkpoint_parts WHERE rule = ?1", rule, NULL);
+    return rc;
+}
+
+/* Insert part k (1, 2, ...) of rule's state. */
+static int put_part(sqlite3 *db, const char *rule, size_t k, const void *p,
+                    size_t n)
+{
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(db,
+                                "INSERT INTO checkpoint_parts (rule, part,"
+                                " state) VALUES (?1, ?2, ?3)",
+                                -1, &q, NULL);
+
+    if (rc == SQLITE_OK) {
+        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)k));
+        BIND(sqlite3_bind_blob64(q, 3, p, n, SQLITE_STATIC));
+        if (rc == SQLITE_OK) {
+            rc = sqlite3_step(q);
+            rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        }
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Deep-run checkpoints                                                 */
 /* ------------------------------------------------------------------ */
 
-/* Whether the file has the (optional) checkpoints table; returns the
- * SQLite code. */
-sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
-                                  uint64_t heaps, const void *blob, size_t len,
-                                  sg_error *err)
+/* sg_store_checkpoint_put with parts of `part` bytes (store_impl.h: the
+ * tests split small states). */
+sg_status sgi_store_checkpoint_put_split(sg_store *st, const char *rule,
+                                         uint64_t heaps, const void *blob,
+                                         size_t len, size_t part, sg_error *err)
 {
     sqlite3_stmt *q = NULL;
-    char now[24], hash[SG_FNV_TEXT];
+    char now[24], hash[HASH_TEXT];
+    const unsigned char *b = blob;
+    size_t nparts = len > part ? (len - 1) / part + 1 : 1, k;
     int rc;
     sg_status r;
 
@@ -48,11 +127,24 @@ sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
                             "cannot store the checkpoint of %s: %llu heaps "
                             "do not fit in the cache",
                             rule, (unsigned long long)heaps);
+    if (nparts > MAX_PARTS)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "cannot store the checkpoint of %s: %zu bytes "
+                            "are more than the cache keeps (%d parts of "
+                            "%zu bytes)",
+                            rule, len, MAX_PARTS, part);
     sgi_store_now(now);
     sgi_store_hash(hash, blob, len);
+    if (nparts > 1)
+        snprintf(hash + strlen(hash), sizeof hash - strlen(hash), "/%zu",
+                 nparts);
     if ((r = sgi_store_write_begin(st, err)))
         return r;
     rc = sgi_store_exec(st->db, checkpoints_table);
+    if (rc == SQLITE_OK && nparts > 1)
+        rc = sgi_store_exec(st->db, parts_table);
+    if (rc == SQLITE_OK)
+        rc = drop_parts(st->db, rule);
     if (rc == SQLITE_OK)
         rc = sqlite3_prepare_v2(st->db,
                                 "INSERT OR REPLACE INTO checkpoints (rule,"
@@ -64,7 +156,8 @@ sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
         BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)heaps));
         /* A NULL pointer would bind SQL NULL: an empty state is the
          * empty blob. */
-        BIND(len ? sqlite3_bind_blob64(q, 3, blob, len, SQLITE_STATIC)
+        BIND(len ? sqlite3_bind_blob64(q, 3, blob, len < part ? len : part,
+                                       SQLITE_STATIC)
                  : sqlite3_bind_zeroblob(q, 3, 0));
         BIND(sqlite3_bind_text(q, 4, hash, -1, SQLITE_STATIC));
         BIND(sqlite3_bind_text(q, 5, now, -1, SQLITE_STATIC));
@@ -75,11 +168,114 @@ sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
         }
         sqlite3_finalize(q);
     }
+    for (k = 1; k < nparts && rc == SQLITE_OK; k++)
+        rc = put_part(st->db, rule, k, b + k * part,
+                      k + 1 < nparts ? part : len - k * part);
     return sgi_store_write_end(st, rc, "storing a checkpoint", err);
 }
 
+sg_status sg_store_checkpoint_put(sg_store *st, const char *rule,
+                                  uint64_t heaps, const void *blob, size_t len,
+                                  sg_error *err)
+{
+    return sgi_store_checkpoint_put_split(st, rule, heaps, blob, len,
+                                          PART_BYTES, err);
+}
+
+/* The number of parts a hash text names: 1 without "/N", 0 when the
+ * suffix is malformed. */
+static size_t hash_parts(const char *hash)
+{
+    const char *slash = strchr(hash, '/');
+    size_t n = 0;
+
+    if (!slash)
+        return 1;
+    if (slash[1] < '1' || slash[1] > '9')
+        return 0;
+    for (slash++; *slash >= '0' && *slash <= '9' && n <= MAX_PARTS; slash++)
+        n = 10 * n + (size_t)(*slash - '0');
+    return *slash == '\0' && n >= 2 && n <= MAX_PARTS ? n : 0;
+}
+
+/* Append parts 1 .. nparts-1 of rule's state to buf, which holds *have
+ * bytes of its room for `total`.  SQLITE_CORRUPT when a part is missing,
+ * out of order, not a blob or longer than the room. */
+static int read_parts(sqlite3 *db, const char *rule, size_t nparts,
+                      unsigned char *buf, size_t *have, size_t total)
+{
+    sqlite3_stmt *q = NULL;
+    size_t k = 1;
+    int rc = sqlite3_prepare_v2(db,
+                                "SELECT part, state FROM checkpoint_parts"
+                                " WHERE rule = ?1 AND part BETWEEN 1 AND ?2"
+                                " ORDER BY part",
+                                -1, &q, NULL);
+
+    if (rc == SQLITE_OK) {
+        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)(nparts - 1)));
+    }
+    while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int is_blob = sqlite3_column_type(q, 1) == SQLITE_BLOB;
+        const void *p = sqlite3_column_blob(q, 1);
+        size_t n = (size_t)sqlite3_column_bytes(q, 1);
+        rc = SQLITE_OK;
+        if (!p && n > 0)
+            rc = SQLITE_NOMEM;
+        else if (sqlite3_column_int64(q, 0) != (sqlite3_int64)k || !is_blob ||
+                 n > total - *have)
+            rc = SQLITE_CORRUPT;
+        else if (n) {
+            memcpy(buf + *have, p, n);
+            *have += n;
+        }
+        k++;
+    }
+    if (rc == SQLITE_DONE)
+        rc = k == nparts && *have == total ? SQLITE_OK : SQLITE_CORRUPT;
+    sqlite3_finalize(q);
+    return rc;
+}
+
+/* The bytes of rule's parts 1 .. nparts-1 in *bytes; SQLITE_CORRUPT when
+ * the table or a part is missing. */
+static int parts_bytes(sqlite3 *db, const char *rule, size_t nparts,
+                       size_t *bytes)
+{
+    sqlite3_stmt *q = NULL;
+    int have = 0, rc = has_parts(db, &have);
+
+    if (rc == SQLITE_OK && !have)
+        return SQLITE_CORRUPT;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(db,
+                                "SELECT count(*), sum(length(state)) FROM"
+                                " checkpoint_parts WHERE rule = ?1 AND part"
+                                " BETWEEN 1 AND ?2",
+                                -1, &q, NULL);
+    if (rc == SQLITE_OK) {
+        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)(nparts - 1)));
+    }
+    if (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        sqlite3_int64 count = sqlite3_column_int64(q, 0),
+                      sum = sqlite3_column_int64(q, 1);
+        rc = count == (sqlite3_int64)(nparts - 1) && sum >= 0 &&
+                     (uint64_t)sum <= (uint64_t)MAX_PARTS * PART_BYTES * 4
+                 ? SQLITE_OK
+                 : SQLITE_CORRUPT;
+        *bytes = (size_t)sum;
+    } else if (rc == SQLITE_DONE) {
+        rc = SQLITE_CORRUPT;
+    }
+    sqlite3_finalize(q);
+    return rc;
+}
+
 /* Copy the checkpoint row selected by sg_store_checkpoint_get (rule,
- * heaps, state, hash) into malloc'd memory after checking its hash. */
+ * heaps, state, hash), and the parts its hash names, into malloc'd
+ * memory after checking the whole state's hash. */
 static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
                                  const char *rule, uint64_t *heaps, void **blob,
                                  size_t *len, sg_error *err)
@@ -94,7 +290,10 @@ static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
     const void *p = sqlite3_column_blob(q, 2);
     size_t n = (size_t)sqlite3_column_bytes(q, 2);
     const char *hash = (const char *)sqlite3_column_text(q, 3);
-    char want[SG_FNV_TEXT] = "", quoted[SGI_STORE_QUOTE];
+    char want[HASH_TEXT] = "", got[HASH_TEXT] = "", quoted[SGI_STORE_QUOTE];
+    size_t nparts = 0, more = 0, have = n;
+    unsigned char *buf = NULL;
+    int rc = SQLITE_OK;
 
     /* NULL for a value that is there: SQLite ran out of memory. */
     if ((!p && n > 0) || (!hash && has_hash) || (!key && has_key))
@@ -102,26 +301,54 @@ static sg_status read_checkpoint(sg_store *st, sqlite3_stmt *q,
                             "out of memory while reading the checkpoint of "
                             "%s from cache %s",
                             rule, st->path);
-    if (is_blob)
-        sgi_store_hash(want, p, n);
     /* The key is checked too: a damaged index can point the lookup at
      * another rule's row, whose hash is right. */
-    if (!key || strcmp(key, rule) != 0 || !is_int || h < 0 || !is_blob ||
-        !hash || strcmp(want, hash) != 0)
+    if (key && strcmp(key, rule) == 0 && is_int && h >= 0 && is_blob && hash &&
+        strlen(hash) < sizeof got) {
+        strcpy(got, hash);
+        nparts = hash_parts(got);
+    }
+    if (nparts > 1)
+        rc = parts_bytes(st->db, rule, nparts, &more);
+    if (rc == SQLITE_OK && nparts) {
+        /* One byte at least, so that an empty state is a pointer too. */
+        if (!(buf = malloc(n + more ? n + more : 1)))
+            return sg_error_set(err, SG_E_NOMEM, -1,
+                                "out of memory for the checkpoint of %s "
+                                "(%zu bytes) from cache %s",
+                                rule, n + more, st->path);
+        if (n)
+            memcpy(buf, p, n);
+        if (nparts > 1)
+            rc = read_parts(st->db, rule, nparts, buf, &have, n + more);
+    }
+    if (rc == SQLITE_NOMEM) {
+        free(buf);
+        return sg_error_set(err, SG_E_NOMEM, -1,
+                            "out of memory while reading the checkpoint of "
+                            "%s from cache %s",
+                            rule, st->path);
+    }
+    if (rc != SQLITE_OK && rc != SQLITE_CORRUPT) {
+        free(buf);
+        return sgi_store_db_error(err, st, rc, "reading a checkpoint");
+    }
+    if (buf && rc == SQLITE_OK) {
+        sgi_store_hash(want, buf, have);
+        if (nparts > 1)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "/%zu",
+                     nparts);
+    }
+    if (!buf || rc != SQLITE_OK || strcmp(want, got) != 0) {
+        free(buf);
         return sg_error_set(err, SG_E_IO, -1,
                             "cache %s: the deep-run checkpoint of %s is "
                             "damaged; drop it with `sgexplore cache drop "
                             "'%s'`",
                             st->path, sgi_store_quote(quoted, rule), quoted);
-    /* One byte at least, so that an empty state is a pointer too. */
-    if (!(*blob = malloc(n ? n : 1)))
-        return sg_error_set(err, SG_E_NOMEM, -1,
-                            "out of memory for the checkpoint of %s (%zu "
-                            "bytes) from cache %s",
-                            rule, n, st->path);
-    if (n)
-        memcpy(*blob, p, n);
-    *len = n;
+    }
+    *blob = buf;
+    *len = have;
     *heaps = (uint64_t)h;
     return SG_OK;
 }
@@ -238,6 +465,8 @@ sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
     if (rc == SQLITE_OK && have)
         rc = sgi_store_run_rule(
             st->db, "DELETE FROM checkpoints WHERE rule = ?1", rule, found);
+    if (rc == SQLITE_OK)
+        rc = drop_parts(st->db, rule);
     if ((r = sgi_store_write_end(st, rc, "dropping a checkpoint", err)))
         *found = 0;
     return r;

@@ -115,4 +115,12 @@ sg_status sgi_store_write_begin(sg_store *st, sg_error *err);
 sg_status sgi_store_write_end(sg_store *st, int rc, const char *doing,
                               sg_error *err);
 
+/* sg_store_checkpoint_put with the state split into parts of `part`
+ * bytes when it is larger (the public call: 256 MiB; the tests split
+ * small states). */
+sg_status sgi_store_checkpoint_put_split(sg_store *st, const char *rule,
+                                         uint64_t heaps, const void *blob,
+                                         size_t len, size_t part,
+                                         sg_error *err);
+
 #endif /* SG_STORE_IMPL_H */
