@@ -25,6 +25,7 @@ int sg_fuzz_setexpr(const uint8_t *data, size_t size);
 int sg_fuzz_store_write(const uint8_t *data, size_t size);
 int sg_fuzz_graph(const uint8_t *data, size_t size);
 int sg_fuzz_rules(const uint8_t *data, size_t size);
+int sg_fuzz_deep(const uint8_t *data, size_t size);
 
 /* Each target and the folder of its inputs (store_write shares the
  * cache files of store). */
@@ -41,6 +42,7 @@ static const struct target {
     {"setexpr", "setexpr", sg_fuzz_setexpr},
     {"graph", "graph", sg_fuzz_graph},
     {"rules", "rules", sg_fuzz_rules},
+    {"deep", "deep", sg_fuzz_deep},
 };
 
 /* The whole file, or NULL. */

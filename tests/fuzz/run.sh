@@ -38,7 +38,7 @@ build=${builddir:-.}
 CC=${FUZZ_CC:-clang}
 SECONDS_EACH=${FUZZ_SECONDS:-30}
 RUNS=${FUZZ_RUNS:-}
-TARGETS=${FUZZ_TARGETS:-rule number positions cert store store_write setexpr graph rules}
+TARGETS=${FUZZ_TARGETS:-rule number positions cert store store_write setexpr graph rules deep}
 NICE=${FUZZ_NICE:-10}
 out=$build/tests/fuzz/bin
 tmp=${FUZZ_TMPDIR:-}
@@ -109,6 +109,8 @@ for t in $TARGETS; do
         rule) maxlen=512 ;;
         positions | cert | graph | rules) maxlen=2048 ;;
         store | store_write) maxlen=65536 ;;
+        # a state whose window has filled is 130 KB at the least
+        deep) maxlen=262144 ;;
         *) maxlen=4096 ;;
     esac
     $CC $CFLAGS_F -fsanitize=fuzzer "$src/tests/fuzz/fuzz_$t.c" \
