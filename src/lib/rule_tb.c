@@ -715,8 +715,11 @@ sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
                           "moves{..} allows no move at all");
         goto out;
     }
-    /* one entry per digit: equal digits merge their sets */
-    qsort(e, n, sizeof *e, entry_cmp);
+    /* one entry per digit: equal digits merge their sets (no entries at
+     * all when every move takes nothing, and e is then NULL, which qsort
+     * may not be given) */
+    if (n > 1)
+        qsort(e, n, sizeof *e, entry_cmp);
     for (i = 0, j = 0; i < n; i++) {
         if (j && same_digit(e[j - 1].digit, e[i].digit)) {
             st = merge_sets(&e[j - 1], &e[i], err);
@@ -737,7 +740,8 @@ sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
         j++;
     }
     n = j;
-    qsort(e, n, sizeof *e, entry_cmp);
+    if (n > 1)
+        qsort(e, n, sizeof *e, entry_cmp);
     /* subtract{SET}: one entry of digit 3 and nothing before the point */
     if (all_three && n == 1 && d0.mask == 0) {
         st = sgi_rule_parse_set(r, e[0].text, off, 0, err);
