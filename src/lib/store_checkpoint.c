@@ -198,6 +198,18 @@ static size_t hash_parts(const char *hash)
     return *slash == '\0' && n >= 2 && n <= MAX_PARTS ? n : 0;
 }
 
+/* sql, which selects rule's parts 1 .. nparts-1 (?1 the rule, ?2 the
+ * last part), prepared and bound in *q. */
+static int parts_query(sqlite3 *db, sqlite3_stmt **q, const char *sql,
+                       const char *rule, size_t nparts)
+{
+    int rc = sqlite3_prepare_v2(db, sql, -1, q, NULL);
+
+    BIND(sqlite3_bind_text(*q, 1, rule, -1, SQLITE_STATIC));
+    BIND(sqlite3_bind_int64(*q, 2, (sqlite3_int64)(nparts - 1)));
+    return rc;
+}
+
 /* Append parts 1 .. nparts-1 of rule's state to buf, which holds *have
  * bytes of its room for `total`.  SQLITE_CORRUPT when a part is missing,
  * out of order, not a blob or longer than the room. */
@@ -206,16 +218,11 @@ static int read_parts(sqlite3 *db, const char *rule, size_t nparts,
 {
     sqlite3_stmt *q = NULL;
     size_t k = 1;
-    int rc = sqlite3_prepare_v2(db,
-                                "SELECT part, state FROM checkpoint_parts"
-                                " WHERE rule = ?1 AND part BETWEEN 1 AND ?2"
-                                " ORDER BY part",
-                                -1, &q, NULL);
+    int rc = parts_query(db, &q,
+                         "SELECT part, state FROM checkpoint_parts WHERE"
+                         " rule = ?1 AND part BETWEEN 1 AND ?2 ORDER BY part",
+                         rule, nparts);
 
-    if (rc == SQLITE_OK) {
-        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
-        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)(nparts - 1)));
-    }
     while (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         int is_blob = sqlite3_column_type(q, 1) == SQLITE_BLOB;
         const void *p = sqlite3_column_blob(q, 1);
@@ -249,15 +256,11 @@ static int parts_bytes(sqlite3 *db, const char *rule, size_t nparts,
     if (rc == SQLITE_OK && !have)
         return SQLITE_CORRUPT;
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(db,
-                                "SELECT count(*), sum(length(state)) FROM"
-                                " checkpoint_parts WHERE rule = ?1 AND part"
-                                " BETWEEN 1 AND ?2",
-                                -1, &q, NULL);
-    if (rc == SQLITE_OK) {
-        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
-        BIND(sqlite3_bind_int64(q, 2, (sqlite3_int64)(nparts - 1)));
-    }
+        rc = parts_query(db, &q,
+                         "SELECT count(*), sum(length(state)) FROM"
+                         " checkpoint_parts WHERE rule = ?1 AND part"
+                         " BETWEEN 1 AND ?2",
+                         rule, nparts);
     if (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         sqlite3_int64 count = sqlite3_column_int64(q, 0),
                       sum = sqlite3_column_int64(q, 1);
