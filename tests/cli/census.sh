@@ -154,5 +154,15 @@ rc=$?
 check "census_verify.sh refuses a row whose period is not its certificate's" \
     test $rc -ne 0 -a "$(grep -c 'the certificate says period' "$T/v")" = 1
 
+# docs/CENSUS.md's table of the deep runs is the one
+# scripts/census_deep_table.py prints from deep.tsv, not a hand-made copy.
+if [ -f "$C/deep.tsv" ] && [ -f "$SRC/docs/CENSUS.md" ]; then
+    python3 "$SRC/scripts/census_deep_table.py" "$C/deep.tsv" >"$T/deep.md"
+    awk '/^\| code \| values/ { on = 1 } on && /^$/ { exit } on' \
+        "$SRC/docs/CENSUS.md" >"$T/deep.doc"
+    check "docs/CENSUS.md's deep-run table is census_deep_table.py's of deep.tsv ($(($(wc -l <"$T/deep.md") - 2)) rows)" \
+        cmp -s "$T/deep.md" "$T/deep.doc"
+fi
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
