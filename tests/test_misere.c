@@ -77,8 +77,8 @@ static void test_nim_genus(void **state)
     sg_rule_init(&r);
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "nim", &err), SG_OK);
     sg_misere_init(&m);
-    assert_int_equal(sg_misere_analyse(&m, &r, 24, (size_t)64 << 20, &err),
-                     SG_OK);
+    assert_int_equal(
+        sg_misere_analyse(&m, &r, 24, (size_t)64 << 20, NULL, &err), SG_OK);
     assert_int_equal(m.n, 24);
     assert_int_equal(m.tame_to, 24);
     for (n = 0; n < 24; n++) {
@@ -126,10 +126,10 @@ static void test_nim_positions(void **state)
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "nim", &err), SG_OK);
     sg_misere_init(&full);
     sg_misere_init(&none);
-    assert_int_equal(sg_misere_analyse(&full, &r, 12, (size_t)64 << 20, &err),
-                     SG_OK);
-    assert_int_equal(sg_misere_analyse(&none, &r, 0, (size_t)64 << 20, &err),
-                     SG_OK);
+    assert_int_equal(
+        sg_misere_analyse(&full, &r, 12, (size_t)64 << 20, NULL, &err), SG_OK);
+    assert_int_equal(
+        sg_misere_analyse(&none, &r, 0, (size_t)64 << 20, NULL, &err), SG_OK);
     for (a = 0; a < 12; a++)
         for (b = 0; b < 12; b++)
             for (c = 0; c < 12; c++)
@@ -140,8 +140,8 @@ static void test_nim_positions(void **state)
                     h[1] = b;
                     h[2] = c;
                     assert_int_equal(
-                        sg_misere_position_analyse(&p, &r, m, h, 3,
-                                                   (size_t)64 << 20, &err),
+                        sg_misere_position_analyse(
+                            &p, &r, m, h, 3, (size_t)64 << 20, NULL, &err),
                         SG_OK);
                     assert_int_equal(p.method,
                                      k ? SG_MISERE_SEARCH : SG_MISERE_TAME);
@@ -175,15 +175,55 @@ static void test_budget(void **state)
     sg_rule_init(&r);
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "kayles", &err), SG_OK);
     sg_misere_init(&m);
-    assert_int_equal(sg_misere_analyse(&m, &r, 200, (size_t)1 << 20, &err),
-                     SG_E_UNKNOWN);
+    assert_int_equal(
+        sg_misere_analyse(&m, &r, 200, (size_t)1 << 20, NULL, &err),
+        SG_E_UNKNOWN);
     assert_true(m.n < 200);
     assert_non_null(strstr(err.msg, "too large"));
-    assert_int_equal(
-        sg_misere_position_analyse(&p, &r, &m, heaps, 4, (size_t)1 << 20, &err),
-        SG_E_UNKNOWN);
+    assert_int_equal(sg_misere_position_analyse(&p, &r, &m, heaps, 4,
+                                                (size_t)1 << 20, NULL, &err),
+                     SG_E_UNKNOWN);
     assert_non_null(strstr(err.msg, "too large"));
     sg_misere_clear(&m);
+    sg_rule_clear(&r);
+}
+
+/* A raised cancel flag stops the genus and the search with
+ * SG_E_INTERRUPTED (Ctrl-C and --seconds reach them through it): the
+ * genus keeps the heaps finished before, here those of a first run. */
+static void test_cancel(void **state)
+{
+    sg_rule r;
+    sg_misere m, full;
+    sg_error err;
+    sg_misere_position p;
+    volatile sig_atomic_t flag = 1;
+    static const size_t heaps[] = {5, 7, 9};
+
+    (void)state;
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "kayles", &err), SG_OK);
+    sg_misere_init(&m);
+    sg_misere_init(&full);
+    assert_int_equal(
+        sg_misere_analyse(&m, &r, 30, (size_t)64 << 20, &flag, &err),
+        SG_E_INTERRUPTED);
+    assert_int_equal(m.n, 0);
+    assert_non_null(strstr(err.msg, "interrupted"));
+    assert_int_equal(
+        sg_misere_analyse(&full, &r, 12, (size_t)64 << 20, NULL, &err), SG_OK);
+    /* heaps 5, 7 and 9 are wild: the exact search decides the sum */
+    assert_true(full.tame_to <= 5);
+    assert_int_equal(sg_misere_position_analyse(&p, &r, &full, heaps, 3,
+                                                (size_t)64 << 20, &flag, &err),
+                     SG_E_INTERRUPTED);
+    flag = 0;
+    assert_int_equal(sg_misere_position_analyse(&p, &r, &full, heaps, 3,
+                                                (size_t)64 << 20, &flag, &err),
+                     SG_OK);
+    assert_int_equal(p.method, SG_MISERE_SEARCH);
+    sg_misere_clear(&m);
+    sg_misere_clear(&full);
     sg_rule_clear(&r);
 }
 
@@ -273,8 +313,8 @@ static void test_quotient_positions(void **state)
         sg_misere_position a, b;
         for (i = 0; i < n; i++)
             h[i] = (size_t)tu_range(&g, 0, 12);
-        assert_int_equal(sg_misere_position_analyse(&a, &r, &m, h, n,
-                                                    (size_t)64 << 20, &err),
+        assert_int_equal(sg_misere_position_analyse(
+                             &a, &r, &m, h, n, (size_t)64 << 20, NULL, &err),
                          SG_OK);
         assert_int_equal(sg_misere_position_quotient(&b, &r, &q, h, n, &err),
                          SG_OK);
@@ -289,7 +329,8 @@ static void test_quotient_positions(void **state)
             for (j = 0; j < (size_t)b.nparts; j++)
                 x[nx++] = b.part[j];
             assert_int_equal(sg_misere_position_analyse(&c, &r, &m, x, nx,
-                                                        (size_t)64 << 20, &err),
+                                                        (size_t)64 << 20, NULL,
+                                                        &err),
                              SG_OK);
             assert_int_equal(c.first_wins, 0);
         }
@@ -306,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_nim_genus),
         cmocka_unit_test(test_nim_positions),
         cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_quotient_check),
         cmocka_unit_test(test_quotient_positions),
     };

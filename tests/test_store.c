@@ -1989,8 +1989,9 @@ static void test_misere_rows(void **state)
     sg_misere_init(&small);
     sg_mquot_init(&fresh);
     sg_mquot_init(&stopped);
-    assert_int_equal(sg_misere_analyse(&m, &gm.r, 24, 64 << 20, &err), SG_OK);
-    assert_int_equal(sg_misere_analyse(&small, &gm.r, 10, 64 << 20, &err),
+    assert_int_equal(sg_misere_analyse(&m, &gm.r, 24, 64 << 20, NULL, &err),
+                     SG_OK);
+    assert_int_equal(sg_misere_analyse(&small, &gm.r, 10, 64 << 20, NULL, &err),
                      SG_OK);
     assert_int_equal(
         sg_misere_quotient(&fresh, &gm.r, 20, 1000, 64 << 20, NULL, &err),

@@ -267,6 +267,8 @@ typedef struct cli_flow {
     const char *source;  /* "computed", "cache" or "extended" */
     size_t max;          /* the computing budget used */
     int budget_spent;    /* --seconds ran out */
+    double seconds;      /* --seconds (0: none); the misère computation
+                            after the flow gets as long again */
     const char *max_is;  /* where max came from: "given", "default" or
                            "memory" (--seconds alone: sg_time_max) */
     const char *stopped; /* why the run ended: "proven", "time", "max" or

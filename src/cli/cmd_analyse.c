@@ -334,7 +334,8 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
                                              &err);
         else
             st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
-                                            cli_misere_budget(), &err);
+                                            cli_misere_budget(), &cli_cancel,
+                                            &err);
     }
     free(heaps);
     if (st != SG_OK) {

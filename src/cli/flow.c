@@ -490,6 +490,7 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
 
     /* A time budget means time: without --max, no count cuts the run
      * short, only the memory the rule's method fills (docs/SWEEPS.md). */
+    f->seconds = seconds;
     if (max)
         f->max = (size_t)max;
     else if (seconds > 0)

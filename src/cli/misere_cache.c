@@ -73,13 +73,22 @@ static int misere_store(const cli_flow *fl, const sg_store_misere *offer)
     return EXIT_DONE;
 }
 
+/* Whether st, from a computation polling cli_cancel, means that the
+ * --seconds budget ran out, not a signal.  cli_cancel stays raised until
+ * the end of cli_misere_compute, so that the quotient after a genus that
+ * used up the time stops at once. */
+static int time_ran_out(sg_status st)
+{
+    return st == SG_E_INTERRUPTED && cli_cancel == 2;
+}
+
 int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
                        int want_q, size_t max_order)
 {
     sg_store_misere row, offer;
     sg_error err, qerr;
     sg_status st = SG_OK;
-    int found = 0, rc;
+    int found = 0, rc, out_of_time = 0, timing = 0;
     size_t budget = cli_misere_budget();
 
     sg_store_misere_init(&row);
@@ -105,19 +114,48 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
             x->stopped = keep(x->gwhy, sizeof x->gwhy, row.genus_stopped);
         x->gsource = "cache";
     } else {
-        st = sg_misere_analyse(&x->m, &fl->r.rule, asked, budget, &err);
-        if (st == SG_E_UNKNOWN) {
+        /* --seconds S: the misère computation gets S seconds of its own
+         * (docs/MISERE.md), the genus and the quotient together */
+        cli_budget_start(fl->seconds);
+        timing = 1;
+        st = sg_misere_analyse(&x->m, &fl->r.rule, asked, budget, &cli_cancel,
+                               &err);
+        if (time_ran_out(st)) {
+            x->stopped = keep(x->gwhy, sizeof x->gwhy, "--seconds ran out");
+            out_of_time = 1;
+        } else if (st == SG_E_UNKNOWN) {
             x->stopped = keep(x->gwhy, sizeof x->gwhy, err.msg);
-        } else if (st != SG_OK) {
+        } else if (st != SG_OK && st != SG_E_INTERRUPTED) {
+            cli_budget_stop();
             cli_error("misère genus: %s", err.msg);
             sg_store_misere_clear(&row);
             return st == SG_E_INPUT ? EXIT_USAGE : EXIT_RUNTIME;
         }
-        offer.have_genus = 1;
+        /* Heaps finished before a time or a signal stopped the genus are
+         * exact and stored, with no reason to stop (a later run goes on
+         * past them), unless the cache holds more. */
+        if (st != SG_E_INTERRUPTED && !out_of_time) {
+            offer.have_genus = 1;
+        } else {
+            offer.have_genus =
+                !(found && row.have_genus && row.genus.n >= x->m.n);
+        }
         offer.genus = x->m; /* shared, not owned */
         offer.genus_asked = asked;
         offer.genus_budget = budget;
-        offer.genus_stopped = x->stopped ? x->gwhy : NULL;
+        offer.genus_stopped = x->stopped && !out_of_time ? x->gwhy : NULL;
+        if (st == SG_E_INTERRUPTED && !out_of_time) {
+            cli_budget_stop();
+            if (offer.have_genus)
+                x->store_rc = misere_store(fl, &offer);
+            sg_store_misere_clear(&row);
+            cli_error("misère genus: interrupted%s",
+                      offer.have_genus && x->m.n && !x->store_rc && fl->db &&
+                              !sg_store_readonly(fl->db, NULL)
+                          ? "; the heaps finished are stored"
+                          : "");
+            return EXIT_RUNTIME;
+        }
     }
     st = SG_OK;
     if (want_q) {
@@ -141,23 +179,37 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
         } else {
             if (found && row.have_quot && row.quot.heaps < wanted)
                 from = &row.quot;
+            if (!timing) /* the genus came from the cache */
+                cli_budget_start(fl->seconds);
             st = sg_misere_quotient_from(&x->quot, &fl->r.rule, wanted,
                                          max_order, budget, from, &cli_cancel,
                                          &qerr);
             x->qsource = from ? "extended" : "computed";
-            if (st == SG_E_UNKNOWN)
+            if (time_ran_out(st)) {
+                /* stored with no reason to stop: a rerun resumes it */
+                x->qstopped =
+                    keep(x->qwhy, sizeof x->qwhy, "--seconds ran out");
+                st = SG_E_UNKNOWN;
+                out_of_time = 2;
+            } else if (st == SG_E_UNKNOWN) {
                 x->qstopped = keep(x->qwhy, sizeof x->qwhy, qerr.msg);
-            if (st == SG_OK || st == SG_E_UNKNOWN || st == SG_E_INTERRUPTED) {
+            }
+            if ((st == SG_OK || st == SG_E_UNKNOWN || st == SG_E_INTERRUPTED) &&
+                !(found && row.have_quot && row.quot.heaps > x->quot.heaps)) {
                 offer.have_quot = 1;
                 offer.quot = x->quot; /* shared, not owned */
                 offer.quot_asked = wanted;
                 offer.quot_max_order = max_order;
                 offer.quot_budget = budget;
-                offer.quot_stopped = x->qstopped ? x->qwhy : NULL;
+                offer.quot_stopped =
+                    x->qstopped && out_of_time != 2 ? x->qwhy : NULL;
                 offer.quot_runs = from ? row.quot_runs + 1 : 1;
             }
         }
     }
+    cli_budget_stop();
+    if (cli_cancel == 2) /* the alarm rang between two polls */
+        cli_cancel = 0;
     if (offer.have_genus || offer.have_quot)
         x->store_rc = misere_store(fl, &offer);
     sg_store_misere_clear(&row);

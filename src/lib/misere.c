@@ -416,6 +416,10 @@ static size_t genus_new(mis_ctx *c, const uint32_t *x, size_t len)
     opt_list l;
     size_t *child = NULL, i, k, maxlen = 0, res = SIZE_MAX;
     sg_value gam[SG_GENUS_MAX], *seen = NULL;
+    if (c->cancel && *c->cancel) {
+        c->st = sg_error_set(c->err, SG_E_INTERRUPTED, -1, "interrupted");
+        return SIZE_MAX;
+    }
     memset(&l, 0, sizeof l);
     l.x = x;
     l.xlen = len;
@@ -563,7 +567,8 @@ sg_status sgi_misere_refuse(const sg_rule *r, sg_error *err)
 }
 
 sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
-                            size_t budget, sg_error *err)
+                            size_t budget, volatile sig_atomic_t *cancel,
+                            sg_error *err)
 {
     mis_ctx c;
     size_t h;
@@ -585,6 +590,7 @@ sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
     c.g = &m->normal;
     c.genus = 1;
     c.m.budget = budget;
+    c.cancel = cancel;
     c.err = err;
     m->tame_to = SIZE_MAX;
     st = SG_OK;
@@ -688,6 +694,7 @@ static int move_visit(void *ctx, const sg_option *o)
 sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
                                      const sg_misere *m, const size_t *heaps,
                                      size_t nheaps, size_t budget,
+                                     volatile sig_atomic_t *cancel,
                                      sg_error *err)
 {
     mis_ctx c;
@@ -737,6 +744,7 @@ sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
     c.r = r;
     c.err = err;
     c.m.budget = budget;
+    c.cancel = cancel;
     if (maxh < m->normal.n) {
         c.g = &m->normal;
     } else {

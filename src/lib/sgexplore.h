@@ -1037,9 +1037,12 @@ void sg_misere_clear(sg_misere *m);
 /* Genus of every heap below n, computed exactly over the sums of heaps
  * their moves reach (memoised on multisets, at most `budget` bytes):
  * the misère answers of `sgexplore RULE --misere`.  SG_E_UNKNOWN when the
- * budget runs out (m then holds the heaps finished, m->n fewer than n). */
+ * budget runs out, SG_E_INTERRUPTED once *cancel is non-zero (cancel may
+ * be NULL; polled at every new position): m then holds the heaps
+ * finished, m->n fewer than n. */
 sg_status sg_misere_analyse(sg_misere *m, const sg_rule *r, size_t n,
-                            size_t budget, sg_error *err);
+                            size_t budget, volatile sig_atomic_t *cancel,
+                            sg_error *err);
 
 /* Draw the misère figure of the heaps of m (sg_misere_analyse or the
  * cache) into `path` (plots/misere.gp): G(n) and G-(n) of heaps
@@ -1071,10 +1074,12 @@ typedef struct sg_misere_position {
 
 /* Who wins the misère sum of heaps[0..nheaps-1] and one winning move:
  * by the tame rule when every heap is below m->tame_to, else by an exact
- * search of at most `budget` bytes (SG_E_UNKNOWN when it runs out). */
+ * search of at most `budget` bytes (SG_E_UNKNOWN when it runs out;
+ * SG_E_INTERRUPTED once *cancel, which may be NULL, is non-zero). */
 sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
                                      const sg_misere *m, const size_t *heaps,
                                      size_t nheaps, size_t budget,
+                                     volatile sig_atomic_t *cancel,
                                      sg_error *err);
 
 /* Name of a method: "tame" or "search" (JSON position.method). */

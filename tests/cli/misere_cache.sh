@@ -5,8 +5,9 @@
 # and a shorter one is cut from it; a quotient stopped by --max-order
 # (exit 3) is stored, answered from the cache by the same rerun and
 # resumed by a larger --max-order to the quotient a fresh run without the
-# cache computes; --no-cache leaves the file as it was; cache drop; the
-# upgrade of a version-2 file and the refusal of a newer one.
+# cache computes; --no-cache leaves the file as it was; --seconds and
+# SIGINT stop the genus (the heaps finished right and stored); cache drop;
+# the upgrade of a version-2 file and the refusal of a newer one.
 
 SG=${SGEXPLORE:-sgexplore}
 T=$(mktemp -d "${TMPDIR:-/tmp}/misere_cache.XXXXXX") || exit 1
@@ -146,6 +147,54 @@ check "... the table has the tame_to column, 0.77's is 5" test \
     "$(awk '$1 == "0.77" {print $10}' "$T/sw3")" = 5
 "$SG" sweep octal --digits 1 --quotient >/dev/null 2>"$T/err"
 check "sweep --quotient without --misere: exit 2" test $? = 2
+
+# --- time and signals ---------------------------------------------------
+# Kayles's genus to heap 99 outgrows the 256 MiB budget only after some
+# 20 s: --seconds and Ctrl-C must stop it well before (they were ignored
+# until the computation ended).  Its own cache, the normal play stored
+# first, so that the misère computation is what the budget and the
+# signal meet.
+TDB=$T/time.db
+"$SG" 0.77 --max 100 --db "$TDB" >/dev/null
+"$SG" 0.77 --misere --max 100 --seconds 1 --db "$TDB" >"$T/t1" 2>"$T/err"
+rc=$?
+line=$(grep '^misère: genus of heaps' "$T/t1")
+check "--misere --seconds 1: exit 0, quietly, fewer heaps than asked because --seconds ran out" \
+    test $rc = 0 -a ! -s "$T/err" -a \
+    "$(grep -c '^misère: genus of heaps 0\.\.[0-9]* (of the 100 asked: --seconds ran out)' <<<"$line")" = 1
+k=$(sed -n 's/^misère: genus of heaps 0\.\.\([0-9]*\) .*/\1/p' <<<"$line")
+"$SG" 0.77 --misere --max $((k + 1)) --no-cache >"$T/t2"
+check "  its heaps 0..$k are those of a run to heap $k without the cache" \
+    test "$(grep '^ *[0-9]*: G-' "$T/t1")" = "$(grep '^ *[0-9]*: G-' "$T/t2")"
+"$SG" 0.77 --misere --max $((k + 1)) --db "$TDB" >"$T/t3"
+check "  and were stored: a run to heap $k reads them from the cache" \
+    grep -q "^misère: genus of heaps 0..$k (from the cache)" "$T/t3"
+"$SG" 0.77 --misere --quotient --max 100 --seconds 1 --no-cache \
+    >"$T/t4" 2>"$T/err"
+check "--quotient --seconds 1, the genus using the time up: exit 3, one line, the quotient not finished for --seconds" \
+    test $? = 3 -a "$(wc -l <"$T/err")" = 1 -a \
+    "$(grep -c 'misère quotient: heap [0-9]* not finished: --seconds ran out' "$T/err")" = 1
+# SIGINT after 2 s (timeout reaps the program before it returns; a
+# signal that came before the handlers were installed kills it silently:
+# then there is nothing to check).
+rm -f "$TDB"*
+"$SG" 0.77 --max 100 --db "$TDB" >/dev/null
+timeout --foreground --preserve-status -s INT 2 \
+    "$SG" 0.77 --misere --max 100 --db "$TDB" >"$T/t5" 2>"$T/err"
+rc=$?
+if [ $rc = 130 ] && [ ! -s "$T/err" ]; then
+    skip "SIGINT during the genus: the signal came before the handlers"
+    skip "  (nothing stored to check)"
+else
+    check "SIGINT during the genus: exit 1, one line saying so, nothing on stdout (rc $rc)" \
+        test $rc = 1 -a "$(wc -l <"$T/err")" = 1 -a ! -s "$T/t5" -a \
+        "$(grep -c '^sgexplore: misère genus: interrupted' "$T/err")" = 1
+    k=$(sqlite3 "$TDB" "SELECT count(*) FROM misere" 2>/dev/null)
+    "$SG" 0.77 --misere --max 5 --db "$TDB" >"$T/t6" 2>&1
+    check "  the cache intact, the heaps finished kept (misère rows: $k)" \
+        test "$(sqlite3 "$TDB" 'PRAGMA integrity_check')" = ok -a \
+        "$(grep -c '^source: cache' "$T/t6")" = 1
+fi
 
 # --- drop, upgrade, newer files -----------------------------------------
 "$SG" cache drop 0.77 >/dev/null
