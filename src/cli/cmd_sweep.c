@@ -1180,7 +1180,7 @@ static int sweep_run(const cli_command *self, cli_args *a)
     sg_store *db = NULL;
     char *path = NULL;
     double t0 = now();
-    int rc, interrupted = 0;
+    int rc, interrupted = 0, cached = 0;
     size_t k;
 
     (void)self;
@@ -1226,6 +1226,7 @@ static int sweep_run(const cli_command *self, cli_args *a)
      * so that a bad --db is one message, not one per worker. */
     if ((rc = cli_cache_open(&db, &path, a, 0)))
         goto out;
+    cached = db != NULL;
     sg_store_close(db);
     free(path);
     sweep_progress_enable(isatty(STDERR_FILENO));
@@ -1237,9 +1238,14 @@ static int sweep_run(const cli_command *self, cli_args *a)
         size_t d = 0;
         for (k = 0; k < s.n; k++)
             d += s.items[k].done;
-        cli_error("sweep interrupted: %zu of %zu rules finished and stored; "
-                  "run the same command again to continue",
-                  d, s.n);
+        if (cached)
+            cli_error("sweep interrupted: %zu of %zu rules finished and "
+                      "stored; run the same command again to continue",
+                      d, s.n);
+        else
+            cli_error("sweep interrupted: %zu of %zu rules finished "
+                      "(nothing stored: no cache)",
+                      d, s.n);
         rc = EXIT_RUNTIME;
     }
     if (!interrupted && cli_get(a, "--plot")) {

@@ -255,4 +255,13 @@ bad 2 "an empty rules file" sweep rules "$T/empty"
 check "--yes lets the large family through (checked with --shard and --max 1)" \
     bash -c '"$1" sweep subtract --size 3 --max-element 50 --yes --shard 19600/19600 --max 1 --no-cache --format csv 2>/dev/null | grep -q "^\"subtract{48-50}\""' _ "$SG"
 
+# Ctrl-C (SIGINT after 1.5 s; timeout reaps the sweep before it returns):
+# without a cache the last line must not claim that anything was stored.
+timeout --foreground --preserve-status -s INT 1.5 \
+    "$SG" sweep octal --digits 3 --max 100000 --no-cache >/dev/null 2>"$T/int.err"
+rc=$?
+last=$(tail -1 "$T/int.err")
+check "SIGINT, --no-cache: exit 1, the last line says nothing was stored (rc $rc: $last)" \
+    test $rc = 1 -a "$(grep -c '^sgexplore: sweep interrupted: [0-9]* of 448 rules finished (nothing stored: no cache)$' <<<"$last")" = 1
+
 echo "1..$n"
