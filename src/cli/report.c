@@ -765,11 +765,15 @@ void cli_mquot_write(cli_rec *r, const sg_mquot *q, const char *stopped,
     cli_rec_close(r);
     if (r->json)
         return;
-    cli_rec_textf(r,
-                  "misère quotient of the sums of heaps 1..%zu: order %zu, "
-                  "%zu generators, P-portion of %zu (proven: %zu test "
-                  "sums, %zu states checked)\n",
-                  q->heaps, q->order, q->ngens, np, q->suffixes, q->states);
+    if (q->heaps == 0) /* stopped before heap 1: not "heaps 1..0" */
+        cli_rec_textf(r, "misère quotient: no heap finished (order 1, the "
+                         "empty sum alone)\n");
+    else
+        cli_rec_textf(r,
+                      "misère quotient of the sums of heaps 1..%zu: order "
+                      "%zu, %zu generators, P-portion of %zu (proven: %zu "
+                      "test sums, %zu states checked)\n",
+                      q->heaps, q->order, q->ngens, np, q->suffixes, q->states);
     if (strcmp(source, "cache") == 0)
         cli_rec_textf(r, "  from the cache\n");
     else if (q->resumed_from)
