@@ -6,7 +6,7 @@
 # See docs/CENSUS.md, "The open three-digit games".
 #
 # Usage: census_deep.sh [-s SECONDS] [-m MAX] [-w WORK] [-o OUT] [-c CODES]
-#                       [-W WINDOW]
+#                       [-W WINDOW] [-C CPU]
 #   -s SECONDS  each code's time (default 60); a rerun resumes each run
 #               from its checkpoint and gives it SECONDS more; 0: no run,
 #               only the table from the reports there are
@@ -21,6 +21,12 @@
 #   -W WINDOW   the deep runs' --window (default the program's, 2^20):
 #               a code whose note says a rare value came past the window
 #               needs a run from the start with the window it names
+#   -C CPU      run each code again (resumed from its checkpoint) until
+#               the CPU seconds recorded for it in WORK reach CPU, while
+#               its runs stop only because their time ran out: the
+#               issue's "one CPU-hour" for a dense code is -C 3600 on any
+#               machine, however loaded (each rerun gets the CPU left
+#               divided by the processors, at least 60 s, at most SECONDS)
 # The program is $SGEXPLORE when set, else ./sgexplore; every run is
 # under `nice -n $SG_DEEP_NICE` (default 10) with its default threads; each
 # run's CPU time (user + system, its threads summed) is added up in
@@ -34,8 +40,8 @@ usage() {
     exit 2
 }
 
-seconds=60 max=2^28 work=census-work out=data/census only= window=
-while getopts s:m:w:o:c:W:h opt; do
+seconds=60 max=2^28 work=census-work out=data/census only= window= cpu_goal=
+while getopts s:m:w:o:c:W:C:h opt; do
     case $opt in
     s) seconds=$OPTARG ;;
     m) max=$OPTARG ;;
@@ -43,6 +49,7 @@ while getopts s:m:w:o:c:W:h opt; do
     o) out=$OPTARG ;;
     c) only=$OPTARG ;;
     W) window=$OPTARG ;;
+    C) cpu_goal=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -65,15 +72,23 @@ else
     cp "$work/deep.in" "$work/deep.run"
 fi
 TIMEFORMAT='%U %S'
-while read -r code; do
-    [[ $seconds != 0 ]] || break
+# cpu_of CODE: the CPU seconds recorded for CODE in WORK, whole seconds.
+cpu_of() {
+    awk '{ s += $1 } END { printf "%d\n", s }' "$work/deep/$1.cpu" 2>/dev/null || echo 0
+}
+# run_code CODE SECONDS: one run of CODE, resumed from its checkpoint;
+# status 1 when it reported nothing (its error is in WORK/deep/CODE.err).
+run_code() {
+    local code=$1 secs=$2 start
     start=$(date +%s.%N)
     # bash's time keyword: the run's user and system CPU, threads summed.
     { time nice -n "${SG_DEEP_NICE:-10}" "$sg" "$code" --deep --max "$max" \
-        --seconds "$seconds" --db "$work/deep.db" --json ${window:+--window "$window"} \
+        --seconds "$secs" --db "$work/deep.db" --json ${window:+--window "$window"} \
         > "$work/deep/$code.part" 2> "$work/deep/$code.err" || true; } \
         2> "$work/deep/$code.time"
+    local reported=1
     if [[ -s $work/deep/$code.part ]]; then
+        reported=0
         mv "$work/deep/$code.part" "$work/deep/$code.json"
         python3 -c 'import sys; print("%.1f" % (float(sys.argv[2]) - float(sys.argv[1])))' \
             "$start" "$(date +%s.%N)" >> "$work/deep/$code.seconds"
@@ -81,6 +96,20 @@ while read -r code; do
             >> "$work/deep/$code.cpu"
     fi
     echo "census_deep: $code: $(head -c 300 "$work/deep/$code.err")" >&2
+    return $reported
+}
+procs=$(nproc 2>/dev/null || echo 1)
+while read -r code; do
+    [[ $seconds != 0 ]] || break
+    run_code "$code" "$seconds" || continue
+    [[ -n $cpu_goal ]] || continue
+    while (($(cpu_of "$code") < cpu_goal)) &&
+        grep -q -- '--seconds ran out' "$work/deep/$code.json" 2>/dev/null; do
+        secs=$(((cpu_goal - $(cpu_of "$code")) / procs))
+        ((secs >= 60)) || secs=60
+        ((secs <= seconds)) || secs=$seconds
+        run_code "$code" "$secs" || break
+    done
 done < "$work/deep.run"
 
 python3 - "$work" "$out" "$here/../data/tczajka.tsv" "$max" <<'EOF'
