@@ -312,6 +312,23 @@ static void test_members_large(void **state)
     assert_true(sgi_set_contains(&s, 7540113804746346429ULL, 0)); /* F(92) */
     assert_false(sgi_set_contains(&s, 7540113804746346428ULL, 0));
     sgi_set_clear(&s);
+    /* 3,162,277 squares up to 10^13, each 2k+1 past the last: listed one
+     * by one (a segment of bits per square took three minutes) */
+    {
+        uint64_t *m = NULL;
+        size_t n = 0, cap = 0;
+        sg_error err;
+        parse_ok(&s, "squares:1-10000000000000");
+        assert_int_equal(sgi_set_members(&m, &n, &cap, &s, UINT64_MAX, &err),
+                         SG_OK);
+        assert_int_equal(n, 3162277);
+        assert_true(m[0] == 1 && m[n - 1] == 3162277ULL * 3162277ULL);
+        for (size_t i = 1; i < n; i++)
+            if (m[i] != (uint64_t)(i + 1) * (i + 1))
+                fail_msg("square %zu is %llu", i, (unsigned long long)m[i]);
+        free(m);
+        sgi_set_clear(&s);
+    }
     /* a range of 10^18 is one item, its members never listed */
     parse_ok(&s, "1-1000000000000000000");
     assert_int_equal(s.ninc, 1);
@@ -461,6 +478,11 @@ static void random_item(char *buf, ritem *it, tu_rng *g, int heap_ok)
     int kind = (int)tu_range(g, 0, heap_ok ? 5 : 2);
     uint64_t a = tu_range(g, 1, 60), b = tu_range(g, 1, 12);
 
+    /* some steps past sgi_set_members's gap of 64, whose members it takes
+     * one by one */
+    if (tu_chance(g, 4))
+        b = tu_range(g, 13, 400);
+
     it->lo = 1;
     it->hi = UINT64_MAX;
     it->t = 0;
@@ -589,6 +611,27 @@ static void test_canonical_random(void **state)
                              text, c1, (unsigned long long)k,
                              (unsigned long long)n, want, TU_SEED);
             }
+        if (!dep) {
+            /* the members listed, through both of sgi_set_members's paths
+             * (a member taken alone, a segment of bits) */
+            uint64_t *m = NULL;
+            size_t nm = 0, cap = 0, i = 0;
+            assert_int_equal(sgi_set_members(&m, &nm, &cap, &s, 3000, &err),
+                             SG_OK);
+            for (k = 1; k <= 3000; k++)
+                if (rset_has(&r, k, 3000)) {
+                    if (i >= nm || m[i] != k)
+                        fail_msg("\"%s\": member %zu should be %llu (seed "
+                                 "%llu)",
+                                 text, i, (unsigned long long)k, TU_SEED);
+                    i++;
+                }
+            if (i != nm)
+                fail_msg("\"%s\": %zu members listed, %zu expected (seed "
+                         "%llu)",
+                         text, nm, i, TU_SEED);
+            free(m);
+        }
         free(c1);
         free(c2);
         sgi_set_clear(&s);

@@ -1624,6 +1624,31 @@ static void mark_item(uint64_t *bits, const sgi_set_item *it, uint64_t x,
 }
 
 #define SEG ((uint64_t)1 << 16)
+#define SPARSE_GAP 64
+
+/* The least member >= x of the set's first union, 0 if none. */
+static uint64_t first_member(const sgi_set *s, uint64_t x)
+{
+    uint64_t next = 0;
+    size_t i;
+
+    for (i = 0; i < s->ninc; i++) {
+        uint64_t f = item_first(&s->inc[i], x);
+        if (f && (!next || f < next))
+            next = f;
+    }
+    return next;
+}
+
+static sg_status push_member(uint64_t **out, size_t *n, size_t *cap, uint64_t k,
+                             sg_error *err)
+{
+    if (sg_grow(out, cap, *n + 1, sizeof **out))
+        return sg_error_set(err, SG_E_NOMEM, -1,
+                            "the members do not fit in memory");
+    (*out)[(*n)++] = k;
+    return SG_OK;
+}
 
 sg_status sgi_set_members(uint64_t **out, size_t *n, size_t *cap,
                           const sgi_set *s, uint64_t m, sg_error *err)
@@ -1679,32 +1704,37 @@ sg_status sgi_set_members(uint64_t **out, size_t *n, size_t *cap,
             bp[nbp] = UINT32_MAX;
     }
     while (!st && x <= m) {
-        uint64_t next = 0, k;
-        for (i = 0; i < s->ninc; i++) {
-            uint64_t f = item_first(&s->inc[i], x);
-            if (f && (!next || f < next))
-                next = f;
-        }
+        uint64_t next = first_member(s, x), after, w, b;
         if (!next || next > m)
             break;
         x = next;
+        /* A member with no other within SPARSE_GAP is taken alone: a
+         * segment per member would cost SEG steps for each square past
+         * 2^32 (squares:1-10^13 took three minutes). */
+        after = x < m ? first_member(s, x + 1) : 0;
+        if (!after || after > m || after - x > SPARSE_GAP) {
+            int keep = 1;
+            for (i = 0; i < s->nexc && keep; i++)
+                keep = !item_has(&s->exc[i], x);
+            if (keep && (st = push_member(out, n, cap, x, err)))
+                break;
+            if (!after || after > m)
+                break;
+            x = after;
+            continue;
+        }
         y = m - x < SEG - 1 ? m : x + SEG - 1;
         memset(bits, 0, sizeof bits);
         for (i = 0; i < s->ninc; i++)
             mark_item(bits, &s->inc[i], x, y, 1, bp, nbp, scratch);
         for (i = 0; i < s->nexc; i++)
             mark_item(bits, &s->exc[i], x, y, 0, bp, nbp, scratch);
-        for (k = 0; k <= y - x; k++) {
-            if (!(bits[k >> 6] >> (k & 63) & 1))
-                continue;
-            if (sg_grow(out, cap, *n + 1, sizeof **out)) {
-                st = sg_error_set(err, SG_E_NOMEM, -1,
-                                  "the members do not fit in memory");
-                break;
-            }
-            (*out)[(*n)++] = x + k;
-        }
-        if (y == m)
+        for (w = 0; !st && w <= (y - x) >> 6; w++)
+            for (b = bits[w]; b && !st; b &= b - 1)
+                st = push_member(out, n, cap,
+                                 x + (w << 6) + (uint64_t)__builtin_ctzll(b),
+                                 err);
+        if (st || y == m)
             break;
         x = y + 1;
     }
