@@ -1658,6 +1658,7 @@ sg_status sgi_set_members(uint64_t **out, size_t *n, size_t *cap,
     uint32_t *bp = NULL;
     size_t nbp = 0, i;
     sg_status st = SG_OK;
+    int lone = 0;
 
     *n = 0;
     if (sgi_set_heap_dependent(s))
@@ -1704,7 +1705,9 @@ sg_status sgi_set_members(uint64_t **out, size_t *n, size_t *cap,
             bp[nbp] = UINT32_MAX;
     }
     while (!st && x <= m) {
-        uint64_t next = first_member(s, x), after, w, b;
+        /* after a lone member, x is already the next member */
+        uint64_t next = lone ? x : first_member(s, x), after, w, b;
+        lone = 0;
         if (!next || next > m)
             break;
         x = next;
@@ -1721,6 +1724,7 @@ sg_status sgi_set_members(uint64_t **out, size_t *n, size_t *cap,
             if (!after || after > m)
                 break;
             x = after;
+            lone = 1;
             continue;
         }
         y = m - x < SEG - 1 ? m : x + SEG - 1;
