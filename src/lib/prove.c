@@ -1329,13 +1329,13 @@ static int hex_arith_starts(const sg_seq *s, const sg_rule *r, uint64_t *a,
  * (saltus read off the end) keeps the multiples cheap. */
 static int search_hex_arith(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
-    uint64_t N = s->n, t = sg_rule_max_take(r), p, sal, a, need;
+    uint64_t N = s->n, p, sal, a, need;
     run_memo memo;
     int ok;
 
     memset(&memo, 0, sizeof memo);
     memo.with_saltus = 1;
-    for (p = 1; p < HEX_PERIOD_MAX && add_sat(p, t) + 2 < N; p++) {
+    for (p = 1; p < HEX_PERIOD_MAX && add_sat(p, 1) < N; p++) {
         if (saltus_of(&sal, s, 1, p) || sal == 0 || (sal & (sal - 1)))
             continue;
         a = start_of(s, p, sal, &memo);
