@@ -61,16 +61,21 @@ mkdir -p "$work/deep"
 
 # The codes T. Czajka lists as unsolved (one per class of his lookup
 # tables: every other open three-digit code is one of them, shifted)
-# that the census leaves unresolved.
+# that the census leaves unresolved.  Both lists are written to a new
+# file renamed into place: another instance in the same WORK (a table
+# with -s 0 beside a queue of runs) reads its own lists to the end
+# instead of the middle of ours.
 awk -F'\t' 'FNR == 1 { f++ } f == 1 && $2 == "unsolved" { tc[$1] = 1 }
     f == 2 && !/^#/ && $3 == "unresolved" && length($1) <= 5 && ($1 in tc) {
         print $1 }' "$here/../data/tczajka.tsv" "$out/octal.tsv" \
-    > "$work/deep.in"
+    > "$work/deep.in.$$"
+mv "$work/deep.in.$$" "$work/deep.in"
 if [[ -n $only ]]; then
-    tr ',' '\n' <<< "$only" | grep -Fx -f "$work/deep.in" > "$work/deep.run" || true
+    tr ',' '\n' <<< "$only" | grep -Fx -f "$work/deep.in" > "$work/deep.run.$$" || true
 else
-    cp "$work/deep.in" "$work/deep.run"
+    cp "$work/deep.in" "$work/deep.run.$$"
 fi
+mv "$work/deep.run.$$" "$work/deep.run"
 TIMEFORMAT='%U %S'
 # cpu_of CODE: the CPU seconds recorded for CODE in WORK, whole seconds.
 cpu_of() {

@@ -164,5 +164,30 @@ if [ -f "$C/deep.tsv" ] && [ -f "$SRC/docs/CENSUS.md" ]; then
         cmp -s "$T/deep.md" "$T/deep.doc"
 fi
 
+# census_deep.sh: a table written with -s 0 beside a queue of runs in the
+# same work folder leaves the queue its own list of codes (session 18: the
+# table's rewrite of WORK/deep.run in place sent a running queue on to
+# every other open code).  A stand-in program, so that no real run is
+# needed: it notes each code and takes a second.
+if [ -f "$C/deep.tsv" ]; then
+    mkdir -p "$T/dq/out"
+    cp "$C/octal.tsv" "$C/deep.tsv" "$T/dq/out/"
+    cat >"$T/dq/fake" <<'EOF2'
+#!/bin/bash
+echo "$1" >>"${0%/*}/ran"
+sleep 1
+echo '{"rule":"'"$1"'","computed":1,"note":"--seconds ran out"}'
+EOF2
+    chmod +x "$T/dq/fake"
+    SGEXPLORE=$T/dq/fake bash "$SRC/scripts/census_deep.sh" -c 0.206,0.143 -s 5 \
+        -w "$T/dq/w" -o "$T/dq/out" 2>/dev/null &
+    sleep 0.5
+    SGEXPLORE=$T/dq/fake bash "$SRC/scripts/census_deep.sh" -s 0 \
+        -w "$T/dq/w" -o "$T/dq/out" 2>/dev/null
+    wait
+    check "census_deep.sh -s 0 beside a queue in the same folder: the queue runs its own codes only ($(tr '\n' ' ' <"$T/dq/ran" 2>/dev/null))" \
+        test "$(tr '\n' ' ' <"$T/dq/ran" 2>/dev/null)" = "0.206 0.143 "
+fi
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
