@@ -154,7 +154,12 @@ for ((i = 0; i < MOMENTS; i++)); do
     # never came back here.
     # (timeout 0 would mean no timeout: 1 ms at the least.)
     [ $delay = 0 ] && delay=1
-    timeout --preserve-status -s $sig \
+    # --foreground: without it timeout follows the signal with a SIGCONT,
+    # which cancels the SIGSTOP that LeakSanitizer's exit-time tracer
+    # sends the program, and the tracer then waits for that stop for ever
+    # (a trial CI run hung so, at exit after a SIGINT, until stopped by
+    # hand).  The signal then goes to the program only.
+    timeout --foreground --preserve-status -s $sig \
         "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))" \
         "$SG" --db "$db" --grundy --max $MAX >/dev/null 2>"$T/err"
     rc=$?
