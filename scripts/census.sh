@@ -19,17 +19,20 @@
 #               published table (data/known.tsv, octal2.tsv, octal3.tsv,
 #               tczajka.tsv) calls periodic and the rounds left
 #               unresolved, SECONDS each (0: no such round)
-#   -t HH:MM    a deadline (UTC) for the rounds after the first: a round
+#   -t TIME     a deadline for the rounds after the first, HH:MM (UTC,
+#               today) or any time `date -d` reads (@SECONDS): a round
 #               still running then is stopped (SIGTERM: every finished
 #               code is stored and kept, the running one keeps its prefix)
 #               and marked partial (WORK/round-K.partial); its unfinished
 #               codes keep the previous round's row, and no later round
 #               runs.  Run census.sh again without -t (or with a later
 #               one) to run that round again over its codes
-# The program is $SGEXPLORE when set, else ./sgexplore.  A round whose
-# JSON is complete (WORK/round-K.jsonl, with its summary line) is not run
-# again, so an interrupted census run again continues (the sweep itself
-# resumes from the cache), and a later run with more rounds adds rounds.
+# The program is $SGEXPLORE when set, else ./sgexplore.  A finished round
+# (WORK/round-K.jsonl, with a summary line that does not say it was
+# interrupted) is not run again, so an interrupted census (Ctrl-C: the
+# round's JSON stays in round-K.part) run again continues (the sweep
+# itself resumes from the cache), and a later run with more rounds adds
+# rounds.
 # Each round runs under `nice -n 10`.
 # Exit status: 0 done, 1 a round or an export failed, 2 bad usage.
 set -euo pipefail
@@ -49,7 +52,7 @@ while getopts s:r:j:w:o:t:P:h opt; do
     o) out=$OPTARG ;;
     P) published=$OPTARG ;;
     t) deadline=$(date -u -d "$OPTARG" +%s) ||
-        { echo "census.sh: -t wants HH:MM" >&2; exit 2; } ;;
+        { echo "census.sh: -t wants a time such as HH:MM" >&2; exit 2; } ;;
     *) usage ;;
     esac
 done
@@ -61,6 +64,12 @@ shift $((OPTIND - 1))
 sg=${SGEXPLORE:-./sgexplore}
 here=$(cd "$(dirname "$0")" && pwd)
 py() { python3 "$here/census_table.py" "$@"; }
+# finished JSON: the round's sweep ran to its end (round-K.jsonl from
+# before census.sh kept an interrupted round's JSON apart may say so).
+finished() {
+    grep -q '^{"summary"' "$1" 2>/dev/null &&
+        ! grep -Eq '^{"summary".*"interrupted": ?true' "$1"
+}
 db=$work/census.db
 mkdir -p "$work" "$out"
 
@@ -80,15 +89,17 @@ for ((k = 1; k <= rounds; k++)); do
         done_rounds+=("$work/round-$k.jsonl:partial")
         break
     fi
-    if [[ -f $work/round-$k.partial ]] ||
-        ! grep -q '^{"summary"' "$work/round-$k.jsonl" 2>/dev/null; then
+    if [[ -f $work/round-$k.partial ]] || ! finished "$work/round-$k.jsonl"; then
         rm -f "$work/round-$k.partial"
         n=$(wc -l < "$work/round-$k.in")
         limit=()
         if ((k > 1)) && [[ -n $deadline ]]; then
             left=$((deadline - $(date +%s)))
             ((left > 0)) || break
-            limit=(timeout --signal=TERM --kill-after=60 "$left")
+            # --foreground: in a process group of its own the sweep
+            # would miss Ctrl-C, and census.sh wait for the deadline; the
+            # sweep passes SIGTERM on to its workers itself.
+            limit=(timeout --foreground --signal=TERM --kill-after=60 "$left")
         fi
         echo "census: round $k: $n codes, --seconds $budget each" >&2
         start=$(date +%s)
@@ -96,8 +107,8 @@ for ((k = 1; k <= rounds; k++)); do
         "${limit[@]}" nice -n 10 "$sg" sweep rules "$work/round-$k.in" \
             --seconds "$budget" --jobs "$jobs" --format json --db "$db" \
             --yes > "$work/round-$k.part" 2> "$work/round-$k.log" || rc=$?
-        mv "$work/round-$k.part" "$work/round-$k.jsonl"
         if ((rc == 124 && ${#limit[@]} > 0)); then
+            mv "$work/round-$k.part" "$work/round-$k.jsonl"
             touch "$work/round-$k.partial"
             echo "census: round $k stopped at the deadline after" \
                 "$(($(date +%s) - start)) s:" \
@@ -105,9 +116,12 @@ for ((k = 1; k <= rounds; k++)); do
             done_rounds+=("$work/round-$k.jsonl:partial")
             break
         elif ((rc != 0)); then
-            echo "census: round $k failed (see $work/round-$k.log)" >&2
+            # Its JSON stays in round-K.part, for a rerun to run it again.
+            echo "census: round $k failed or was interrupted (see" \
+                "$work/round-$k.log); run census.sh again to continue it" >&2
             exit 1
         fi
+        mv "$work/round-$k.part" "$work/round-$k.jsonl"
         echo "census: round $k done in $(($(date +%s) - start)) s" >&2
     fi
     done_rounds+=("$work/round-$k.jsonl")
@@ -119,7 +133,7 @@ if [[ $published != 0 ]]; then
     py solved "$data" "${done_rounds[@]}" > "$work/round-P.new"
     if [[ -s $work/round-P.new ]]; then
         if ! cmp -s "$work/round-P.new" "$work/round-P.in" ||
-            ! grep -q '^{"summary"' "$work/round-P.jsonl" 2>/dev/null; then
+            ! finished "$work/round-P.jsonl"; then
             mv "$work/round-P.new" "$work/round-P.in"
             echo "census: round P: $(wc -l < "$work/round-P.in") codes," \
                 "--seconds $published each" >&2
@@ -127,7 +141,8 @@ if [[ $published != 0 ]]; then
                 --seconds "$published" --jobs "$jobs" --format json \
                 --db "$db" --yes > "$work/round-P.part" \
                 2> "$work/round-P.log" ||
-                { echo "census: round P failed (see $work/round-P.log)" >&2
+                { echo "census: round P failed or was interrupted (see" \
+                       "$work/round-P.log); run census.sh again" >&2
                   exit 1; }
             mv "$work/round-P.part" "$work/round-P.jsonl"
         fi
