@@ -101,6 +101,7 @@ waiting() {
 # Stop the stand-in that waits as Ctrl-C does: SIGINT to the whole group.
 ctrl_c() { kill -INT -- -"$pid" 2>/dev/null; }
 lines() { grep -c '^{"rule"' "$1" 2>/dev/null; }
+not_in() { ! grep -q -- "$2" "$1"; }
 deadline() { echo "@$(($(date +%s) + $1))"; }
 
 # Round 1 interrupted, then run again.
@@ -109,7 +110,7 @@ check "round 1: the stand-in waits" waiting 1
 ctrl_c
 finish 20
 check "round 1: Ctrl-C ends census.sh (status 1, got $rc)" test "$rc" = 1
-check "round 1: the sweep got SIGINT" test "$(cat "$T/signal")" = SIGINT
+check "round 1: the sweep got SIGINT" test "$(cat "$T/signal" 2>/dev/null)" = SIGINT
 check "round 1: one line names the interrupted round" \
     grep -q 'round 1 .*interrupted' "$T/r1.err"
 check "round 1: no round-1.jsonl is left to pass for a finished round" \
@@ -140,7 +141,7 @@ check "round 2: one line names the interrupted round" \
 check "round 2: no round-2.jsonl is left to pass for a finished round" \
     test ! -e "$T/work/round-2.jsonl"
 check "round 2: round 1 was not run again" \
-    test "$(lines "$T/work/round-1.jsonl")" = 4607
+    not_in "$T/r2.err" 'round 1:'
 
 # Round 2 again, its deadline 10 s away: SIGTERM at the deadline, the round
 # marked partial, the table written from what there is.
