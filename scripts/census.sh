@@ -19,13 +19,15 @@
 #               published table (data/known.tsv, octal2.tsv, octal3.tsv,
 #               tczajka.tsv) calls periodic and the rounds left
 #               unresolved, SECONDS each (0: no such round)
-#   -t TIME     a deadline for the rounds after the first, HH:MM (UTC,
-#               today) or any time `date -d` reads (@SECONDS): a round
-#               still running then is stopped (SIGTERM: every finished
-#               code is stored and kept, the running one keeps its prefix)
-#               and marked partial (WORK/round-K.partial); its unfinished
-#               codes keep the previous round's row, and no later round
-#               runs.  Run census.sh again without -t (or with a later
+#   -t TIME     a deadline for the rounds after the first, round P
+#               included, HH:MM (UTC, today) or any time `date -d` reads
+#               (@SECONDS): a round still running then is stopped
+#               (SIGTERM: every finished code is stored and kept, the
+#               running one keeps its prefix) and marked partial
+#               (WORK/round-K.partial); its unfinished codes keep the
+#               previous round's row, and no later round runs (nor does
+#               one whose turn comes after the deadline: census.sh says
+#               so).  Run census.sh again without -t (or with a later
 #               one) to run that round again over its codes
 # The program is $SGEXPLORE when set, else ./sgexplore.  A finished round
 # (WORK/round-K.jsonl, with a summary line that does not say it was
@@ -73,8 +75,58 @@ finished() {
 db=$work/census.db
 mkdir -p "$work" "$out"
 
+# sweep_round K BUDGET [IN]: round K's sweep over WORK/round-K.in (IN
+# moved there first when given), --seconds BUDGET each, under the
+# deadline (if any) for every round but the first.
+# Status 0: it ran to its end (round-K.jsonl); 3: the deadline stopped it
+# (round-K.jsonl holds the codes it finished, round-K.partial marks it);
+# 4: the deadline had passed, so it did not run and nothing changed.  A
+# failure or Ctrl-C ends census.sh, the round's JSON kept in round-K.part
+# for a rerun to redo.
+sweep_round() {
+    local k=$1 budget=$2 in=${3:-} n start rc=0 left limit=()
+    if [[ $k != 1 && -n $deadline ]]; then
+        left=$((deadline - $(date +%s)))
+        if ((left <= 0)); then
+            echo "census: the deadline passed before round $k: it and" \
+                "any later round did not run" >&2
+            return 4
+        fi
+        # --foreground: in a process group of its own the sweep would
+        # miss Ctrl-C, and census.sh wait for the deadline; the sweep
+        # passes SIGTERM on to its workers itself.
+        limit=(timeout --foreground --signal=TERM --kill-after=60 "$left")
+    fi
+    [[ -z $in ]] || mv "$in" "$work/round-$k.in"
+    rm -f "$work/round-$k.partial"
+    n=$(wc -l < "$work/round-$k.in")
+    echo "census: round $k: $n codes, --seconds $budget each" >&2
+    start=$(date +%s)
+    "${limit[@]}" nice -n 10 "$sg" sweep rules "$work/round-$k.in" \
+        --seconds "$budget" --jobs "$jobs" --format json --db "$db" \
+        --yes > "$work/round-$k.part" 2> "$work/round-$k.log" || rc=$?
+    if ((rc != 0 && !(rc == 124 && ${#limit[@]} > 0))); then
+        echo "census: round $k failed or was interrupted (see" \
+            "$work/round-$k.log); run census.sh again to continue it" >&2
+        exit 1
+    fi
+    mv "$work/round-$k.part" "$work/round-$k.jsonl"
+    if ((rc == 124)); then
+        touch "$work/round-$k.partial"
+        echo "census: round $k stopped at the deadline after" \
+            "$(($(date +%s) - start)) s:" \
+            "$(grep -c '^{"rule"' "$work/round-$k.jsonl") of $n codes" >&2
+        return 3
+    fi
+    echo "census: round $k done in $(($(date +%s) - start)) s" >&2
+}
+
+# A round stopped by the deadline, or not run because it had passed, is
+# the last: no later round runs, round P included (a round P that ran
+# before, over the same codes, still counts).
 py codes > "$work/codes.txt"
 done_rounds=()
+stopped=0
 for ((k = 1; k <= rounds; k++)); do
     if ((k == 1)); then
         cp "$work/codes.txt" "$work/round-1.in"
@@ -87,42 +139,19 @@ for ((k = 1; k <= rounds; k++)); do
     if [[ -f $work/round-$k.partial && -n $deadline ]] &&
         (($(date +%s) >= deadline)); then
         done_rounds+=("$work/round-$k.jsonl:partial")
+        stopped=1
         break
     fi
     if [[ -f $work/round-$k.partial ]] || ! finished "$work/round-$k.jsonl"; then
-        rm -f "$work/round-$k.partial"
-        n=$(wc -l < "$work/round-$k.in")
-        limit=()
-        if ((k > 1)) && [[ -n $deadline ]]; then
-            left=$((deadline - $(date +%s)))
-            ((left > 0)) || break
-            # --foreground: in a process group of its own the sweep
-            # would miss Ctrl-C, and census.sh wait for the deadline; the
-            # sweep passes SIGTERM on to its workers itself.
-            limit=(timeout --foreground --signal=TERM --kill-after=60 "$left")
-        fi
-        echo "census: round $k: $n codes, --seconds $budget each" >&2
-        start=$(date +%s)
         rc=0
-        "${limit[@]}" nice -n 10 "$sg" sweep rules "$work/round-$k.in" \
-            --seconds "$budget" --jobs "$jobs" --format json --db "$db" \
-            --yes > "$work/round-$k.part" 2> "$work/round-$k.log" || rc=$?
-        if ((rc == 124 && ${#limit[@]} > 0)); then
-            mv "$work/round-$k.part" "$work/round-$k.jsonl"
-            touch "$work/round-$k.partial"
-            echo "census: round $k stopped at the deadline after" \
-                "$(($(date +%s) - start)) s:" \
-                "$(grep -c '^{"rule"' "$work/round-$k.jsonl") of $n codes" >&2
+        sweep_round "$k" "$budget" || rc=$?
+        if ((rc == 3)); then
             done_rounds+=("$work/round-$k.jsonl:partial")
-            break
-        elif ((rc != 0)); then
-            # Its JSON stays in round-K.part, for a rerun to run it again.
-            echo "census: round $k failed or was interrupted (see" \
-                "$work/round-$k.log); run census.sh again to continue it" >&2
-            exit 1
         fi
-        mv "$work/round-$k.part" "$work/round-$k.jsonl"
-        echo "census: round $k done in $(($(date +%s) - start)) s" >&2
+        if ((rc != 0)); then
+            stopped=1
+            break
+        fi
     fi
     done_rounds+=("$work/round-$k.jsonl")
 done
@@ -132,21 +161,23 @@ data=$here/../data
 if [[ $published != 0 ]]; then
     py solved "$data" "${done_rounds[@]}" > "$work/round-P.new"
     if [[ -s $work/round-P.new ]]; then
+        rc=0
         if ! cmp -s "$work/round-P.new" "$work/round-P.in" ||
+            [[ -f $work/round-P.partial ]] ||
             ! finished "$work/round-P.jsonl"; then
-            mv "$work/round-P.new" "$work/round-P.in"
-            echo "census: round P: $(wc -l < "$work/round-P.in") codes," \
-                "--seconds $published each" >&2
-            nice -n 10 "$sg" sweep rules "$work/round-P.in" \
-                --seconds "$published" --jobs "$jobs" --format json \
-                --db "$db" --yes > "$work/round-P.part" \
-                2> "$work/round-P.log" ||
-                { echo "census: round P failed or was interrupted (see" \
-                       "$work/round-P.log); run census.sh again" >&2
-                  exit 1; }
-            mv "$work/round-P.part" "$work/round-P.jsonl"
+            if ((stopped)); then
+                echo "census: round P did not run: the deadline stopped" \
+                    "an earlier round" >&2
+                rc=4
+            else
+                sweep_round P "$published" "$work/round-P.new" || rc=$?
+            fi
         fi
-        done_rounds+=("$work/round-P.jsonl")
+        if ((rc == 0)); then
+            done_rounds+=("$work/round-P.jsonl")
+        elif [[ -f $work/round-P.partial ]]; then
+            done_rounds+=("$work/round-P.jsonl:partial")
+        fi
     fi
 fi
 

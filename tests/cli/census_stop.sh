@@ -144,8 +144,9 @@ check "round 2: round 1 was not run again" \
     not_in "$T/r2.err" 'round 1:'
 
 # Round 2 again, its deadline 10 s away: SIGTERM at the deadline, the round
-# marked partial, the table written from what there is.
-SG_STOP_AT=2.5 run dl -s 0.25 -r 2 -t "$(deadline 10)"
+# marked partial, the table written from what there is, and no later
+# round, round P included, run after it.
+SG_STOP_AT=2.5 run dl -s 0.25 -r 2 -P 300 -t "$(deadline 10)"
 finish 60
 check "deadline: census.sh ends (status 0, got $rc)" test "$rc" = 0
 check "deadline: the sweep got SIGTERM" test "$(cat "$T/signal" 2>/dev/null)" = SIGTERM
@@ -154,6 +155,63 @@ check "deadline: one line says the round stopped at the deadline" \
     grep -q 'round 2 stopped at the deadline' "$T/dl.err"
 check "deadline: the table still has a row per code" \
     test "$(grep -vc '^#' "$T/out/octal.tsv")" = 4608
+check "deadline: round P did not run after the deadline" \
+    not_in "$T/dl.err" 'round P:'
+
+# Round 2 run to its end, then round 3 with a deadline already passed: it
+# is not run, and census.sh says so (it said nothing), nor is round P.
+SG_STOP_AT=none run fin -s 0.25 -r 2 -P 0
+finish 60
+check "round 2 to its end (status 0, got $rc)" test "$rc" = 0
+rm -f "$T/work/round-P."*   # so that round P would run, were it let
+SG_STOP_AT=none run past -s 0.25 -r 3 -P 300 -t "$(deadline -60)"
+finish 60
+check "deadline passed: census.sh ends (status 0, got $rc)" test "$rc" = 0
+check "deadline passed: one line says round 3 did not run" \
+    grep -q 'deadline passed before round 3' "$T/past.err"
+check "deadline passed: round 3 did not run" \
+    test ! -e "$T/work/round-3.part" -a ! -e "$T/work/round-3.jsonl"
+check "deadline passed: round P did not run" not_in "$T/past.err" 'round P:'
+check "deadline passed: one line says round P did not run" \
+    grep -q 'round P did not run' "$T/past.err"
+check "deadline passed: the table has a row per code" \
+    test "$(grep -vc '^#' "$T/out/octal.tsv")" = 4608
+
+# Round P under a deadline: stopped by it as the other rounds are (it ran
+# on, unlimited), marked partial; a rerun runs it again.
+rm -f "$T/work/round-P."*
+SG_STOP_AT=300.0 run pdl -s 0.25 -r 3 -P 300 -t "$(deadline 10)"
+finish 60
+check "round P at the deadline: census.sh ends (status 0, got $rc)" \
+    test "$rc" = 0
+check "round P at the deadline: the sweep got SIGTERM" \
+    test "$(cat "$T/signal" 2>/dev/null)" = SIGTERM
+check "round P at the deadline: marked partial" \
+    test -e "$T/work/round-P.partial"
+check "round P at the deadline: one line says it stopped" \
+    grep -q 'round P stopped at the deadline' "$T/pdl.err"
+check "round P at the deadline: the table has a row per code" \
+    test "$(grep -vc '^#' "$T/out/octal.tsv")" = 4608
+SG_STOP_AT=none run pagain -s 0.25 -r 3 -P 300
+finish 60
+check "round P again: census.sh ends (status 0, got $rc)" test "$rc" = 0
+check "round P again: it ran again" grep -q 'round P:' "$T/pagain.err"
+check "round P again: no longer marked partial" \
+    test ! -e "$T/work/round-P.partial"
+check "round P again: rounds 1 to 3 were not run again" \
+    not_in "$T/pagain.err" 'round [123]:'
+check "round P again: its 300 s budget is in the table" \
+    grep -q '300s:' "$T/out/octal.tsv"
+
+# Round 3 marked partial and its deadline passed: round P, finished over
+# the same codes before, is not run but still counts in the table.
+touch "$T/work/round-3.partial"
+SG_STOP_AT=none run kept -s 0.25 -r 3 -P 300 -t "$(deadline -60)"
+finish 60
+check "round P kept: census.sh ends (status 0, got $rc)" test "$rc" = 0
+check "round P kept: no round ran" not_in "$T/kept.err" 'round [123P]:'
+check "round P kept: its rows are still in the table" \
+    grep -q '300s:' "$T/out/octal.tsv"
 
 echo "1..$n"
 [ "$fails" -eq 0 ]
