@@ -18,8 +18,9 @@
 # combinations per run; with SG_TEST_MULT below 1 (the sanitizer build of
 # .ci/run, where each verify process costs 70 ms, 40 of them LeakSanitizer's
 # at exit) the single tampers are sampled too: every kind of tamper of
-# every rule once, and each other tamper with probability SG_TEST_MULT; SG_CERT_DIFF_K (default 3) the largest k; raise both for a
-# longer run (e.g. SG_CERT_DIFF_RANDOM=20000 SG_CERT_DIFF_K=10).
+# every rule once, and each other tamper with probability SG_TEST_MULT.
+# SG_CERT_DIFF_K (default 3) is the largest k; raise both for a longer
+# run (e.g. SG_CERT_DIFF_RANDOM=20000 SG_CERT_DIFF_K=10).
 # SG_CERT_DIFF_SEED fixes the seed (printed).  SG_CERT_DIFF_RULES names a
 # file of rules (one a line) to use instead of the built-in list; rules
 # that are not proven within 5000 values are skipped.
