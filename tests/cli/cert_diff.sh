@@ -228,15 +228,11 @@ EOF
 total=$(wc -l <"$T/manifest")
 echo "# $total certificates"
 
-# sgexplore verify, one process per certificate; 0 = confirmed.  (Its
-# last line read by builtins: a process forked costs several ms here.)
+# sgexplore verify, one process per certificate; 0 = confirmed.
 while IFS=$'\t' read -r f want kind; do
     "$SG" verify --certificate "$f" >"$f.out" 2>&1
     rc=$?
-    last=
-    while IFS= read -r line; do last=$line; done <"$f.out"
-    [ -z "$line" ] || last=$line   # a last line without its newline
-    if [ $rc = 0 ] && [ "$last" = confirmed ]; then
+    if [ $rc = 0 ] && [ "$(tail -n 1 "$f.out")" = confirmed ]; then
         echo "$f 0"
     elif [ $rc = 1 ] || [ $rc = 2 ]; then
         echo "$f 1"
@@ -270,6 +266,8 @@ while read -r line; do
 done < <(report "verify" "$T/c.verdicts" | sort; report "check_certificate.py" "$T/py.verdicts" | sort)
 check "every certificate got a verdict from both" \
     test "$(wc -l <"$T/c.verdicts")/$(wc -l <"$T/py.verdicts")" = "$total/$total"
-check "at least a thousand certificates were checked" test "$total" -ge 1000
+# (Under SG_TEST_MULT below 1 the single tampers are sampled: 500 will do.)
+least=$(awk -v m="${SG_TEST_MULT:-1}" 'BEGIN { print (m < 1 ? 500 : 1000) }')
+check "at least $least certificates were checked" test "$total" -ge "$least"
 
 echo "1..$n"
