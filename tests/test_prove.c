@@ -1698,21 +1698,28 @@ static int naive_split(const sg_rule *r, const uint32_t *g, size_t n,
     for (x = a; x < B; x++)
         if (NV(x + p) != NV(x) + sal)
             return 0;
+    /* Every v < g(x) is the value of one of the options the theorem
+     * names: the flags of those values are set first, then read (the
+     * same statement, without a scan of every option for every v). */
     for (x = B; ok && x <= *need; x++) {
         uint64_t gx = NV(x);
-        for (uint64_t v = 0; ok && v < gx; v++) {
-            int hit = 0;
-            for (j = 0; !hit && j + f + 1 <= x; j++)
-                hit = NV(j) == v;
-            for (k = 1; !hit && k <= f; k++)
-                hit =
-                    (sg_rule_digit(r, k, NULL) & SG_BIT_ONE) && NV(x - k) == v;
-            for (k = 0; !hit && k <= f; k++)
-                for (i = 1; !hit && i < c && i + k < x; i++)
-                    hit = (sg_rule_digit(r, k, NULL) & SG_BIT_TWO) &&
-                          (NV(i) ^ NV(x - k - i)) == v;
-            ok = hit;
-        }
+        unsigned char *hit = calloc(gx + 1, 1);
+
+        assert_non_null(hit);
+        for (j = 0; j + f + 1 <= x; j++)
+            if (NV(j) < gx)
+                hit[NV(j)] = 1;
+        for (k = 1; k <= f; k++)
+            if ((sg_rule_digit(r, k, NULL) & SG_BIT_ONE) && NV(x - k) < gx)
+                hit[NV(x - k)] = 1;
+        for (k = 0; k <= f; k++)
+            for (i = 1; i < c && i + k < x; i++)
+                if ((sg_rule_digit(r, k, NULL) & SG_BIT_TWO) &&
+                    (NV(i) ^ NV(x - k - i)) < gx)
+                    hit[NV(i) ^ NV(x - k - i)] = 1;
+        for (uint64_t v = 0; ok && v < gx; v++)
+            ok = hit[v];
+        free(hit);
     }
     for (k = 0; ok && k <= f; k++) {
         if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
