@@ -1007,6 +1007,67 @@ static void test_hex_arith(void **state)
     }
 }
 
+/* Hypothesis (iv) of the splitting-tail theorem (THEORY.md 7.4) is the
+ * only one that fails on the made-up values G(2k+1) = 2k+2, G(2k+2) =
+ * 2k+1 (G(0) = 0) under 4.[3], with a = 1, p = 2, s = 2: c = 1, B = 2,
+ * and at n = 3 the value 3 < G(3) = 4 is no one-heap option and no split
+ * with a part below c (there is none), so only a split into two large
+ * parts could reach it.  No random case of test_search_naive, and no
+ * rule of up to three digits before [3], ever has (iv) decide a proof
+ * (dropping the check by hand changed nothing there); so here, the
+ * prover must leave the prefixes of 2 to 7 values unresolved (the proof
+ * with p = 4, s = 4, where (iv) holds, needs G(0..7)), and the claim
+ * with p = 2 and the genuine checksum must be refused by the certificate
+ * check, for that reason. */
+static void test_tail_split_option_check(void **state)
+{
+    uint32_t v[40];
+    sg_rule r;
+    sg_result c;
+    sg_seq s;
+    sg_error why;
+    uint64_t fail_n = 0;
+
+    (void)state;
+    v[0] = 0;
+    for (uint32_t n = 1; n < 40; n++)
+        v[n] = n % 2 ? n + 1 : n - 1;
+    parse_or_fail(&r, SG_SYNTAX_RULE, "4.[3]");
+    for (size_t n = 2; n < 8; n++) {
+        sg_result res = prove_prefix(&r, v, n);
+        if (res.status != SG_UNRESOLVED)
+            fail_msg("made-up values under 4.[3] proven from %zu values "
+                     "(p %llu, s %llu from %llu, %s)",
+                     n, (unsigned long long)res.proof_period,
+                     (unsigned long long)res.proof_saltus,
+                     (unsigned long long)res.proof_start,
+                     res.theorem_id ? res.theorem_id : "?");
+    }
+    seq_from(&s, v, 40);
+    memset(&c, 0, sizeof c);
+    c.status = SG_ARITH_PERIODIC;
+    c.preperiod = 1;
+    c.period = 2;
+    c.saltus = 2;
+    c.theorem_id = SG_THM_TAIL_SPLIT;
+    c.proof_start = 1;
+    c.proof_period = 2;
+    c.proof_saltus = 2;
+    c.certified_to = 3;
+    c.computed = 40;
+    c.checksum = sg_checksum(&s, 4);
+    why.msg[0] = '\0';
+    if (sg_certificate_check(&r, &c, &s, &fail_n, &why))
+        fail_msg("made-up values under 4.[3]: a claim that fails (iv) "
+                 "accepted");
+    if (!strstr(why.msg, "two large parts"))
+        fail_msg("made-up values under 4.[3]: refused for another reason "
+                 "than (iv): %s",
+                 why.msg);
+    sg_seq_clear(&s);
+    sg_rule_clear(&r);
+}
+
 /* Lasker's Nim, 4.[3] (split a heap into two, or remove any number):
  * G(4k+1) = 4k+1, G(4k+2) = 4k+2, G(4k+3) = 4k+4, G(4k+4) = 4k+3 [WW],
  * proven by the splitting-tail theorem with c = 3, B = 4: G(0..7). */
@@ -2525,6 +2586,7 @@ int main(void)
         cmocka_unit_test(test_random_tails),
         cmocka_unit_test(test_lasker),
         cmocka_unit_test(test_tail_split_prefixes),
+        cmocka_unit_test(test_tail_split_option_check),
         cmocka_unit_test(test_hex_arith),
         cmocka_unit_test(test_observed),
         cmocka_unit_test(test_observed_random),
