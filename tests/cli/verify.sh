@@ -4,7 +4,8 @@
 # tests/certs (TAP): every good-*.cert is confirmed and every bad-*.cert
 # refuted by both checkers, each with the reason that exposed the defect
 # (issue 12); malformed certificates are usage errors; the Python checker
-# checks many files in one run.
+# checks many files in one run, and refuses made-up values that fail only
+# hypothesis (iv) of the splitting-tail theorem.
 
 SG=${SGEXPLORE:-sgexplore}
 SRC=${top_srcdir:-.}
@@ -111,6 +112,27 @@ if [ $have_py = 1 ]; then
         grep -q "good-kayles.cert: confirmed$" "$T/out"
     python3 "$PY" "$CERTS"/good-*.cert >/dev/null
     check "... exit 0 when all are confirmed" test $? = 0
+
+    # Hypothesis (iv) of the splitting-tail theorem never decides a real
+    # certificate of a short code (test_prove, test_tail_split_option_check),
+    # so the Python checker's own check of it is tried on the made-up values
+    # of that test: under 4.[3], G(0) = 0, G(2k+1) = 2k+2, G(2k+2) = 2k+1,
+    # with a = 1, p = 2, s = 2 only (iv) fails (at n = 3); with p = 4, s = 4
+    # every hypothesis holds.
+    python3 - "$PY" >"$T/iv" 2>&1 <<'PY'
+import os, sys
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+import check_certificate as cc
+g = [0] + [n + 1 if n % 2 else n - 1 for n in range(1, 40)]
+rule = cc.parse_rule('4.[3]')
+print(cc.split_tail(g, rule, 1, 2, 2)[0])
+print(cc.split_tail(g, rule, 1, 4, 4)[0])
+PY
+    check "the Python checker: (iv) fails on made-up values under 4.[3]" \
+        test "$(sed -n 1p "$T/iv")" = \
+        "a value below G(3) is reached only by splits into two large parts"
+    check "... and every hypothesis holds with p = 4, s = 4" \
+        test "$(sed -n 2p "$T/iv")" = None
 fi
 
 echo "1..$n"
