@@ -4,8 +4,8 @@
 # tests/certs (TAP): every good-*.cert is confirmed and every bad-*.cert
 # refuted by both checkers, each with the reason that exposed the defect
 # (issue 12); malformed certificates are usage errors; the Python checker
-# checks many files in one run, and refuses made-up values that fail only
-# hypothesis (iv) of the splitting-tail theorem.
+# checks many files in one run, and refuses made-up values that fail one
+# hypothesis alone of the splitting-tail or hexadecimal theorem.
 
 SG=${SGEXPLORE:-sgexplore}
 SRC=${top_srcdir:-.}
@@ -113,26 +113,41 @@ if [ $have_py = 1 ]; then
     python3 "$PY" "$CERTS"/good-*.cert >/dev/null
     check "... exit 0 when all are confirmed" test $? = 0
 
-    # Hypothesis (iv) of the splitting-tail theorem never decides a real
-    # certificate of a short code (test_prove, test_tail_split_option_check),
-    # so the Python checker's own check of it is tried on the made-up values
-    # of that test: under 4.[3], G(0) = 0, G(2k+1) = 2k+2, G(2k+2) = 2k+1,
-    # with a = 1, p = 2, s = 2 only (iv) fails (at n = 3); with p = 4, s = 4
-    # every hypothesis holds.
-    python3 - "$PY" >"$T/iv" 2>&1 <<'PY'
+    # The hypotheses no real rule of the tests makes decisive
+    # (test_prove.c, hyp_traps): the Python checker's own check of each,
+    # on the same made-up values, where that hypothesis alone fails; the
+    # first line is a control where every hypothesis holds.
+    python3 - "$PY" >"$T/traps" 2>&1 <<'PY'
 import os, sys
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
 import check_certificate as cc
-g = [0] + [n + 1 if n % 2 else n - 1 for n in range(1, 40)]
-rule = cc.parse_rule('4.[3]')
-print(cc.split_tail(g, rule, 1, 2, 2)[0])
-print(cc.split_tail(g, rule, 1, 4, 4)[0])
+lasker = [0] + [n + 1 if n % 2 else n - 1 for n in range(1, 8)]
+cases = [
+    (cc.split_tail, '4.[3]', lasker, 1, 4, 4),
+    (cc.split_tail, '4.1[3]', [0, 0, 1, 2, 3, 4, 5], 3, 1, 1),
+    (cc.split_tail, '4.[3]', [0, 0, 1, 2, 1], 2, 1, 1),
+    (cc.split_tail, '4.[3]', lasker, 1, 2, 2),
+    (cc.hex_arith, '0.CF', [0, 1, 2, 3, 4, 6, 6, 7], 1, 2, 2),
+    (cc.hex_arith, '0.8F', [0, 0, 1, 2, 3, 4, 5, 6], 2, 1, 1),
+    (cc.hex_arith, '0.4C', [0, 0, 1, 1, 2, 2, 3, 3, 4], 2, 2, 1),
+]
+for f, rule, g, a, p, s in cases:
+    print(f(g, cc.parse_rule(rule), a, p, s)[0])
 PY
-    check "the Python checker: (iv) fails on made-up values under 4.[3]" \
-        test "$(sed -n 1p "$T/iv")" = \
-        "a value below G(3) is reached only by splits into two large parts"
-    check "... and every hypothesis holds with p = 4, s = 4" \
-        test "$(sed -n 2p "$T/iv")" = None
+    i=0
+    while IFS='|' read -r what want; do
+        i=$((i + 1))
+        check "the Python checker: $what" \
+            test "$(sed -n "${i}p" "$T/traps")" = "$want"
+    done <<'EOF'
+every hypothesis holds for 4.[3] with p = 4, s = 4 (control)|None
+splitting-tail (i), c >= a, fails alone|some heap below the start has a value of at least the saltus
+splitting-tail (iii), agreement up to B, fails alone|G(n+P) != G(n)+S at n = 3
+splitting-tail (iv), the options, fails alone|a value below G(3) is reached only by splits into two large parts
+hexadecimal (ii), agreement up to B, fails alone|G(n+P) != G(n)+S at n = 3
+hexadecimal (iii), the good options, fails alone|a value below G(7) comes only from splits the theorem does not follow
+hexadecimal (iv), two large parts, fails alone|the residue-or-size condition fails for two parts 2, 2 at k = 1
+EOF
 fi
 
 echo "1..$n"
