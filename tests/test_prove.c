@@ -1010,35 +1010,47 @@ static void test_hex_arith(void **state)
 /* Hypotheses that no real rule of the tests ever makes decisive: with
  * any one of these checks dropped by hand, every other test still passed
  * (and no proof of the 1,168 codes 0.d[d[d]][3] and 4.d[d[d]][3] at 3000
- * values changed).  Each case is made-up values under a rule where, for
- * the stated start a, period p and saltus s, that hypothesis alone
- * fails (found by a search with the Python checker, each of its checks
- * dropped in turn; tests/cli/verify.sh gives the Python checker the same
- * cases): the certificate check must refuse the claim, with the genuine
- * checksum, for that reason.  The agreement hypotheses matter only to
- * the check (the prover takes its candidates from agreement). */
+ * values changed), in this checker or in scripts/check_certificate.py.
+ * Each case is made-up values under a rule where, for the stated start
+ * a, period p and saltus s, that hypothesis alone fails (found by a
+ * search with the Python checker, each of its checks dropped in turn;
+ * tests/cli/verify.sh gives the Python checker the same cases): the
+ * certificate check must refuse the claim (pre-period a, period p,
+ * saltus s), with the genuine checksum, for that reason.  The agreement
+ * hypotheses matter only to the check (the prover takes its candidates
+ * from agreement). */
 /* clang-format off */
 static const struct hyp_trap {
-    const char *rule, *what, *why;
+    const char *rule, *theorem, *what, *why;
     uint32_t a, p, s, bound, n;
     uint32_t g[16];
 } hyp_traps[] = {
-    {"4.1[3]", "splitting-tail (i), c >= a", "(c < a)",
+    {"4.1[3]", SG_THM_TAIL_SPLIT, "splitting-tail (i), c >= a", "(c < a)",
      3, 1, 1, 6, 7, {0, 0, 1, 2, 3, 4, 5}},
-    {"4.[3]", "splitting-tail (iii), agreement up to B",
+    {"4.1[3]", SG_THM_TAIL_SPLIT, "splitting-tail (ii), the prefix condition",
+     "the prefix condition fails",
+     2, 1, 1, 6, 7, {0, 0, 0, 1, 2, 3, 4}},
+    {"4.[3]", SG_THM_TAIL_SPLIT, "splitting-tail (iii), agreement up to B",
      "inside the theorem's range",
      2, 1, 1, 4, 5, {0, 0, 1, 2, 1}},
-    {"4.[3]", "splitting-tail (iv), the options", "two large parts",
+    {"4.[3]", SG_THM_TAIL_SPLIT, "splitting-tail (iv), the options",
+     "two large parts",
      1, 2, 2, 3, 8, {0, 2, 1, 4, 3, 6, 5, 8}},
-    {"0.CF", "hexadecimal (ii), agreement up to B",
+    {"0.CF", SG_THM_HEX_ARITH, "hexadecimal (ii), agreement up to B",
      "inside the theorem's range",
      1, 2, 2, 7, 8, {0, 1, 2, 3, 4, 6, 6, 7}},
-    {"0.8F", "hexadecimal (iii), the good options",
+    {"0.8F", SG_THM_HEX_ARITH, "hexadecimal (iii), the good options",
      "the theorem does not follow",
      2, 1, 1, 7, 8, {0, 0, 1, 2, 3, 4, 5, 6}},
-    {"0.4C", "hexadecimal (iv), two large parts",
+    {"0.4C", SG_THM_HEX_ARITH, "hexadecimal (iv), two large parts",
      "two large parts may reach",
      2, 2, 1, 8, 9, {0, 0, 1, 1, 2, 2, 3, 3, 4}},
+    {"0.77", SG_THM_GUY_SMITH, "Guy-Smith, agreement over its range",
+     "inside the theorem's range",
+     2, 2, 0, 9, 10, {0, 2, 0, 3, 0, 3, 1, 3, 0, 3}},
+    {"0.13[3]", SG_THM_TAIL_ARITH, "tail theorem, the prefix condition",
+     "the prefix condition of the tail theorem fails",
+     0, 1, 2, 2, 3, {0, 2, 4}},
 };
 /* clang-format on */
 
@@ -1055,7 +1067,6 @@ static void test_hypothesis_traps(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof hyp_traps / sizeof hyp_traps[0]; i++) {
         const struct hyp_trap *t = &hyp_traps[i];
-        int hex = t->rule[0] != '4' && strchr(t->rule, '[') == NULL;
         sg_result c;
         sg_seq s;
         sg_error why;
@@ -1064,11 +1075,11 @@ static void test_hypothesis_traps(void **state)
         parse_or_fail(&r, SG_SYNTAX_RULE, t->rule);
         seq_from(&s, t->g, t->n);
         memset(&c, 0, sizeof c);
-        c.status = SG_ARITH_PERIODIC;
+        c.status = t->s ? SG_ARITH_PERIODIC : SG_PERIODIC;
         c.preperiod = t->a;
         c.period = t->p;
         c.saltus = t->s;
-        c.theorem_id = hex ? SG_THM_HEX_ARITH : SG_THM_TAIL_SPLIT;
+        c.theorem_id = t->theorem;
         c.proof_start = t->a;
         c.proof_period = t->p;
         c.proof_saltus = t->s;

@@ -4,8 +4,8 @@
 # tests/certs (TAP): every good-*.cert is confirmed and every bad-*.cert
 # refuted by both checkers, each with the reason that exposed the defect
 # (issue 12); malformed certificates are usage errors; the Python checker
-# checks many files in one run, and refuses made-up values that fail one
-# hypothesis alone of the splitting-tail or hexadecimal theorem.
+# checks many files in one run, and refuses certificates of made-up
+# values that fail one hypothesis alone of a theorem.
 
 SG=${SGEXPLORE:-sgexplore}
 SRC=${top_srcdir:-.}
@@ -114,25 +114,48 @@ if [ $have_py = 1 ]; then
     check "... exit 0 when all are confirmed" test $? = 0
 
     # The hypotheses no real rule of the tests makes decisive
-    # (test_prove.c, hyp_traps): the Python checker's own check of each,
-    # on the same made-up values, where that hypothesis alone fails; the
-    # first line is a control where every hypothesis holds.
+    # (test_prove.c, hyp_traps): the Python checker's whole check on the
+    # same certificates of made-up values, where that hypothesis alone
+    # fails; the first is a control that every hypothesis passes.
     python3 - "$PY" >"$T/traps" 2>&1 <<'PY'
 import os, sys
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
 import check_certificate as cc
+
+
+class Made:
+    """Made-up values in place of the rule's own."""
+    def __init__(self, g):
+        self.g = g
+
+    def upto(self, n):
+        return self.g[:n]
+
+
 lasker = [0] + [n + 1 if n % 2 else n - 1 for n in range(1, 8)]
+# rule, theorem, values, start a, period p, saltus s, bound; the claim
+# is pre-period a, period p, saltus s, but for the control (first),
+# proven with p = 4, s = 4 and of least period 2, saltus 2
 cases = [
-    (cc.split_tail, '4.[3]', lasker, 1, 4, 4),
-    (cc.split_tail, '4.1[3]', [0, 0, 1, 2, 3, 4, 5], 3, 1, 1),
-    (cc.split_tail, '4.[3]', [0, 0, 1, 2, 1], 2, 1, 1),
-    (cc.split_tail, '4.[3]', lasker, 1, 2, 2),
-    (cc.hex_arith, '0.CF', [0, 1, 2, 3, 4, 6, 6, 7], 1, 2, 2),
-    (cc.hex_arith, '0.8F', [0, 0, 1, 2, 3, 4, 5, 6], 2, 1, 1),
-    (cc.hex_arith, '0.4C', [0, 0, 1, 1, 2, 2, 3, 3, 4], 2, 2, 1),
+    ('4.[3]', 'tail-split-arith', lasker, 1, 4, 4, 7),
+    ('4.1[3]', 'tail-split-arith', [0, 0, 1, 2, 3, 4, 5], 3, 1, 1, 6),
+    ('4.1[3]', 'tail-split-arith', [0, 0, 0, 1, 2, 3, 4], 2, 1, 1, 6),
+    ('4.[3]', 'tail-split-arith', [0, 0, 1, 2, 1], 2, 1, 1, 4),
+    ('4.[3]', 'tail-split-arith', lasker, 1, 2, 2, 3),
+    ('0.CF', 'hex-arith', [0, 1, 2, 3, 4, 6, 6, 7], 1, 2, 2, 7),
+    ('0.8F', 'hex-arith', [0, 0, 1, 2, 3, 4, 5, 6], 2, 1, 1, 7),
+    ('0.4C', 'hex-arith', [0, 0, 1, 1, 2, 2, 3, 3, 4], 2, 2, 1, 8),
+    ('0.77', 'guy-smith', [0, 2, 0, 3, 0, 3, 1, 3, 0, 3], 2, 2, 0, 9),
+    ('0.13[3]', 'tail-arith', [0, 2, 4], 0, 1, 2, 2),
 ]
-for f, rule, g, a, p, s in cases:
-    print(f(g, cc.parse_rule(rule), a, p, s)[0])
+for i, (rule, thm, g, a, p, s, bound) in enumerate(cases):
+    c = {'rule': rule, 'theorem': thm,
+         'status': 'arithmetic-periodic' if s else 'periodic',
+         'preperiod': a, 'period': 2 if i == 0 else p,
+         'saltus': 2 if i == 0 else s, 'proof_start': a,
+         'proof_period': p, 'proof_saltus': s, 'bound': bound,
+         'checksum': 'fnv1a64:%016x' % cc.fnv1a64(g, bound + 1)}
+    print(cc.check(c, lambda text, parsed: Made(g), 10 ** 6))
 PY
     i=0
     while IFS='|' read -r what want; do
@@ -140,13 +163,16 @@ PY
         check "the Python checker: $what" \
             test "$(sed -n "${i}p" "$T/traps")" = "$want"
     done <<'EOF'
-every hypothesis holds for 4.[3] with p = 4, s = 4 (control)|None
-splitting-tail (i), c >= a, fails alone|some heap below the start has a value of at least the saltus
-splitting-tail (iii), agreement up to B, fails alone|G(n+P) != G(n)+S at n = 3
-splitting-tail (iv), the options, fails alone|a value below G(3) is reached only by splits into two large parts
-hexadecimal (ii), agreement up to B, fails alone|G(n+P) != G(n)+S at n = 3
-hexadecimal (iii), the good options, fails alone|a value below G(7) comes only from splits the theorem does not follow
-hexadecimal (iv), two large parts, fails alone|the residue-or-size condition fails for two parts 2, 2 at k = 1
+4.[3] with p = 4, s = 4 (control)|confirmed
+splitting-tail (i), c >= a, fails alone|refuted: the splitting-tail theorem's check fails: some heap below the start has a value of at least the saltus
+splitting-tail (ii), the prefix condition, fails alone|refuted: the splitting-tail theorem's check fails: the prefix condition fails
+splitting-tail (iii), agreement up to B, fails alone|refuted: the splitting-tail theorem's check fails: G(n+P) != G(n)+S at n = 3
+splitting-tail (iv), the options, fails alone|refuted: the splitting-tail theorem's check fails: a value below G(3) is reached only by splits into two large parts
+hexadecimal (ii), agreement up to B, fails alone|refuted: the hexadecimal theorem's check fails: G(n+P) != G(n)+S at n = 3
+hexadecimal (iii), the good options, fails alone|refuted: the hexadecimal theorem's check fails: a value below G(7) comes only from splits the theorem does not follow
+hexadecimal (iv), two large parts, fails alone|refuted: the hexadecimal theorem's check fails: the residue-or-size condition fails for two parts 2, 2 at k = 1
+Guy-Smith, agreement over its range, fails alone|refuted at n = 4: G(n+P) != G(n)+S in the theorem's range
+tail theorem, the prefix condition, fails alone|refuted: the prefix condition of the tail theorem fails
 EOF
 fi
 
