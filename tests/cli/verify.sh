@@ -95,6 +95,24 @@ rc=$?
 check "a missing key is bad input (exit 2) naming it" \
     test $rc = 2 -a "$(grep -c "lacks the 'theorem' line" "$T/out")" = 1
 
+# Two refusals no other test reaches (CERTIFICATES.md, "Every check tried
+# by dropping it"): a zero period, and a rule no theorem applies to.
+sed 's/^period: .*/period: 0/' "$good" >"$T/zero.cert"
+sed 's/^rule: .*/rule: 0.[37]/' "$good" >"$T/notheorem.cert"
+for f in zero:"the period must be positive" \
+    notheorem:"no implemented theorem applies to this rule"; do
+    "$SG" verify --certificate "$T/${f%%:*}.cert" >"$T/out" 2>&1
+    rc=$?
+    check "${f%%:*}.cert: verify refutes it (exit 1): ${f#*:}" \
+        test "$rc/$(tail -n 1 "$T/out")" = "1/refuted: ${f#*:}"
+    if [ $have_py = 1 ]; then
+        python3 "$PY" "$T/${f%%:*}.cert" >"$T/out"
+        rc=$?
+        check "${f%%:*}.cert: the Python checker refutes it (exit 1)" \
+            test "$rc/$(cat "$T/out")" = "1/refuted: ${f#*:}"
+    fi
+done
+
 if [ $have_py = 1 ]; then
     for f in dup upper huge lack; do
         python3 "$PY" "$T/$f.cert" >"$T/out"
