@@ -17,6 +17,7 @@ trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/tap.sh"
 have_py=0
 command -v python3 >/dev/null && have_py=1
+export PYTHONDONTWRITEBYTECODE=1   # the traps import the checker: no .pyc
 
 for f in "$CERTS"/*.cert; do
     name=$(basename "$f" .cert)
