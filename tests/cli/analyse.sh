@@ -9,6 +9,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/analyse.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 
 . "$(dirname "$0")/tap.sh"
+export PYTHONDONTWRITEBYTECODE=1   # it imports check_certificate.py: no .pyc
 sg() { "$SG" --no-cache "$@"; }
 # A JSON field, read with python3 (the output must be valid JSON for this).
 jget() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"; }
