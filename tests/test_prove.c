@@ -1062,7 +1062,6 @@ static const struct hyp_trap {
  * values (the proof with p = 4, s = 4, where (iv) holds, needs G(0..7)). */
 static void test_hypothesis_traps(void **state)
 {
-    uint32_t v[40];
     sg_rule r;
 
     (void)state;
@@ -1097,12 +1096,10 @@ static void test_hypothesis_traps(void **state)
         sg_rule_clear(&r);
     }
 
-    v[0] = 0;
-    for (uint32_t n = 1; n < 40; n++)
-        v[n] = n % 2 ? n + 1 : n - 1;
-    parse_or_fail(&r, SG_SYNTAX_RULE, "4.[3]");
+    /* the values of the (iv) trap, G(0..7) */
+    parse_or_fail(&r, SG_SYNTAX_RULE, hyp_traps[3].rule);
     for (size_t n = 2; n < 8; n++) {
-        sg_result res = prove_prefix(&r, v, n);
+        sg_result res = prove_prefix(&r, hyp_traps[3].g, n);
         if (res.status != SG_UNRESOLVED)
             fail_msg("made-up values under 4.[3] proven from %zu values "
                      "(p %llu, s %llu from %llu, %s)",
