@@ -1096,10 +1096,17 @@ static void test_hypothesis_traps(void **state)
         sg_rule_clear(&r);
     }
 
-    /* the values of the (iv) trap, G(0..7) */
-    parse_or_fail(&r, SG_SYNTAX_RULE, hyp_traps[3].rule);
-    for (size_t n = 2; n < 8; n++) {
-        sg_result res = prove_prefix(&r, hyp_traps[3].g, n);
+    /* the values of the (iv) trap, G(0..7), found by name so that the
+     * table's order does not matter */
+    const struct hyp_trap *iv = NULL;
+    for (size_t i = 0; i < sizeof hyp_traps / sizeof hyp_traps[0]; i++)
+        if (strcmp(hyp_traps[i].what, "splitting-tail (iv), the options") == 0)
+            iv = &hyp_traps[i];
+    assert_non_null(iv);
+    assert_int_equal(iv->n, 8);
+    parse_or_fail(&r, SG_SYNTAX_RULE, iv->rule);
+    for (size_t n = 2; n < iv->n; n++) {
+        sg_result res = prove_prefix(&r, iv->g, n);
         if (res.status != SG_UNRESOLVED)
             fail_msg("made-up values under 4.[3] proven from %zu values "
                      "(p %llu, s %llu from %llu, %s)",
