@@ -1,6 +1,6 @@
 /*
  * setbench.c - times the enumeration of set-expression games
- * (src/lib/enum_set.c): the straightforward loop against the method
+ * (src/lib/enum/methods/enum_set.c): the straightforward loop against the method
  * SGI_SET_AUTO picks, on the cases of issue 22, and checks that both give
  * the same values.  Processor time (clock()), the best of REPEAT runs of
  * each, so that other programs on the machine count as little as they
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "setexpr.h"
+#include "rules/setexpr.h"
 
 static double run(sg_seq *q, const sgi_set *s, int allbut, size_t n,
                   sgi_set_method m)

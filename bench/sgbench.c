@@ -36,7 +36,7 @@
 #include <time.h>
 
 #include "sgexplore.h"
-#include "sparse/sparse.h" /* (the method and its switches, internal) */
+#include "enum/sparse/sparse.h" /* (the method and its switches, internal) */
 
 static double clock_s(clockid_t id)
 {

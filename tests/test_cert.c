@@ -1,5 +1,5 @@
 /*
- * test_cert.c - unit tests of the certificate text (src/lib/cert.c), which
+ * test_cert.c - unit tests of the certificate text (src/lib/prove/cert.c), which
  * reads untrusted files, and of sg_certificate_check on hostile field
  * values: the text written for published results matches the format of
  * docs/CERTIFICATES.md built here independently (checksum from reference

@@ -1,5 +1,5 @@
 /*
- * test_deep.c - unit tests of deep runs (sg_deep, src/lib/deep.c): a run
+ * test_deep.c - unit tests of deep runs (sg_deep, src/lib/enum/deep_run.c): a run
  * whose values leave memory must end with exactly the values, checksum,
  * rare heaps and largest value of the ordinary enumeration, also when it
  * is saved and loaded at random points on the way (a resumed checkpoint);

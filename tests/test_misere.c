@@ -1,12 +1,12 @@
 /*
- * test_misere.c - unit tests of misère play (src/lib/misere.c): the genus
+ * test_misere.c - unit tests of misère play (src/lib/misere/misere.c): the genus
  * text and the tame genera, the genus of Nim's heaps against the published
  * figures (ONAG ch. 12: 0^120, 1^031, then n^{n, n^2}), misère Nim
  * positions by both methods against Bouton's rule (the player to move wins
  * iff the number of 1-heaps is even when no heap exceeds 1, else iff the
  * nim-sum is not 0), every winning move applied and judged by the same
  * rule, and the budget turned into SG_E_UNKNOWN; misère quotients
- * (src/lib/misere_quot.c): Theorem Q's check accepts each computed
+ * (src/lib/misere/misere_quot.c): Theorem Q's check accepts each computed
  * quotient and rejects every candidate with one P label flipped or one
  * transition redirected, and quotient outcomes agree with the exact
  * search on random sums.

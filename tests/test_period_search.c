@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "period_search.h"
+#include "base/period_search.h"
 #include "sgexplore.h"
 
 /* Every d in [dmin, n - len] whose window equals the final one, by brute

@@ -1,6 +1,6 @@
 /*
- * test_setexpr.c - unit tests of the set expressions (src/lib/setexpr.c)
- * and their enumeration (src/lib/enum_set.c), judged by a reference
+ * test_setexpr.c - unit tests of the set expressions (src/lib/rules/setexpr.c)
+ * and their enumeration (src/lib/enum/methods/enum_set.c), judged by a reference
  * written here apart from the library: trial division for primes, squares
  * and cubes marked by multiplication, triangular and Fibonacci numbers and
  * powers by their recurrences, divisors by a loop, and Grundy values by
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "setexpr.h"
+#include "rules/setexpr.h"
 
 #define LIM 100000 /* members compared over 1..LIM */
 #define GN 10001   /* Grundy values compared over 0..GN-1 */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "sgexplore.h"
-#include "sparse/sparse.h"
+#include "enum/sparse/sparse.h"
 
 /* s must hold exactly n values equal to want[0..n-1], with s->max right. */
 static void check_values(const sg_seq *s, const uint32_t *want, size_t n,

@@ -24,7 +24,7 @@
 #include <sqlite3.h>
 
 #include "sgexplore.h"
-#include "store_impl.h" /* sgi_store_checkpoint_put_split */
+#include "store/store_impl.h" /* sgi_store_checkpoint_put_split */
 
 /* ------------------------------------------------------------------ */
 /* Helpers                                                              */

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "sgexplore.h"
-#include "sparse/sparse.h"
+#include "enum/sparse/sparse.h"
 
 #define TMAX 8
 

@@ -252,7 +252,7 @@ typedef struct sg_enum_options {
      * many.  The values never depend on it, only the speed does. */
     unsigned threads;
     /* NULL; the library's own tests reach the paths of the sparse method
-     * through it (src/lib/sparse/sparse.h) */
+     * through it (src/lib/enum/sparse/sparse.h) */
     const struct sgi_test_switches *test;
 } sg_enum_options;
 
@@ -377,7 +377,7 @@ sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
 
 /* How many values sg_analyse computes for r unless told otherwise: a
  * budget that takes seconds, not hours, with the method r gets (the
- * reasons for each budget are at the definition, src/lib/policy.c). */
+ * reasons for each budget are at the definition, src/lib/enum/policy.c). */
 size_t sg_default_max(const sg_rule *r);
 
 /* How many values a run bounded by time alone (--seconds without --max)
@@ -849,7 +849,7 @@ sg_status sg_plot_results(const char *path, const char *title,
 
 /*
  * An explicit finite game: vertices are positions, edges are moves
- * (src/lib/graph.c; the text format is in docs/GRAPHS.md).  One line per
+ * (src/lib/graph/graph.c; the text format is in docs/GRAPHS.md).  One line per
  * vertex: its name, then the names of the vertices it moves to; `#` starts
  * a comment; blank lines are skipped.  A target written `L:name` is a move
  * for Left only, `R:name` for Right only, a bare name a move for both

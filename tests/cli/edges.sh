@@ -150,7 +150,7 @@ if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
         budget_ok "$out" 10000000 --max 2.5
     out=$(progress_lines grundy --no-cache --heap 5 --quiet)
     if [ -n "$out" ]; then
-        # the default budget of a sparse-method rule (src/lib/policy.c)
+        # the default budget of a sparse-method rule (src/lib/enum/policy.c)
         check "progress of the default budget: 'budget 1000000 (default)', time left to it" \
             budget_ok "$out" 1000000 default 0
     else
@@ -260,7 +260,7 @@ if [ -f "$SRC/Makefile.am" ]; then
     check "no file cites a DESIGN.md the tree does not have${stale:+: $(echo $stale)}" \
         test -z "$stale"
     # HACKING.md's layout tables name every source file (issue 21).
-    unlisted=$(cd "$SRC" && for f in src/*/*.[ch] src/lib/*/*.[ch] src/lib/*/*.inc; do
+    unlisted=$(cd "$SRC" && for f in src/*/*.[ch] src/lib/*/*.[ch] src/lib/*/*/*.[ch] src/lib/*/*/*.inc; do
         [ -e "$f" ] && ! grep -qF "$(basename "$f")" HACKING.md && echo "$f"; done)
     check "HACKING.md names every file of src${unlisted:+ (not: $(echo $unlisted))}" \
         test -z "$unlisted"

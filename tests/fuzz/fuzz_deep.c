@@ -1,6 +1,6 @@
 /*
  * fuzz_deep.c - fuzz target of the deep runs' checkpoint reader
- * (sg_deep_load, src/lib/deep.c): the input is a checkpoint's state, the
+ * (sg_deep_load, src/lib/enum/deep_run.c): the input is a checkpoint's state, the
  * bytes a cache hands back after checking only their hash, so a crafted
  * cache reaches this parser with any bytes it likes.  The seeds are real
  * states of three rules (tests/fuzz/corpus/deep/: before and after the

@@ -1,6 +1,6 @@
 /*
  * fuzz_graph.c - fuzz target of the game-graph reader (`sgexplore graph
- * FILE`, src/lib/graph.c): the input is the file.  It is read twice, from
+ * FILE`, src/lib/graph/graph.c): the input is the file.  It is read twice, from
  * memory (sg_graph_parse) and as a stream (sg_graph_read), which must
  * agree; an accepted graph must be well formed (offsets ordered, targets
  * in range, every name found again at its own vertex), and its values

@@ -1,12 +1,12 @@
 /*
  * fuzz_setexpr.c - fuzz target of the set-expression parser
- * (sgi_set_parse, src/lib/setexpr.c).  Besides not crashing, hanging or
+ * (sgi_set_parse, src/lib/rules/setexpr.c).  Besides not crashing, hanging or
  * leaking: an accepted set's canonical text parses to a set with the same
  * canonical text (the cache relies on it), membership agrees between the
  * two, and a refusal is one line with a position inside the text.
  */
 #include "fuzz.h"
-#include "setexpr.h"
+#include "rules/setexpr.h"
 
 SG_FUZZ_TARGET(setexpr)
 {

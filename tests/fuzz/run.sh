@@ -18,7 +18,7 @@
 # are far larger (a rule text may hold 1 MiB) but every construct of
 # their grammars fits in these lengths, and a short input runs thousands
 # of times a second.  The library is built with SG_RULE_MAX_TERMS=4096
-# (src/lib/rule.c): a list of at most 4096 numbers instead of 2^24, so
+# (src/lib/rules/rule.c): a list of at most 4096 numbers instead of 2^24, so
 # that ten bytes such as "1-16777216" do not cost a tenth of a second
 # each; the bound's checks are the same code.  The cache targets write a
 # file per input; it lives in FUZZ_TMPDIR (default /dev/shm when
@@ -69,7 +69,7 @@ cli_objs=()
 # Two compilers at a time (FUZZ_BUILD_JOBS).
 building=0
 build_failed=0
-for f in "$src"/src/lib/*.c "$src"/src/lib/sparse/*.c "$src/src/cli/args.c" \
+for f in "$src"/src/lib/*/*.c "$src"/src/lib/enum/sparse/*.c "$src/src/cli/args.c" \
     "$src/src/cli/out.c"; do
     o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
     if [ ! -f "$o" ] || [ "$f" -nt "$o" ]; then

@@ -5,7 +5,7 @@
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
-#include "compiler.h"
+#include "base/compiler.h"
 
 #include <stdlib.h>
 #include <string.h>

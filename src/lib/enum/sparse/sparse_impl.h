@@ -21,7 +21,7 @@
 
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
-#include "enum_impl.h"
+#include "enum/methods/enum_impl.h"
 #include "sparse.h"
 
 #include <stddef.h>

@@ -36,8 +36,8 @@
  */
 #include "sgexplore.h"
 #include "internal.h"
-#include "moves.h"
-#include "fnv.h"
+#include "rules/moves.h"
+#include "base/fnv.h"
 #include "misere_impl.h"
 
 #include <stdio.h>

@@ -16,8 +16,8 @@
  * on (Lemma 2), which is where the computation stops.
  */
 #include "sgexplore.h"
-#include "moves.h"
-#include "fnv.h"
+#include "rules/moves.h"
+#include "base/fnv.h"
 #include "misere_impl.h"
 #include "internal.h"
 

@@ -9,7 +9,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "plot_impl.h"
-#include "sparse_space.h"
+#include "enum/methods/sparse_space.h"
 
 #include <errno.h>
 #include <stdio.h>

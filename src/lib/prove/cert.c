@@ -7,7 +7,7 @@
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
 #include "internal.h"
-#include "fnv.h"
+#include "base/fnv.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -38,7 +38,7 @@
 #define _DEFAULT_SOURCE
 #include "sgexplore.h"
 #include "enum_impl.h"
-#include "moves.h"
+#include "rules/moves.h"
 
 #include <stdlib.h>
 #include <string.h>

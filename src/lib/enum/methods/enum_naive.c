@@ -8,8 +8,8 @@
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
-#include "moves.h"
-#include "setexpr.h"
+#include "rules/moves.h"
+#include "rules/setexpr.h"
 
 #include <stdlib.h>
 #include <string.h>

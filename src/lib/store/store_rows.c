@@ -8,7 +8,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "store_impl.h"
-#include "seq_impl.h"
+#include "base/seq_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>

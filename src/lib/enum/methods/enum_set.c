@@ -40,7 +40,7 @@
  *  - divisors (subtraction, S proper-divisors, perhaps bounded): each
  *    heap's divisors from the least prime factors of a sieve.
  */
-#include "setexpr.h"
+#include "rules/setexpr.h"
 #include "enum_impl.h"
 
 #include <stdlib.h>

@@ -54,8 +54,8 @@
  */
 #include "sgexplore.h"
 #include "internal.h"
-#include "fnv.h"
-#include "period_search.h"
+#include "base/fnv.h"
+#include "base/period_search.h"
 
 #include <stdarg.h>
 #include <stdio.h>

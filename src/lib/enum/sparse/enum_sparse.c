@@ -85,7 +85,7 @@
  * superblock and after its last.
  */
 #include "sparse_impl.h"
-#include "sparse_space.h"
+#include "enum/methods/sparse_space.h"
 
 /* What a run does before its first superblock: the test switches, room
  * for the values, the moves and tables, and the first mask and R (or

@@ -18,7 +18,7 @@
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
-#include "setexpr.h"
+#include "rules/setexpr.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,9 +7,9 @@
  * checksums and the rare heaps of a run that was never stopped.
  */
 #include "sgexplore.h"
-#include "enum_impl.h"
-#include "fnv.h"
-#include "sparse/sparse.h"
+#include "enum/methods/enum_impl.h"
+#include "base/fnv.h"
+#include "enum/sparse/sparse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,9 +16,9 @@
  * The methods sit below this file and never call back into it.
  */
 #include "sgexplore.h"
-#include "enum_impl.h"
-#include "sparse/sparse.h"
-#include "setexpr.h"
+#include "enum/methods/enum_impl.h"
+#include "enum/sparse/sparse.h"
+#include "rules/setexpr.h"
 
 /* Whether r holds a set expression (its profile says so): only enum_set.c
  * computes such a rule. */

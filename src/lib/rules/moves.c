@@ -4,7 +4,7 @@
  * an option of a given value (the winning-move search of query.c).
  */
 #include "moves.h"
-#include "compiler.h"
+#include "base/compiler.h"
 #include "setexpr.h"
 #include "internal.h"
 

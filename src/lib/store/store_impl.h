@@ -8,7 +8,7 @@
 #define SG_STORE_IMPL_H
 
 #include "sgexplore.h"
-#include "fnv.h"
+#include "base/fnv.h"
 
 #include <stdint.h>
 

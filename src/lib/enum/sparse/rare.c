@@ -6,7 +6,7 @@
  * per new value bit or per doubling of the run, never per heap.
  */
 #include "sparse_impl.h"
-#include "sparse_space.h"
+#include "enum/methods/sparse_space.h"
 
 int sgi_sparse_applicable(const sg_rule *r)
 {

@@ -6,7 +6,7 @@
  * heaps").
  */
 #include "sgexplore.h"
-#include "moves.h"
+#include "rules/moves.h"
 #include "internal.h"
 
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 
 #include "sgexplore.h"
 #include "internal.h"
-#include "seq_impl.h"
+#include "base/seq_impl.h"
 
 /* Heaps between two looks at the cancel flag and the progress hook. */
 #define SG_ENUM_POLL 256

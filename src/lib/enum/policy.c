@@ -10,8 +10,8 @@
 #include "sgexplore.h"
 #include <string.h>
 #include "internal.h"
-#include "sparse/sparse.h"
-#include "setexpr.h"
+#include "enum/sparse/sparse.h"
+#include "rules/setexpr.h"
 
 /* The budget of a rule holding a set expression (enum_set.c's methods,
  * docs/SETS.md "Measured speed"): no theorem proves such a rule, so the
