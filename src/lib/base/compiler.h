@@ -5,9 +5,10 @@
  * The naive and the direct enumerators spend all their time in one or two
  * short loops, whose speed moved by a sixth to a quarter with where the
  * loops happened to fall in the code (a loop straddling a 32-byte window;
- * docs/BENCHMARKS.md, issue 10).  These attributes pin that layout down;
- * each is the setting measured best for its function.  The sparse method
- * keeps gcc's default layout, under which its loops were tuned.
+ * docs/BENCHMARKS.md, "Comparing two builds").  These attributes pin that
+ * layout down; each is the setting measured best for its function.  The
+ * sparse method keeps gcc's default layout, under which its loops were
+ * tuned.
  */
 #ifndef SG_COMPILER_H
 #define SG_COMPILER_H
