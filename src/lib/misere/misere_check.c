@@ -228,26 +228,26 @@ typedef struct pstate {
     unsigned char flag;
 } pstate;
 
-/* (2): the walk over (u, f, C).  0 when every state passes, 1 when a
- * counterexample was found and refined, 2 past the budget (said), -1 on
- * failure. */
-int sgi_mquot_check_outcomes(qctx *q)
-{
-    size_t n = q->nq, nw = (n + 63) / 64, i, s, kinds = 0;
-    uint64_t *G = NULL, *C = NULL, *tmp = NULL;
-    unsigned char *nonterm = NULL, *seen = NULL;
-    uint32_t *list = NULL, *kind = NULL, *path = NULL;
-    pstate *ps = NULL;
-    size_t nps = 0, capps = 0, capC = 0, *slot = NULL, nslots = 0, cappath = 0;
-    int rc = -1;
+/* The states of the proof's walk, each (u, f, C) once: C as nw words per
+ * state, found again through an open-addressed table of ids + 1. */
+typedef struct pwalk {
+    pstate *ps;
+    uint64_t *C;
+    size_t nps, capps, capC, nw;
+    size_t *slot, nslots;
+} pwalk;
 
-    if (!(G = calloc((q->k + 1) * nw, sizeof *G)) ||
-        !(nonterm = calloc(q->k + 1, 1)) || !(seen = calloc(n, 1)) ||
-        !(list = malloc(n * sizeof *list)) ||
-        !(kind = malloc((q->k + 1) * sizeof *kind)) ||
-        !(tmp = malloc(nw * sizeof *tmp)))
-        goto oom;
-    /* G_i and whether heap i has a move; heaps that act alike kept once */
+#define STATE_C(w, id) ((w)->C + (size_t)(id) * (w)->nw)
+
+/* G_i (bit w: some option o of heap i has w o in P) and whether heap i
+ * has a move, for i = 1..k; into kind[] the heaps that act differently
+ * (same transitions, G_i and move: kept once).  seen and list are
+ * scratch of n entries.  Returns the number of kinds. */
+static size_t heap_kinds(const qctx *q, uint64_t *G, unsigned char *nonterm,
+                         uint32_t *kind, unsigned char *seen, uint32_t *list)
+{
+    size_t n = q->nq, nw = (n + 63) / 64, i, kinds = 0;
+
     for (i = 1; i <= q->k; i++) {
         opt_walk ow;
         size_t w, j;
@@ -280,73 +280,150 @@ int sgi_mquot_check_outcomes(qctx *q)
         if (j == kinds)
             kind[kinds++] = (uint32_t)i;
     }
+    return kinds;
+}
+
+/* Add the state (u, f, cc) reached from state par by heap h, unless the
+ * walk has it: 0, 2 past the budget (said), -1 when out of memory. */
+static int pwalk_add(const qctx *q, pwalk *w, uint32_t u, int f,
+                     const uint64_t *cc, uint32_t par, uint32_t h)
+{
+    size_t nw = w->nw, at, sl;
+    uint64_t hsh =
+        sg_fnv1a(SG_FNV_OFFSET ^ u ^ ((uint64_t)f << 40), cc, nw * sizeof *cc);
+
+    if (2 * (w->nps + 1) > w->nslots || !w->slot) {
+        size_t ns = w->slot ? 2 * w->nslots : w->nslots, *old = w->slot, e;
+        if (!(w->slot = calloc(ns, sizeof *w->slot))) {
+            w->slot = old;
+            return -1;
+        }
+        free(old);
+        w->nslots = ns;
+        for (e = 0; e < w->nps; e++) {
+            uint64_t h2 = sg_fnv1a(SG_FNV_OFFSET ^ w->ps[e].u ^
+                                       ((uint64_t)w->ps[e].flag << 40),
+                                   STATE_C(w, e), nw * sizeof *w->C);
+            for (at = h2 & (w->nslots - 1); w->slot[at];
+                 at = (at + 1) & (w->nslots - 1))
+                ;
+            w->slot[at] = e + 1;
+        }
+    }
+    for (at = hsh & (w->nslots - 1); (sl = w->slot[at]) != 0;
+         at = (at + 1) & (w->nslots - 1))
+        if (w->ps[sl - 1].u == u && w->ps[sl - 1].flag == f &&
+            !memcmp(STATE_C(w, sl - 1), cc, nw * sizeof *w->C))
+            break;
+    if (sl)
+        return 0;
+    if ((w->nps + 1) * (nw * sizeof *w->C + sizeof *w->ps) +
+            w->nslots * sizeof *w->slot >
+        q->budget) {
+        sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                     "too large: the quotient's proof needs more "
+                     "than %zu MiB (%zu states)",
+                     q->budget >> 20, w->nps);
+        return 2;
+    }
+    if (sg_grow(&w->ps, &w->capps, w->nps + 1, sizeof *w->ps) ||
+        sg_grow(&w->C, &w->capC, (w->nps + 1) * nw, sizeof *w->C))
+        return -1;
+    w->ps[w->nps].u = u;
+    w->ps[w->nps].flag = (unsigned char)f;
+    w->ps[w->nps].parent = par;
+    w->ps[w->nps].heap = h;
+    memcpy(STATE_C(w, w->nps), cc, nw * sizeof *w->C);
+    w->slot[at] = ++w->nps;
+    return 0;
+}
+
+/* State s of the walk fails (2): its sum x, or one of x's options, is a
+ * counterexample (the true outcomes obey (2)), refined.  1 when found,
+ * -1 on failure (an inconsistency when none is: said). */
+static int outcome_counterexample(qctx *q, const pwalk *w, size_t s)
+{
+    size_t L = 0, xl, o, i, cappath = 0;
+    uint32_t t, *path = NULL;
+    int truth, rc = -1;
+
+    for (t = (uint32_t)s; t != 0; t = w->ps[t].parent)
+        L++;
+    if (sg_grow(&path, &cappath, L + 3, sizeof *path))
+        goto oom;
+    for (t = (uint32_t)s, i = L; t != 0; t = w->ps[t].parent)
+        path[--i] = w->ps[t].heap;
+    if (sg_grow(&q->a, &q->capa, L + 1, sizeof *q->a))
+        goto oom;
+    memcpy(q->a, path, L * sizeof *path);
+    qsort(q->a, L, sizeof *q->a, cmp_u32);
+    if ((truth = sgi_mquot_is_p(q, q->a, L)) < 0)
+        goto out;
+    if (truth != q->label[w->ps[s].u]) {
+        rc = sgi_mquot_refine(q, path, L, q->T[0]) ? -1 : 1;
+        goto out;
+    }
+    xl = L;
+    memcpy(path, q->a, xl * sizeof *path); /* x, sorted */
+    for (o = 0; o < xl; o++) {
+        int r2;
+        if (o && path[o] == path[o - 1])
+            continue;
+        if ((r2 = option_check(q, path, xl, o)) != 0) {
+            rc = r2;
+            goto out;
+        }
+    }
+    q->inconsistent = 1;
+    sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                 "misère quotient: internal inconsistency (a failed "
+                 "check with no counterexample)");
+    goto out;
+oom:
+    nomem(q);
+out:
+    free(path);
+    return rc;
+}
+
+/* (2): the walk over (u, f, C).  0 when every state passes, 1 when a
+ * counterexample was found and refined, 2 past the budget (said), -1 on
+ * failure. */
+int sgi_mquot_check_outcomes(qctx *q)
+{
+    size_t n = q->nq, nw = (n + 63) / 64, i, s, kinds;
+    uint64_t *G = NULL, *tmp = NULL;
+    unsigned char *nonterm = NULL, *seen = NULL;
+    uint32_t *list = NULL, *kind = NULL;
+    pwalk w;
+    int rc = -1, a;
+
+    memset(&w, 0, sizeof w);
+    w.nw = nw;
+    w.nslots = 4096;
+    if (!(G = calloc((q->k + 1) * nw, sizeof *G)) ||
+        !(nonterm = calloc(q->k + 1, 1)) || !(seen = calloc(n, 1)) ||
+        !(list = malloc(n * sizeof *list)) ||
+        !(kind = malloc((q->k + 1) * sizeof *kind)) ||
+        !(tmp = malloc(nw * sizeof *tmp)))
+        goto oom;
+    kinds = heap_kinds(q, G, nonterm, kind, seen, list);
     /* the walk */
-    nslots = 4096;
-#define STATE_C(id) (C + (size_t)(id)*nw)
-#define ADD_STATE(uu, ff, cc, par, hh)                                         \
-    do {                                                                       \
-        uint64_t hsh = sg_fnv1a(SG_FNV_OFFSET ^ (uu) ^ ((uint64_t)(ff) << 40), \
-                                (cc), nw * sizeof *(cc));                      \
-        size_t at, sl;                                                         \
-        if (2 * (nps + 1) > nslots || !slot) {                                 \
-            size_t ns = slot ? 2 * nslots : nslots, *old = slot, e;            \
-            if (!(slot = calloc(ns, sizeof *slot))) {                          \
-                slot = old;                                                    \
-                goto oom;                                                      \
-            }                                                                  \
-            free(old);                                                         \
-            nslots = ns;                                                       \
-            for (e = 0; e < nps; e++) {                                        \
-                uint64_t h2 = sg_fnv1a(SG_FNV_OFFSET ^ ps[e].u ^               \
-                                           ((uint64_t)ps[e].flag << 40),       \
-                                       STATE_C(e), nw * sizeof *C);            \
-                for (at = h2 & (nslots - 1); slot[at];                         \
-                     at = (at + 1) & (nslots - 1))                             \
-                    ;                                                          \
-                slot[at] = e + 1;                                              \
-            }                                                                  \
-        }                                                                      \
-        for (at = hsh & (nslots - 1); (sl = slot[at]) != 0;                    \
-             at = (at + 1) & (nslots - 1))                                     \
-            if (ps[sl - 1].u == (uu) && ps[sl - 1].flag == (ff) &&             \
-                !memcmp(STATE_C(sl - 1), (cc), nw * sizeof *C))                \
-                break;                                                         \
-        if (!sl) {                                                             \
-            if ((nps + 1) * (nw * sizeof *C + sizeof *ps) +                    \
-                    nslots * sizeof *slot >                                    \
-                q->budget) {                                                   \
-                sg_error_set(q->err, SG_E_UNKNOWN, -1,                         \
-                             "too large: the quotient's proof needs more "     \
-                             "than %zu MiB (%zu states)",                      \
-                             q->budget >> 20, nps);                            \
-                rc = 2;                                                        \
-                goto out;                                                      \
-            }                                                                  \
-            if (sg_grow(&ps, &capps, nps + 1, sizeof *ps) ||                   \
-                sg_grow(&C, &capC, (nps + 1) * nw, sizeof *C))                 \
-                goto oom;                                                      \
-            ps[nps].u = (uu);                                                  \
-            ps[nps].flag = (unsigned char)(ff);                                \
-            ps[nps].parent = (par);                                            \
-            ps[nps].heap = (hh);                                               \
-            memcpy(STATE_C(nps), (cc), nw * sizeof *C);                        \
-            slot[at] = ++nps;                                                  \
-        }                                                                      \
-    } while (0)
     for (i = 0; i < nw; i++)
         tmp[i] = ~(uint64_t)0;
     if (n % 64)
         tmp[nw - 1] = ((uint64_t)1 << (n % 64)) - 1;
-    ADD_STATE(0, 0, tmp, SGI_MQUOT_NONE, 0);
-    for (s = 0; s < nps; s++) {
-        uint32_t u = ps[s].u;
+    if ((a = pwalk_add(q, &w, 0, 0, tmp, SGI_MQUOT_NONE, 0)) != 0)
+        goto added;
+    for (s = 0; s < w.nps; s++) {
+        uint32_t u = w.ps[s].u;
         if (q->cancel && *q->cancel && s % 1024 == 0) {
             sg_error_set(q->err, SG_E_INTERRUPTED, -1, "interrupted");
             goto out;
         }
-        int flag = ps[s].flag, ok;
+        int flag = w.ps[s].flag, ok;
         size_t j;
-        ok = q->label[u] == (flag && (STATE_C(s)[0] & 1));
+        ok = q->label[u] == (flag && (STATE_C(&w, s)[0] & 1));
         if (!ok)
             break;
         for (j = 0; j < kinds; j++) {
@@ -356,62 +433,27 @@ int sgi_mquot_check_outcomes(qctx *q)
             memset(tmp, 0, nw * sizeof *tmp);
             for (v = 0; v < n; v++) {
                 uint32_t t = q->trans[v * q->k + h - 1];
-                if ((STATE_C(s)[t / 64] >> (t % 64) & 1) &&
+                if ((STATE_C(&w, s)[t / 64] >> (t % 64) & 1) &&
                     !(Gh[mu[v] / 64] >> (mu[v] % 64) & 1))
                     tmp[v / 64] |= (uint64_t)1 << (v % 64);
             }
-            ADD_STATE(q->trans[(size_t)u * q->k + h - 1], flag | nonterm[h],
-                      tmp, (uint32_t)s, (uint32_t)h);
+            if ((a = pwalk_add(q, &w, q->trans[(size_t)u * q->k + h - 1],
+                               flag | nonterm[h], tmp, (uint32_t)s,
+                               (uint32_t)h)) != 0)
+                goto added;
         }
     }
-#undef ADD_STATE
-#undef STATE_C
-    q->states += nps;
-    if (s == nps) {
+    q->states += w.nps;
+    if (s == w.nps)
         rc = 0;
-        goto out;
-    }
-    /* state s fails: its sum x, then x or one of its options is a
-     * counterexample (the true outcomes obey (2)) */
-    if (q->check_only) {
+    else if (q->check_only)
         rc = 1;
-        goto out;
-    }
-    {
-        size_t L = 0, xl, o;
-        uint32_t t;
-        int truth;
-        for (t = (uint32_t)s; t != 0; t = ps[t].parent)
-            L++;
-        if (sg_grow(&path, &cappath, L + 3, sizeof *path))
-            goto oom;
-        for (t = (uint32_t)s, i = L; t != 0; t = ps[t].parent)
-            path[--i] = ps[t].heap;
-        if (sg_grow(&q->a, &q->capa, L + 1, sizeof *q->a))
-            goto oom;
-        memcpy(q->a, path, L * sizeof *path);
-        qsort(q->a, L, sizeof *q->a, cmp_u32);
-        if ((truth = sgi_mquot_is_p(q, q->a, L)) < 0)
-            goto out;
-        if (truth != q->label[ps[s].u]) {
-            rc = sgi_mquot_refine(q, path, L, q->T[0]) ? -1 : 1;
-            goto out;
-        }
-        xl = L;
-        memcpy(path, q->a, xl * sizeof *path); /* x, sorted */
-        for (o = 0; o < xl; o++) {
-            int r2;
-            if (o && path[o] == path[o - 1])
-                continue;
-            if ((r2 = option_check(q, path, xl, o)) != 0) {
-                rc = r2;
-                goto out;
-            }
-        }
-        q->inconsistent = 1;
-        sg_error_set(q->err, SG_E_UNKNOWN, -1,
-                     "misère quotient: internal inconsistency (a failed "
-                     "check with no counterexample)");
+    else
+        rc = outcome_counterexample(q, &w, s);
+    goto out;
+added:
+    if (a == 2) {
+        rc = 2;
         goto out;
     }
 oom:
@@ -419,17 +461,18 @@ oom:
     rc = -1;
 out:
     free(G);
-    free(C);
+    free(w.C);
     free(tmp);
     free(nonterm);
     free(seen);
     free(list);
     free(kind);
-    free(path);
-    free(ps);
-    free(slot);
+    free(w.ps);
+    free(w.slot);
     return rc;
 }
+
+#undef STATE_C
 
 int sgi_mquot_verify(const sg_rule *r, size_t k, size_t nq,
                      const uint32_t *trans, const unsigned char *label,
