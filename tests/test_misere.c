@@ -6,10 +6,10 @@
  * iff the number of 1-heaps is even when no heap exceeds 1, else iff the
  * nim-sum is not 0), every winning move applied and judged by the same
  * rule, and the budget turned into SG_E_UNKNOWN; misère quotients
- * (src/lib/misere/misere_quot.c): Theorem Q's check accepts each computed
- * quotient and rejects every candidate with one P label flipped or one
- * transition redirected, and quotient outcomes agree with the exact
- * search on random sums.
+ * (src/lib/misere/misere_quot.c and the files it names): Theorem Q's
+ * check (misere_check.c) accepts each computed quotient and rejects every
+ * candidate with one P label flipped or one transition redirected, and
+ * quotient outcomes agree with the exact search on random sums.
  */
 #include "testutil.h"
 

@@ -1,5 +1,6 @@
 /*
- * test_setexpr.c - unit tests of the set expressions (src/lib/rules/setexpr.c)
+ * test_setexpr.c - unit tests of the set expressions
+ * (src/lib/rules/setexpr_parse.c, setexpr.c)
  * and their enumeration (src/lib/enum/methods/enum_set.c), judged by a reference
  * written here apart from the library: trial division for primes, squares
  * and cubes marked by multiplication, triangular and Fibonacci numbers and

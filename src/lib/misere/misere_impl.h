@@ -1,8 +1,9 @@
 /*
- * misere_impl.h - internal to libsg, shared by misere.c and
- * misere_quot.c: the exact misère search over multisets of heaps
- * (misere.c) as an object the quotient computation (misere_quot.c) asks
- * for true outcomes, with a hook for outcomes it already knows.
+ * misere_impl.h - internal to libsg, shared by misere.c and the
+ * quotient's files (misere_quot_impl.h): the exact misère search over
+ * multisets of heaps (misere.c) as an object the quotient computation
+ * (misere_quot.c, misere_learn.c) asks for true outcomes, with a hook for
+ * outcomes it already knows.
  */
 #ifndef SG_MISERE_IMPL_H
 #define SG_MISERE_IMPL_H

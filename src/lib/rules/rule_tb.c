@@ -618,11 +618,48 @@ static sg_status merge_sets(mv_entry *into, const mv_entry *from, sg_error *err)
                       : sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
 }
 
+/* One entry per digit: equal digits merge their sets, sorted by
+ * entry_cmp; *n becomes the number kept.  On failure *n is unchanged
+ * and the entries merged away are empty, so that entries_free(e, *n)
+ * frees what is left.  (No entries at all when every move takes nothing,
+ * and e is then NULL, which qsort may not be given.) */
+static sg_status entries_merge(mv_entry *e, size_t *n, sg_error *err)
+{
+    size_t i, j;
+    sg_status st;
+
+    if (*n > 1)
+        qsort(e, *n, sizeof *e, entry_cmp);
+    for (i = 0, j = 0; i < *n; i++) {
+        if (j && same_digit(e[j - 1].digit, e[i].digit)) {
+            st = merge_sets(&e[j - 1], &e[i], err);
+            sgi_set_clear(e[i].set);
+            free(e[i].set);
+            free(e[i].text);
+            e[i].set = NULL;
+            e[i].text = NULL;
+            if (st)
+                return st;
+            continue;
+        }
+        if (j != i) {
+            e[j] = e[i];
+            e[i].set = NULL;
+            e[i].text = NULL;
+        }
+        j++;
+    }
+    *n = j;
+    if (*n > 1)
+        qsort(e, *n, sizeof *e, entry_cmp);
+    return SG_OK;
+}
+
 sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
                                char **code, sg_error *err)
 {
     mv_entry *e = NULL;
-    size_t n = 0, cap = 0, i, j;
+    size_t n = 0, cap = 0, i;
     sgi_tb_digit d0 = {0, SGI_TB_ANY};
     const char *p = inner;
     sg_status st = SG_OK;
@@ -715,33 +752,8 @@ sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
                           "moves{..} allows no move at all");
         goto out;
     }
-    /* one entry per digit: equal digits merge their sets (no entries at
-     * all when every move takes nothing, and e is then NULL, which qsort
-     * may not be given) */
-    if (n > 1)
-        qsort(e, n, sizeof *e, entry_cmp);
-    for (i = 0, j = 0; i < n; i++) {
-        if (j && same_digit(e[j - 1].digit, e[i].digit)) {
-            st = merge_sets(&e[j - 1], &e[i], err);
-            sgi_set_clear(e[i].set);
-            free(e[i].set);
-            free(e[i].text);
-            e[i].set = NULL;
-            e[i].text = NULL;
-            if (st)
-                goto out;
-            continue;
-        }
-        if (j != i) {
-            e[j] = e[i];
-            e[i].set = NULL;
-            e[i].text = NULL;
-        }
-        j++;
-    }
-    n = j;
-    if (n > 1)
-        qsort(e, n, sizeof *e, entry_cmp);
+    if ((st = entries_merge(e, &n, err)))
+        goto out;
     /* subtract{SET}: one entry of digit 3 and nothing before the point */
     if (all_three && n == 1 && d0.mask == 0) {
         st = sgi_rule_parse_set(r, e[0].text, off, 0, err);

@@ -1,6 +1,6 @@
 /*
  * setexpr.h - set expressions (docs/SETS.md, grammar at the top of
- * setexpr.c): the move sets of subtraction and all-but games beyond finite
+ * setexpr_parse.c): the move sets of subtraction and all-but games beyond finite
  * lists (progressions, named infinite sets, sets that depend on the heap,
  * unions, differences, bounds), parsed into one normalised form with one
  * canonical text, and the enumeration of G for such sets (enum_set.c).
@@ -52,7 +52,7 @@ typedef struct sgi_set_item {
 } sgi_set_item;
 
 /* A set: the union of `inc` minus the union of `exc` (nexc == 0: no
- * difference), both normalised and sorted (setexpr.c).  Plain data:
+ * difference), both normalised and sorted (setexpr_parse.c).  Plain data:
  * init/clear pair, no sharing. */
 typedef struct sgi_set {
     sgi_set_item *inc, *exc;

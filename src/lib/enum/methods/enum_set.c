@@ -208,6 +208,38 @@ typedef struct vheaps {
     size_t n, cap;
 } vheaps;
 
+/* How many values the bitset method keeps bitsets for, of n bytes each
+ * (eight copies of n bits): at most a quarter of the machine's memory
+ * (2^28 bytes when unknown), SET_MAX_VALUES at most and 8 at least. */
+static size_t bitset_max_values(size_t n)
+{
+    uint64_t mem = sgi_physical_memory() / 4;
+    size_t maxvals;
+
+    if (mem < ((uint64_t)1 << 28))
+        mem = (uint64_t)1 << 28;
+    maxvals = (size_t)(mem / (n + 1));
+    if (maxvals > SET_MAX_VALUES)
+        maxvals = SET_MAX_VALUES;
+    if (maxvals < 8)
+        maxvals = 8;
+    return maxvals;
+}
+
+/* u[w]: the heaps of a block of cnt (<= BW) heaps still without a value,
+ * all of them. */
+static inline void block_mask(uint64_t u[BWORDS], size_t cnt)
+{
+    size_t w;
+
+    for (w = 0; w < BWORDS; w++) {
+        size_t lo = 64 * w;
+        u[w] = cnt >= lo + 64 ? ~(uint64_t)0
+               : cnt <= lo    ? 0
+                              : ((uint64_t)1 << (cnt - lo)) - 1;
+    }
+}
+
 /* The bitset method; gives way to the naive loop (r->done tells where)
  * when more values appear than it keeps bitsets for. */
 static sg_status run_bitset(run *r, sg_error *err)
@@ -218,19 +250,7 @@ static sg_status run_bitset(run *r, sg_error *err)
     uint64_t maxm = r->nmem ? r->mem[r->nmem - 1] : 0;
     sg_status st = SG_OK;
 
-    /* bitsets of n bytes per value (eight copies of n bits): at most a
-     * quarter of the machine's memory (2^28 bytes when unknown), and 8
-     * values at least */
-    {
-        uint64_t mem = sgi_physical_memory() / 4;
-        if (mem < ((uint64_t)1 << 28))
-            mem = (uint64_t)1 << 28;
-        maxvals = (size_t)(mem / (r->n + 1));
-    }
-    if (maxvals > SET_MAX_VALUES)
-        maxvals = SET_MAX_VALUES;
-    if (maxvals < 8)
-        maxvals = 8;
+    maxvals = bitset_max_values(r->n);
     memset(bv, 0, sizeof bv);
     memset(lv, 0, sizeof lv);
     if (shifted_init(&sb, r->n)) {
@@ -255,12 +275,7 @@ static sg_status run_bitset(run *r, sg_error *err)
         }
         while (nnear + fi < r->nmem && far[fi] <= b + BW - 1)
             fi++;
-        for (w = 0; w < BWORDS; w++) {
-            size_t lo = 64 * w;
-            u[w] = cnt >= lo + 64 ? ~(uint64_t)0
-                   : cnt <= lo    ? 0
-                                  : ((uint64_t)1 << (cnt - lo)) - 1;
-        }
+        block_mask(u, cnt);
         for (i = 0; i < BW; i++)
             gb[i] = UINT32_MAX;
         for (v = 0; left; v++) {
