@@ -82,8 +82,46 @@ const char *sgi_prove_theorem_id(const sg_rule *r);
  * set to a static explanation. */
 int sgi_prove_applicable(const sg_rule *r, const char **why);
 
+/* The memo of agreement stretches a proof search keeps across the rounds
+ * of an analysis (prove.c, "Cost"): the stretch of the best candidate p0,
+ * from n0(p0) = i0 with saltus s0, exact for n values. */
+typedef struct sgi_prove_memo {
+    uint64_t p0;     /* 0 while empty */
+    uint64_t i0;     /* n0(p0) at n values */
+    uint64_t s0;     /* its saltus */
+    uint64_t n;      /* the values (s->n) it is exact for */
+    int with_saltus; /* saltus read off the end (tail rules) or 0 */
+} sgi_prove_memo;
+
+void sgi_prove_memo_init(sgi_prove_memo *m, const sg_rule *r);
+
+/* One round of an analysis (sg_analyse): sg_prove with the memo kept
+ * across rounds; res->observed only when `observing` (the rounds before
+ * the last are dropped unresolved). */
+sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
+                          sgi_prove_memo *memo, int observing);
+
+/* The count of values the analysis's next round should reach: twice the
+ * current, or less when a candidate would be certified sooner. */
+size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
+                            sgi_prove_memo *memo);
+
+/* The kinds of proof (prove.c states each theorem): which one could
+ * certify a rule is a fact of its profile. */
+typedef enum sgi_proof_kind {
+    SGI_PROOF_NONE,
+    SGI_PROOF_WINDOW,
+    SGI_PROOF_TWO,
+    SGI_PROOF_TWO_UNEQUAL,
+    SGI_PROOF_THREE,
+    SGI_PROOF_TAIL3,
+    SGI_PROOF_TAIL3_SPLIT,
+    SGI_PROOF_TAIL_PERIODIC,
+    SGI_PROOF_HEX_ARITH
+} sgi_proof_kind;
+
 /*
- * What a rule can do, computed once (rule.c): the prover's theorems read
+ * What a rule can do, computed once (rules/profile.c): the prover's theorems read
  * these facts instead of re-deriving them from the digits, so that a new
  * kind of rule only has to fill them in.
  */
@@ -94,18 +132,20 @@ typedef struct sgi_profile {
     unsigned tail_bits;   /* of the tail's digits (0: finite) */
     uint64_t tail_start;  /* first tail position (0: finite) */
     int has_tail;
-    int tail3;          /* the tail is exactly [3], without '!' */
-    int splits;         /* some digit may leave two heaps */
-    int three;          /* some digit may leave three heaps */
-    int unequal;        /* some digit carries '!' */
-    const char *family; /* sg_rule_family */
-    uint64_t tail_len;  /* the tail's length (0: finite) */
-    int set;            /* the rule holds a set expression (r->set): only
+    int tail3;                /* the tail is exactly [3], without '!' */
+    int splits;               /* some digit may leave two heaps */
+    int three;                /* some digit may leave three heaps */
+    int unequal;              /* some digit carries '!' */
+    const char *family;       /* sg_rule_family */
+    uint64_t tail_len;        /* the tail's length (0: finite) */
+    int set;                  /* the rule holds a set expression (r->set): only
                            enum_set.c computes it, no theorem proves it */
-    int set_allbut;     /* ... of an all-but game */
-    int set_heap_dep;   /* ... whose members depend on the heap */
-    int tb;             /* the rule holds a general code (r->tb): only
+    int set_allbut;           /* ... of an all-but game */
+    int set_heap_dep;         /* ... whose members depend on the heap */
+    int tb;                   /* the rule holds a general code (r->tb): only
                            enum_tb.c computes it, no theorem proves it */
+    sgi_proof_kind proof;     /* the theorem that could prove it */
+    const char *why_unproven; /* static, when proof is SGI_PROOF_NONE */
 } sgi_profile;
 
 void sgi_rule_profile(sgi_profile *pr, const sg_rule *r);

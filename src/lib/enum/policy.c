@@ -95,12 +95,14 @@ size_t sg_time_max(const sg_rule *r, uint64_t bytes, unsigned shares,
                    int *by_memory)
 {
     uint64_t n;
+    sgi_profile pr;
 
     if (by_memory)
         *by_memory = 0;
     /* No theorem can prove such a rule: more values would only cost
      * time, so the count keeps its default. */
-    if (!sgi_prove_applicable(r, NULL))
+    sgi_rule_profile(&pr, r);
+    if (pr.proof == SGI_PROOF_NONE)
         return sg_default_max(r);
     if (!bytes)
         bytes = sgi_physical_memory() / 2;

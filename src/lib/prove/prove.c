@@ -62,47 +62,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum {
-    KIND_NONE,
-    KIND_WINDOW,
-    KIND_TWO,
-    KIND_TWO_UNEQUAL,
-    KIND_THREE,
-    KIND_TAIL3,
-    KIND_TAIL3_SPLIT,
-    KIND_TAIL_PERIODIC,
-    KIND_HEX_ARITH
-} proof_kind;
+typedef sgi_proof_kind proof_kind;
 
 static const struct theorem {
     proof_kind kind;
     const char *id;
     const char *name;
 } theorems[] = {
-    {KIND_WINDOW, SG_THM_WINDOW,
+    {SGI_PROOF_WINDOW, SG_THM_WINDOW,
      "subtraction-window theorem (finite code without splits: each value "
      "depends only on the previous t values)"},
-    {KIND_TWO, SG_THM_GUY_SMITH,
+    {SGI_PROOF_TWO, SG_THM_GUY_SMITH,
      "Guy-Smith octal periodicity theorem (finite code, moves leave at most "
      "two heaps)"},
-    {KIND_TWO_UNEQUAL, SG_THM_UNEQUAL,
+    {SGI_PROOF_TWO_UNEQUAL, SG_THM_UNEQUAL,
      "unequal-split Guy-Smith theorem (finite code with '!', moves leave at "
      "most two heaps)"},
-    {KIND_THREE, SG_THM_THREE_HEAP,
+    {SGI_PROOF_THREE, SG_THM_THREE_HEAP,
      "three-heap Guy-Smith theorem (finite code, moves leave up to three "
      "heaps)"},
-    {KIND_TAIL3, SG_THM_TAIL_ARITH,
+    {SGI_PROOF_TAIL3, SG_THM_TAIL_ARITH,
      "tail arithmetic-periodicity theorem (split-free code ending in [3], "
      "such as an all-but game)"},
-    {KIND_TAIL3_SPLIT, SG_THM_TAIL_SPLIT,
+    {SGI_PROOF_TAIL3_SPLIT, SG_THM_TAIL_SPLIT,
      "splitting-tail arithmetic-periodicity theorem (code ending in [3] with "
      "two-heap splits before it, saltus a power of 2, such as Lasker's "
      "Nim)"},
-    {KIND_TAIL_PERIODIC, SG_THM_TAIL_PERIODIC,
+    {SGI_PROOF_TAIL_PERIODIC, SG_THM_TAIL_PERIODIC,
      "periodic-tail theorem (split-free code with a repeating tail, such as "
      "a subtraction game over a progression: the tail's period divides the "
      "proof's)"},
-    {KIND_HEX_ARITH, SG_THM_HEX_ARITH,
+    {SGI_PROOF_HEX_ARITH, SG_THM_HEX_ARITH,
      "hexadecimal arithmetic-periodicity theorem (finite code with "
      "three-heap moves, saltus a power of 2, such as 0.8F)"},
 };
@@ -141,128 +131,21 @@ const char *sgi_theorem_lookup(const char *id, const char **name)
     return NULL;
 }
 
-/* The decimal digits of every value below this come from a table. */
-#define DIGITS_TABLE 1000
-#define FNV_PRIME SG_FNV_PRIME
-
-/* h extended by the decimal digits of x (FNV-1a). */
-static uint64_t fnv_number(uint64_t h, sg_value x)
-{
-    char buf[16];
-    int len = 0;
-
-    do {
-        buf[len++] = (char)('0' + x % 10);
-        x /= 10;
-    } while (x);
-    while (len > 0)
-        h = (h ^ (unsigned char)buf[--len]) * FNV_PRIME;
-    return h;
-}
-
-uint64_t sgi_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
-                             size_t to)
-{
-    /* Certificates cover hundreds of millions of values and the hash is a
-     * chain of multiplications: at least keep the digits out of it. */
-    unsigned char txt[DIGITS_TABLE][4];
-    size_t i;
-    unsigned v;
-    int table = to - from > 4 * DIGITS_TABLE;
-
-    if (table)
-        memset(txt, 0, sizeof txt);
-    for (v = 0; table && v < DIGITS_TABLE; v++) {
-        txt[v][0] = (unsigned char)(v < 10 ? 1 : v < 100 ? 2 : 3);
-        txt[v][txt[v][0]] = (unsigned char)('0' + v % 10);
-        if (v >= 10)
-            txt[v][txt[v][0] - 1] = (unsigned char)('0' + v / 10 % 10);
-        if (v >= 100)
-            txt[v][1] = (unsigned char)('0' + v / 100);
-    }
-    for (i = from; i < to; i++) {
-        sg_value x = sg_seq_at(s, i);
-        if (i)
-            h = (h ^ (unsigned char)',') * FNV_PRIME;
-        if (table && x < DIGITS_TABLE) {
-            /* both steps of a one- or two-digit value, then a choice
-             * without a branch: the branch on the length, mispredicted
-             * at every other value of 0.1777, made the checksum half as
-             * slow again (t[2] of a one-digit value is 0, unused) */
-            const unsigned char *t = txt[x];
-            uint64_t a = (h ^ t[1]) * FNV_PRIME, b = (a ^ t[2]) * FNV_PRIME;
-            if (t[0] > 2)
-                h = (b ^ t[3]) * FNV_PRIME;
-            else
-                h = t[0] == 2 ? b : a;
-        } else {
-            h = fnv_number(h, x);
-        }
-    }
-    return h;
-}
-
-uint64_t sg_checksum(const sg_seq *s, size_t n)
-{
-    return sgi_checksum_extend(SG_FNV_OFFSET, s, 0, n);
-}
-
 /* Which theorem can apply, and why not when none can: read off the rule's
- * profile (sgi_rule_profile), computed once. */
+ * profile (rules/profile.c). */
 static proof_kind rule_kind(const sg_rule *r, const char **why)
 {
     sgi_profile pr;
 
     sgi_rule_profile(&pr, r);
     if (why)
-        *why = NULL;
-    if (pr.set) {
-        if (why)
-            *why = "no periodicity theorem is implemented for move sets "
-                   "that no code can write (primes, squares, "
-                   "proper-divisors, ...): the values are observed, never "
-                   "proven";
-        return KIND_NONE;
-    }
-    if (pr.tb) {
-        if (why)
-            *why = "no periodicity theorem is implemented for codes in "
-                   "CGSuite's whole notation (digits past F, '?', '='): the "
-                   "values are observed, never proven";
-        return KIND_NONE;
-    }
-    if (pr.unequal) {
-        if (!pr.has_tail && !pr.three)
-            return KIND_TWO_UNEQUAL;
-        if (why)
-            *why = "no periodicity theorem is implemented for '!' (unequal "
-                   "heaps) rules whose moves may leave three heaps or that "
-                   "have a repeating tail";
-        return KIND_NONE;
-    }
-    if (pr.has_tail) {
-        if (pr.tail3 && !(pr.prefix_bits & (SG_BIT_TWO | SG_BIT_THREE)))
-            return KIND_TAIL3;
-        if (pr.tail3 && !(pr.prefix_bits & SG_BIT_THREE))
-            return KIND_TAIL3_SPLIT;
-        if (!(pr.bits & (SG_BIT_TWO | SG_BIT_THREE)))
-            return KIND_TAIL_PERIODIC;
-        if (why)
-            *why = "no periodicity theorem is implemented for this repeating "
-                   "[..] tail (only codes ending in [3] whose digits before "
-                   "it leave at most two heaps)";
-        return KIND_NONE;
-    }
-    if (pr.three)
-        return KIND_THREE;
-    if (pr.splits)
-        return KIND_TWO;
-    return KIND_WINDOW;
+        *why = pr.why_unproven;
+    return pr.proof;
 }
 
 int sgi_prove_applicable(const sg_rule *r, const char **why)
 {
-    return rule_kind(r, why) != KIND_NONE;
+    return rule_kind(r, why) != SGI_PROOF_NONE;
 }
 
 const char *sgi_prove_theorem_id(const sg_rule *r)
@@ -294,23 +177,23 @@ static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
     uint64_t m = a ? a : 1;
 
     switch (kind) {
-    case KIND_WINDOW:
-    case KIND_TAIL3:
+    case SGI_PROOF_WINDOW:
+    case SGI_PROOF_TAIL3:
         return add_sat(m, t);
-    case KIND_TAIL_PERIODIC:
+    case SGI_PROOF_TAIL_PERIODIC:
         /* t = s0, the tail's start: a <= n < a + p + s0 - 1 */
         return add_sat(add_sat(m, p), t - 1);
-    case KIND_TAIL3_SPLIT:
+    case SGI_PROOF_TAIL3_SPLIT:
         /* a lower bound: the true end a + f + c (split_tail_check) has
          * c >= a */
         return add_sat(mul_sat(2, m), t);
-    case KIND_TWO:
+    case SGI_PROOF_TWO:
         return add_sat(add_sat(mul_sat(2, m), p), t);
-    case KIND_TWO_UNEQUAL:
+    case SGI_PROOF_TWO_UNEQUAL:
         return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
-    case KIND_THREE:
-    case KIND_HEX_ARITH: /* its own bound: hex_arith_check */
-    case KIND_NONE:
+    case SGI_PROOF_THREE:
+    case SGI_PROOF_HEX_ARITH: /* its own bound: hex_arith_check */
+    case SGI_PROOF_NONE:
     default:
         return add_sat(add_sat(mul_sat(3, m), mul_sat(2, p)), t);
     }
@@ -331,10 +214,11 @@ static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
 
 static uint64_t kind_length(proof_kind kind, const sg_rule *r)
 {
-    if (kind == KIND_TAIL_PERIODIC)
+    if (kind == SGI_PROOF_TAIL_PERIODIC)
         return r->tail_start;
-    return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ? r->tail_start - 1
-                                                          : sg_rule_max_take(r);
+    return kind == SGI_PROOF_TAIL3 || kind == SGI_PROOF_TAIL3_SPLIT
+               ? r->tail_start - 1
+               : sg_rule_max_take(r);
 }
 
 /* G(i) widened, so that G(i) + s never overflows for any 63-bit s. */
@@ -1057,15 +941,9 @@ out:
  * values in all, however the rounds fall.  Kept by sg_analyse across its
  * rounds; sg_prove alone starts empty.
  */
-typedef struct run_memo {
-    uint64_t p0;     /* 0 while empty */
-    uint64_t i0;     /* n0(p0) at n values */
-    uint64_t s0;     /* its saltus */
-    uint64_t n;      /* the values (s->n) it is exact for */
-    int with_saltus; /* saltus read off the end (tail rules) or 0 */
-} run_memo;
+typedef sgi_prove_memo run_memo;
 
-static void memo_init(run_memo *m, const sg_rule *r)
+void sgi_prove_memo_init(sgi_prove_memo *m, const sg_rule *r)
 {
     memset(m, 0, sizeof *m);
     m->with_saltus = r->tail_len != 0;
@@ -1165,15 +1043,15 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
 {
     uint64_t N = s->n, a, sal, tries;
 
-    if (kind == KIND_TAIL_PERIODIC && p % r->tail_len)
+    if (kind == SGI_PROOF_TAIL_PERIODIC && p % r->tail_len)
         return 0; /* the theorem needs the tail's period to divide p */
     if (saltus_of(&sal, s,
-                  kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
-                      kind == KIND_TAIL_PERIODIC,
+                  kind == SGI_PROOF_TAIL3 || kind == SGI_PROOF_TAIL3_SPLIT ||
+                      kind == SGI_PROOF_TAIL_PERIODIC,
                   p))
         return 0;
     a = start_of(s, p, sal, memo);
-    if (kind == KIND_TAIL3_SPLIT) {
+    if (kind == SGI_PROOF_TAIL3_SPLIT) {
         /* A later start may meet the prefix condition (c >= a fails for
          * good once it fails). */
         uint64_t need = UINT64_MAX;
@@ -1201,12 +1079,12 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
         minimise(res, s, a, p, sal);
         return 1;
     }
-    if (kind != KIND_TAIL3) {
+    if (kind != SGI_PROOF_TAIL3) {
         if (a == 0)
             a = 1;
         if (theorem_needs(kind, a, p, t) >= N)
             return 0;
-        if (kind == KIND_TAIL_PERIODIC && sal) {
+        if (kind == SGI_PROOF_TAIL_PERIODIC && sal) {
             const char *why;
             int ok = class_condition(s, r, a, p, sal, &why);
             if (ok <= 0)
@@ -1256,8 +1134,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
 
     if (N < 2)
         return 0;
-    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_TAIL_PERIODIC) {
+    if (kind != SGI_PROOF_WINDOW && kind != SGI_PROOF_TAIL3 &&
+        kind != SGI_PROOF_TAIL3_SPLIT && kind != SGI_PROOF_TAIL_PERIODIC) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
         for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
@@ -1266,8 +1144,8 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         if (p < from)
             return 0;
     }
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_TAIL_PERIODIC && len >= 1 && len < N) {
+    if (kind != SGI_PROOF_TAIL3 && kind != SGI_PROOF_TAIL3_SPLIT &&
+        kind != SGI_PROOF_TAIL_PERIODIC && len >= 1 && len < N) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
@@ -1386,9 +1264,9 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
     uint64_t t, a = n0, tries;
     int ok;
 
-    if (kind == KIND_NONE)
+    if (kind == SGI_PROOF_NONE)
         return UINT64_MAX;
-    if (kind == KIND_TAIL3_SPLIT) {
+    if (kind == SGI_PROOF_TAIL3_SPLIT) {
         /* As try_period, the values beyond N read through the candidate. */
         uint64_t need = UINT64_MAX;
         const char *why;
@@ -1405,7 +1283,7 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
         }
         return UINT64_MAX;
     }
-    if (kind == KIND_TAIL_PERIODIC) {
+    if (kind == SGI_PROOF_TAIL_PERIODIC) {
         /* proven as the multiple lcm(p, q); with a saltus only when the
          * class condition holds (read from the computed values) */
         const char *why;
@@ -1425,7 +1303,7 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
         return pq == UINT64_MAX ? UINT64_MAX
                                 : theorem_needs(kind, a, pq, r->tail_start);
     }
-    if (sal != 0 && kind == KIND_THREE) {
+    if (sal != 0 && kind == SGI_PROOF_THREE) {
         /* the hexadecimal theorem, values beyond N read through the
          * candidate, as for the splitting tails */
         uint64_t need = UINT64_MAX;
@@ -1434,10 +1312,10 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
             *nomem = 1;
         return ok == 1 ? need : UINT64_MAX;
     }
-    if (sal != 0 && kind != KIND_TAIL3)
+    if (sal != 0 && kind != SGI_PROOF_TAIL3)
         return UINT64_MAX; /* its theorem proves plain periods only */
     t = kind_length(kind, r);
-    if (kind != KIND_TAIL3)
+    if (kind != SGI_PROOF_TAIL3)
         return theorem_needs(kind, a ? a : 1, p, t);
     for (tries = 0; tries < tail_tries(p) && a + p <= s->n; tries++, a++)
         if ((ok = prefix_condition(s, a, p, sal)) != 0) {
@@ -1535,15 +1413,15 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
     res->status = SG_UNRESOLVED;
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
-    if (kind == KIND_NONE) {
+    if (kind == SGI_PROOF_NONE) {
         if (observing)
             observe(res, kind, r, s, memo, &nomem);
         return nomem ? SG_E_NOMEM : SG_OK;
     }
     found = search(res, kind, r, s, memo);
-    if (found == 0 && kind == KIND_THREE &&
+    if (found == 0 && kind == SGI_PROOF_THREE &&
         (found = search_hex_arith(res, r, s)) > 0)
-        kind = KIND_HEX_ARITH;
+        kind = SGI_PROOF_HEX_ARITH;
     if (found <= 0) {
         /* Out of memory is an error, never "no period proven". */
         memset(res, 0, sizeof *res);
@@ -1567,11 +1445,17 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
     return SG_OK;
 }
 
+sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
+                          sgi_prove_memo *memo, int observing)
+{
+    return prove_memo(res, r, s, memo, observing);
+}
+
 sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
     run_memo memo;
 
-    memo_init(&memo, r);
+    sgi_prove_memo_init(&memo, r);
     return prove_memo(res, r, s, &memo, 1);
 }
 
@@ -1607,9 +1491,9 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
     *fail_n = UINT64_MAX;
     /* Finite codes with three-heap moves have two theorems: plain
      * (guy-smith-3) and arithmetic (hex-arith) periodicity. */
-    if (kind == KIND_THREE && c->theorem_id &&
+    if (kind == SGI_PROOF_THREE && c->theorem_id &&
         strcmp(c->theorem_id, SG_THM_HEX_ARITH) == 0) {
-        kind = KIND_HEX_ARITH;
+        kind = SGI_PROOF_HEX_ARITH;
         th = theorem_of(kind);
     }
     if (!th)
@@ -1618,24 +1502,24 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
         return refute(err,
                       "the stated theorem does not apply to this rule "
                       "(only %s does)",
-                      kind == KIND_THREE ? SG_THM_THREE_HEAP
+                      kind == SGI_PROOF_THREE ? SG_THM_THREE_HEAP
                           " or " SG_THM_HEX_ARITH
-                                         : th->id);
+                                              : th->id);
     if (p == 0 || q == 0)
         return refute(err, "the period must be positive");
     if (c->status != (sq ? SG_ARITH_PERIODIC : SG_PERIODIC))
         return refute(err, "the status '%s' contradicts the saltus %llu",
                       sg_period_status_name(c->status), U(sq));
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_TAIL_PERIODIC && kind != KIND_HEX_ARITH &&
+    if (kind != SGI_PROOF_TAIL3 && kind != SGI_PROOF_TAIL3_SPLIT &&
+        kind != SGI_PROOF_TAIL_PERIODIC && kind != SGI_PROOF_HEX_ARITH &&
         (sal != 0 || sq != 0))
         return refute(err,
                       "this theorem proves only plain periodicity (saltus 0)");
-    if (kind != KIND_TAIL3 && a == 0)
+    if (kind != SGI_PROOF_TAIL3 && a == 0)
         return refute(err, "the theorem's start must be at least 1");
-    if (kind == KIND_TAIL3_SPLIT || kind == KIND_HEX_ARITH) {
+    if (kind == SGI_PROOF_TAIL3_SPLIT || kind == SGI_PROOF_HEX_ARITH) {
         /* both read their hypotheses off G(0..B) with a saltus */
-        int hex = kind == KIND_HEX_ARITH;
+        int hex = kind == SGI_PROOF_HEX_ARITH;
         const char *why, *name = hex ? "hexadecimal" : "splitting-tail";
         int ok;
         if (B >= s->n)
@@ -1698,7 +1582,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
                           "theorem's range",
                           U(p), U(sal));
         }
-    if (kind == KIND_TAIL_PERIODIC) {
+    if (kind == SGI_PROOF_TAIL_PERIODIC) {
         const char *why = NULL;
         int ok;
         if (p % r->tail_len)
@@ -1719,7 +1603,7 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
             return refute(err, "%s", why);
         }
     }
-    if (kind == KIND_TAIL3 && (pc = prefix_condition(s, a, p, sal)) != 1) {
+    if (kind == SGI_PROOF_TAIL3 && (pc = prefix_condition(s, a, p, sal)) != 1) {
         if (pc < 0) {
             sg_error_set(err, SG_E_NOMEM, -1,
                          "out of memory while checking the prefix condition");
@@ -1774,15 +1658,17 @@ claimed:
  * costs one more round, never a wrong answer, as the proof is searched
  * afresh at every round.  (Short stretches, e.g. runs of equal values,
  * would only shave a little off 2N, so they are ignored.) */
-static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
+size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
+                            sgi_prove_memo *memo)
 {
     proof_kind kind = rule_kind(r, NULL);
     uint64_t N = s->n, best = 2 * N, t, p;
     sg_period_scan ps;
     int have_scan;
 
-    if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
-        kind == KIND_TAIL_PERIODIC || kind == KIND_WINDOW || N < 16)
+    if (kind == SGI_PROOF_NONE || kind == SGI_PROOF_TAIL3 ||
+        kind == SGI_PROOF_TAIL3_SPLIT || kind == SGI_PROOF_TAIL_PERIODIC ||
+        kind == SGI_PROOF_WINDOW || N < 16)
         return (size_t)best;
     t = kind_length(kind, r);
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values
@@ -1812,33 +1698,4 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     /* Grow by at least an eighth, so that candidates that keep breaking
      * just past the computed range cannot cause many tiny rounds. */
     return (size_t)(best < N + N / 8 ? N + N / 8 : best);
-}
-
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
-                     const sg_enum_options *opt, sg_error *err)
-{
-    size_t n = s->n < 128 ? 128 : s->n;
-    sg_status st;
-    run_memo memo;
-
-    memo_init(&memo, r);
-    if (!sgi_prove_applicable(r, NULL))
-        n = max;
-    for (;;) {
-        if (n > max)
-            n = max;
-        st = sg_enumerate(s, r, n, opt, err);
-        /* (the result is returned, so observed, after an error or at max) */
-        if (prove_memo(res, r, s, &memo, st || s->n >= max) == SG_E_NOMEM &&
-            !st)
-            return sg_error_set(err, SG_E_NOMEM, -1,
-                                "out of memory while proving the period of "
-                                "%zu values",
-                                s->n);
-        if (st)
-            return st;
-        if (res->status != SG_UNRESOLVED || s->n >= max)
-            return SG_OK;
-        n = next_round(r, s, &memo);
-    }
 }

@@ -822,39 +822,6 @@ const char *sg_rule_family(const sg_rule *r)
     return (sg_rule_bits(r) & SG_BIT_THREE) ? "hex" : "octal";
 }
 
-void sgi_rule_profile(sgi_profile *pr, const sg_rule *r)
-{
-    size_t i;
-
-    memset(pr, 0, sizeof *pr);
-    pr->max_take = sg_rule_max_take(r);
-    pr->bits = sg_rule_bits(r);
-    for (i = 0; i < r->nterms; i++)
-        pr->prefix_bits |= r->terms[i].digit;
-    for (i = 0; i < r->tail_len; i++)
-        pr->tail_bits |= r->tail[i];
-    pr->has_tail = r->tail_len != 0;
-    pr->tail_start = pr->has_tail ? r->tail_start : 0;
-    pr->tail3 = r->tail_len == 1 && r->tail[0] == 3 && !r->tail_unequal[0];
-    pr->splits = (pr->bits & SG_BIT_TWO) != 0;
-    pr->three = (pr->bits & SG_BIT_THREE) != 0;
-    pr->unequal = sg_rule_has_unequal(r);
-    pr->family = sg_rule_family(r);
-    pr->tail_len = r->tail_len;
-    pr->set = r->set != NULL;
-    pr->set_allbut = pr->set && r->set_allbut;
-    pr->set_heap_dep = pr->set && sgi_set_heap_dependent(r->set);
-    pr->tb = r->tb != NULL;
-    if (pr->tb) {
-        for (i = 0; i < r->tb->len; i++)
-            if (r->tb->d[i].cons != SGI_TB_ANY && (r->tb->d[i].mask >> 2))
-                pr->unequal = 1;
-        pr->has_tail = r->tb->tail_len != 0;
-        pr->tail_len = r->tb->tail_len;
-        pr->tail_start = pr->has_tail ? r->tb->len - r->tb->tail_len : 0;
-    }
-}
-
 /* ------------------------------------------------------------------ */
 /* Canonical text                                                       */
 /* ------------------------------------------------------------------ */
