@@ -27,7 +27,7 @@ uint64_t sg_deep_checksum(sg_deep *d)
 
 int sg_deep_applicable(const sg_rule *r)
 {
-    return sgi_sparse_applicable(r);
+    return sgi_method_of(r)->deep;
 }
 
 sg_status sg_deep_extend(sg_deep *d, const sg_rule *r, size_t n,

@@ -135,12 +135,11 @@ const char *sgi_theorem_lookup(const char *id, const char **name)
  * profile (rules/profile.c). */
 static proof_kind rule_kind(const sg_rule *r, const char **why)
 {
-    sgi_profile pr;
+    const sgi_profile *pr = sgi_rule_profile(r);
 
-    sgi_rule_profile(&pr, r);
     if (why)
-        *why = pr.why_unproven;
-    return pr.proof;
+        *why = pr->why_unproven;
+    return pr->proof;
 }
 
 int sgi_prove_applicable(const sg_rule *r, const char **why)
