@@ -106,7 +106,7 @@ sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
 size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
                             sgi_prove_memo *memo);
 
-/* The kinds of proof (prove.c states each theorem): which one could
+/* The kinds of proof (prove/theorems.c states each theorem): which one could
  * certify a rule is a fact of its profile. */
 typedef enum sgi_proof_kind {
     SGI_PROOF_NONE,

@@ -54,7 +54,7 @@ const char *sg_rule_family(const sg_rule *r)
 /* The theorem                                                          */
 /* ------------------------------------------------------------------ */
 
-/* Which theorem can apply (prove.c states them), and why not when none
+/* Which theorem can apply (prove/theorems.c states them), and why not when none
  * can: a function of the facts above alone, so that the policy, the
  * prover and the reports read one answer. */
 static sgi_proof_kind proof_kind_of(const sgi_profile *p, const char **why)
