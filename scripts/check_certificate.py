@@ -30,7 +30,7 @@ NUMBER_KEYS = ('preperiod', 'period', 'saltus', 'proof_start', 'proof_period',
 THEOREMS = ('subtraction-window', 'guy-smith', 'guy-smith-unequal',
             'guy-smith-3', 'tail-arith', 'tail-split-arith', 'tail-periodic',
             'hex-arith')
-SPLIT_WORK_MAX = 1 << 28    # the same limits as prove.c
+SPLIT_WORK_MAX = 1 << 28    # the same limits as prove/theorems.c
 CLASS_WORK_MAX = 1 << 27
 HEX_WORK_MAX = 1 << 28
 HEX_VALUE_MAX = 1 << 20

@@ -813,7 +813,7 @@ static void test_profile(void **state)
         sg_rule_init(&r);
         assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, cases[i].text, &err),
                          SG_OK);
-        sgi_rule_profile(&pr, &r);
+        pr = *sgi_rule_profile(&r);
         if (pr.bits != cases[i].bits ||
             pr.prefix_bits != cases[i].prefix_bits ||
             pr.tail_bits != cases[i].tail_bits ||

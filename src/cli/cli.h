@@ -441,6 +441,8 @@ void cli_rec_text_mpz(cli_rec *r, const mpz_t x);
 /* What to print about one rule. */
 typedef struct cli_view {
     const char *rule, *family, *source; /* source NULL: not shown */
+    const sg_rule *parsed; /* the rule itself when the command holds it
+                              (NULL: parsed again from `rule`) */
     const sg_result *res;
     const sg_seq *seq;           /* G(0..seq->n-1), or NULL (not loaded) */
     uint64_t computed;           /* values computed */

@@ -43,6 +43,9 @@ static sg_status sparse_compute(const cli_view *v, sg_sparse_space *sp)
     sg_status st = SG_OK;
     int parsed;
 
+    if (v->parsed)
+        return sg_sparse_space_find_rule(sp, v->seq, v->parsed, v->seq->n,
+                                         NULL);
     sg_rule_init(&r);
     parsed = v->rule &&
              (st = sg_rule_parse(&r, SG_SYNTAX_RULE, v->rule, NULL)) == SG_OK;
@@ -179,6 +182,7 @@ void cli_flow_view(cli_view *v, const cli_flow *f)
 {
     memset(v, 0, sizeof *v);
     v->rule = f->r.canon;
+    v->parsed = &f->r.rule;
     v->family = sg_rule_family(&f->r.rule);
     v->source = f->source;
     v->res = &f->res;

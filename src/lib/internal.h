@@ -82,10 +82,62 @@ const char *sgi_prove_theorem_id(const sg_rule *r);
  * set to a static explanation. */
 int sgi_prove_applicable(const sg_rule *r, const char **why);
 
+/* The memo of agreement stretches a proof search keeps across the rounds
+ * of an analysis (prove.c, "Cost"): the stretch of the best candidate p0,
+ * from n0(p0) = i0 with saltus s0, exact for n values. */
+typedef struct sgi_prove_memo {
+    uint64_t p0;     /* 0 while empty */
+    uint64_t i0;     /* n0(p0) at n values */
+    uint64_t s0;     /* its saltus */
+    uint64_t n;      /* the values (s->n) it is exact for */
+    int with_saltus; /* saltus read off the end (tail rules) or 0 */
+} sgi_prove_memo;
+
+void sgi_prove_memo_init(sgi_prove_memo *m, const sg_rule *r);
+
+/* One round of an analysis (sg_analyse): sg_prove with the memo kept
+ * across rounds; res->observed only when `observing` (the rounds before
+ * the last are dropped unresolved). */
+sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
+                          sgi_prove_memo *memo, int observing);
+
+/* The count of values the analysis's next round should reach: twice the
+ * current, or less when a candidate would be certified sooner. */
+size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
+                            sgi_prove_memo *memo);
+
+/* The kinds of proof (prove/theorems.c states each theorem): which one could
+ * certify a rule is a fact of its profile. */
+typedef enum sgi_proof_kind {
+    SGI_PROOF_NONE,
+    SGI_PROOF_WINDOW,
+    SGI_PROOF_TWO,
+    SGI_PROOF_TWO_UNEQUAL,
+    SGI_PROOF_THREE,
+    SGI_PROOF_TAIL3,
+    SGI_PROOF_TAIL3_SPLIT,
+    SGI_PROOF_TAIL_PERIODIC,
+    SGI_PROOF_HEX_ARITH
+} sgi_proof_kind;
+
+/* The enumeration methods, in the order the dispatcher prefers them: a
+ * rule runs the first that applies (its profile's `method`).  One row each
+ * in rules/method_rows.h, the one table of methods. */
+typedef enum sgi_method_id {
+    SGI_METHOD_SET,     /* a set expression: enum_set.c's methods */
+    SGI_METHOD_GENERAL, /* CGSuite's whole notation: enum_tb.c */
+    SGI_METHOD_SPARSE,  /* two-heap splits, no tail: sparse/ */
+    SGI_METHOD_DIRECT,  /* finite, no splits: enum_direct.c */
+    SGI_METHOD_THREE,   /* finite, three-heap moves, no '!': enum_three.c */
+    SGI_METHOD_NAIVE,   /* everything: enum_naive.c */
+    SGI_METHOD_COUNT
+} sgi_method_id;
+
 /*
- * What a rule can do, computed once (rule.c): the prover's theorems read
- * these facts instead of re-deriving them from the digits, so that a new
- * kind of rule only has to fill them in.
+ * What a rule can do, computed once when it is parsed (rules/profile.c)
+ * and kept with it (r->profile, read through sgi_rule_profile): every
+ * module reads these facts instead of re-deriving them from the digits,
+ * so that a new kind of rule only has to fill them in.
  */
 typedef struct sgi_profile {
     uint64_t max_take;    /* largest removal; UINT64_MAX with a tail */
@@ -94,21 +146,93 @@ typedef struct sgi_profile {
     unsigned tail_bits;   /* of the tail's digits (0: finite) */
     uint64_t tail_start;  /* first tail position (0: finite) */
     int has_tail;
-    int tail3;          /* the tail is exactly [3], without '!' */
-    int splits;         /* some digit may leave two heaps */
-    int three;          /* some digit may leave three heaps */
-    int unequal;        /* some digit carries '!' */
-    const char *family; /* sg_rule_family */
-    uint64_t tail_len;  /* the tail's length (0: finite) */
-    int set;            /* the rule holds a set expression (r->set): only
+    int tail3;            /* the tail is exactly [3], without '!' */
+    int splits;           /* some digit may leave two heaps */
+    int three;            /* some digit may leave three heaps */
+    int unequal;          /* some digit carries '!' */
+    const char *family;   /* sg_rule_family */
+    uint64_t tail_len;    /* the tail's length (0: finite) */
+    int set;              /* the rule holds a set expression (r->set): only
                            enum_set.c computes it, no theorem proves it */
-    int set_allbut;     /* ... of an all-but game */
-    int set_heap_dep;   /* ... whose members depend on the heap */
-    int tb;             /* the rule holds a general code (r->tb): only
+    int set_allbut;       /* ... of an all-but game */
+    int set_heap_dep;     /* ... whose members depend on the heap */
+    int set_window;       /* ... a subtraction set that enum_set.c's window
+                           or divisors method computes in O(N log N) */
+    int tb;               /* the rule holds a general code (r->tb): only
                            enum_tb.c computes it, no theorem proves it */
+    unsigned tb_heaps;    /* ... whose moves leave at most this many heaps */
+    sgi_proof_kind proof; /* the theorem that could prove it */
+    const char *why_unproven; /* static, when proof is SGI_PROOF_NONE */
+    unsigned methods;         /* bit m: method m applies */
+    sgi_method_id method;     /* the one sg_enumerate runs */
+    size_t default_max;       /* sg_default_max: its method's budget */
+    unsigned bytes_per_value; /* its method's memory per value (0: N^2/8
+                                 bytes in all, the three-heap bit rows) */
+    int deep;                 /* its method runs deep runs (sg_deep) */
 } sgi_profile;
 
-void sgi_rule_profile(sgi_profile *pr, const sg_rule *r);
+/* Whether the code r is a finite subtraction game (every digit 3, none
+ * before the point) or an all-but game (the same, then the tail [3]):
+ * its family and canonical text (rule.c) both ask. */
+int sgi_rule_is_subtract(const sg_rule *r);
+int sgi_rule_is_allbut(const sg_rule *r);
+
+/* The profile of r, computed when r was parsed (never NULL for a parsed
+ * rule). */
+const sgi_profile *sgi_rule_profile(const sg_rule *r);
+
+/* Compute r's profile and keep it with r (sg_rule_parse's last step;
+ * SG_E_NOMEM when out of memory). */
+sg_status sgi_rule_profile_build(sg_rule *r, sg_error *err);
+
+/* For the tests only: how many profiles this process has computed (one
+ * per parsed rule, whatever is asked of the rule afterwards). */
+unsigned long sgi_rule_profile_computations(void);
+
+/* The shapes of set expressions that enum_set.c's window method
+ * (at-most-a/b, at-least-a/b) and divisors method (proper-divisors)
+ * compute: a subtraction set of that one item. */
+struct sgi_set;
+int sgi_set_window_shape(const struct sgi_set *set, int allbut);
+int sgi_set_divisors_shape(const struct sgi_set *set, int allbut);
+
+/* One enumeration method (enum/method.c's table, rows in
+ * rules/method_rows.h): whether it applies to a profile, its budget, its
+ * memory, whether it runs deep runs, and how it computes G(0..n-1) and
+ * names itself. */
+typedef struct sgi_method {
+    sgi_method_id id;
+    const char *name;
+    int (*applies)(const sgi_profile *pr);
+    size_t (*default_max)(const sgi_profile *pr);
+    unsigned bytes_per_value; /* 0: the three-heap bit rows, N^2/8 bytes */
+    int deep;
+    sg_status (*run)(sg_seq *s, const sg_rule *r, size_t n,
+                     const sg_enum_options *opt, sg_error *err);
+    const char *(*name_for)(const sg_rule *r); /* NULL: `name` */
+} sgi_method;
+
+/* The rows' predicates and budgets (rules/profile.c). */
+#define SGI_METHOD_ROW(id, name, applies, budget, bytes, deep, run, name_for)  \
+    int applies(const sgi_profile *pr);                                        \
+    size_t budget(const sgi_profile *pr);
+#include "rules/method_rows.h"
+#undef SGI_METHOD_ROW
+
+/* The table, indexed by sgi_method_id (enum/method.c). */
+extern const sgi_method sgi_methods[SGI_METHOD_COUNT];
+
+/* The method sg_enumerate runs for r: a lookup of its profile. */
+static inline const sgi_method *sgi_method_of(const sg_rule *r)
+{
+    return &sgi_methods[sgi_rule_profile(r)->method];
+}
+
+/* Whether method m applies to r (its profile's bit). */
+static inline int sgi_method_applies(const sg_rule *r, sgi_method_id m)
+{
+    return (sgi_rule_profile(r)->methods >> m) & 1;
+}
 
 /* Rules over set expressions (rule_set.c, docs/SETS.md). */
 

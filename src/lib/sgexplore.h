@@ -96,7 +96,7 @@ typedef struct sg_rule {
      * (set_allbut 0) or "take k >= 1 not in set" (set_allbut 1); NULL
      * for every code.  Such a rule has no terms and no tail: only the
      * methods of enum_set.c compute it, and the rule's profile
-     * (sgi_rule_profile) tells every other method to refuse it. */
+     * (`profile`) tells every other method to refuse it. */
     struct sgi_set *set;
     int set_allbut;
     /* A code in CGSuite's whole notation that the digits above cannot
@@ -104,6 +104,10 @@ typedef struct sg_rule {
      * Like a set, it has no terms and no tail, and its profile makes
      * every method but enum_tb.c refuse it. */
     struct sgi_tb *tb;
+    /* What the rule can do (family, methods, theorem, budget), computed
+     * once by sg_rule_parse and read by every module (internal.h,
+     * sgi_rule_profile). */
+    struct sgi_profile *profile;
 } sg_rule;
 
 /* How the rule was written on the command line. */

@@ -13,18 +13,6 @@ SRC=${top_srcdir:-.}
 FILE_MAX=1500
 FUNC_MAX=150
 
-# Known offenders, allowed until their own change comes: prove.c is being
-# split by another change (issue 48: one function per hypothesis in
-# hex_arith_check, the certificate checker in its own file).  Empty this
-# list when that lands; an entry that is no longer over its limit fails
-# the test, so the list cannot go stale.  Entries: "file PATH" or
-# "function PATH:NAME", paths relative to the top of the tree.
-ALLOW=(
-    "file src/lib/prove/prove.c"
-    "function src/lib/prove/prove.c:hex_arith_check"
-    "function src/lib/prove/prove.c:sg_certificate_check"
-)
-
 # funcs FILE...: "LENGTH PATH:NAME" for every function definition.
 funcs() {
     awk '
@@ -116,16 +104,10 @@ check "the counter measures a known function (sg_enumerate_naive)" \
 
 # The tree.
 mapfile -t found < <(over "$SRC")
-files_over=() funcs_over=() allowed=()
+files_over=() funcs_over=()
 for f in "${found[@]}"; do
     set -- $f
-    entry="$1 $2"
-    is_allowed=0
-    for a in "${ALLOW[@]}"; do [ "$a" = "$entry" ] && is_allowed=1; done
-    if [ "$is_allowed" = 1 ]; then
-        allowed+=("$entry")
-        echo "# allowed for now: $2 has $3 lines"
-    elif [ "$1" = file ]; then
+    if [ "$1" = file ]; then
         files_over+=("$2 ($3 lines)")
     else
         funcs_over+=("$2 ($3 lines)")
@@ -135,14 +117,5 @@ check "no file under src/ over $FILE_MAX lines${files_over:+ (over: ${files_over
     test "${#files_over[@]}" = 0
 check "no function under src/ over $FUNC_MAX lines${funcs_over:+ (over: ${funcs_over[*]})}" \
     test "${#funcs_over[@]}" = 0
-stale=()
-for a in "${ALLOW[@]}"; do
-    hit=0
-    for b in "${allowed[@]}"; do [ "$a" = "$b" ] && hit=1; done
-    [ "$hit" = 1 ] || stale+=("$a")
-done
-check "every entry of the allow-list is still over its limit${stale:+ (remove: ${stale[*]})}" \
-    test "${#stale[@]}" = 0
-
 echo "1..$n"
 [ "$fails" -eq 0 ]

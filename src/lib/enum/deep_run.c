@@ -1,14 +1,13 @@
 /*
- * deep.c - deep runs (sg_deep, docs/DEEP.md): the bookkeeping around the
- * sparse method's window (sparse/ does the computing and moves the
- * window): the running checksum of every value before it leaves memory,
- * and the checkpoint format, so that a run killed at any moment resumes
+ * deep_run.c - deep runs (sg_deep, docs/DEEP.md): the bookkeeping around
+ * the sparse method's window (sparse/ does the computing and moves the
+ * window; methods/deep_hash.c keeps the running checksum of every value
+ * before it leaves memory): the entry points and the checkpoint format, so that a run killed at any moment resumes
  * from its last checkpoint and ends with exactly the values, the
  * checksums and the rare heaps of a run that was never stopped.
  */
 #include "sgexplore.h"
 #include "enum/methods/enum_impl.h"
-#include "base/fnv.h"
 #include "enum/sparse/sparse.h"
 
 #include <stdlib.h>
@@ -20,155 +19,6 @@ static const char deep_magic[8] = {'S', 'G', 'D', 'E', 'E', 'P', '0', '1'};
 /* Largest window accepted (values at each end). */
 #define DEEP_MAX_WINDOW ((size_t)1 << 34)
 
-/*
- * The hashing thread.  A chain of multiplications per digit, the checksum
- * costs a deep run of Kayles a sixth of its time on the run's own thread;
- * the window moves every W heaps, so the values leaving (W of them) are
- * copied and hashed on a second core while the next W heaps are computed.
- * Only the hash fields of the run (sum, hashed, blocks, nblocks, hmax,
- * max_heap) are written there, and nothing reads them before
- * hasher_join.
- */
-#if (defined(__unix__) || defined(__APPLE__))
-#define DEEP_THREADS 1
-#include <pthread.h>
-#endif
-
-struct sg_deep_hasher {
-    sg_deep *d;
-    sg_seq view; /* the copied values, as G(from..upto-1) */
-    size_t upto, cap;
-    int busy;
-#ifdef DEEP_THREADS
-    pthread_t thread;
-#endif
-};
-
-static void hasher_join(sg_deep *d)
-{
-    struct sg_deep_hasher *hs = d->hasher;
-
-    if (!hs || !hs->busy)
-        return;
-#ifdef DEEP_THREADS
-    pthread_join(hs->thread, NULL);
-#endif
-    hs->busy = 0;
-}
-
-static void hash_range(sg_deep *d, const sg_seq *s, size_t upto);
-
-#ifdef DEEP_THREADS
-static void *hasher_main(void *arg)
-{
-    struct sg_deep_hasher *hs = arg;
-
-    hash_range(hs->d, &hs->view, hs->upto);
-    return NULL;
-}
-#endif
-
-void sg_deep_init(sg_deep *d, size_t window)
-{
-    memset(d, 0, sizeof *d);
-    sg_seq_init(&d->seq);
-    d->window = window < SG_DEEP_MIN_WINDOW ? SG_DEEP_MIN_WINDOW : window;
-    d->sum = SG_FNV_OFFSET;
-}
-
-void sg_deep_clear(sg_deep *d)
-{
-    hasher_join(d);
-    if (d->hasher) {
-        free(d->hasher->view.data);
-        free(d->hasher);
-    }
-    sg_seq_clear(&d->seq);
-    free(d->rpos);
-    free(d->rval);
-    free(d->hist);
-    free(d->blocks);
-    memset(d, 0, sizeof *d);
-}
-
-/* Hash G(hashed..upto-1), held by s, into the running checksum, noting
- * each block's checksum and the first heap of the largest value.  The
- * blocks array grows by doubling; when that fails the checksums of later
- * blocks are not recorded (nblocks stops), which sg_deep_save reports. */
-static void hash_range(sg_deep *d, const sg_seq *s, size_t upto)
-{
-    size_t i;
-
-    for (i = d->hashed; i < upto; i++)
-        if (sg_seq_at(s, i) > d->hmax || i == 0) {
-            d->hmax = sg_seq_at(s, i);
-            d->max_heap = i;
-        }
-    while (d->hashed < upto) {
-        size_t end = (d->hashed / SG_DEEP_BLOCK + 1) * SG_DEEP_BLOCK;
-        if (end > upto)
-            end = upto;
-        d->sum = sgi_checksum_extend(d->sum, s, d->hashed, end);
-        d->hashed = end;
-        if (end % SG_DEEP_BLOCK == 0 && d->nblocks == end / SG_DEEP_BLOCK - 1 &&
-            sg_grow(&d->blocks, &d->blocks_cap, d->nblocks + 1,
-                    sizeof *d->blocks) == 0)
-            d->blocks[d->nblocks++] = d->sum;
-    }
-}
-
-void sg_deep_hash(sg_deep *d, size_t upto)
-{
-    hasher_join(d);
-    hash_range(d, &d->seq, upto);
-}
-
-void sg_deep_hash_async(sg_deep *d, size_t upto)
-{
-#ifdef DEEP_THREADS
-    struct sg_deep_hasher *hs;
-    const sg_seq *s = &d->seq;
-    size_t count, w = s->width, first;
-
-    hasher_join(d);
-    if (upto <= d->hashed)
-        return;
-    if (!d->hasher && !(d->hasher = calloc(1, sizeof *d->hasher)))
-        goto sync;
-    hs = d->hasher;
-    count = upto - d->hashed;
-    if (count * w > hs->cap) {
-        uint8_t *p = realloc(hs->view.data, count * w);
-        if (!p)
-            goto sync;
-        hs->view.data = p;
-        hs->cap = count * w;
-    }
-    /* G(hashed..upto-1) lie in the prefix, the window, or both */
-    first = d->hashed;
-    if (first < s->keep) {
-        size_t k = (upto < s->keep ? upto : s->keep) - first;
-        memcpy(hs->view.data, s->data + first * w, k * w);
-        first += k;
-    }
-    if (first < upto)
-        memcpy(hs->view.data + (first - d->hashed) * w,
-               s->data + (first - s->off) * w, (upto - first) * w);
-    hs->view.width = s->width;
-    hs->view.keep = 0;
-    hs->view.off = d->hashed;
-    hs->view.n = upto;
-    hs->d = d;
-    hs->upto = upto;
-    if (pthread_create(&hs->thread, NULL, hasher_main, hs) == 0) {
-        hs->busy = 1;
-        return;
-    }
-sync:
-#endif
-    sg_deep_hash(d, upto);
-}
-
 uint64_t sg_deep_checksum(sg_deep *d)
 {
     sg_deep_hash(d, d->seq.n);
@@ -177,7 +27,7 @@ uint64_t sg_deep_checksum(sg_deep *d)
 
 int sg_deep_applicable(const sg_rule *r)
 {
-    return sgi_sparse_applicable(r);
+    return sgi_method_of(r)->deep;
 }
 
 sg_status sg_deep_extend(sg_deep *d, const sg_rule *r, size_t n,

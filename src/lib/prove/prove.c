@@ -1,29 +1,8 @@
 /*
- * prove.c - periodicity proofs and their certificates.  A period is
- * reported only when a theorem stated and proved in docs/THEORY.md
- * certifies it from the computed values; everything else is "unresolved".
- * With t the largest number of tokens a move removes and a = max(n0, 1):
- *
- *  - subtraction-window (finite codes without split moves): agreement
- *    G(n+p) = G(n) for a <= n < a + t suffices;
- *  - Guy-Smith (finite codes, moves leave at most two heaps):
- *    a <= n < 2a + p + t;
- *  - unequal-split Guy-Smith (finite codes with '!', at most two heaps):
- *    a <= n < 2a + 2p + t (the extra p repairs splits that would become
- *    equal);
- *  - three-heap Guy-Smith (finite codes, up to three heaps):
- *    a <= n < 3a + 2p + t;
- *  - tail-arith (codes ending in the tail [3] after finitely many split-free
- *    digits, which includes every all-but game): G(n+p) = G(n) + s for
- *    n0 <= n < max(n0,1) + f, f = tail_start - 1, together with the prefix
- *    condition {G(m): m < n0+p} = [0,s) u ({G(m): m < n0} + s);
- *  - hex-arith (finite codes with three-heap moves and no '!', after the
- *    three-heap theorem found no plain period): G(n+p) = G(n) + s, s a
- *    power of 2, for a <= n < B = max(a + t + 2c - 1, 3 max(a, c) + t - p),
- *    c the least x >= 1 with G(x) >= s, with the prefix condition of the
- *    equal-pair options for both parities of n, every value below G(n)
- *    for B <= n < B + p reached by an option the theorem follows, and the
- *    residue-or-size condition for every other split (THEORY.md 7.5).
+ * prove.c - the proof search: a period is reported only when a theorem
+ * of theorems.c certifies it from the computed values (sg_prove, and
+ * sgi_prove_round for each round of sg_analyse); everything else is
+ * "unresolved".
  *
  * The search finds a proof; sg_certificate_check, which `verify` also uses,
  * re-checks every hypothesis from the values alone, with every sum and
@@ -52,619 +31,17 @@
  * sg_analyse returns, not for the rounds it drops.  An analysis thus
  * costs little more than its enumeration (issue 14; docs/BENCHMARKS.md).
  */
-#include "sgexplore.h"
-#include "internal.h"
-#include "base/fnv.h"
+#include "prove/prove_impl.h"
 #include "base/period_search.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum {
-    KIND_NONE,
-    KIND_WINDOW,
-    KIND_TWO,
-    KIND_TWO_UNEQUAL,
-    KIND_THREE,
-    KIND_TAIL3,
-    KIND_TAIL3_SPLIT,
-    KIND_TAIL_PERIODIC,
-    KIND_HEX_ARITH
-} proof_kind;
-
-static const struct theorem {
-    proof_kind kind;
-    const char *id;
-    const char *name;
-} theorems[] = {
-    {KIND_WINDOW, SG_THM_WINDOW,
-     "subtraction-window theorem (finite code without splits: each value "
-     "depends only on the previous t values)"},
-    {KIND_TWO, SG_THM_GUY_SMITH,
-     "Guy-Smith octal periodicity theorem (finite code, moves leave at most "
-     "two heaps)"},
-    {KIND_TWO_UNEQUAL, SG_THM_UNEQUAL,
-     "unequal-split Guy-Smith theorem (finite code with '!', moves leave at "
-     "most two heaps)"},
-    {KIND_THREE, SG_THM_THREE_HEAP,
-     "three-heap Guy-Smith theorem (finite code, moves leave up to three "
-     "heaps)"},
-    {KIND_TAIL3, SG_THM_TAIL_ARITH,
-     "tail arithmetic-periodicity theorem (split-free code ending in [3], "
-     "such as an all-but game)"},
-    {KIND_TAIL3_SPLIT, SG_THM_TAIL_SPLIT,
-     "splitting-tail arithmetic-periodicity theorem (code ending in [3] with "
-     "two-heap splits before it, saltus a power of 2, such as Lasker's "
-     "Nim)"},
-    {KIND_TAIL_PERIODIC, SG_THM_TAIL_PERIODIC,
-     "periodic-tail theorem (split-free code with a repeating tail, such as "
-     "a subtraction game over a progression: the tail's period divides the "
-     "proof's)"},
-    {KIND_HEX_ARITH, SG_THM_HEX_ARITH,
-     "hexadecimal arithmetic-periodicity theorem (finite code with "
-     "three-heap moves, saltus a power of 2, such as 0.8F)"},
-};
-
-static const struct theorem *theorem_of(proof_kind k)
-{
-    size_t i;
-    for (i = 0; i < sizeof theorems / sizeof *theorems; i++)
-        if (theorems[i].kind == k)
-            return &theorems[i];
-    return NULL;
-}
-
-const char *sg_period_status_name(sg_period_status st)
-{
-    switch (st) {
-    case SG_PERIODIC:
-        return "periodic";
-    case SG_ARITH_PERIODIC:
-        return "arithmetic-periodic";
-    case SG_UNRESOLVED:
-    default:
-        return "unresolved";
-    }
-}
-
-const char *sgi_theorem_lookup(const char *id, const char **name)
-{
-    size_t i;
-    for (i = 0; i < sizeof theorems / sizeof *theorems; i++)
-        if (strcmp(theorems[i].id, id) == 0) {
-            if (name)
-                *name = theorems[i].name;
-            return theorems[i].id;
-        }
-    return NULL;
-}
-
-/* The decimal digits of every value below this come from a table. */
-#define DIGITS_TABLE 1000
-#define FNV_PRIME SG_FNV_PRIME
-
-/* h extended by the decimal digits of x (FNV-1a). */
-static uint64_t fnv_number(uint64_t h, sg_value x)
-{
-    char buf[16];
-    int len = 0;
-
-    do {
-        buf[len++] = (char)('0' + x % 10);
-        x /= 10;
-    } while (x);
-    while (len > 0)
-        h = (h ^ (unsigned char)buf[--len]) * FNV_PRIME;
-    return h;
-}
-
-uint64_t sgi_checksum_extend(uint64_t h, const sg_seq *s, size_t from,
-                             size_t to)
-{
-    /* Certificates cover hundreds of millions of values and the hash is a
-     * chain of multiplications: at least keep the digits out of it. */
-    unsigned char txt[DIGITS_TABLE][4];
-    size_t i;
-    unsigned v;
-    int table = to - from > 4 * DIGITS_TABLE;
-
-    if (table)
-        memset(txt, 0, sizeof txt);
-    for (v = 0; table && v < DIGITS_TABLE; v++) {
-        txt[v][0] = (unsigned char)(v < 10 ? 1 : v < 100 ? 2 : 3);
-        txt[v][txt[v][0]] = (unsigned char)('0' + v % 10);
-        if (v >= 10)
-            txt[v][txt[v][0] - 1] = (unsigned char)('0' + v / 10 % 10);
-        if (v >= 100)
-            txt[v][1] = (unsigned char)('0' + v / 100);
-    }
-    for (i = from; i < to; i++) {
-        sg_value x = sg_seq_at(s, i);
-        if (i)
-            h = (h ^ (unsigned char)',') * FNV_PRIME;
-        if (table && x < DIGITS_TABLE) {
-            /* both steps of a one- or two-digit value, then a choice
-             * without a branch: the branch on the length, mispredicted
-             * at every other value of 0.1777, made the checksum half as
-             * slow again (t[2] of a one-digit value is 0, unused) */
-            const unsigned char *t = txt[x];
-            uint64_t a = (h ^ t[1]) * FNV_PRIME, b = (a ^ t[2]) * FNV_PRIME;
-            if (t[0] > 2)
-                h = (b ^ t[3]) * FNV_PRIME;
-            else
-                h = t[0] == 2 ? b : a;
-        } else {
-            h = fnv_number(h, x);
-        }
-    }
-    return h;
-}
-
-uint64_t sg_checksum(const sg_seq *s, size_t n)
-{
-    return sgi_checksum_extend(SG_FNV_OFFSET, s, 0, n);
-}
-
-/* Which theorem can apply, and why not when none can: read off the rule's
- * profile (sgi_rule_profile), computed once. */
-static proof_kind rule_kind(const sg_rule *r, const char **why)
-{
-    sgi_profile pr;
-
-    sgi_rule_profile(&pr, r);
-    if (why)
-        *why = NULL;
-    if (pr.set) {
-        if (why)
-            *why = "no periodicity theorem is implemented for move sets "
-                   "that no code can write (primes, squares, "
-                   "proper-divisors, ...): the values are observed, never "
-                   "proven";
-        return KIND_NONE;
-    }
-    if (pr.tb) {
-        if (why)
-            *why = "no periodicity theorem is implemented for codes in "
-                   "CGSuite's whole notation (digits past F, '?', '='): the "
-                   "values are observed, never proven";
-        return KIND_NONE;
-    }
-    if (pr.unequal) {
-        if (!pr.has_tail && !pr.three)
-            return KIND_TWO_UNEQUAL;
-        if (why)
-            *why = "no periodicity theorem is implemented for '!' (unequal "
-                   "heaps) rules whose moves may leave three heaps or that "
-                   "have a repeating tail";
-        return KIND_NONE;
-    }
-    if (pr.has_tail) {
-        if (pr.tail3 && !(pr.prefix_bits & (SG_BIT_TWO | SG_BIT_THREE)))
-            return KIND_TAIL3;
-        if (pr.tail3 && !(pr.prefix_bits & SG_BIT_THREE))
-            return KIND_TAIL3_SPLIT;
-        if (!(pr.bits & (SG_BIT_TWO | SG_BIT_THREE)))
-            return KIND_TAIL_PERIODIC;
-        if (why)
-            *why = "no periodicity theorem is implemented for this repeating "
-                   "[..] tail (only codes ending in [3] whose digits before "
-                   "it leave at most two heaps)";
-        return KIND_NONE;
-    }
-    if (pr.three)
-        return KIND_THREE;
-    if (pr.splits)
-        return KIND_TWO;
-    return KIND_WINDOW;
-}
-
-int sgi_prove_applicable(const sg_rule *r, const char **why)
-{
-    return rule_kind(r, why) != KIND_NONE;
-}
-
-const char *sgi_prove_theorem_id(const sg_rule *r)
-{
-    const struct theorem *th = theorem_of(rule_kind(r, NULL));
-    return th ? th->id : NULL;
-}
-
-/* a + b and a * b, or UINT64_MAX when the result does not fit: no data
- * can reach UINT64_MAX, so an overflowing bound is simply never met. */
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-    uint64_t r;
-    return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-    uint64_t r;
-    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-/* One past the last n at which the theorem needs G(n+p) = G(n) + s;
- * t is the code length (f = tail_start - 1 for tails).  UINT64_MAX when
- * the bound overflows (certificates may hold any 63-bit numbers). */
-static uint64_t agreement_end(proof_kind kind, uint64_t a, uint64_t p,
-                              uint64_t t)
-{
-    uint64_t m = a ? a : 1;
-
-    switch (kind) {
-    case KIND_WINDOW:
-    case KIND_TAIL3:
-        return add_sat(m, t);
-    case KIND_TAIL_PERIODIC:
-        /* t = s0, the tail's start: a <= n < a + p + s0 - 1 */
-        return add_sat(add_sat(m, p), t - 1);
-    case KIND_TAIL3_SPLIT:
-        /* a lower bound: the true end a + f + c (split_tail_check) has
-         * c >= a */
-        return add_sat(mul_sat(2, m), t);
-    case KIND_TWO:
-        return add_sat(add_sat(mul_sat(2, m), p), t);
-    case KIND_TWO_UNEQUAL:
-        return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
-    case KIND_THREE:
-    case KIND_HEX_ARITH: /* its own bound: hex_arith_check */
-    case KIND_NONE:
-    default:
-        return add_sat(add_sat(mul_sat(3, m), mul_sat(2, p)), t);
-    }
-}
-
-/* The last n whose value the theorem needs to certify period p from a
- * (the certified_to of a proof): agreement_end + p - 1, or UINT64_MAX on
- * overflow.  The prover accepts exactly when this is below N. */
-static uint64_t theorem_needs(proof_kind kind, uint64_t a, uint64_t p,
-                              uint64_t t)
-{
-    uint64_t e = agreement_end(kind, a, p, t);
-    if (e == UINT64_MAX || p == 0)
-        return UINT64_MAX;
-    e = add_sat(e, p - 1);
-    return e;
-}
-
-static uint64_t kind_length(proof_kind kind, const sg_rule *r)
-{
-    if (kind == KIND_TAIL_PERIODIC)
-        return r->tail_start;
-    return kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ? r->tail_start - 1
-                                                          : sg_rule_max_take(r);
-}
-
-/* G(i) widened, so that G(i) + s never overflows for any 63-bit s. */
-#define G(i) ((uint64_t)sg_seq_get(s, (size_t)(i)))
-
-/* The prefix condition of the tail theorem at start a:
- * {G(m): m < a+p} = [0,sal) u ({G(m): m < a} + sal).  The caller makes
- * sure that a + p <= s->n and sal <= s->max.  Returns 1 when it holds, 0
- * when not, -1 when out of memory (never a silent "no"). */
-static int prefix_condition(const sg_seq *s, uint64_t a, uint64_t p,
-                            uint64_t sal)
-{
-    size_t size = (size_t)s->max + (size_t)sal + 2, i;
-    unsigned char *x = calloc(size, 1), *y = calloc(size, 1);
-    int ok = 1;
-
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return -1;
-    }
-    for (i = 0; i < a + p; i++)
-        x[sg_seq_get(s, i)] = 1;
-    for (i = 0; i < sal && i < size; i++)
-        y[i] = 1;
-    for (i = 0; i < a; i++)
-        y[sg_seq_get(s, i) + sal] = 1;
-    for (i = 0; i < size; i++)
-        if (x[i] != y[i]) {
-            ok = 0;
-            break;
-        }
-    free(x);
-    free(y);
-    return ok;
-}
 
 /* How many starts after n0(p) the tail theorem tries for the prefix
  * condition (the proof search and the observation must agree). */
 static uint64_t tail_tries(uint64_t p)
 {
     return add_sat(64, mul_sat(2, p));
-}
-
-/* G(n) for a <= n < a + 2p, reading beyond the computed range through
- * the arithmetic periodicity (p, sal) known to hold from a on. */
-static uint64_t value_ap(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
-                         uint64_t n)
-{
-    if (n < s->n)
-        return G(n);
-    return G(a + (n - a) % p) + (n - a) / p * sal;
-}
-
-/* Whether (q, sq) is an arithmetic period from a, given that (p, sal) is:
- * n -> G(n+q) - G(n) has period p from a, so one block of p suffices
- * (THEORY.md, section 7.3).  q <= p. */
-static int is_period_from(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,
-                          uint64_t q, uint64_t sq)
-{
-    uint64_t j;
-    for (j = a; j < a + p; j++)
-        if (value_ap(s, a, p, sal, j + q) != G(j) + sq)
-            return 0;
-    return 1;
-}
-
-/* The least arithmetic period d of a sequence with period (p, sal) from a,
- * and its saltus *sd: the least divisor of p that is a period (Lemma 1(a)
- * and section 7.3: the least period divides every period, saltus in
- * proportion). */
-static uint64_t least_period(const sg_seq *s, uint64_t a, uint64_t p,
-                             uint64_t sal, uint64_t *sd)
-{
-    uint64_t d;
-
-    for (d = 1; d < p; d++) {
-        /* (d, sal * d / p), computed as sal / (p / d) to avoid overflow. */
-        if (p % d || sal % (p / d))
-            continue;
-        if (is_period_from(s, a, p, sal, d, sal / (p / d))) {
-            *sd = sal / (p / d);
-            return d;
-        }
-    }
-    *sd = sal;
-    return p;
-}
-
-/* Given (p, sal) proven from a: the least period q dividing p (with its
- * saltus), then the least pre-period for it. */
-static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
-                     uint64_t sal)
-{
-    uint64_t sq, q = least_period(s, a, p, sal, &sq), m = a;
-
-    while (m > 0 && G(m - 1 + q) == G(m - 1) + sq)
-        m--;
-    res->period = q;
-    res->saltus = sq;
-    res->preperiod = m;
-}
-
-/* Signed 128-bit integers for the size condition (p G and sal n reach
- * past 64 bits). */
-__extension__ typedef __int128 i128;
-
-/* Limits of split_tail_check's work (bytes and steps): beyond them the
- * theorem is not attempted (unresolved), and a certificate is refused. */
-#define SPLIT_WORK_MAX ((uint64_t)1 << 28)
-#define SPLIT_VALUE_MAX ((uint64_t)1 << 26) /* two tables of this many bytes */
-
-/*
- * The hypotheses of the splitting-tail theorem (docs/THEORY.md, section
- * 7.4) for start a, period p, saltus sal: sal a power of 2; c, the least
- * x >= 1 with G(x) >= sal, at least a; B = a + f + c; the prefix
- * condition at a; G(n+p) = G(n) + sal for a <= n < B; for B <= n < B + p,
- * every value below G(n) is the value of a one-heap option or of a split
- * with a part below c; and the residue condition: no two-part split whose
- * parts are both at least c can have the residue mod sal of the next
- * value of its class.  Values G(n) for n >= N are read through (a, p,
- * sal) (value_ap): only observed_needs relies on that; the prover and
- * the checker call it with need < N.  Sets *need to B + p - 1
- * (UINT64_MAX on overflow) and *why on failure.  Returns 1 when every
- * hypothesis holds, 0 when not, -1 when out of memory.
- */
-static int split_tail_check(const sg_seq *s, const sg_rule *r, uint64_t a,
-                            uint64_t p, uint64_t sal, uint64_t *need,
-                            const char **why)
-{
-    uint64_t N = s->n, f = r->tail_start - 1, c, B, n, k, x, vmax = 0;
-    uint64_t work = 0, nk4 = 0, i1, i2;
-    unsigned char *inA = NULL, *mark = NULL;
-    uint64_t *rho = NULL;
-    i128 *ee = NULL;
-    int ok = 0, pc;
-
-#define V(i) value_ap(s, a, p, sal, (i))
-    *need = UINT64_MAX;
-    *why = NULL;
-    if (a == 0 || p == 0 || sal == 0 || (sal & (sal - 1)) != 0) {
-        *why = "the saltus must be a power of 2 and the start at least 1";
-        return 0;
-    }
-    if (a + p > N || a + p < a) {
-        *why = "fewer values than one period from the start";
-        return 0;
-    }
-    if (f > SPLIT_WORK_MAX) {
-        *why = "the finite check of the splitting-tail theorem is beyond "
-               "this implementation's limits";
-        return 0;
-    }
-    for (c = 1; c <= a + p && V(c) < sal; c++)
-        ;
-    if (c < a) {
-        *why = "some heap from 1 to the start has a value of at least the "
-               "saltus (c < a)";
-        return 0;
-    }
-    B = add_sat(add_sat(a, f), c);
-    *need = add_sat(B, p - 1);
-    if (*need == UINT64_MAX) {
-        *why = "the theorem's bound exceeds 2^64";
-        return 0;
-    }
-    if (*need > N && *need - N > SPLIT_WORK_MAX) {
-        *why = "the finite check of the splitting-tail theorem is beyond "
-               "this implementation's limits";
-        return 0;
-    }
-    for (k = 0; k <= f; k++)
-        if (sg_rule_digit(r, k, NULL) & SG_BIT_TWO)
-            nk4++;
-    for (n = 0; n <= *need; n++)
-        if (V(n) > vmax)
-            vmax = V(n);
-    /* the work of the option check and of the residue table */
-    for (n = B; n <= *need; n++)
-        work = add_sat(work, add_sat(V(n), add_sat(f, mul_sat(nk4, c))));
-    if (work > SPLIT_WORK_MAX || vmax >= SPLIT_VALUE_MAX ||
-        p > SPLIT_WORK_MAX ||
-        mul_sat(mul_sat(p, p), nk4) > 2 * SPLIT_WORK_MAX) {
-        *why = "the finite check of the splitting-tail theorem is beyond "
-               "this implementation's limits";
-        return 0;
-    }
-    if ((pc = prefix_condition(s, a, p, sal)) != 1) {
-        *why = "the prefix condition fails";
-        return pc;
-    }
-    for (n = a; n < B; n++)
-        if (V(n + p) != V(n) + sal) {
-            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
-            return 0;
-        }
-    inA = calloc((size_t)vmax + 1, 1);
-    mark = calloc((size_t)vmax + 1, 1);
-    rho = malloc((size_t)p * sizeof *rho);
-    ee = malloc((size_t)p * sizeof *ee);
-    if (!inA || !mark || !rho || !ee) {
-        ok = -1;
-        goto out;
-    }
-    /* Option check: A(n) = {G(j) : j <= n - f - 1} grows with n. */
-    for (x = 0; x + f + 1 <= B; x++)
-        inA[V(x)] = 1;
-    for (n = B; n <= *need; n++) {
-        uint64_t g = V(n), v;
-        if (n > B)
-            inA[V(n - f - 1)] = 1;
-        memset(mark, 0, (size_t)g);
-        for (k = 1; k <= f; k++)
-            if ((sg_rule_digit(r, k, NULL) & SG_BIT_ONE) && (v = V(n - k)) < g)
-                mark[v] = 1;
-        for (k = 0; k <= f; k++) {
-            if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
-                continue;
-            for (x = 1; x < c && x + k < n; x++)
-                if ((v = V(x) ^ V(n - k - x)) < g)
-                    mark[v] = 1;
-        }
-        for (v = 0; v < g; v++)
-            if (!inA[v] && !mark[v]) {
-                *why = "a value below G(n) is reached only by splits into "
-                       "two large parts, for n in [B, B + p)";
-                goto out;
-            }
-    }
-    /* Residue-or-size condition, for every class pair of two large parts
-     * (i1, i2) and split position k: the value G(x) ^ G(y) misses the
-     * residue mod sal of the class t of n = x + y + k, or even
-     * G(x) + G(y) < G(n), which with E(i) = p G(a+i) - sal (a+i) reads
-     * E(i1) + E(i2) - sal k < E(t) (p G(x) = E(ix) + sal x). */
-    for (i1 = 0; i1 < p; i1++) {
-        rho[i1] = V(a + i1) & (sal - 1);
-        ee[i1] = (i128)p * (i128)V(a + i1) - (i128)sal * (i128)(a + i1);
-    }
-    for (k = 0; k <= f; k++) {
-        if (!(sg_rule_digit(r, k, NULL) & SG_BIT_TWO))
-            continue;
-        for (i1 = 0; i1 < p; i1++)
-            for (i2 = i1; i2 < p; i2++) {
-                uint64_t cl = (a % p + i1 + i2 + k % p) % p;
-                if ((rho[i1] ^ rho[i2]) == rho[cl] &&
-                    ee[i1] + ee[i2] - (i128)sal * (i128)k >= ee[cl]) {
-                    *why = "the residue-or-size condition fails: two large "
-                           "parts may reach the next value of their class";
-                    goto out;
-                }
-            }
-    }
-    ok = 1;
-out:
-#undef V
-    free(inA);
-    free(mark);
-    free(rho);
-    free(ee);
-    return ok;
-}
-
-/* Limit of class_condition's work (steps): beyond it the arithmetic case
- * of the periodic-tail theorem is not attempted, and a certificate is
- * refused. */
-#define CLASS_WORK_MAX ((uint64_t)1 << 27)
-
-/* Whether heap j is an option of heap h under a split-free rule: h - j
- * tokens taken, with bit ALL when nothing is left, ONE otherwise. */
-static int one_heap_option(const sg_rule *r, uint64_t h, uint64_t j)
-{
-    unsigned d;
-
-    if (j >= h)
-        return 0;
-    d = sg_rule_digit(r, h - j, NULL);
-    return j == 0 ? (d & SG_BIT_ALL) != 0 : (d & SG_BIT_ONE) != 0;
-}
-
-/*
- * The class condition of the periodic-tail theorem with a saltus
- * (docs/THEORY.md, section 7.7), for a split-free rule whose digits repeat
- * with period q = tail_len from s0 = tail_start: for every m in [M0, M0 +
- * q), M0 = a + s0 - 1,
- *   {G(j) : j < a + p, j an option of m + p}
- *     = [0, sal) u {G(i) + sal : i < a, i an option of m}.
- * The caller makes sure that a + p <= s->n and sal <= s->max.  Returns 1
- * when it holds, 0 when not (or beyond CLASS_WORK_MAX: *why says which),
- * -1 when out of memory.
- */
-static int class_condition(const sg_seq *s, const sg_rule *r, uint64_t a,
-                           uint64_t p, uint64_t sal, const char **why)
-{
-    uint64_t q = r->tail_len, M0 = add_sat(a, r->tail_start - 1), m, j;
-    uint64_t size = (uint64_t)s->max + sal + 2;
-    unsigned char *x, *y;
-    int ok = 1;
-
-    if (mul_sat(q, add_sat(add_sat(a, p), size)) > CLASS_WORK_MAX ||
-        M0 == UINT64_MAX || add_sat(M0, add_sat(q, p)) == UINT64_MAX) {
-        *why = "the class condition of the periodic-tail theorem is beyond "
-               "this implementation's limits";
-        return 0;
-    }
-    x = calloc((size_t)size, 1);
-    y = calloc((size_t)size, 1);
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return -1;
-    }
-    for (m = M0; ok && m < M0 + q; m++) {
-        memset(x, 0, (size_t)size);
-        memset(y, 0, (size_t)size);
-        for (j = 0; j < a + p; j++)
-            if (one_heap_option(r, m + p, j))
-                x[G(j)] = 1;
-        for (j = 0; j < sal; j++)
-            y[j] = 1;
-        for (j = 0; j < a; j++)
-            if (one_heap_option(r, m, j))
-                y[G(j) + sal] = 1;
-        if (memcmp(x, y, (size_t)size) != 0) {
-            *why = "the class condition of the periodic-tail theorem fails";
-            ok = 0;
-        }
-    }
-    free(x);
-    free(y);
-    return ok;
 }
 
 /* The least common multiple of p and the tail's period q, the period the
@@ -682,353 +59,18 @@ static uint64_t tail_multiple(uint64_t p, uint64_t q)
     return a ? mul_sat(p / a, q) : UINT64_MAX;
 }
 
-/* Limits of hex_arith_check's work (steps), of the values it tables
- * (two tables of 8-byte heap sizes per value), and of the periods the
- * search tries: beyond them the theorem is not attempted (unresolved), and
- * a certificate is refused. */
-#define HEX_WORK_MAX ((uint64_t)1 << 28)
-#define HEX_VALUE_MAX ((uint64_t)1 << 20)
-#define HEX_PERIOD_MAX 1024
-
-/* The positions of a finite code by bit (docs/THEORY.md, section 7.5):
- * K2 (bit 2, k >= 1), K4 (bit 4), K8 (bit 8), their sizes, the least
- * position of each parity with bit 8, and whether bit 4 occurs at a
- * position of each parity. */
-typedef struct hex_positions {
-    uint64_t *k2, *k4, *k8;
-    uint64_t n2, n4, n8;
-    uint64_t min8[2]; /* UINT64_MAX: no bit-8 position of that parity */
-    int has4[2];
-} hex_positions;
-
-static int hex_positions_init(hex_positions *hp, const sg_rule *r, uint64_t t)
+/* Given (p, sal) proven from a: the least period q dividing p (with its
+ * saltus), then the least pre-period for it. */
+static void minimise(sg_result *res, const sg_seq *s, uint64_t a, uint64_t p,
+                     uint64_t sal)
 {
-    uint64_t k;
+    uint64_t sq, q = sgi_least_period(s, a, p, sal, &sq), m = a;
 
-    memset(hp, 0, sizeof *hp);
-    hp->min8[0] = hp->min8[1] = UINT64_MAX;
-    hp->k2 = malloc((size_t)(t + 1) * sizeof *hp->k2);
-    hp->k4 = malloc((size_t)(t + 1) * sizeof *hp->k4);
-    hp->k8 = malloc((size_t)(t + 1) * sizeof *hp->k8);
-    if (!hp->k2 || !hp->k4 || !hp->k8)
-        return -1;
-    for (k = 0; k <= t; k++) {
-        unsigned d = sg_rule_digit(r, k, NULL);
-        if (k >= 1 && (d & SG_BIT_ONE))
-            hp->k2[hp->n2++] = k;
-        if (d & SG_BIT_TWO) {
-            hp->k4[hp->n4++] = k;
-            hp->has4[k % 2] = 1;
-        }
-        if (d & SG_BIT_THREE) {
-            hp->k8[hp->n8++] = k;
-            if (hp->min8[k % 2] == UINT64_MAX)
-                hp->min8[k % 2] = k;
-        }
-    }
-    return 0;
-}
-
-static void hex_positions_clear(hex_positions *hp)
-{
-    free(hp->k2);
-    free(hp->k4);
-    free(hp->k8);
-}
-
-/* Whether z is in the eventual "pairs cancel" set of a heap of parity pi
- * (THEORY.md 7.5: the options (x, x, z) with z >= 1, bit 8, z = n - k
- * mod 2; and (x, x), z = 0, bit 4, n - k even). */
-static int hex_pair_allowed(const hex_positions *hp, uint64_t z, uint64_t pi)
-{
-    if (z == 0)
-        return hp->has4[pi % 2];
-    return hp->min8[(z + pi) % 2] != UINT64_MAX;
-}
-
-/* The prefix condition of the hexadecimal theorem for heaps of parity pi:
- * {G(z) : z < a+p, allowed(z, pi)} = [0,sal) u ({G(z) : z < a,
- * allowed(z, pi + p)} + sal).  Values read through V. */
-static int hex_prefix(const sg_seq *s, const hex_positions *hp, uint64_t a,
-                      uint64_t p, uint64_t sal, uint64_t pi)
-{
-    uint64_t top = 0, z;
-    size_t size, i;
-    unsigned char *x, *y;
-    int ok = 1;
-
-    for (z = 0; z < a + p; z++)
-        if (value_ap(s, a, p, sal, z) > top)
-            top = value_ap(s, a, p, sal, z);
-    size = (size_t)(top + sal + 2);
-    x = calloc(size, 1);
-    y = calloc(size, 1);
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return -1;
-    }
-    for (z = 0; z < a + p; z++)
-        if (hex_pair_allowed(hp, z, pi))
-            x[value_ap(s, a, p, sal, z)] = 1;
-    for (i = 0; i < sal; i++)
-        y[i] = 1;
-    for (z = 0; z < a; z++)
-        if (hex_pair_allowed(hp, z, pi + p % 2))
-            y[value_ap(s, a, p, sal, z) + sal] = 1;
-    for (i = 0; i < size; i++)
-        if (x[i] != y[i]) {
-            ok = 0;
-            break;
-        }
-    free(x);
-    free(y);
-    return ok;
-}
-
-/*
- * The hypotheses of the hexadecimal arithmetic-periodicity theorem
- * (docs/THEORY.md, section 7.5, Theorem 7) for start a, period p, saltus
- * sal, on a finite code without '!' (t its length): sal a power of 2; c,
- * the least x >= 1 with G(x) >= sal; M = max(a, c);
- * B = max(a + t + 2c - 1, 3M + t - p); (i) the prefix condition for both
- * parities of n; (ii) G(n+p) = G(n) + sal for a <= n < B; (iii) for
- * B <= n < B + p, every value below G(n) is the value of a "good" option
- * (one heap; two heaps one of them below c; three heaps two of them below
- * c; two equal heaps with or without a third); (iv) the residue-or-size
- * condition for every other split, its parts below M taken one by one and
- * the others by class mod p.  Values G(n) for n >= N are read through (a,
- * p, sal): only observed_needs relies on that.  Sets *need to B + p - 1
- * (UINT64_MAX on overflow) and *why on failure.  Returns 1 when every
- * hypothesis holds, 0 when not, -1 when out of memory.
- */
-static int hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
-                           uint64_t p, uint64_t sal, uint64_t *need,
-                           const char **why, int *late)
-{
-    uint64_t N = s->n, t = sg_rule_max_take(r), c, M, B, n, k, x, z, pi;
-    uint64_t work = 0, vmax = 0, nx, ny, ix, iy, iz;
-    hex_positions hp;
-    uint64_t *minz[2] = {NULL, NULL};
-    unsigned char *mark = NULL;
-    uint64_t *rr = NULL, *pos = NULL;
-    i128 *ee = NULL;
-    int ok = 0, pc;
-
-#define V(i) value_ap(s, a, p, sal, (i))
-    *need = UINT64_MAX;
-    *why = NULL;
-    if (late)
-        *late = 0;
-    memset(&hp, 0, sizeof hp);
-    if (a == 0 || p == 0 || sal == 0 || (sal & (sal - 1)) != 0) {
-        *why = "the saltus must be a power of 2 and the start at least 1";
-        return 0;
-    }
-    if (a + p > N || a + p < a) {
-        *why = "fewer values than one period from the start";
-        return 0;
-    }
-    if (t > HEX_WORK_MAX || p > HEX_WORK_MAX) {
-        *why = "the finite check of the hexadecimal theorem is beyond this "
-               "implementation's limits";
-        return 0;
-    }
-    for (c = 1; c <= a + p && V(c) < sal; c++)
-        ;
-    if (c > a + p) {
-        *why = "no heap up to one period past the start has a value of at "
-               "least the saltus";
-        return 0;
-    }
-    M = a > c ? a : c;
-    B = add_sat(add_sat(a, t), 2 * c - 1);
-    x = add_sat(mul_sat(3, M), t);
-    if (x > p && x - p > B)
-        B = x - p;
-    *need = add_sat(B, p - 1);
-    if (*need == UINT64_MAX) {
-        *why = "the theorem's bound exceeds 2^64";
-        return 0;
-    }
-    if (*need > N && *need - N > HEX_WORK_MAX) {
-        *why = "the finite check of the hexadecimal theorem is beyond this "
-               "implementation's limits";
-        return 0;
-    }
-    if (hex_positions_init(&hp, r, t)) {
-        ok = -1;
-        goto out;
-    }
-    /* (i) the prefix condition, for heaps of either parity (its tables
-     * hold the values below a + p, plus the saltus) */
-    for (z = 0; z < a + p; z++)
-        if (V(z) > vmax)
-            vmax = V(z);
-    if (vmax >= HEX_VALUE_MAX || sal >= HEX_VALUE_MAX) {
-        *why = "the finite check of the hexadecimal theorem is beyond this "
-               "implementation's limits";
-        if (late)
-            *late = 1;
-        goto out;
-    }
-    for (pi = 0; pi < 2; pi++)
-        if ((pc = hex_prefix(s, &hp, a, p, sal, pi)) != 1) {
-            *why = "the prefix condition fails";
-            ok = pc;
-            goto out;
-        }
-    /* (ii) agreement */
-    for (n = a; n < B; n++)
-        if (V(n + p) != V(n) + sal) {
-            *why = "G(n+p) differs from G(n)+s inside the theorem's range";
-            goto out;
-        }
-    for (n = 0; n <= *need; n++)
-        if (V(n) > vmax)
-            vmax = V(n);
-    for (n = B; n <= *need; n++)
-        work = add_sat(work,
-                       add_sat(V(n), add_sat(hp.n2 + mul_sat(hp.n4, c),
-                                             mul_sat(hp.n8, mul_sat(c, c)))));
-    nx = add_sat(M, p);     /* part types: explicit heaps below M, classes */
-    ny = add_sat(M - c, p); /* the middle part is at least c */
-    work = add_sat(work, mul_sat(mul_sat(hp.n4, ny), p));
-    work = add_sat(work, mul_sat(mul_sat(mul_sat(hp.n8, nx), ny), p));
-    if (work > HEX_WORK_MAX || vmax >= HEX_VALUE_MAX) {
-        *why = "the finite check of the hexadecimal theorem is beyond this "
-               "implementation's limits";
-        if (late)
-            *late = 1;
-        goto out;
-    }
-    /* (iii) every value below G(n) from a good option, B <= n < B + p.
-     * minz[q][v]: the least z >= 1 of parity q with G(z) = v (or
-     * UINT64_MAX), for the options (x, x, z). */
-    minz[0] = malloc((size_t)(vmax + 1) * sizeof *minz[0]);
-    minz[1] = malloc((size_t)(vmax + 1) * sizeof *minz[1]);
-    mark = malloc((size_t)vmax + 1);
-    if (!minz[0] || !minz[1] || !mark) {
-        ok = -1;
-        goto out;
-    }
-    for (x = 0; x <= vmax; x++)
-        minz[0][x] = minz[1][x] = UINT64_MAX;
-    for (z = *need; z >= 1; z--)
-        minz[z % 2][V(z)] = z;
-    for (n = B; n <= *need; n++) {
-        uint64_t g = V(n), v, u, w, q;
-        memset(mark, 0, (size_t)g);
-        for (k = 0; k < hp.n2; k++)
-            if ((v = V(n - hp.k2[k])) < g)
-                mark[v] = 1;
-        for (k = 0; k < hp.n4; k++) {
-            uint64_t m = n - hp.k4[k];
-            for (u = 1; u < c && u < m; u++)
-                if ((v = V(u) ^ V(m - u)) < g)
-                    mark[v] = 1;
-            if (m % 2 == 0 && g > 0)
-                mark[0] = 1; /* (x, x) */
-        }
-        for (k = 0; k < hp.n8; k++) {
-            uint64_t m = n - hp.k8[k];
-            for (u = 1; u < c; u++)
-                for (w = 1; w < c && u + w < m; w++)
-                    if ((v = V(u) ^ V(w) ^ V(m - u - w)) < g)
-                        mark[v] = 1;
-        }
-        for (v = 0; v < g; v++) {
-            if (mark[v])
-                continue;
-            /* (x, x, z): z of parity q up to n - k - 2 for the least k of
-             * bit 8 with n - k = q mod 2 */
-            for (q = 0; q < 2; q++) {
-                uint64_t k0 = hp.min8[(n + q) % 2];
-                if (k0 != UINT64_MAX && minz[q][v] != UINT64_MAX &&
-                    minz[q][v] + k0 + 2 <= n)
-                    break;
-            }
-            if (q == 2) {
-                *why = "a value below G(n) is reached only by splits whose "
-                       "value the theorem does not follow, for n in "
-                       "[B, B + p)";
-                if (late)
-                    *late = 1;
-                goto out;
-            }
-        }
-    }
-    /* (iv) the residue-or-size condition.  Part types 0 .. M-2 are the
-     * heaps 1 .. M-1, type M-1+i the class a+i mod p; each with its
-     * residue G mod sal, E = p G - sal h (for a class, of its first heap
-     * a+i: the same for every heap of the class) and position mod p. */
-    rr = malloc((size_t)nx * sizeof *rr);
-    pos = malloc((size_t)nx * sizeof *pos);
-    ee = malloc((size_t)nx * sizeof *ee);
-    if (!rr || !pos || !ee) {
-        ok = -1;
-        goto out;
-    }
-    for (ix = 0; ix + 1 < nx; ix++) {
-        uint64_t h = ix + 1 < M ? ix + 1 : a + (ix + 1 - M);
-        rr[ix] = V(h) & (sal - 1);
-        pos[ix] = h % p;
-        ee[ix] = (i128)p * (i128)V(h) - (i128)sal * (i128)h;
-    }
-    nx--; /* types 0 .. nx-1: M-1 heaps and p classes */
-#define CLS(i) (M - 1 + (i))
-    for (k = 0; k < hp.n4; k++) {
-        uint64_t kk = hp.k4[k];
-        /* x < y, x >= c: x a heap in [c, M) or a class; y a class */
-        for (ix = c - 1; ix < nx; ix++)
-            for (iy = 0; iy < p; iy++) {
-                uint64_t tc = (pos[ix] + pos[CLS(iy)] + kk % p + p - a % p) % p;
-                if ((rr[ix] ^ rr[CLS(iy)]) == rr[CLS(tc)] &&
-                    ee[ix] + ee[CLS(iy)] - (i128)sal * (i128)kk >=
-                        ee[CLS(tc)]) {
-                    *why = "the residue-or-size condition fails: a split "
-                           "into two large parts may reach the next value "
-                           "of its class";
-                    if (late)
-                        *late = 1;
-                    goto out;
-                }
-            }
-    }
-    for (k = 0; k < hp.n8; k++) {
-        uint64_t kk = hp.k8[k];
-        /* x < y < z, y >= c: x any type, y a heap in [c, M) or a class,
-         * z a class */
-        for (ix = 0; ix < nx; ix++)
-            for (iy = c - 1; iy < nx; iy++)
-                for (iz = 0; iz < p; iz++) {
-                    uint64_t tc = (pos[ix] + pos[iy] + pos[CLS(iz)] + kk % p +
-                                   p - a % p) %
-                                  p;
-                    if ((rr[ix] ^ rr[iy] ^ rr[CLS(iz)]) == rr[CLS(tc)] &&
-                        ee[ix] + ee[iy] + ee[CLS(iz)] - (i128)sal * (i128)kk >=
-                            ee[CLS(tc)]) {
-                        *why = "the residue-or-size condition fails: a "
-                               "split into three unequal parts may reach "
-                               "the next value of its class";
-                        if (late)
-                            *late = 1;
-                        goto out;
-                    }
-                }
-    }
-#undef CLS
-    ok = 1;
-out:
-#undef V
-    hex_positions_clear(&hp);
-    free(minz[0]);
-    free(minz[1]);
-    free(mark);
-    free(rr);
-    free(pos);
-    free(ee);
-    return ok;
+    while (m > 0 && G(m - 1 + q) == G(m - 1) + sq)
+        m--;
+    res->period = q;
+    res->saltus = sq;
+    res->preperiod = m;
 }
 
 /*
@@ -1057,15 +99,9 @@ out:
  * values in all, however the rounds fall.  Kept by sg_analyse across its
  * rounds; sg_prove alone starts empty.
  */
-typedef struct run_memo {
-    uint64_t p0;     /* 0 while empty */
-    uint64_t i0;     /* n0(p0) at n values */
-    uint64_t s0;     /* its saltus */
-    uint64_t n;      /* the values (s->n) it is exact for */
-    int with_saltus; /* saltus read off the end (tail rules) or 0 */
-} run_memo;
+typedef sgi_prove_memo run_memo;
 
-static void memo_init(run_memo *m, const sg_rule *r)
+void sgi_prove_memo_init(sgi_prove_memo *m, const sg_rule *r)
 {
     memset(m, 0, sizeof *m);
     m->with_saltus = r->tail_len != 0;
@@ -1165,15 +201,15 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
 {
     uint64_t N = s->n, a, sal, tries;
 
-    if (kind == KIND_TAIL_PERIODIC && p % r->tail_len)
+    if (kind == SGI_PROOF_TAIL_PERIODIC && p % r->tail_len)
         return 0; /* the theorem needs the tail's period to divide p */
     if (saltus_of(&sal, s,
-                  kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
-                      kind == KIND_TAIL_PERIODIC,
+                  kind == SGI_PROOF_TAIL3 || kind == SGI_PROOF_TAIL3_SPLIT ||
+                      kind == SGI_PROOF_TAIL_PERIODIC,
                   p))
         return 0;
     a = start_of(s, p, sal, memo);
-    if (kind == KIND_TAIL3_SPLIT) {
+    if (kind == SGI_PROOF_TAIL3_SPLIT) {
         /* A later start may meet the prefix condition (c >= a fails for
          * good once it fails). */
         uint64_t need = UINT64_MAX;
@@ -1184,9 +220,9 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
         for (tries = 0; tries < tail_tries(p); tries++, a++) {
             /* c >= a makes need >= 2a + f + p - 1: most candidates stop
              * here, before the check reads any value */
-            if (theorem_needs(kind, a, p, t) >= N)
+            if (sgi_theorem_needs(kind, a, p, t) >= N)
                 return 0;
-            ok = split_tail_check(s, r, a, p, sal, &need, &why);
+            ok = sgi_split_tail_check(s, r, a, p, sal, &need, &why);
             if (ok != 0 || need >= N || a + p > N)
                 break;
         }
@@ -1201,14 +237,14 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
         minimise(res, s, a, p, sal);
         return 1;
     }
-    if (kind != KIND_TAIL3) {
+    if (kind != SGI_PROOF_TAIL3) {
         if (a == 0)
             a = 1;
-        if (theorem_needs(kind, a, p, t) >= N)
+        if (sgi_theorem_needs(kind, a, p, t) >= N)
             return 0;
-        if (kind == KIND_TAIL_PERIODIC && sal) {
+        if (kind == SGI_PROOF_TAIL_PERIODIC && sal) {
             const char *why;
-            int ok = class_condition(s, r, a, p, sal, &why);
+            int ok = sgi_class_condition(s, r, a, p, sal, &why);
             if (ok <= 0)
                 return ok;
         }
@@ -1216,9 +252,9 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
         /* The prefix condition may need a later start than n0(p). */
         int ok = 0;
         for (tries = 0; tries < tail_tries(p); tries++, a++) {
-            if (theorem_needs(kind, a, p, t) >= N)
+            if (sgi_theorem_needs(kind, a, p, t) >= N)
                 return 0;
-            if ((ok = prefix_condition(s, a, p, sal)) != 0)
+            if ((ok = sgi_prefix_condition(s, a, p, sal)) != 0)
                 break;
         }
         if (ok < 0)
@@ -1229,7 +265,7 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
     res->proof_start = a;
     res->proof_period = p;
     res->proof_saltus = sal;
-    res->certified_to = theorem_needs(kind, a, p, t);
+    res->certified_to = sgi_theorem_needs(kind, a, p, t);
     minimise(res, s, a, p, sal);
     return 1;
 }
@@ -1251,27 +287,28 @@ static int try_period(sg_result *res, proof_kind kind, const sg_rule *r,
 static int search(sg_result *res, proof_kind kind, const sg_rule *r,
                   const sg_seq *s, run_memo *memo)
 {
-    uint64_t N = s->n, t = kind_length(kind, r), p, from = 1, len = t;
+    uint64_t N = s->n, t = sgi_kind_length(kind, r), p, from = 1, len = t;
     int found = 0;
 
     if (N < 2)
         return 0;
-    if (kind != KIND_WINDOW && kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_TAIL_PERIODIC) {
+    if (kind != SGI_PROOF_WINDOW && kind != SGI_PROOF_TAIL3 &&
+        kind != SGI_PROOF_TAIL3_SPLIT && kind != SGI_PROOF_TAIL_PERIODIC) {
         from = SCAN_FROM;
         len = SCAN_FROM + t + 1;
-        for (p = 1; p < from && p < N && theorem_needs(kind, 1, p, t) < N; p++)
+        for (p = 1; p < from && p < N && sgi_theorem_needs(kind, 1, p, t) < N;
+             p++)
             if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
                 return found;
         if (p < from)
             return 0;
     }
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_TAIL_PERIODIC && len >= 1 && len < N) {
+    if (kind != SGI_PROOF_TAIL3 && kind != SGI_PROOF_TAIL3_SPLIT &&
+        kind != SGI_PROOF_TAIL_PERIODIC && len >= 1 && len < N) {
         sg_period_scan ps;
         if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
             while ((p = sg_period_scan_next(&ps)) != 0 &&
-                   theorem_needs(kind, 1, p, t) < N)
+                   sgi_theorem_needs(kind, 1, p, t) < N)
                 if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
                     break;
             sg_period_scan_clear(&ps);
@@ -1279,7 +316,7 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
         }
         /* Out of memory for the scan: fall back to trying every p. */
     }
-    for (p = from; p < N && theorem_needs(kind, 1, p, t) < N; p++)
+    for (p = from; p < N && sgi_theorem_needs(kind, 1, p, t) < N; p++)
         if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
             return found;
     return 0;
@@ -1300,7 +337,7 @@ static int hex_arith_starts(const sg_seq *s, const sg_rule *r, uint64_t *a,
     int ok = 0, late;
 
     for (tries = 0; tries < tmax && st + p <= s->n; tries++, st++) {
-        ok = hex_arith_check(s, r, st, p, sal, need, &why, &late);
+        ok = sgi_hex_arith_check(s, r, st, p, sal, need, &why, &late);
         if (ok < 0)
             return -1;
         if (ok && (!bounded || *need < s->n)) {
@@ -1386,16 +423,16 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
     uint64_t t, a = n0, tries;
     int ok;
 
-    if (kind == KIND_NONE)
+    if (kind == SGI_PROOF_NONE)
         return UINT64_MAX;
-    if (kind == KIND_TAIL3_SPLIT) {
+    if (kind == SGI_PROOF_TAIL3_SPLIT) {
         /* As try_period, the values beyond N read through the candidate. */
         uint64_t need = UINT64_MAX;
         const char *why;
         if (a == 0)
             a = 1;
         for (tries = 0; tries < tail_tries(p) && a + p <= s->n; tries++, a++) {
-            ok = split_tail_check(s, r, a, p, sal, &need, &why);
+            ok = sgi_split_tail_check(s, r, a, p, sal, &need, &why);
             if (ok < 0)
                 *nomem = 1;
             if (ok != 0)
@@ -1405,7 +442,7 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
         }
         return UINT64_MAX;
     }
-    if (kind == KIND_TAIL_PERIODIC) {
+    if (kind == SGI_PROOF_TAIL_PERIODIC) {
         /* proven as the multiple lcm(p, q); with a saltus only when the
          * class condition holds (read from the computed values) */
         const char *why;
@@ -1416,16 +453,16 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
             uint64_t sq = mul_sat(sal, pq / p);
             if (add_sat(a, pq) > s->n || sq > s->max)
                 return UINT64_MAX;
-            ok = class_condition(s, r, a, pq, sq, &why);
+            ok = sgi_class_condition(s, r, a, pq, sq, &why);
             if (ok < 0)
                 *nomem = 1;
             if (ok != 1)
                 return UINT64_MAX;
         }
         return pq == UINT64_MAX ? UINT64_MAX
-                                : theorem_needs(kind, a, pq, r->tail_start);
+                                : sgi_theorem_needs(kind, a, pq, r->tail_start);
     }
-    if (sal != 0 && kind == KIND_THREE) {
+    if (sal != 0 && kind == SGI_PROOF_THREE) {
         /* the hexadecimal theorem, values beyond N read through the
          * candidate, as for the splitting tails */
         uint64_t need = UINT64_MAX;
@@ -1434,16 +471,16 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
             *nomem = 1;
         return ok == 1 ? need : UINT64_MAX;
     }
-    if (sal != 0 && kind != KIND_TAIL3)
+    if (sal != 0 && kind != SGI_PROOF_TAIL3)
         return UINT64_MAX; /* its theorem proves plain periods only */
-    t = kind_length(kind, r);
-    if (kind != KIND_TAIL3)
-        return theorem_needs(kind, a ? a : 1, p, t);
+    t = sgi_kind_length(kind, r);
+    if (kind != SGI_PROOF_TAIL3)
+        return sgi_theorem_needs(kind, a ? a : 1, p, t);
     for (tries = 0; tries < tail_tries(p) && a + p <= s->n; tries++, a++)
-        if ((ok = prefix_condition(s, a, p, sal)) != 0) {
+        if ((ok = sgi_prefix_condition(s, a, p, sal)) != 0) {
             if (ok < 0)
                 *nomem = 1;
-            return ok < 0 ? UINT64_MAX : theorem_needs(kind, a, p, t);
+            return ok < 0 ? UINT64_MAX : sgi_theorem_needs(kind, a, p, t);
         }
     return UINT64_MAX;
 }
@@ -1535,15 +572,15 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
     res->status = SG_UNRESOLVED;
     res->computed = s->n;
     kind = rule_kind(r, &res->note);
-    if (kind == KIND_NONE) {
+    if (kind == SGI_PROOF_NONE) {
         if (observing)
             observe(res, kind, r, s, memo, &nomem);
         return nomem ? SG_E_NOMEM : SG_OK;
     }
     found = search(res, kind, r, s, memo);
-    if (found == 0 && kind == KIND_THREE &&
+    if (found == 0 && kind == SGI_PROOF_THREE &&
         (found = search_hex_arith(res, r, s)) > 0)
-        kind = KIND_HEX_ARITH;
+        kind = SGI_PROOF_HEX_ARITH;
     if (found <= 0) {
         /* Out of memory is an error, never "no period proven". */
         memset(res, 0, sizeof *res);
@@ -1559,7 +596,7 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
         res->note = "no period proven in the computed range";
         return SG_OK;
     }
-    th = theorem_of(kind);
+    th = sgi_theorem_of(kind);
     res->status = res->saltus ? SG_ARITH_PERIODIC : SG_PERIODIC;
     res->theorem = th->name;
     res->theorem_id = th->id;
@@ -1567,204 +604,19 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
     return SG_OK;
 }
 
+sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
+                          sgi_prove_memo *memo, int observing)
+{
+    return prove_memo(res, r, s, memo, observing);
+}
+
 sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
     run_memo memo;
 
-    memo_init(&memo, r);
+    sgi_prove_memo_init(&memo, r);
     return prove_memo(res, r, s, &memo, 1);
 }
-
-/* Set the reason a certificate is refuted; returns 0 for `return refute()`. */
-static int refute(sg_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static int refute(sg_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err)
-        return 0;
-    err->code = SG_E_INPUT;
-    err->pos = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-#define U(x) ((unsigned long long)(x))
-
-int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
-                         uint64_t *fail_n, sg_error *err)
-{
-    proof_kind kind = rule_kind(r, NULL);
-    const struct theorem *th = theorem_of(kind);
-    uint64_t a = c->proof_start, p = c->proof_period, sal = c->proof_saltus;
-    uint64_t q = c->period, sq = c->saltus, n0 = c->preperiod;
-    uint64_t B = c->certified_to, t, end, need, n, d, sd;
-    int pc;
-
-    *fail_n = UINT64_MAX;
-    /* Finite codes with three-heap moves have two theorems: plain
-     * (guy-smith-3) and arithmetic (hex-arith) periodicity. */
-    if (kind == KIND_THREE && c->theorem_id &&
-        strcmp(c->theorem_id, SG_THM_HEX_ARITH) == 0) {
-        kind = KIND_HEX_ARITH;
-        th = theorem_of(kind);
-    }
-    if (!th)
-        return refute(err, "no implemented theorem applies to this rule");
-    if (!c->theorem_id || strcmp(th->id, c->theorem_id) != 0)
-        return refute(err,
-                      "the stated theorem does not apply to this rule "
-                      "(only %s does)",
-                      kind == KIND_THREE ? SG_THM_THREE_HEAP
-                          " or " SG_THM_HEX_ARITH
-                                         : th->id);
-    if (p == 0 || q == 0)
-        return refute(err, "the period must be positive");
-    if (c->status != (sq ? SG_ARITH_PERIODIC : SG_PERIODIC))
-        return refute(err, "the status '%s' contradicts the saltus %llu",
-                      sg_period_status_name(c->status), U(sq));
-    if (kind != KIND_TAIL3 && kind != KIND_TAIL3_SPLIT &&
-        kind != KIND_TAIL_PERIODIC && kind != KIND_HEX_ARITH &&
-        (sal != 0 || sq != 0))
-        return refute(err,
-                      "this theorem proves only plain periodicity (saltus 0)");
-    if (kind != KIND_TAIL3 && a == 0)
-        return refute(err, "the theorem's start must be at least 1");
-    if (kind == KIND_TAIL3_SPLIT || kind == KIND_HEX_ARITH) {
-        /* both read their hypotheses off G(0..B) with a saltus */
-        int hex = kind == KIND_HEX_ARITH;
-        const char *why, *name = hex ? "hexadecimal" : "splitting-tail";
-        int ok;
-        if (B >= s->n)
-            return refute(err, "fewer values available than the "
-                               "certificate covers");
-        if (sg_checksum(s, (size_t)B + 1) != c->checksum)
-            return refute(err, "checksum of G(0..bound) does not match");
-        if (hex && sal == 0)
-            return refute(err, "this theorem proves only arithmetic "
-                               "periodicity (saltus at least 1)");
-        if (sal > s->max)
-            return refute(err, "the proof's saltus %llu exceeds every value",
-                          U(sal));
-        if (p > B || a > B - p)
-            return refute(err, "the start and period reach beyond the "
-                               "bound");
-        ok = hex ? hex_arith_check(s, r, a, p, sal, &need, &why, NULL)
-                 : split_tail_check(s, r, a, p, sal, &need, &why);
-        if (ok < 0) {
-            sg_error_set(err, SG_E_NOMEM, -1,
-                         "out of memory while checking the %s theorem", name);
-            return 0;
-        }
-        if (need != UINT64_MAX && need > B)
-            return refute(err,
-                          "the bound is smaller than the theorem needs "
-                          "(%llu < %llu)",
-                          U(B), U(need));
-        if (!ok)
-            return refute(err, "the %s theorem's check fails: %s", name, why);
-        goto claimed;
-    }
-    t = kind_length(kind, r);
-    end = agreement_end(kind, a, p, t);
-    need = theorem_needs(kind, a, p, t);
-    if (need == UINT64_MAX)
-        return refute(err,
-                      "the theorem's bound for start %llu and period "
-                      "%llu exceeds 2^64",
-                      U(a), U(p));
-    if (need > B)
-        return refute(err,
-                      "the bound is smaller than the theorem needs (%llu < "
-                      "%llu)",
-                      U(B), U(need));
-    if (B >= s->n)
-        return refute(err, "fewer values available than the certificate "
-                           "covers");
-    if (sg_checksum(s, (size_t)B + 1) != c->checksum)
-        return refute(err, "checksum of G(0..bound) does not match");
-    /* From here on every index is at most need <= B < s->n. */
-    if (sal > s->max)
-        return refute(err, "the proof's saltus %llu exceeds every value",
-                      U(sal));
-    for (n = a; n < end; n++)
-        if (G(n + p) != G(n) + sal) {
-            *fail_n = n;
-            return refute(err,
-                          "G(n+%llu) differs from G(n)+%llu inside the "
-                          "theorem's range",
-                          U(p), U(sal));
-        }
-    if (kind == KIND_TAIL_PERIODIC) {
-        const char *why = NULL;
-        int ok;
-        if (p % r->tail_len)
-            return refute(err,
-                          "the proof's period %llu is not a multiple of the "
-                          "tail's period %llu",
-                          U(p), U(r->tail_len));
-        if (sal && p > B - a + 1)
-            return refute(err, "the start and period reach beyond the "
-                               "bound");
-        if (sal && (ok = class_condition(s, r, a, p, sal, &why)) != 1) {
-            if (ok < 0) {
-                sg_error_set(err, SG_E_NOMEM, -1,
-                             "out of memory while checking the class "
-                             "condition");
-                return 0;
-            }
-            return refute(err, "%s", why);
-        }
-    }
-    if (kind == KIND_TAIL3 && (pc = prefix_condition(s, a, p, sal)) != 1) {
-        if (pc < 0) {
-            sg_error_set(err, SG_E_NOMEM, -1,
-                         "out of memory while checking the prefix condition");
-            return 0;
-        }
-        return refute(err, "the prefix condition of the tail theorem fails");
-    }
-claimed:
-    /* The claim: every arithmetic period of the proven sequence is a
-     * multiple of the least one d, with saltus in proportion. */
-    d = least_period(s, a, p, sal, &sd);
-    if (q % d || sq != mul_sat(sd, q / d))
-        return refute(err,
-                      "the claimed period %llu with saltus %llu is not a "
-                      "period of the proven sequence (its least period is "
-                      "%llu, saltus %llu)",
-                      U(q), U(sq), U(d), U(sd));
-    if (q != d)
-        return refute(err,
-                      "the claimed period %llu is a period, but not the "
-                      "least one (the least is %llu)",
-                      U(q), U(d));
-    if (n0 > a)
-        return refute(err,
-                      "the claimed pre-period %llu lies beyond the "
-                      "theorem's start %llu",
-                      U(n0), U(a));
-    for (n = n0; n < a; n++)
-        if (G(n + q) != G(n) + sq) {
-            *fail_n = n;
-            return refute(err,
-                          "G(n+%llu) differs from G(n)+%llu below the "
-                          "theorem's start",
-                          U(q), U(sq));
-        }
-    if (n0 > 0 && G(n0 - 1 + q) == G(n0 - 1) + sq) {
-        *fail_n = n0 - 1;
-        return refute(err, "the claimed pre-period %llu is not the least",
-                      U(n0));
-    }
-    return 1;
-}
-
-#undef U
-#undef G
 
 /* The size of sg_analyse's next round after an unproven one: 2N, or less
  * for the splitting theorems when some candidate p already agrees
@@ -1774,17 +626,19 @@ claimed:
  * costs one more round, never a wrong answer, as the proof is searched
  * afresh at every round.  (Short stretches, e.g. runs of equal values,
  * would only shave a little off 2N, so they are ignored.) */
-static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
+size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
+                            sgi_prove_memo *memo)
 {
     proof_kind kind = rule_kind(r, NULL);
     uint64_t N = s->n, best = 2 * N, t, p;
     sg_period_scan ps;
     int have_scan;
 
-    if (kind == KIND_NONE || kind == KIND_TAIL3 || kind == KIND_TAIL3_SPLIT ||
-        kind == KIND_TAIL_PERIODIC || kind == KIND_WINDOW || N < 16)
+    if (kind == SGI_PROOF_NONE || kind == SGI_PROOF_TAIL3 ||
+        kind == SGI_PROOF_TAIL3_SPLIT || kind == SGI_PROOF_TAIL_PERIODIC ||
+        kind == SGI_PROOF_WINDOW || N < 16)
         return (size_t)best;
-    t = kind_length(kind, r);
+    t = sgi_kind_length(kind, r);
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values
      * means the last SCAN_FROM/2 values recur at shift p: a period scan
      * lists those p, in increasing order like the loop before it. */
@@ -1794,11 +648,11 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
         uint64_t i = start_of(s, p, 0, memo), a, need;
         if (2 * (N - p - i) >= p) {
             a = i ? i : 1;
-            need = agreement_end(kind, a, p, t) + p;
+            need = sgi_agreement_end(kind, a, p, t) + p;
             if (need > N && need < best)
                 best = need;
         }
-        if (agreement_end(kind, 1, p + 1, t) + p + 1 >= best)
+        if (sgi_agreement_end(kind, 1, p + 1, t) + p + 1 >= best)
             break; /* no later p can need fewer values */
         if (p + 1 < SCAN_FROM || !have_scan)
             p++;
@@ -1812,33 +666,4 @@ static size_t next_round(const sg_rule *r, const sg_seq *s, run_memo *memo)
     /* Grow by at least an eighth, so that candidates that keep breaking
      * just past the computed range cannot cause many tiny rounds. */
     return (size_t)(best < N + N / 8 ? N + N / 8 : best);
-}
-
-sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
-                     const sg_enum_options *opt, sg_error *err)
-{
-    size_t n = s->n < 128 ? 128 : s->n;
-    sg_status st;
-    run_memo memo;
-
-    memo_init(&memo, r);
-    if (!sgi_prove_applicable(r, NULL))
-        n = max;
-    for (;;) {
-        if (n > max)
-            n = max;
-        st = sg_enumerate(s, r, n, opt, err);
-        /* (the result is returned, so observed, after an error or at max) */
-        if (prove_memo(res, r, s, &memo, st || s->n >= max) == SG_E_NOMEM &&
-            !st)
-            return sg_error_set(err, SG_E_NOMEM, -1,
-                                "out of memory while proving the period of "
-                                "%zu values",
-                                s->n);
-        if (st)
-            return st;
-        if (res->status != SG_UNRESOLVED || s->n >= max)
-            return SG_OK;
-        n = next_round(r, s, &memo);
-    }
 }

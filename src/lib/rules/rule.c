@@ -30,6 +30,7 @@ void sg_rule_clear(sg_rule *r)
         free(r->set);
     }
     sgi_tb_free(r->tb);
+    free(r->profile);
     memset(r, 0, sizeof *r);
 }
 
@@ -708,6 +709,9 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
         }
         break;
     }
+    /* The profile, once the rule is whole (rules are immutable after). */
+    if (!st)
+        st = sgi_rule_profile_build(r, err);
     if (st)
         sg_rule_clear(r);
     return st;
@@ -794,65 +798,15 @@ static int all_threes(const sg_rule *r)
     return 1;
 }
 
-static int is_subtract(const sg_rule *r)
+int sgi_rule_is_subtract(const sg_rule *r)
 {
     return r->tail_len == 0 && r->nterms > 0 && all_threes(r);
 }
 
-static int is_allbut(const sg_rule *r)
+int sgi_rule_is_allbut(const sg_rule *r)
 {
     return r->tail_len == 1 && r->tail[0] == 3 && !r->tail_unequal[0] &&
            all_threes(r);
-}
-
-const char *sg_rule_family(const sg_rule *r)
-{
-    if (r->set)
-        return r->set_allbut ? "all-but" : "subtract";
-    if (r->tb)
-        return "take-and-break";
-    if (is_subtract(r))
-        return "subtract";
-    if (is_allbut(r))
-        return "all-but";
-    /* Octal and hexadecimal games are finite codes without `!`; Grundy's
-     * game (4!.0) or 0.[7] is neither, whatever its digits. */
-    if (r->tail_len || sg_rule_has_unequal(r))
-        return "take-and-break";
-    return (sg_rule_bits(r) & SG_BIT_THREE) ? "hex" : "octal";
-}
-
-void sgi_rule_profile(sgi_profile *pr, const sg_rule *r)
-{
-    size_t i;
-
-    memset(pr, 0, sizeof *pr);
-    pr->max_take = sg_rule_max_take(r);
-    pr->bits = sg_rule_bits(r);
-    for (i = 0; i < r->nterms; i++)
-        pr->prefix_bits |= r->terms[i].digit;
-    for (i = 0; i < r->tail_len; i++)
-        pr->tail_bits |= r->tail[i];
-    pr->has_tail = r->tail_len != 0;
-    pr->tail_start = pr->has_tail ? r->tail_start : 0;
-    pr->tail3 = r->tail_len == 1 && r->tail[0] == 3 && !r->tail_unequal[0];
-    pr->splits = (pr->bits & SG_BIT_TWO) != 0;
-    pr->three = (pr->bits & SG_BIT_THREE) != 0;
-    pr->unequal = sg_rule_has_unequal(r);
-    pr->family = sg_rule_family(r);
-    pr->tail_len = r->tail_len;
-    pr->set = r->set != NULL;
-    pr->set_allbut = pr->set && r->set_allbut;
-    pr->set_heap_dep = pr->set && sgi_set_heap_dependent(r->set);
-    pr->tb = r->tb != NULL;
-    if (pr->tb) {
-        for (i = 0; i < r->tb->len; i++)
-            if (r->tb->d[i].cons != SGI_TB_ANY && (r->tb->d[i].mask >> 2))
-                pr->unequal = 1;
-        pr->has_tail = r->tb->tail_len != 0;
-        pr->tail_len = r->tb->tail_len;
-        pr->tail_start = pr->has_tail ? r->tb->len - r->tb->tail_len : 0;
-    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -939,8 +893,8 @@ char *sg_rule_canonical(const sg_rule *r)
         return sgi_tb_canonical(r->tb);
     sb_putc(&b, '\0');
     b.n = 0;
-    if (is_subtract(r) || is_allbut(r)) {
-        int sub = is_subtract(r);
+    if (sgi_rule_is_subtract(r) || sgi_rule_is_allbut(r)) {
+        int sub = sgi_rule_is_subtract(r);
         /* All-but lists name the zero positions below the tail. */
         size_t cap = sub ? r->nterms : (size_t)r->tail_start;
         uint64_t *v = malloc((cap + 1) * sizeof *v);

@@ -25,12 +25,7 @@ typedef struct direct {
 
 int sgi_direct_applicable(const sg_rule *r)
 {
-    sgi_profile pr;
-
-    sgi_rule_profile(&pr, r);
-    if (pr.set || pr.tb)
-        return 0;
-    return r->tail_len == 0 && !(sg_rule_bits(r) & (SG_BIT_TWO | SG_BIT_THREE));
+    return sgi_method_applies(r, SGI_METHOD_DIRECT);
 }
 
 /* The value of heap h, reading G through g of element type T.  Terms are

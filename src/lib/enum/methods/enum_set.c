@@ -566,9 +566,7 @@ static size_t zeroset_first(const zeroset *z)
  * window [jl(h), jr(h)] whose ends never move back. */
 static int window_applies(const sgi_set *set, int allbut)
 {
-    return !allbut && set->ninc == 1 && set->nexc == 0 &&
-           (set->inc[0].kind == SGI_SET_AT_MOST ||
-            set->inc[0].kind == SGI_SET_AT_LEAST);
+    return sgi_set_window_shape(set, allbut);
 }
 
 /* The moves of heap h are k in [*kmin, *kmax] (empty when kmin > kmax). */
@@ -649,8 +647,7 @@ static sg_status run_window(run *r, sg_error *err)
  * perhaps bounded, and nothing else (the aliquot game). */
 static int divisors_apply(const sgi_set *set, int allbut)
 {
-    return !allbut && set->ninc == 1 && set->nexc == 0 &&
-           set->inc[0].kind == SGI_SET_PROPER_DIV;
+    return sgi_set_divisors_shape(set, allbut);
 }
 
 /* The divisors method: the least prime factor of every heap below n (a

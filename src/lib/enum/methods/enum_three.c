@@ -43,16 +43,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether this method applies: bit 8 somewhere, no '!', no tail. */
+/* Whether this method applies: bit 8 somewhere, no '!', no tail (the
+ * profile's answer, rules/profile.c). */
 int sgi_three_applicable(const sg_rule *r)
 {
-    sgi_profile pr;
-
-    sgi_rule_profile(&pr, r);
-    if (pr.set || pr.tb)
-        return 0;
-    return (sg_rule_bits(r) & SG_BIT_THREE) && !r->tail_len &&
-           !sg_rule_has_unequal(r);
+    return sgi_method_applies(r, SGI_METHOD_THREE);
 }
 
 typedef struct three {

@@ -10,13 +10,7 @@
 
 int sgi_sparse_applicable(const sg_rule *r)
 {
-    unsigned bits = sg_rule_bits(r);
-    sgi_profile pr;
-
-    sgi_rule_profile(&pr, r);
-    if (pr.set || pr.tb)
-        return 0;
-    return r->tail_len == 0 && (bits & SG_BIT_TWO) && !(bits & SG_BIT_THREE);
+    return sgi_method_applies(r, SGI_METHOD_SPARSE);
 }
 
 void sparse_free(sparse *sp)
