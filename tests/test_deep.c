@@ -31,24 +31,6 @@ static int rare_under(const sg_deep *d, sg_value v, size_t h)
              (d->parity & (int)((h ^ (size_t)d->pshift) & 1)));
 }
 
-/* Save d and load it back into a fresh run (a checkpoint resumed). */
-static void round_trip(sg_deep *d, const sg_rule *r)
-{
-    void *blob;
-    size_t len;
-    sg_error err;
-    sg_deep e;
-
-    memset(&err, 0, sizeof err);
-    if (sg_deep_save(d, r, &blob, &len, &err) != SG_OK)
-        fail_msg("save: %s", err.msg);
-    if (sg_deep_load(&e, r, blob, len, &err) != SG_OK)
-        fail_msg("load of a fresh checkpoint: %s", err.msg);
-    free(blob);
-    sg_deep_clear(d);
-    *d = e;
-}
-
 /*
  * Run rule `code` deep to n values with the given window, in random
  * steps, saving and loading at each step when `resume`; compare with the
@@ -78,7 +60,7 @@ static int deep_vs_full(const char *code, size_t n, size_t window, int resume,
             at = n;
         st = sg_deep_extend(&d, &r, at, NULL, &err);
         if (resume && st == SG_OK)
-            round_trip(&d, &r);
+            tu_deep_round_trip(&d, &r);
     }
     if (st != SG_OK && st != SG_E_UNKNOWN)
         fail_msg("%s: deep run failed: %s", code, err.msg);

@@ -1,8 +1,10 @@
 /*
  * testutil.h - helpers shared by the cmocka test programs: a seeded
  * pseudo-random generator whose seed is printed so that a failure can be
- * replayed (SG_TEST_SEED=...), and a volume multiplier (SG_TEST_MULT=...)
- * for running more or fewer random cases.
+ * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
+ * for running more or fewer random cases, random rules; and, defined in
+ * testutil.c, deep runs saved and loaded.  A helper two test programs
+ * need lives here, not in a copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
 #define SG_TEST_TESTUTIL_H
@@ -226,5 +228,13 @@ static inline void parse_or_fail(sg_rule *r, sg_rule_syntax syntax,
     if (sg_rule_parse(r, syntax, text, &err) != SG_OK)
         fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg, TU_SEED);
 }
+
+/* ------------------------------------------------------------------ */
+/* testutil.c                                                           */
+/* ------------------------------------------------------------------ */
+
+/* Save deep run d and load it back into a fresh run, which replaces d (a
+ * checkpoint resumed). */
+void tu_deep_round_trip(sg_deep *d, const sg_rule *r);
 
 #endif /* SG_TEST_TESTUTIL_H */
