@@ -63,39 +63,6 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* A rule analysed by the library, with reference values G(0..nref-1). */
-typedef struct game {
-    sg_rule r;
-    sg_seq s;
-    sg_result res;
-    uint32_t *ref;
-    size_t nref;
-} game;
-
-static void game_init(game *g, const char *code, size_t max, size_t nref)
-{
-    static ref_rule rr;
-    sg_error err;
-
-    memset(g, 0, sizeof *g);
-    sg_rule_init(&g->r);
-    sg_seq_init(&g->s);
-    assert_int_equal(sg_rule_parse(&g->r, SG_SYNTAX_RULE, code, &err), SG_OK);
-    assert_int_equal(sg_analyse(&g->res, &g->s, &g->r, max, NULL, &err), SG_OK);
-    assert_int_equal(ref_rule_from_code(&rr, code), 0);
-    g->ref = malloc(nref * sizeof *g->ref);
-    assert_non_null(g->ref);
-    ref_values(g->ref, nref, &rr);
-    g->nref = nref;
-}
-
-static void game_clear(game *g)
-{
-    sg_seq_clear(&g->s);
-    sg_rule_clear(&g->r);
-    free(g->ref);
-}
-
 /* One row of a sequence data file. */
 typedef struct row {
     uint64_t n, max, min, rare;
@@ -225,13 +192,13 @@ static void test_sequence_rows_exact(void **state)
 
     (void)state;
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
-        game g;
+        tu_game g;
         sgi_plot_data d;
         sg_error err;
         row *rows;
         size_t nrows, i;
 
-        game_init(&g, cases[c].code, 1000, cases[c].to + 1);
+        tu_game_init(&g, cases[c].code, 1000, cases[c].to + 1);
         assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res,
                                                  cases[c].from, cases[c].to,
                                                  10000, NULL, &err),
@@ -252,7 +219,7 @@ static void test_sequence_rows_exact(void **state)
                          (unsigned)g.ref[n]);
         }
         free(rows);
-        game_clear(&g);
+        tu_game_clear(&g);
     }
     free(path);
 }
@@ -266,13 +233,13 @@ static void test_sequence_thinning(void **state)
     static const uint64_t masks[][3] = {
         {0, 0, 0}, {254, 0, 0}, {6, 1, 1}, {1, 1, 0}, {254, 1, 1}};
     char *path = scratch("thin.dat");
-    game g;
+    tu_game g;
     size_t c;
     tu_rng rng;
 
     (void)state;
     tu_rng_init(&rng, 61);
-    game_init(&g, "4!.0", 3000, 3000);
+    tu_game_init(&g, "4!.0", 3000, 3000);
     for (c = 0; c < sizeof caps / sizeof *caps; c++) {
         uint64_t from = tu_range(&rng, 0, 40), to = 2999;
         uint64_t mask = masks[c][0], total = to - from + 1, step, k;
@@ -324,7 +291,7 @@ static void test_sequence_thinning(void **state)
         }
         free(rows);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -333,7 +300,7 @@ static void test_sequence_thinning(void **state)
 static void test_sequence_long_range(void **state)
 {
     char *path = scratch("long.dat");
-    game g;
+    tu_game g;
     sgi_plot_data d;
     sg_error err;
     row *rows;
@@ -341,7 +308,7 @@ static void test_sequence_long_range(void **state)
     uint64_t from = 1000000, to = 100999999, pmax = 0, pmin = UINT64_MAX, i;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 200);
+    tu_game_init(&g, "0.77", 1000, 200);
     assert_int_equal(g.res.status, SG_PERIODIC);
     for (i = 71; i < 83; i++) {
         pmax = g.ref[i] > pmax ? g.ref[i] : pmax;
@@ -372,7 +339,7 @@ static void test_sequence_long_range(void **state)
         assert_int_equal(rows[0].max, want);
         free(rows);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -405,11 +372,11 @@ static void test_sequence_far(void **state)
         {0, 200, 0}, /* near 0: n itself */
     };
     char *path = scratch("far.dat");
-    game g;
+    tu_game g;
     size_t c;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 200);
+    tu_game_init(&g, "0.77", 1000, 200);
     assert_int_equal(g.res.status, SG_PERIODIC);
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
         uint64_t from = cases[c].from, to = cases[c].to, width = to - from;
@@ -452,7 +419,7 @@ static void test_sequence_far(void **state)
         }
         free(rows);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -499,12 +466,12 @@ static void test_sequence_far_values(void **state)
 static void test_sequence_unknown(void **state)
 {
     char *path = scratch("unknown.dat");
-    game g;
+    tu_game g;
     sgi_plot_data d;
     sg_error err;
 
     (void)state;
-    game_init(&g, "4!.0", 500, 10);
+    tu_game_init(&g, "4!.0", 500, 10);
     assert_int_equal(g.res.status, SG_UNRESOLVED);
     assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n,
                                              0, NULL, &err),
@@ -513,7 +480,7 @@ static void test_sequence_unknown(void **state)
     assert_int_equal(
         sgi_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, NULL, &err),
         SG_E_INPUT);
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -642,13 +609,13 @@ static void test_rare_examples(void **state)
  * weight under 15; the rare values 0, 3, 5, 6 occur only before n = 71. */
 static void test_rare_kayles(void **state)
 {
-    game g;
+    tu_game g;
     sgi_plot_rare got;
     sg_error err;
     uint64_t n, count = 0;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 400);
+    tu_game_init(&g, "0.77", 1000, 400);
     assert_int_equal(sgi_plot_find_rare(&got, &g.s, &g.r, &g.res, 0, 399, &err),
                      SG_OK);
     assert_int_equal(got.mask, 15);
@@ -670,7 +637,7 @@ static void test_rare_kayles(void **state)
         assert_int_equal(sp.mask, 15);
         assert_int_equal(got.count, sp.rare);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
 }
 
 /* Whether heap n of value v is rare under (mask, parity q, offset c) as
@@ -706,12 +673,12 @@ static void test_rare_parity(void **state)
 
     (void)state;
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
-        game g;
+        tu_game g;
         sgi_plot_rare got;
         sg_error err;
         uint64_t n, count = 0, last = 0, in_tail = 0;
 
-        game_init(&g, cases[c].code, 3000, 3000);
+        tu_game_init(&g, cases[c].code, 3000, 3000);
         for (n = 0; n < 3000; n++)
             if (rare_ext_naive(g.ref[n], n, cases[c].mask, 1, cases[c].shift)) {
                 count++;
@@ -745,7 +712,7 @@ static void test_rare_parity(void **state)
                          SG_OK);
         assert_int_equal(got.mask, 0);
         assert_int_equal(got.count, 0);
-        game_clear(&g);
+        tu_game_clear(&g);
     }
 }
 
@@ -893,11 +860,11 @@ static void test_bad_destinations(void **state)
     char *missing = scratch("no-such-dir/x.png"), *txt = scratch("x.txt");
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
     struct stat st;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     assert_int_equal(
         sg_plot_sequence(missing, &g.r, &g.res, &g.s, 0, 100, &opt, &err),
@@ -911,7 +878,7 @@ static void test_bad_destinations(void **state)
     assert_int_equal(sg_plot_results(txt, "x", NULL, 0, &opt, &err),
                      SG_E_INPUT);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(missing);
     free(txt);
 }
@@ -923,11 +890,11 @@ static void test_missing_gnuplot(void **state)
     char *out = scratch("never.png");
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
     struct stat st;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = "/nonexistent/gnuplot";
     assert_int_equal(
@@ -939,7 +906,7 @@ static void test_missing_gnuplot(void **state)
     assert_non_null(strstr(err.msg, "gnuplot-nox"));
     assert_int_not_equal(stat(out, &st), 0);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(out);
 }
 
@@ -1078,14 +1045,14 @@ static void test_script_far(void **state)
     row *rows;
     size_t nrows;
     uint64_t xtic, bfirst, p, k;
-    game g;
+    tu_game g;
 
     (void)state;
     kept_gp = malloc(strlen(keep) + 5);
     kept_dat = malloc(strlen(keep) + 5);
     sprintf(kept_gp, "%s.gp", keep);
     sprintf(kept_dat, "%s.dat", keep);
-    game_init(&g, "0.77", 1000, 200);
+    tu_game_init(&g, "0.77", 1000, 200);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     assert_int_equal(
@@ -1158,7 +1125,7 @@ static void test_script_far(void **state)
     }
     free(rows);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(keep);
     free(gp);
     free(out);
@@ -1224,9 +1191,9 @@ static void test_script_rare(void **state)
         size_t nrows, k, ringed = 0;
         sg_error err;
         row *rows;
-        game g;
+        tu_game g;
 
-        game_init(&g, cases[c].code, 3000, 3000);
+        tu_game_init(&g, cases[c].code, 3000, 3000);
         assert_int_equal(
             sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 2999, &opt, &err),
             SG_OK);
@@ -1265,7 +1232,7 @@ static void test_script_rare(void **state)
         assert_string_equal(v, cases[c].legend);
         free(v);
         free(script);
-        game_clear(&g);
+        tu_game_clear(&g);
     }
     assert_no_leftovers();
     free(keep);
@@ -1503,12 +1470,12 @@ static void test_images(void **state)
     };
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
 
     (void)state;
     if (!have_gnuplot())
         skip();
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     assert_int_equal(
         sg_plot_sequence(png, &g.r, &g.res, &g.s, 0, 200, &opt, &err), SG_OK);
@@ -1537,7 +1504,7 @@ static void test_images(void **state)
     assert_int_equal(sg_plot_results(rpng, "none", NULL, 0, &opt, &err), SG_OK);
     assert_png(rpng, 1200, 540);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(png);
     free(svg);
     free(pdf);
@@ -1702,7 +1669,7 @@ static void test_gnuplot_error(void **state)
     char *tpl = scratch("bad_template.gp"), *out = scratch("keep.png");
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
     FILE *f;
     char *text;
 
@@ -1717,7 +1684,7 @@ static void test_gnuplot_error(void **state)
     assert_non_null(f);
     fputs("old contents", f);
     fclose(f);
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     opt.template_file = tpl;
     assert_int_equal(
@@ -1737,7 +1704,7 @@ static void test_gnuplot_error(void **state)
         sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 100, &opt, &err), SG_E_IO);
     assert_non_null(strstr(err.msg, "no image"));
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(tpl);
     free(out);
 }

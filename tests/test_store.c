@@ -138,45 +138,6 @@ static sg_result unresolved(const sg_seq *s)
     return r;
 }
 
-/* A rule analysed by the library, with its reference values G(0..ng-1). */
-typedef struct game {
-    sg_rule r;
-    sg_seq s;
-    sg_result res;
-    char *canon;
-    uint32_t *g;
-    size_t ng;
-} game;
-
-static void game_init(game *gm, const char *code, size_t max, size_t ng)
-{
-    static ref_rule ref;
-    sg_error err;
-
-    memset(gm, 0, sizeof *gm);
-    sg_rule_init(&gm->r);
-    sg_seq_init(&gm->s);
-    if (sg_rule_parse(&gm->r, SG_SYNTAX_RULE, code, &err) != SG_OK)
-        fail_msg("%s: %s", code, err.msg);
-    gm->canon = sg_rule_canonical(&gm->r);
-    assert_non_null(gm->canon);
-    if (max && sg_analyse(&gm->res, &gm->s, &gm->r, max, NULL, &err) != SG_OK)
-        fail_msg("%s: sg_analyse: %s", code, err.msg);
-    assert_int_equal(ref_rule_from_code(&ref, code), 0);
-    gm->ng = ng;
-    gm->g = malloc(ng * sizeof *gm->g);
-    assert_non_null(gm->g);
-    ref_values(gm->g, ng, &ref);
-}
-
-static void game_clear(game *gm)
-{
-    sg_rule_clear(&gm->r);
-    sg_seq_clear(&gm->s);
-    free(gm->canon);
-    free(gm->g);
-}
-
 static void assert_iso_time(const char *t)
 {
     /* "YYYY-MM-DDTHH:MM:SSZ" */
@@ -348,23 +309,23 @@ static void test_roundtrip_proven(void **state)
 
     (void)state;
     for (k = 0; k < sizeof codes / sizeof *codes; k++) {
-        game gm;
+        tu_game gm;
         sg_store_entry e;
         sg_seq back;
         int found;
 
-        game_init(&gm, codes[k], 100000, 0);
+        tu_game_init(&gm, codes[k], 100000, 0);
         if (gm.res.status == SG_UNRESOLVED) {
-            game_clear(&gm);
+            tu_game_clear(&gm);
             continue;
         }
-        free(gm.g);
-        gm.ng = gm.s.n;
-        gm.g = malloc(gm.ng * sizeof *gm.g);
+        free(gm.ref);
+        gm.nref = gm.s.n;
+        gm.ref = malloc(gm.nref * sizeof *gm.ref);
         {
             ref_rule ref;
             assert_int_equal(ref_rule_from_code(&ref, codes[k]), 0);
-            ref_values(gm.g, gm.ng, &ref);
+            ref_values(gm.ref, gm.nref, &ref);
         }
         assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r),
                                       &gm.res, &gm.s, "sparse", 0.25, &err),
@@ -396,14 +357,14 @@ static void test_roundtrip_proven(void **state)
         assert_string_equal(e.algorithm, "sparse");
         assert_int_equal(back.n, gm.s.n);
         for (i = 0; i < back.n; i++)
-            if (sg_seq_get(&back, i) != gm.g[i])
+            if (sg_seq_get(&back, i) != gm.ref[i])
                 fail_msg("%s: G(%zu) = %u read back, reference %u", codes[k], i,
-                         (unsigned)sg_seq_get(&back, i), (unsigned)gm.g[i]);
+                         (unsigned)sg_seq_get(&back, i), (unsigned)gm.ref[i]);
         assert_int_equal(sg_checksum(&back, (size_t)e.res.certified_to + 1),
                          gm.res.checksum);
         sg_store_entry_clear(&e);
         sg_seq_clear(&back);
-        game_clear(&gm);
+        tu_game_clear(&gm);
     }
     sg_store_close(db);
     free(path);
@@ -489,14 +450,14 @@ static void test_extend_prefix(void **state)
 
     (void)state;
     for (k = 0; k < sizeof codes / sizeof *codes; k++) {
-        game gm;
+        tu_game gm;
         sg_store_entry e;
         sg_seq back;
         sg_result res;
         int found;
         size_t first = 300 + 97 * k, full = 2500;
 
-        game_init(&gm, codes[k], 0, full);
+        tu_game_init(&gm, codes[k], 0, full);
         sg_store_entry_init(&e);
         sg_seq_init(&back);
         assert_int_equal(sg_enumerate(&gm.s, &gm.r, first, NULL, &err), SG_OK);
@@ -513,10 +474,10 @@ static void test_extend_prefix(void **state)
                          SG_OK);
         assert_int_equal(back.n, full);
         for (i = 0; i < full; i++)
-            if (sg_seq_get(&back, i) != gm.g[i])
+            if (sg_seq_get(&back, i) != gm.ref[i])
                 fail_msg("%s: G(%zu) = %u after extension, reference %u",
                          codes[k], i, (unsigned)sg_seq_get(&back, i),
-                         (unsigned)gm.g[i]);
+                         (unsigned)gm.ref[i]);
         assert_int_equal(
             sg_store_put(db, gm.canon, "octal", &res, &back, "test", 2.0, &err),
             SG_OK);
@@ -526,10 +487,10 @@ static void test_extend_prefix(void **state)
         assert_int_equal(back.n, full);
         assert_int_equal(e.res.computed, full);
         for (i = 0; i < full; i++)
-            assert_int_equal(sg_seq_get(&back, i), gm.g[i]);
+            assert_int_equal(sg_seq_get(&back, i), gm.ref[i]);
         sg_store_entry_clear(&e);
         sg_seq_clear(&back);
-        game_clear(&gm);
+        tu_game_clear(&gm);
     }
     /* One row per rule, and chunk rows match the stored counts. */
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 4);
@@ -606,7 +567,7 @@ static void test_better_row_wins(void **state)
     sg_seq s, back;
     sg_result res;
     sg_error err;
-    game gm;
+    tu_game gm;
     int found;
     char created[24];
 
@@ -614,7 +575,7 @@ static void test_better_row_wins(void **state)
     sg_store_entry_init(&e);
     sg_seq_init(&s);
     sg_seq_init(&back);
-    game_init(&gm, "0.77", 100000, 0);
+    tu_game_init(&gm, "0.77", 100000, 0);
     assert_int_equal(gm.res.status, SG_PERIODIC);
     assert_int_equal(sg_enumerate(&s, &gm.r, 150, NULL, &err), SG_OK);
     res = unresolved(&s);
@@ -651,7 +612,7 @@ static void test_better_row_wins(void **state)
     assert_int_equal(e.res.status, SG_PERIODIC);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 1);
     sg_store_entry_clear(&e);
-    game_clear(&gm);
+    tu_game_clear(&gm);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
     sg_store_close(db);
@@ -675,14 +636,14 @@ static void test_batch(void **state)
     sg_seq back;
     sg_result res;
     sg_error err;
-    game gm;
+    tu_game gm;
     int found;
     size_t i;
 
     (void)state;
     sg_store_entry_init(&e);
     sg_seq_init(&back);
-    game_init(&gm, "0.77", 0, 150);
+    tu_game_init(&gm, "0.77", 0, 150);
     assert_int_equal(sg_enumerate(&gm.s, &gm.r, 150, NULL, &err), SG_OK);
     res = unresolved(&gm.s);
 
@@ -714,7 +675,7 @@ static void test_batch(void **state)
     assert_int_equal(sg_store_get(db, "0.77", &e, &back, &found, &err), SG_OK);
     assert_int_equal(back.n, 150);
     for (i = 0; i < 150; i++)
-        assert_int_equal(sg_seq_get(&back, i), gm.g[i]);
+        assert_int_equal(sg_seq_get(&back, i), gm.ref[i]);
 
     /* A failed write midway: the whole batch goes. */
     sql(path, "CREATE TRIGGER no_fail BEFORE INSERT ON rules"
@@ -740,7 +701,7 @@ static void test_batch(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 3);
     sg_store_entry_clear(&e);
     sg_seq_clear(&back);
-    game_clear(&gm);
+    tu_game_clear(&gm);
     sg_store_close(db);
     free(path);
     rm_tree(dir);
@@ -768,13 +729,13 @@ static void test_list_drop(void **state)
     sg_store *db = open_ok(path);
     sg_error err;
     seen sn;
-    game a, b;
+    tu_game a, b;
     sg_result ru;
     int found;
 
     (void)state;
-    game_init(&a, "0.77", 100000, 0);
-    game_init(&b, "4!.0", 500, 0);
+    tu_game_init(&a, "0.77", 100000, 0);
+    tu_game_init(&b, "4!.0", 500, 0);
     assert_int_equal(
         sg_store_put(db, a.canon, "octal", &a.res, &a.s, "t", 0, &err), SG_OK);
     ru = unresolved(&b.s);
@@ -808,8 +769,8 @@ static void test_list_drop(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM chunks WHERE "
                                    "rule_id NOT IN (SELECT id FROM rules)"),
                      0);
-    game_clear(&a);
-    game_clear(&b);
+    tu_game_clear(&a);
+    tu_game_clear(&b);
     free(path);
     rm_tree(dir);
 }
@@ -853,7 +814,7 @@ static void test_refuse_foreign_and_corrupt(void **state)
     size_t i, n;
     sg_store *db;
     sg_error err;
-    game gm;
+    tu_game gm;
     unsigned char *data;
 
     (void)state;
@@ -871,7 +832,7 @@ static void test_refuse_foreign_and_corrupt(void **state)
     expect_refused(other, "another program");
 
     /* A real cache cut short, and one whose header page is overwritten. */
-    game_init(&gm, "4!.0", 20000, 0);
+    tu_game_init(&gm, "4!.0", 20000, 0);
     db = open_ok(good);
     {
         sg_result r = unresolved(&gm.s);
@@ -894,7 +855,7 @@ static void test_refuse_foreign_and_corrupt(void **state)
     assert_int_equal(sg_store_open(&db, dirpath, 0, &err), SG_E_IO);
     assert_non_null(strstr(err.msg, "directory"));
 
-    game_clear(&gm);
+    tu_game_clear(&gm);
     free(text);
     free(rnd);
     free(other);
@@ -1023,16 +984,16 @@ static void test_schema_v1(void **state)
 
     (void)state;
     for (k = 0; k < 4; k++) {
-        game gm;
+        tu_game gm;
         sg_result res;
-        game_init(&gm, codes[k], 0, 60);
+        tu_game_init(&gm, codes[k], 0, 60);
         for (i = 0; i < 60; i++)
-            assert_int_equal(sg_seq_append(&gm.s, gm.g[i], &err), SG_OK);
+            assert_int_equal(sg_seq_append(&gm.s, gm.ref[i], &err), SG_OK);
         res = unresolved(&gm.s);
         assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r), &res,
                                       &gm.s, "t", 0, &err),
                          SG_OK);
-        game_clear(&gm);
+        tu_game_clear(&gm);
     }
     assert_int_equal(sg_store_checkpoint_put(db, "nim", 60, "state", 5, &err),
                      SG_OK);
@@ -1978,13 +1939,13 @@ static void test_misere_rows(void **state)
     sg_misere m, small;
     sg_mquot fresh, stopped;
     sg_error err;
-    game gm;
+    tu_game gm;
     size_t h, t;
     int found = 0, kept = 0;
     unsigned k;
 
     (void)state;
-    game_init(&gm, "0.77", 0, 1);
+    tu_game_init(&gm, "0.77", 0, 1);
     sg_misere_init(&m);
     sg_misere_init(&small);
     sg_mquot_init(&fresh);
@@ -2140,7 +2101,7 @@ static void test_misere_rows(void **state)
     sg_misere_clear(&small);
     sg_mquot_clear(&fresh);
     sg_mquot_clear(&stopped);
-    game_clear(&gm);
+    tu_game_clear(&gm);
     free(path);
     rm_tree(dir);
 }

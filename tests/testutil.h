@@ -3,8 +3,9 @@
  * pseudo-random generator whose seed is printed so that a failure can be
  * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
  * for running more or fewer random cases, random rules; and, defined in
- * testutil.c, deep runs saved and loaded.  A helper two test programs
- * need lives here, not in a copy in each.
+ * testutil.c, analysed rules beside their reference values, deep runs
+ * saved and loaded.  A helper two test programs need lives here, not in a
+ * copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
 #define SG_TEST_TESTUTIL_H
@@ -232,6 +233,21 @@ static inline void parse_or_fail(sg_rule *r, sg_rule_syntax syntax,
 /* ------------------------------------------------------------------ */
 /* testutil.c                                                           */
 /* ------------------------------------------------------------------ */
+
+/* A rule analysed by the library (to max values; max 0: parsed only),
+ * with its canonical text and the reference values G(0..nref-1)
+ * (tests/reference.c). */
+typedef struct tu_game {
+    sg_rule r;
+    sg_seq s;
+    sg_result res;
+    char *canon;
+    uint32_t *ref;
+    size_t nref;
+} tu_game;
+
+void tu_game_init(tu_game *g, const char *code, size_t max, size_t nref);
+void tu_game_clear(tu_game *g);
 
 /* Save deep run d and load it back into a fresh run, which replaces d (a
  * checkpoint resumed). */
