@@ -26,21 +26,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A scratch file name in $TMPDIR (the test's own directory under make
- * check). */
-static char *scratch(const char *name)
-{
-    const char *dir = getenv("TMPDIR");
-    char *p;
-
-    if (!dir || !*dir)
-        dir = "/tmp";
-    p = malloc(strlen(dir) + strlen(name) + 2);
-    assert_non_null(p);
-    sprintf(p, "%s/%s", dir, name);
-    return p;
-}
-
 /* The whole of a file, NUL-terminated; *len gets its size. */
 static char *slurp(const char *path, size_t *len)
 {
@@ -187,7 +172,7 @@ static void test_sequence_rows_exact(void **state)
         {"0.137", 0, 1000},  /* proven, period 34 */
         {"4!.0", 3, 600},    /* Grundy's game: unresolved */
     };
-    char *path = scratch("rows.dat");
+    char *path = tu_scratch("rows.dat");
     size_t c;
 
     (void)state;
@@ -232,7 +217,7 @@ static void test_sequence_thinning(void **state)
     /* mask, parity, parity_shift: plain and with the heap's parity */
     static const uint64_t masks[][3] = {
         {0, 0, 0}, {254, 0, 0}, {6, 1, 1}, {1, 1, 0}, {254, 1, 1}};
-    char *path = scratch("thin.dat");
+    char *path = tu_scratch("thin.dat");
     tu_game g;
     size_t c;
     tu_rng rng;
@@ -299,7 +284,7 @@ static void test_sequence_thinning(void **state)
  * through the period, checked against the period values directly. */
 static void test_sequence_long_range(void **state)
 {
-    char *path = scratch("long.dat");
+    char *path = tu_scratch("long.dat");
     tu_game g;
     sgi_plot_data d;
     sg_error err;
@@ -371,7 +356,7 @@ static void test_sequence_far(void **state)
         {UINT64_MAX - 300, UINT64_MAX, 0},
         {0, 200, 0}, /* near 0: n itself */
     };
-    char *path = scratch("far.dat");
+    char *path = tu_scratch("far.dat");
     tu_game g;
     size_t c;
 
@@ -426,7 +411,7 @@ static void test_sequence_far(void **state)
 /* Nim (all-but{}, G(n) = n): far out the values are offsets too. */
 static void test_sequence_far_values(void **state)
 {
-    char *path = scratch("nim.dat");
+    char *path = tu_scratch("nim.dat");
     const uint64_t from = 1000000000000000000ULL, to = from + 100;
     sg_rule r;
     sg_seq s;
@@ -465,7 +450,7 @@ static void test_sequence_far_values(void **state)
 
 static void test_sequence_unknown(void **state)
 {
-    char *path = scratch("unknown.dat");
+    char *path = tu_scratch("unknown.dat");
     tu_game g;
     sgi_plot_data d;
     sg_error err;
@@ -774,7 +759,7 @@ static void test_results_data(void **state)
         {"0.77", SG_PERIODIC, 71, 12},
         {"0.07", SG_PERIODIC, 53, 34},
     };
-    char *path = scratch("results.dat");
+    char *path = tu_scratch("results.dat");
     char **rows[4];
     size_t nrows[4], nblocks;
     sgi_plot_summary sum;
@@ -857,7 +842,7 @@ static void test_templates_match_files(void **state)
 
 static void test_bad_destinations(void **state)
 {
-    char *missing = scratch("no-such-dir/x.png"), *txt = scratch("x.txt");
+    char *missing = tu_scratch("no-such-dir/x.png"), *txt = tu_scratch("x.txt");
     sg_plot_options opt;
     sg_error err;
     tu_game g;
@@ -887,7 +872,7 @@ static void test_bad_destinations(void **state)
  * output file left behind. */
 static void test_missing_gnuplot(void **state)
 {
-    char *out = scratch("never.png");
+    char *out = tu_scratch("never.png");
     sg_plot_options opt;
     sg_error err;
     tu_game g;
@@ -919,7 +904,7 @@ static void test_missing_gnuplot(void **state)
  * that a test can read exactly what gnuplot would have read. */
 static char *fake_gnuplot(const char *keep)
 {
-    char *path = scratch("fake_gnuplot.sh");
+    char *path = tu_scratch("fake_gnuplot.sh");
     FILE *f = fopen(path, "w");
 
     assert_non_null(f);
@@ -1037,8 +1022,8 @@ static void assert_nice_ticks(uint64_t step, uint64_t lo, uint64_t hi)
  * where n = 71 (mod 12); near 0 it keeps the plain axis. */
 static void test_script_far(void **state)
 {
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("far.svg"), *kept_gp, *kept_dat, *script, *v;
+    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = tu_scratch("far.svg"), *kept_gp, *kept_dat, *script, *v;
     const uint64_t from = 1000000000000000000ULL, to = from + 100;
     sg_plot_options opt;
     sg_error err;
@@ -1174,8 +1159,8 @@ static void test_script_rare(void **state)
         {"0.77", 15, 0, 0, 9, "rare: even popcount of G & 15)",
          "rare values: popcount(G & 15) even (9)"},
     };
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("rare.png"), *kept_gp, *kept_dat;
+    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = tu_scratch("rare.png"), *kept_gp, *kept_dat;
     sg_plot_options opt;
     size_t c;
 
@@ -1248,8 +1233,8 @@ static void test_script_rare(void **state)
  * ellipsis. */
 static void test_script_titles(void **state)
 {
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("title.png"), *kept_gp, *script, *title;
+    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = tu_scratch("title.png"), *kept_gp, *script, *title;
     static const struct {
         uint64_t first, stepby, count;
         int whole;
@@ -1329,8 +1314,8 @@ static void test_script_titles(void **state)
  * the axis counting rules. */
 static void test_script_results(void **state)
 {
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("results.svg"), *kept_gp, *kept_dat, *script, *t;
+    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
+    char *out = tu_scratch("results.svg"), *kept_gp, *kept_dat, *script, *t;
     static const char long_rule[] =
         "subtract{1000,1007,1014,1021,1028,1035,1042,1049,1056,1063}";
     static const char long_title[] =
@@ -1459,9 +1444,9 @@ static void assert_pdf(const char *path)
 
 static void test_images(void **state)
 {
-    char *png = scratch("k.png"), *svg = scratch("k.svg"),
-         *pdf = scratch("k.pdf"), *rpng = scratch("r.png"),
-         *rsvg = scratch("r.svg"), *rpdf = scratch("r.pdf"), *t;
+    char *png = tu_scratch("k.png"), *svg = tu_scratch("k.svg"),
+         *pdf = tu_scratch("k.pdf"), *rpng = tu_scratch("r.png"),
+         *rsvg = tu_scratch("r.svg"), *rpdf = tu_scratch("r.pdf"), *t;
     static const sg_plot_result items[] = {
         {"0.77", SG_PERIODIC, 71, 12},
         {"0.07", SG_PERIODIC, 53, 34},
@@ -1548,8 +1533,8 @@ static void misere_planted(sg_misere *m, sg_genus *gen, sg_value *val)
  * number of wild heaps, "misère play" in the title. */
 static void test_misere_script(void **state)
 {
-    char *keep = scratch("mkept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("mis.png"), *kept_gp, *kept_dat, *script, *data, *v;
+    char *keep = tu_scratch("mkept"), *gp = fake_gnuplot(keep);
+    char *out = tu_scratch("mis.png"), *kept_gp, *kept_dat, *script, *data, *v;
     sg_genus gen[4];
     sg_value val[4];
     sg_misere m;
@@ -1627,8 +1612,8 @@ static void test_misere_script(void **state)
  * missing directory and a missing gnuplot (SG_E_IO); no file left. */
 static void test_misere_errors(void **state)
 {
-    char *txt = scratch("m.txt"), *missing = scratch("no-such-dir/m.png"),
-         *png = scratch("m-never.png");
+    char *txt = tu_scratch("m.txt"), *missing = tu_scratch("no-such-dir/m.png"),
+         *png = tu_scratch("m-never.png");
     sg_genus gen[4];
     sg_value val[4];
     sg_misere m, none;
@@ -1666,7 +1651,7 @@ static void test_misere_errors(void **state)
  * template; the previous contents of the destination survive. */
 static void test_gnuplot_error(void **state)
 {
-    char *tpl = scratch("bad_template.gp"), *out = scratch("keep.png");
+    char *tpl = tu_scratch("bad_template.gp"), *out = tu_scratch("keep.png");
     sg_plot_options opt;
     sg_error err;
     tu_game g;

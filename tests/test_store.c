@@ -30,35 +30,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A fresh directory under $TMPDIR for one test; removed by rm_tree. */
-static char *tmp_dir(void)
-{
-    const char *base = getenv("TMPDIR");
-    char *d = malloc(4096);
-
-    assert_non_null(d);
-    snprintf(d, 4096, "%s/sgstoreXXXXXX", base && *base ? base : "/tmp");
-    assert_non_null(mkdtemp(d));
-    return d;
-}
-
-static void rm_tree(char *dir)
-{
-    char cmd[4200];
-
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(dir);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    char *p = malloc(4096);
-    assert_non_null(p);
-    snprintf(p, 4096, "%s/%s", dir, name);
-    return p;
-}
-
 /* The whole contents of a file (for byte-for-byte comparisons). */
 static unsigned char *slurp(const char *path, size_t *len)
 {
@@ -154,7 +125,8 @@ static void assert_iso_time(const char *t)
  * value, the second 2, the third 4; every value and field comes back. */
 static void test_roundtrip_unresolved_widths(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     size_t n = 2 * SG_STORE_CHUNK_VALUES + SG_STORE_CHUNK_VALUES / 2, i;
     sg_seq s, back;
     sg_result res;
@@ -164,7 +136,6 @@ static void test_roundtrip_unresolved_widths(void **state)
     tu_rng g;
     int found;
 
-    (void)state;
     tu_rng_init(&g, 1);
     sg_seq_init(&s);
     sg_seq_init(&back);
@@ -235,15 +206,14 @@ static void test_roundtrip_unresolved_widths(void **state)
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* The blobs are little-endian whatever the machine: decode one chunk by
  * hand with SQL byte arithmetic. */
 static void test_chunk_byte_order(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_seq s;
     sg_result res;
     sg_store *db;
@@ -252,7 +222,6 @@ static void test_chunk_byte_order(void **state)
     sqlite3_stmt *q;
     const unsigned char *b;
 
-    (void)state;
     sg_seq_init(&s);
     assert_int_equal(sg_seq_append(&s, 0x01020304u, NULL), SG_OK);
     assert_int_equal(sg_seq_append(&s, 7, NULL), SG_OK);
@@ -292,8 +261,6 @@ static void test_chunk_byte_order(void **state)
     sqlite3_finalize(q);
     sqlite3_close(h);
     sg_seq_clear(&s);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A proven rule keeps only G(0..n0+p-1); reading it back rebuilds every
@@ -302,12 +269,12 @@ static void test_chunk_byte_order(void **state)
 static void test_roundtrip_proven(void **state)
 {
     static const char *codes[] = {"0.77", "0.07", "0.137", "4.07"};
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     size_t k, i;
 
-    (void)state;
     for (k = 0; k < sizeof codes / sizeof *codes; k++) {
         tu_game gm;
         sg_store_entry e;
@@ -367,15 +334,14 @@ static void test_roundtrip_proven(void **state)
         tu_game_clear(&gm);
     }
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* An arithmetic-periodic rule (all-but games) comes back with its saltus,
  * and the values rebuilt past n0+p grow by it. */
 static void test_roundtrip_arith(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_rule r;
     sg_seq s, back;
@@ -386,7 +352,6 @@ static void test_roundtrip_arith(void **state)
     int found;
     size_t i;
 
-    (void)state;
     sg_rule_init(&r);
     sg_seq_init(&s);
     sg_seq_init(&back);
@@ -399,8 +364,6 @@ static void test_roundtrip_arith(void **state)
         free(canon);
         sg_rule_clear(&r);
         sg_seq_clear(&s);
-        free(path);
-        rm_tree(dir);
         skip();
     }
     assert_int_equal(sg_store_put(db, canon, "all-but", &res, &s, "x", 1, &err),
@@ -429,8 +392,6 @@ static void test_roundtrip_arith(void **state)
     sg_rule_clear(&r);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -443,12 +404,12 @@ static void test_roundtrip_arith(void **state)
 static void test_extend_prefix(void **state)
 {
     static const char *codes[] = {"4!.0", "0.6", "0.14", "0.106"};
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     size_t k, i;
 
-    (void)state;
     for (k = 0; k < sizeof codes / sizeof *codes; k++) {
         tu_game gm;
         sg_store_entry e;
@@ -499,15 +460,14 @@ static void test_extend_prefix(void **state)
                                    " WHERE c.rule_id = r.id)"),
                      0);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* Extending a prefix longer than one chunk keeps the whole first chunk
  * and rewrites only from the partial one. */
 static void test_extend_keeps_full_chunks(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_seq s, back;
     sg_result res;
@@ -517,7 +477,6 @@ static void test_extend_keeps_full_chunks(void **state)
               n2 = 2 * SG_STORE_CHUNK_VALUES + 3;
     int found;
 
-    (void)state;
     sg_seq_init(&s);
     sg_seq_init(&back);
     sg_store_entry_init(&e);
@@ -551,8 +510,6 @@ static void test_extend_keeps_full_chunks(void **state)
     sg_store_close(db);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -561,7 +518,8 @@ static void test_extend_keeps_full_chunks(void **state)
 
 static void test_better_row_wins(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq s, back;
@@ -571,7 +529,6 @@ static void test_better_row_wins(void **state)
     int found;
     char created[24];
 
-    (void)state;
     sg_store_entry_init(&e);
     sg_seq_init(&s);
     sg_seq_init(&back);
@@ -616,8 +573,6 @@ static void test_better_row_wins(void **state)
     sg_seq_clear(&s);
     sg_seq_clear(&back);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -630,7 +585,8 @@ static void test_better_row_wins(void **state)
  * row) rolls the whole batch back and refuses the writes after it. */
 static void test_batch(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq back;
@@ -640,7 +596,6 @@ static void test_batch(void **state)
     int found;
     size_t i;
 
-    (void)state;
     sg_store_entry_init(&e);
     sg_seq_init(&back);
     tu_game_init(&gm, "0.77", 0, 150);
@@ -703,8 +658,6 @@ static void test_batch(void **state)
     sg_seq_clear(&back);
     tu_game_clear(&gm);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -725,7 +678,8 @@ static int visit(const sg_store_entry *e, void *arg)
 
 static void test_list_drop(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     seen sn;
@@ -733,7 +687,6 @@ static void test_list_drop(void **state)
     sg_result ru;
     int found;
 
-    (void)state;
     tu_game_init(&a, "0.77", 100000, 0);
     tu_game_init(&b, "4!.0", 500, 0);
     assert_int_equal(
@@ -771,8 +724,6 @@ static void test_list_drop(void **state)
                      0);
     tu_game_clear(&a);
     tu_game_clear(&b);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -805,10 +756,13 @@ static void expect_refused(const char *path, const char *words)
 
 static void test_refuse_foreign_and_corrupt(void **state)
 {
-    char *dir = tmp_dir();
-    char *text = path_in(dir, "text.db"), *rnd = path_in(dir, "random.db");
-    char *other = path_in(dir, "other.db"), *trunc = path_in(dir, "trunc.db");
-    char *good = path_in(dir, "good.db"), *dirpath = path_in(dir, "adir");
+    const tu_tmp *tmp = *state;
+    const char *dir = tmp->dir;
+    char *text = tu_path_in(dir, "text.db"),
+         *rnd = tu_path_in(dir, "random.db");
+    char *other = tu_path_in(dir, "other.db"),
+         *trunc = tu_path_in(dir, "trunc.db");
+    char *good = tu_path_in(dir, "good.db"), *dirpath = tu_path_in(dir, "adir");
     unsigned char buf[8192];
     tu_rng g;
     size_t i, n;
@@ -817,7 +771,6 @@ static void test_refuse_foreign_and_corrupt(void **state)
     tu_game gm;
     unsigned char *data;
 
-    (void)state;
     write_file(text, "this is a text file, not a cache\n", 33);
     expect_refused(text, "not an sgexplore cache");
 
@@ -862,18 +815,17 @@ static void test_refuse_foreign_and_corrupt(void **state)
     free(trunc);
     free(good);
     free(dirpath);
-    rm_tree(dir);
 }
 
 /* A cache of a newer (or unknown) schema version is refused untouched. */
 static void test_refuse_schema_version(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     char text[64];
 
-    (void)state;
     sg_store_close(db);
     snprintf(text, sizeof text, "PRAGMA user_version = %d",
              SG_STORE_SCHEMA_VERSION + 1);
@@ -887,8 +839,6 @@ static void test_refuse_schema_version(void **state)
     sql(path, text);
     assert_int_equal(sg_store_open(&db, path, 0, &err), SG_OK);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A cache of schema version 1 keeps working: its Nim row (keyed
@@ -975,14 +925,14 @@ static void v1_expect(sg_store *db)
 static void test_schema_v1(void **state)
 {
     static const char *const codes[] = {"0.[3]", "4!.0", "0.[7]", "0.77"};
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
-    char *ro = path_in(dir, "ro.db");
+    const tu_tmp *tmp = *state;
+    const char *dir = tmp->dir, *path = tmp->path;
+    char *ro = tu_path_in(dir, "ro.db");
     sg_store *db = open_ok(path);
     unsigned char *before, *after;
     size_t k, i, n1, n2;
     sg_error err;
 
-    (void)state;
     for (k = 0; k < 4; k++) {
         tu_game gm;
         sg_result res;
@@ -1037,14 +987,13 @@ static void test_schema_v1(void **state)
     sg_store_close(db);
     free(before);
     free(ro);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A damaged value blob is noticed by its hash. */
 static void test_damaged_chunk(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq s, back;
@@ -1052,7 +1001,6 @@ static void test_damaged_chunk(void **state)
     sg_error err;
     int found = 1, i;
 
-    (void)state;
     sg_seq_init(&s);
     sg_seq_init(&back);
     sg_store_entry_init(&e);
@@ -1068,8 +1016,6 @@ static void test_damaged_chunk(void **state)
     assert_int_equal(back.n, 0);
     sg_store_close(db);
     sg_seq_clear(&s);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1105,7 +1051,7 @@ static int readonly_child(const char *path, const char *sub, const sg_seq *s)
     sg_error err;
     const char *why = NULL;
     int found = 0, code = 0;
-    char *nested = path_in(sub, "new/c.db");
+    char *nested = tu_path_in(sub, "new/c.db");
 
     if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
         code = 10;
@@ -1155,7 +1101,7 @@ static int readonly_child(const char *path, const char *sub, const sg_seq *s)
  * change. */
 static void test_readonly(void **state)
 {
-    char *dir = shared_tmp_dir(), *sub = path_in(dir, "ro"), *path;
+    char *dir = shared_tmp_dir(), *sub = tu_path_in(dir, "ro"), *path;
     sg_store *db;
     sg_error err;
     sg_seq s;
@@ -1167,7 +1113,7 @@ static void test_readonly(void **state)
 
     (void)state;
     assert_int_equal(mkdir(sub, 0755), 0);
-    path = path_in(sub, "c.db");
+    path = tu_path_in(sub, "c.db");
     sg_seq_init(&s);
     for (i = 0; i < 100; i++)
         assert_int_equal(sg_seq_append(&s, (sg_value)i, NULL), SG_OK);
@@ -1203,7 +1149,7 @@ static void test_readonly(void **state)
         sg_seq_clear(&s);
         free(path);
         free(sub);
-        rm_tree(dir);
+        tu_rm_tree(dir);
         print_message("# user nobody cannot reach a directory under /tmp\n");
         skip(); /* user nobody cannot reach a directory under /tmp */
     }
@@ -1218,7 +1164,7 @@ static void test_readonly(void **state)
     sg_seq_clear(&s);
     free(path);
     free(sub);
-    rm_tree(dir);
+    tu_rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1229,7 +1175,8 @@ static void test_readonly(void **state)
  * fails with a message saying so and the previous rows stay intact. */
 static void test_disk_full(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq s, back;
@@ -1238,7 +1185,6 @@ static void test_disk_full(void **state)
     sqlite3 *h;
     int found, i;
 
-    (void)state;
     sg_seq_init(&s);
     sg_seq_init(&back);
     sg_store_entry_init(&e);
@@ -1282,8 +1228,6 @@ static void test_disk_full(void **state)
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1354,13 +1298,14 @@ static void expect_ckpt(sg_store *db, const char *rule, uint64_t heaps,
  * the table appears with the first put and the schema version stays 1. */
 static void test_checkpoint_roundtrip(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db"), *t;
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
+    char *t;
     size_t big = 3 * 1024 * 1024 + 17;
     unsigned char *blob = random_blob(big, 41);
     sg_store *db = open_ok(path);
     sg_error err;
 
-    (void)state;
     assert_int_equal(has_ckpt_table(path), 0);
     assert_int_equal(sg_store_checkpoint_put(db, "0.6", 0, NULL, 0, &err),
                      SG_OK);
@@ -1403,8 +1348,6 @@ static void test_checkpoint_roundtrip(void **state)
     sg_store_close(db);
 
     free(blob);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A second put replaces the first (one row); drop removes it, says so
@@ -1412,7 +1355,8 @@ static void test_checkpoint_roundtrip(void **state)
  * checkpoint. */
 static void test_checkpoint_replace_drop(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_result res;
@@ -1423,7 +1367,6 @@ static void test_checkpoint_replace_drop(void **state)
     size_t n = 5;
     int found = -1, i;
 
-    (void)state;
     sg_seq_init(&s);
     sg_store_entry_init(&e);
     for (i = 0; i < 100; i++)
@@ -1463,8 +1406,6 @@ static void test_checkpoint_replace_drop(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 1);
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A cache without the checkpoints table, as every file written before it
@@ -1472,8 +1413,9 @@ static void test_checkpoint_replace_drop(void **state)
  * a writable and a read-only cache, and with no file at all. */
 static void test_checkpoint_old_file(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
-    char *none = path_in(dir, "none.db");
+    const tu_tmp *tmp = *state;
+    const char *dir = tmp->dir, *path = tmp->path;
+    char *none = tu_path_in(dir, "none.db");
     sg_store *db = open_ok(path);
     sg_result res;
     sg_seq s;
@@ -1483,7 +1425,6 @@ static void test_checkpoint_old_file(void **state)
     size_t n = 5;
     int found = -1, i, k;
 
-    (void)state;
     sg_seq_init(&s);
     for (i = 0; i < 50; i++)
         assert_int_equal(sg_seq_append(&s, (sg_value)i, NULL), SG_OK);
@@ -1515,8 +1456,6 @@ static void test_checkpoint_old_file(void **state)
     assert_int_equal(access(none, F_OK), -1);
     sg_seq_clear(&s);
     free(none);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A checkpoint whose state changed behind the cache's back (one byte, or
@@ -1529,7 +1468,8 @@ static void test_checkpoint_damaged(void **state)
         "UPDATE checkpoints SET state = substr(state, 1, 999)",
         "UPDATE checkpoints SET state = CAST(state AS TEXT)",
     };
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     unsigned char *blob = random_blob(1000, 42);
     sg_store *db;
     sg_error err;
@@ -1538,7 +1478,6 @@ static void test_checkpoint_damaged(void **state)
     size_t n, k;
     char *before, *after;
 
-    (void)state;
     blob[0] = 0xff;
     for (k = 0; k < sizeof damage / sizeof *damage; k++) {
         db = open_ok(path);
@@ -1564,8 +1503,6 @@ static void test_checkpoint_damaged(void **state)
         free(after);
     }
     free(blob);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A state larger than a part is split (sgi_store_checkpoint_put_split,
@@ -1596,7 +1533,9 @@ static void test_checkpoint_split(void **state)
         "UPDATE checkpoints SET hash = substr(hash, 1, 24)",
         "DROP TABLE checkpoint_parts",
     };
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db"), *t;
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
+    char *t;
     unsigned char *blob = random_blob(350, 44);
     sg_store *db = open_ok(path);
     sg_error err;
@@ -1605,7 +1544,6 @@ static void test_checkpoint_split(void **state)
     size_t n, k;
     int found = -1;
 
-    (void)state;
     /* 350 bytes: parts of 100, 100, 100 and 50. */
     assert_int_equal(
         sgi_store_checkpoint_put_split(db, "0.6", 9, blob, 350, 100, &err),
@@ -1683,8 +1621,6 @@ static void test_checkpoint_split(void **state)
     }
     sg_store_close(db);
     free(blob);
-    free(path);
-    rm_tree(dir);
 }
 
 /* Writes that cannot be made leave the previous checkpoint: a cache
@@ -1693,7 +1629,7 @@ static void test_checkpoint_split(void **state)
  * test_disk_full). */
 static void test_checkpoint_refused(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    char *dir = tu_tmp_dir(), *path = tu_path_in(dir, "c.db");
     size_t big = 2 * 1024 * 1024;
     unsigned char *blob = random_blob(big, 43), *before, *after;
     sg_store *db = open_ok(path);
@@ -1764,7 +1700,7 @@ static void test_checkpoint_refused(void **state)
     /* The first put of a file fails with the disk full: its table goes
      * with it (room for the table, not for the blob). */
     free(path);
-    path = path_in(dir, "d.db");
+    path = tu_path_in(dir, "d.db");
     db = open_ok(path);
     h = sg_store_sqlite(db);
     {
@@ -1787,7 +1723,7 @@ static void test_checkpoint_refused(void **state)
     sg_store_close(db);
     free(blob);
     free(path);
-    rm_tree(dir);
+    tu_rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1799,7 +1735,7 @@ static void test_checkpoint_refused(void **state)
  * fails, and there is exactly one row per rule. */
 static void test_concurrent_writers(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "a/b/c.db");
+    char *dir = tu_tmp_dir(), *path = tu_path_in(dir, "a/b/c.db");
     pid_t pids[4];
     int k, status, rounds = (int)tu_scaled(25);
 
@@ -1854,7 +1790,7 @@ static void test_concurrent_writers(void **state)
                                    " WHERE c.rule_id = r.id)"),
                      0);
     free(path);
-    rm_tree(dir);
+    tu_rm_tree(dir);
 }
 
 /* The default location follows $SGEXPLORE_DB, $XDG_CACHE_HOME, $HOME. */
@@ -1933,7 +1869,8 @@ static void quot_equal(const sg_mquot *a, const sg_mquot *b)
 
 static void test_misere_rows(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_misere in, back;
     sg_misere m, small;
@@ -1944,7 +1881,6 @@ static void test_misere_rows(void **state)
     int found = 0, kept = 0;
     unsigned k;
 
-    (void)state;
     tu_game_init(&gm, "0.77", 0, 1);
     sg_misere_init(&m);
     sg_misere_init(&small);
@@ -2102,38 +2038,36 @@ static void test_misere_rows(void **state)
     sg_mquot_clear(&fresh);
     sg_mquot_clear(&stopped);
     tu_game_clear(&gm);
-    free(path);
-    rm_tree(dir);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_roundtrip_unresolved_widths),
-        cmocka_unit_test(test_chunk_byte_order),
-        cmocka_unit_test(test_roundtrip_proven),
-        cmocka_unit_test(test_roundtrip_arith),
-        cmocka_unit_test(test_extend_prefix),
-        cmocka_unit_test(test_extend_keeps_full_chunks),
-        cmocka_unit_test(test_better_row_wins),
-        cmocka_unit_test(test_batch),
-        cmocka_unit_test(test_list_drop),
-        cmocka_unit_test(test_refuse_foreign_and_corrupt),
-        cmocka_unit_test(test_refuse_schema_version),
-        cmocka_unit_test(test_schema_v1),
-        cmocka_unit_test(test_damaged_chunk),
+        tu_tmp_test(test_roundtrip_unresolved_widths),
+        tu_tmp_test(test_chunk_byte_order),
+        tu_tmp_test(test_roundtrip_proven),
+        tu_tmp_test(test_roundtrip_arith),
+        tu_tmp_test(test_extend_prefix),
+        tu_tmp_test(test_extend_keeps_full_chunks),
+        tu_tmp_test(test_better_row_wins),
+        tu_tmp_test(test_batch),
+        tu_tmp_test(test_list_drop),
+        tu_tmp_test(test_refuse_foreign_and_corrupt),
+        tu_tmp_test(test_refuse_schema_version),
+        tu_tmp_test(test_schema_v1),
+        tu_tmp_test(test_damaged_chunk),
         cmocka_unit_test(test_readonly),
-        cmocka_unit_test(test_disk_full),
-        cmocka_unit_test(test_checkpoint_roundtrip),
-        cmocka_unit_test(test_checkpoint_replace_drop),
-        cmocka_unit_test(test_checkpoint_old_file),
-        cmocka_unit_test(test_checkpoint_damaged),
-        cmocka_unit_test(test_checkpoint_split),
+        tu_tmp_test(test_disk_full),
+        tu_tmp_test(test_checkpoint_roundtrip),
+        tu_tmp_test(test_checkpoint_replace_drop),
+        tu_tmp_test(test_checkpoint_old_file),
+        tu_tmp_test(test_checkpoint_damaged),
+        tu_tmp_test(test_checkpoint_split),
         cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_status_words),
-        cmocka_unit_test(test_misere_rows),
+        tu_tmp_test(test_misere_rows),
     };
 
     tu_base_seed();

@@ -1,13 +1,76 @@
 /*
  * testutil.c - the helpers several cmocka test programs share, written
  * once (declared in testutil.h, linked into every unit test through
- * tests/libsgref.a): a rule analysed beside its reference values, a deep
- * run saved and loaded again.
+ * tests/libsgref.a): scratch files and directories under $TMPDIR with the
+ * cmocka fixtures that make and remove one per test, a rule analysed
+ * beside its reference values, a deep run saved and loaded again.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
 
 #include <string.h>
+
+/* $TMPDIR (the test's own directory under make check), else /tmp. */
+static const char *tmp_base(void)
+{
+    const char *base = getenv("TMPDIR");
+
+    return base && *base ? base : "/tmp";
+}
+
+char *tu_scratch(const char *name)
+{
+    return tu_path_in(tmp_base(), name);
+}
+
+char *tu_path_in(const char *dir, const char *name)
+{
+    char *p = malloc(strlen(dir) + strlen(name) + 2);
+
+    assert_non_null(p);
+    sprintf(p, "%s/%s", dir, name);
+    return p;
+}
+
+char *tu_tmp_dir(void)
+{
+    char *d = malloc(4096);
+
+    assert_non_null(d);
+    snprintf(d, 4096, "%s/sgtestXXXXXX", tmp_base());
+    assert_non_null(mkdtemp(d));
+    return d;
+}
+
+void tu_rm_tree(char *dir)
+{
+    char cmd[4200];
+
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(dir);
+}
+
+int tu_tmp_setup(void **state)
+{
+    tu_tmp *t = malloc(sizeof *t);
+
+    assert_non_null(t);
+    t->dir = tu_tmp_dir();
+    t->path = tu_path_in(t->dir, "c.db");
+    *state = t;
+    return 0;
+}
+
+int tu_tmp_teardown(void **state)
+{
+    tu_tmp *t = *state;
+
+    free(t->path);
+    tu_rm_tree(t->dir);
+    free(t);
+    return 0;
+}
 
 void tu_game_init(tu_game *g, const char *code, size_t max, size_t nref)
 {

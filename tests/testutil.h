@@ -3,9 +3,9 @@
  * pseudo-random generator whose seed is printed so that a failure can be
  * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
  * for running more or fewer random cases, random rules; and, defined in
- * testutil.c, analysed rules beside their reference values, deep runs
- * saved and loaded.  A helper two test programs need lives here, not in a
- * copy in each.
+ * testutil.c, scratch directories (with cmocka fixtures), analysed rules
+ * beside their reference values, deep runs saved and loaded.  A helper
+ * two test programs need lives here, not in a copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
 #define SG_TEST_TESTUTIL_H
@@ -233,6 +233,33 @@ static inline void parse_or_fail(sg_rule *r, sg_rule_syntax syntax,
 /* ------------------------------------------------------------------ */
 /* testutil.c                                                           */
 /* ------------------------------------------------------------------ */
+
+/* dir/name, allocated. */
+char *tu_path_in(const char *dir, const char *name);
+
+/* A scratch file name in $TMPDIR (the test's own directory under make
+ * check; /tmp when unset), allocated. */
+char *tu_scratch(const char *name);
+
+/* A fresh directory under $TMPDIR, allocated; removed by tu_rm_tree. */
+char *tu_tmp_dir(void);
+
+/* rm -rf dir (asserted to succeed), then free(dir). */
+void tu_rm_tree(char *dir);
+
+/* What tu_tmp_setup gives a test as *state: a fresh directory under
+ * $TMPDIR and `c.db` in it (not created), the test's cache.  List the
+ * test as tu_tmp_test(test) in the group: the directory is removed after
+ * it, also when it fails or skips. */
+typedef struct tu_tmp {
+    char *dir;
+    char *path;
+} tu_tmp;
+
+int tu_tmp_setup(void **state);
+int tu_tmp_teardown(void **state);
+#define tu_tmp_test(f)                                                         \
+    cmocka_unit_test_setup_teardown(f, tu_tmp_setup, tu_tmp_teardown)
 
 /* A rule analysed by the library (to max values; max 0: parsed only),
  * with its canonical text and the reference values G(0..nref-1)
