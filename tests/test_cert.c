@@ -18,22 +18,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* FNV-1a 64 of "G(0),...,G(n-1)", written out as text first. */
-static uint64_t fnv_text(const uint32_t *g, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    char buf[16];
-
-    for (size_t i = 0; i < n; i++) {
-        int len = snprintf(buf, sizeof buf, "%s%u", i ? "," : "", g[i]);
-        for (int j = 0; j < len; j++) {
-            h ^= (unsigned char)buf[j];
-            h *= 1099511628211ULL;
-        }
-    }
-    return h;
-}
-
 /* Reference values G(0..n-1) of a code, as a sequence. */
 static uint32_t *ref_seq(sg_seq *s, const char *code, size_t n)
 {
@@ -82,7 +66,7 @@ static char *kayles_text(void)
     assert_int_equal(ref_rule_from_code(&ref, "0.77"), 0);
     ref_values(g, 168, &ref);
     return cert_text("0.77", "periodic", 71, 12, 0, "guy-smith", 71, 12, 0, 167,
-                     fnv_text(g, 168));
+                     tu_fnv_text(g, 168));
 }
 
 /* Text with the line starting "key: " replaced by `line` (NULL: removed). */
@@ -519,7 +503,7 @@ static void test_check_reasons(void **state)
     c.period = c.saltus = c.proof_period = c.proof_saltus = 1;
     c.certified_to = 1;
     c.theorem_id = SG_THM_TAIL_ARITH;
-    c.checksum = fnv_text(ng, 2);
+    c.checksum = tu_fnv_text(ng, 2);
     assert_int_equal(sg_certificate_check(&nim, &c, &ns, &fail_n, &err), 1);
     c.status = SG_PERIODIC;
     assert_int_equal(sg_certificate_check(&nim, &c, &ns, &fail_n, &err), 0);

@@ -3,7 +3,8 @@
  * once (declared in testutil.h, linked into every unit test through
  * tests/libsgref.a): scratch files and directories under $TMPDIR with the
  * cmocka fixtures that make and remove one per test, a rule analysed
- * beside its reference values, a deep run saved and loaded again.
+ * beside its reference values, a deep run saved and loaded again, and the
+ * certificate checksum recomputed from the values.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
@@ -116,4 +117,23 @@ void tu_deep_round_trip(sg_deep *d, const sg_rule *r)
     free(blob);
     sg_deep_clear(d);
     *d = e;
+}
+
+uint64_t tu_fnv_text(const uint32_t *g, size_t n)
+{
+    size_t cap = 12 * n + 1, at = 0;
+    char *text = malloc(cap);
+    uint64_t h = 14695981039346656037ULL;
+
+    assert_non_null(text);
+    text[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        at += (size_t)snprintf(text + at, cap - at, "%s%u", i ? "," : "", g[i]);
+    }
+    for (size_t i = 0; i < at; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 1099511628211ULL;
+    }
+    free(text);
+    return h;
 }

@@ -4,8 +4,9 @@
  * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
  * for running more or fewer random cases, random rules; and, defined in
  * testutil.c, scratch directories (with cmocka fixtures), analysed rules
- * beside their reference values, deep runs saved and loaded.  A helper
- * two test programs need lives here, not in a copy in each.
+ * beside their reference values, deep runs saved and loaded, the
+ * certificate checksum.  A helper two test programs need lives here, not
+ * in a copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
 #define SG_TEST_TESTUTIL_H
@@ -279,5 +280,10 @@ void tu_game_clear(tu_game *g);
 /* Save deep run d and load it back into a fresh run, which replaces d (a
  * checkpoint resumed). */
 void tu_deep_round_trip(sg_deep *d, const sg_rule *r);
+
+/* FNV-1a (64 bits) of "G(0),G(1),...,G(n-1)", written out as text first:
+ * the certificate checksum of docs/CERTIFICATES.md, recomputed the plain
+ * way. */
+uint64_t tu_fnv_text(const uint32_t *g, size_t n);
 
 #endif /* SG_TEST_TESTUTIL_H */
