@@ -26,28 +26,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* The whole of a file, NUL-terminated; *len gets its size. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
 /* One row of a sequence data file. */
 typedef struct row {
     uint64_t n, max, min, rare;
@@ -57,7 +35,7 @@ typedef struct row {
 /* Parse a sequence data file: comment lines skipped, four columns. */
 static row *read_rows(const char *path, size_t *nrows)
 {
-    char *text = slurp(path, NULL), *line, *save = NULL;
+    char *text = tu_slurp(path, NULL), *line, *save = NULL;
     size_t cap = 1024, n = 0;
     row *rows = malloc(cap * sizeof *rows);
 
@@ -708,7 +686,7 @@ static void test_rare_parity(void **state)
 /* The blocks of a results data file, rows as text. */
 static size_t read_blocks(char ***rows, size_t *nrows, const char *path)
 {
-    char *text = slurp(path, NULL), *p = text;
+    char *text = tu_slurp(path, NULL), *p = text;
     size_t b = 0;
 
     for (b = 0; b < 4; b++) {
@@ -826,7 +804,7 @@ static void test_templates_match_files(void **state)
         char path[4096];
         char *text;
         snprintf(path, sizeof path, "%s/plots/%s.gp", top, names[i]);
-        text = slurp(path, NULL);
+        text = tu_slurp(path, NULL);
         if (strcmp(text, sgi_plot_template(names[i])) != 0)
             fail_msg("plots/%s.gp differs from its built-in copy in "
                      "src/plot.c: copy the file into the string",
@@ -1042,7 +1020,7 @@ static void test_script_far(void **state)
     opt.gnuplot = gp;
     assert_int_equal(
         sg_plot_sequence(out, &g.r, &g.res, &g.s, from, to, &opt, &err), SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n \xe2\x88\x92 10^18 (heap size n)");
     free(v);
@@ -1079,7 +1057,7 @@ static void test_script_far(void **state)
     assert_int_equal(sg_plot_sequence(out, &g.r, &g.res, &g.s, 1000000000000ULL,
                                       1000000000100ULL, &opt, &err),
                      SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n \xe2\x88\x92 10^12 (heap size n)");
     free(v);
@@ -1089,7 +1067,7 @@ static void test_script_far(void **state)
     /* Near 0: the plain axis, positions as they are. */
     assert_int_equal(
         sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 150, &opt, &err), SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n (heap size)");
     free(v);
@@ -1204,12 +1182,12 @@ static void test_script_rare(void **state)
         }
         assert_int_equal(ringed, cases[c].rare);
         free(rows);
-        data = slurp(kept_dat, NULL);
+        data = tu_slurp(kept_dat, NULL);
         if (!strstr(data, cases[c].header))
             fail_msg("%s: the data file's header lacks \"%s\"", cases[c].code,
                      cases[c].header);
         free(data);
-        script = slurp(kept_gp, NULL);
+        script = tu_slurp(kept_gp, NULL);
         assert_int_equal(script_u64(script, "raremask"), cases[c].mask);
         assert_int_equal(script_u64(script, "rareparity"), cases[c].parity);
         assert_int_equal(script_u64(script, "rareshift"), cases[c].shift);
@@ -1272,7 +1250,7 @@ static void test_script_titles(void **state)
         assert_int_equal(res.status, SG_PERIODIC);
         assert_int_equal(
             sg_plot_sequence(out, &r, &res, &s, 0, 100, &opt, &err), SG_OK);
-        script = slurp(kept_gp, NULL);
+        script = tu_slurp(kept_gp, NULL);
         title = script_str(script, "plottitle");
         assert_true(count_char(title, '\n') <= 2);
         for (start = 0, len = strlen(title), i = 0; i <= len; i++)
@@ -1342,7 +1320,7 @@ static void test_script_results(void **state)
     opt.gnuplot = gp;
     assert_int_equal(sg_plot_results(out, long_title, items, 4, &opt, &err),
                      SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     t = script_str(script, "plottitle");
     assert_true(count_char(t, '\n') <= 2);
     squeeze(t);
@@ -1355,7 +1333,7 @@ static void test_script_results(void **state)
     assert_true(htic >= 1);
     free(script);
     /* Block 3 names the longest period: the long rule, shortened. */
-    t = slurp(kept_dat, NULL);
+    t = tu_slurp(kept_dat, NULL);
     p = strstr(t, "# named:");
     assert_non_null(p);
     p = strchr(p, '"');
@@ -1392,7 +1370,7 @@ static void assert_png(const char *path, uint32_t w, uint32_t h)
     static const unsigned char sig[8] = {0x89, 'P',  'N',  'G',
                                          '\r', '\n', 0x1a, '\n'};
     size_t len;
-    unsigned char *b = (unsigned char *)slurp(path, &len);
+    unsigned char *b = (unsigned char *)tu_slurp(path, &len);
 
     assert_true(len > 33);
     assert_memory_equal(b, sig, 8);
@@ -1407,7 +1385,7 @@ static void assert_png(const char *path, uint32_t w, uint32_t h)
 /* The first element of the document is <svg ...>, closed at the end. */
 static char *assert_svg(const char *path)
 {
-    char *t = slurp(path, NULL), *p = t, *end;
+    char *t = tu_slurp(path, NULL), *p = t, *end;
 
     for (;;) {
         while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
@@ -1434,7 +1412,7 @@ static char *assert_svg(const char *path)
 static void assert_pdf(const char *path)
 {
     size_t len;
-    char *b = slurp(path, &len);
+    char *b = tu_slurp(path, &len);
 
     assert_true(len > 100);
     assert_memory_equal(b, "%PDF-", 5);
@@ -1553,12 +1531,12 @@ static void test_misere_script(void **state)
     sg_rule_init(&r);
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "0.77", &err), SG_OK);
     assert_int_equal(sg_plot_misere(out, &r, &m, &opt, &err), SG_OK);
-    data = slurp(kept_dat, NULL);
+    data = tu_slurp(kept_dat, NULL);
     assert_non_null(strstr(data, "\n0 0 1 0 \"0^120\"\n"
                                  "1 1 0 0 \"1^031\"\n"
                                  "2 4 1 1 \"4^146\"\n"
                                  "3 2 2 0 \"2^20\"\n"));
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_var(script, "tameto");
     assert_string_equal(v, "2");
     free(v);
@@ -1587,7 +1565,7 @@ static void test_misere_script(void **state)
     val[2] = 4;
     m.tame_to = 4;
     assert_int_equal(sg_plot_misere(out, &r, &m, &opt, &err), SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_var(script, "tameto");
     assert_string_equal(v, "4");
     free(v);
@@ -1677,7 +1655,7 @@ static void test_gnuplot_error(void **state)
     assert_non_null(strstr(err.msg, "gnuplot failed"));
     assert_non_null(strstr(err.msg, "bad_template.gp line 3"));
     assert_non_null(strstr(err.msg, "undefined variable"));
-    text = slurp(out, NULL);
+    text = tu_slurp(out, NULL);
     assert_string_equal(text, "old contents");
     free(text);
     /* A template that never sets the output. */

@@ -30,26 +30,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* The whole contents of a file (for byte-for-byte comparisons). */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf;
-    long n;
-
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static void write_file(const char *path, const void *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -735,7 +715,7 @@ static void test_list_drop(void **state)
 static void expect_refused(const char *path, const char *words)
 {
     size_t n1, n2;
-    unsigned char *before = slurp(path, &n1), *after;
+    unsigned char *before = tu_slurp(path, &n1), *after;
     sg_store *db = NULL;
     sg_error err;
 
@@ -747,7 +727,7 @@ static void expect_refused(const char *path, const char *words)
                  words);
     assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err),
                      SG_E_IO);
-    after = slurp(path, &n2);
+    after = tu_slurp(path, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     free(before);
@@ -794,7 +774,7 @@ static void test_refuse_foreign_and_corrupt(void **state)
             SG_OK);
     }
     sg_store_close(db);
-    data = slurp(good, &n);
+    data = tu_slurp(good, &n);
     assert_true(n > 3 * 4096);
     write_file(trunc, data, n / 2);
     expect_refused(trunc, "corrupt");
@@ -956,14 +936,14 @@ static void test_schema_v1(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE family"
                                    " = 'octal' OR rule = 'all-but{}'"),
                      4);
-    before = slurp(path, &n1);
+    before = tu_slurp(path, &n1);
     write_file(ro, before, n1);
 
     /* read-only: read through the new names, nothing written */
     assert_int_equal(sg_store_open(&db, ro, SG_STORE_READONLY, &err), SG_OK);
     v1_expect(db);
     sg_store_close(db);
-    after = slurp(ro, &n2);
+    after = tu_slurp(ro, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     free(after);
@@ -1122,7 +1102,7 @@ static void test_readonly(void **state)
     assert_int_equal(sg_store_put(db, "0.6", "octal", &res, &s, "t", 0, &err),
                      SG_OK);
     sg_store_close(db);
-    before = slurp(path, &n1);
+    before = tu_slurp(path, &n1);
     assert_int_equal(chmod(path, 0444), 0);
     assert_int_equal(chmod(sub, 0555), 0);
     assert_int_equal(chmod(dir, 0755), 0);
@@ -1155,7 +1135,7 @@ static void test_readonly(void **state)
     }
     if (WEXITSTATUS(status) != 0)
         fail_msg("read-only child failed with check %d", WEXITSTATUS(status));
-    after = slurp(path, &n2);
+    after = tu_slurp(path, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     assert_int_equal(chmod(sub, 0755), 0);
@@ -1643,7 +1623,7 @@ static void test_checkpoint_refused(void **state)
                      SG_OK);
     sg_store_close(db);
 
-    before = slurp(path, &n1);
+    before = tu_slurp(path, &n1);
     assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err), SG_OK);
     assert_int_equal(sg_store_checkpoint_put(db, "0.6", 2, "new", 3, &err),
                      SG_E_IO);
@@ -1654,7 +1634,7 @@ static void test_checkpoint_refused(void **state)
     assert_int_equal(found, 0);
     expect_ckpt(db, "0.6", 1, "old", 3);
     sg_store_close(db);
-    after = slurp(path, &n2);
+    after = tu_slurp(path, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     free(before);

@@ -2,9 +2,9 @@
  * testutil.c - the helpers several cmocka test programs share, written
  * once (declared in testutil.h, linked into every unit test through
  * tests/libsgref.a): scratch files and directories under $TMPDIR with the
- * cmocka fixtures that make and remove one per test, a rule analysed
- * beside its reference values, a deep run saved and loaded again, and the
- * certificate checksum recomputed from the values.
+ * cmocka fixtures that make and remove one per test, a whole file read
+ * back, a rule analysed beside its reference values, a deep run saved and
+ * loaded again, and the certificate checksum recomputed from the values.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
@@ -71,6 +71,27 @@ int tu_tmp_teardown(void **state)
     tu_rm_tree(t->dir);
     free(t);
     return 0;
+}
+
+void *tu_slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    n = ftell(f);
+    assert_true(n >= 0);
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return buf;
 }
 
 void tu_game_init(tu_game *g, const char *code, size_t max, size_t nref)

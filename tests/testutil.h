@@ -3,10 +3,10 @@
  * pseudo-random generator whose seed is printed so that a failure can be
  * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
  * for running more or fewer random cases, random rules; and, defined in
- * testutil.c, scratch directories (with cmocka fixtures), analysed rules
- * beside their reference values, deep runs saved and loaded, the
- * certificate checksum.  A helper two test programs need lives here, not
- * in a copy in each.
+ * testutil.c, scratch directories (with cmocka fixtures), files read
+ * back, analysed rules beside their reference values, deep runs saved and
+ * loaded, the certificate checksum.  A helper two test programs need lives
+ * here, not in a copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
 #define SG_TEST_TESTUTIL_H
@@ -261,6 +261,10 @@ int tu_tmp_setup(void **state);
 int tu_tmp_teardown(void **state);
 #define tu_tmp_test(f)                                                         \
     cmocka_unit_test_setup_teardown(f, tu_tmp_setup, tu_tmp_teardown)
+
+/* The whole of a file, NUL-terminated (text or bytes), allocated; *len
+ * gets its size when len is not NULL. */
+void *tu_slurp(const char *path, size_t *len);
 
 /* A rule analysed by the library (to max values; max 0: parsed only),
  * with its canonical text and the reference values G(0..nref-1)
