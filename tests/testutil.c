@@ -3,8 +3,9 @@
  * once (declared in testutil.h, linked into every unit test through
  * tests/libsgref.a): scratch files and directories under $TMPDIR with the
  * cmocka fixtures that make and remove one per test, a whole file read
- * back, a rule analysed beside its reference values, a deep run saved and
- * loaded again, and the certificate checksum recomputed from the values.
+ * back, a bad rule text refused, a rule analysed beside its reference
+ * values, a deep run saved and loaded again, and the certificate checksum
+ * recomputed from the values.
  */
 #define _DEFAULT_SOURCE
 #include "testutil.h"
@@ -92,6 +93,41 @@ void *tu_slurp(const char *path, size_t *len)
     if (len)
         *len = (size_t)n;
     return buf;
+}
+
+void tu_expect_bad_rule(sg_rule_syntax syntax, const char *text, long pos,
+                        sg_error *out)
+{
+    sg_rule r;
+    sg_error err;
+    sg_status st;
+    long len = (long)strlen(text);
+
+    sg_rule_init(&r);
+    memset(&err, 0, sizeof err);
+    err.pos = -7;
+    st = sg_rule_parse(&r, syntax, text, &err);
+    if (st != SG_E_INPUT) {
+        char *c = st == SG_OK ? sg_rule_canonical(&r) : NULL;
+        fail_msg("\"%s\" (syntax %d): status %d (canonical %s), expected "
+                 "SG_E_INPUT",
+                 text, (int)syntax, (int)st, c ? c : "-");
+    }
+    assert_int_equal(err.code, SG_E_INPUT);
+    if (err.msg[0] == '\0' || strchr(err.msg, '\n') != NULL)
+        fail_msg("\"%s\": the message \"%s\" is not one line", text, err.msg);
+    if (err.pos < 0 || err.pos > len)
+        fail_msg("\"%s\": error position %ld outside 0..%ld (%s)", text,
+                 err.pos, len, err.msg);
+    if (pos >= 0 && err.pos != pos)
+        fail_msg("\"%s\": error position %ld, expected %ld (%s)", text, err.pos,
+                 pos, err.msg);
+    assert_int_equal(r.nterms, 0);
+    assert_int_equal(r.tail_len, 0);
+    sg_rule_clear(&r);
+    sg_rule_clear(&r); /* clearing twice is harmless */
+    if (out)
+        *out = err;
 }
 
 void tu_game_init(tu_game *g, const char *code, size_t max, size_t nref)

@@ -4,8 +4,8 @@
  * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
  * for running more or fewer random cases, random rules; and, defined in
  * testutil.c, scratch directories (with cmocka fixtures), files read
- * back, analysed rules beside their reference values, deep runs saved and
- * loaded, the certificate checksum.  A helper two test programs need lives
+ * back, bad rule texts refused, analysed rules beside their reference
+ * values, deep runs saved and loaded, the certificate checksum.  A helper two test programs need lives
  * here, not in a copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
@@ -265,6 +265,13 @@ int tu_tmp_teardown(void **state);
 /* The whole of a file, NUL-terminated (text or bytes), allocated; *len
  * gets its size when len is not NULL. */
 void *tu_slurp(const char *path, size_t *len);
+
+/* text must be refused by sg_rule_parse in syntax: status and code
+ * SG_E_INPUT, a one-line message, a position inside the text (exactly
+ * `pos` when pos >= 0), an empty rule that may be cleared twice.  *out,
+ * when out is not NULL, gets the error for further checks. */
+void tu_expect_bad_rule(sg_rule_syntax syntax, const char *text, long pos,
+                        sg_error *out);
 
 /* A rule analysed by the library (to max values; max 0: parsed only),
  * with its canonical text and the reference values G(0..nref-1)
