@@ -899,6 +899,45 @@ static char *fake_gnuplot(const char *keep)
     return path;
 }
 
+/* What fake_setup gives a test as *state: the stand-in gnuplot and the
+ * names of the script and data it keeps ($TMPDIR/kept.gp, kept.dat). */
+typedef struct fake {
+    char *keep, *gp, *kept_gp, *kept_dat;
+} fake;
+
+static int fake_setup(void **state)
+{
+    fake *f = malloc(sizeof *f);
+
+    assert_non_null(f);
+    f->keep = tu_scratch("kept");
+    f->gp = fake_gnuplot(f->keep);
+    f->kept_gp = malloc(strlen(f->keep) + 5);
+    f->kept_dat = malloc(strlen(f->keep) + 5);
+    assert_non_null(f->kept_gp);
+    assert_non_null(f->kept_dat);
+    sprintf(f->kept_gp, "%s.gp", f->keep);
+    sprintf(f->kept_dat, "%s.dat", f->keep);
+    *state = f;
+    return 0;
+}
+
+static int fake_teardown(void **state)
+{
+    fake *f = *state;
+
+    free(f->keep);
+    free(f->gp);
+    free(f->kept_gp);
+    free(f->kept_dat);
+    free(f);
+    return 0;
+}
+
+/* A test listed with the stand-in gnuplot as its *state. */
+#define fake_test(t)                                                           \
+    cmocka_unit_test_setup_teardown(t, fake_setup, fake_teardown)
+
 /* The line `name = ...` of a script's variables, without `name = `. */
 static char *script_var(const char *script, const char *name)
 {
@@ -1000,8 +1039,9 @@ static void assert_nice_ticks(uint64_t step, uint64_t lo, uint64_t hi)
  * where n = 71 (mod 12); near 0 it keeps the plain axis. */
 static void test_script_far(void **state)
 {
-    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = tu_scratch("far.svg"), *kept_gp, *kept_dat, *script, *v;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("far.svg"), *script, *v;
     const uint64_t from = 1000000000000000000ULL, to = from + 100;
     sg_plot_options opt;
     sg_error err;
@@ -1010,11 +1050,6 @@ static void test_script_far(void **state)
     uint64_t xtic, bfirst, p, k;
     tu_game g;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     tu_game_init(&g, "0.77", 1000, 200);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
@@ -1089,11 +1124,7 @@ static void test_script_far(void **state)
     free(rows);
     assert_no_leftovers();
     tu_game_clear(&g);
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* A line's width in thousandths of an em, coarsely: digits, braces and
@@ -1137,16 +1168,12 @@ static void test_script_rare(void **state)
         {"0.77", 15, 0, 0, 9, "rare: even popcount of G & 15)",
          "rare values: popcount(G & 15) even (9)"},
     };
-    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = tu_scratch("rare.png"), *kept_gp, *kept_dat;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("rare.png");
     sg_plot_options opt;
     size_t c;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -1198,11 +1225,7 @@ static void test_script_rare(void **state)
         tu_game_clear(&g);
     }
     assert_no_leftovers();
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* Long names: a title takes at most three lines, none wider than a
@@ -1211,8 +1234,9 @@ static void test_script_rare(void **state)
  * ellipsis. */
 static void test_script_titles(void **state)
 {
-    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = tu_scratch("title.png"), *kept_gp, *script, *title;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp;
+    char *out = tu_scratch("title.png"), *script, *title;
     static const struct {
         uint64_t first, stepby, count;
         int whole;
@@ -1224,9 +1248,6 @@ static void test_script_titles(void **state)
     sg_plot_options opt;
     size_t c;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     for (c = 0; c < sizeof sets / sizeof *sets; c++) {
@@ -1281,10 +1302,7 @@ static void test_script_titles(void **state)
         sg_seq_clear(&s);
         sg_rule_clear(&r);
     }
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
 }
 
 /* The results figure: a long title in at most three lines keeping its
@@ -1292,8 +1310,9 @@ static void test_script_titles(void **state)
  * the axis counting rules. */
 static void test_script_results(void **state)
 {
-    char *keep = tu_scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = tu_scratch("results.svg"), *kept_gp, *kept_dat, *script, *t;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("results.svg"), *script, *t;
     static const char long_rule[] =
         "subtract{1000,1007,1014,1021,1028,1035,1042,1049,1056,1063}";
     static const char long_title[] =
@@ -1311,11 +1330,6 @@ static void test_script_results(void **state)
     uint64_t htic, hmax;
     char *p, *q;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     assert_int_equal(sg_plot_results(out, long_title, items, 4, &opt, &err),
@@ -1348,11 +1362,7 @@ static void test_script_results(void **state)
                 strcmp(p + 1 + strlen(p + 1) - 3, "63}") == 0);
     free(t);
     assert_no_leftovers();
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1511,8 +1521,9 @@ static void misere_planted(sg_misere *m, sg_genus *gen, sg_value *val)
  * number of wild heaps, "misère play" in the title. */
 static void test_misere_script(void **state)
 {
-    char *keep = tu_scratch("mkept"), *gp = fake_gnuplot(keep);
-    char *out = tu_scratch("mis.png"), *kept_gp, *kept_dat, *script, *data, *v;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("mis.png"), *script, *data, *v;
     sg_genus gen[4];
     sg_value val[4];
     sg_misere m;
@@ -1520,11 +1531,6 @@ static void test_misere_script(void **state)
     sg_error err;
     sg_rule r;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     misere_planted(&m, gen, val);
@@ -1579,11 +1585,7 @@ static void test_misere_script(void **state)
     assert_no_leftovers();
     unlink(out);
     sg_rule_clear(&r);
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* Its failures: an unknown extension and no heaps (SG_E_INPUT), a
@@ -1690,13 +1692,13 @@ int main(void)
         cmocka_unit_test(test_templates_match_files),
         cmocka_unit_test(test_bad_destinations),
         cmocka_unit_test(test_missing_gnuplot),
-        cmocka_unit_test(test_script_far),
-        cmocka_unit_test(test_script_rare),
-        cmocka_unit_test(test_script_titles),
-        cmocka_unit_test(test_script_results),
+        fake_test(test_script_far),
+        fake_test(test_script_rare),
+        fake_test(test_script_titles),
+        fake_test(test_script_results),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_gnuplot_error),
-        cmocka_unit_test(test_misere_script),
+        fake_test(test_misere_script),
         cmocka_unit_test(test_misere_errors),
     };
 
