@@ -18,32 +18,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* FNV-1a 64 of "G(0),...,G(n-1)", written out as text first. */
-static uint64_t fnv_text(const uint32_t *g, size_t n)
-{
-    uint64_t h = 14695981039346656037ULL;
-    char buf[16];
-
-    for (size_t i = 0; i < n; i++) {
-        int len = snprintf(buf, sizeof buf, "%s%u", i ? "," : "", g[i]);
-        for (int j = 0; j < len; j++) {
-            h ^= (unsigned char)buf[j];
-            h *= 1099511628211ULL;
-        }
-    }
-    return h;
-}
-
-static void parse_rule_or_fail(sg_rule *r, const char *text)
-{
-    sg_error err;
-
-    sg_rule_init(r);
-    if (sg_rule_parse(r, SG_SYNTAX_RULE, text, &err) != SG_OK) {
-        fail_msg("cannot parse rule %s: %s", text, err.msg);
-    }
-}
-
 /* Reference values G(0..n-1) of a code, as a sequence. */
 static uint32_t *ref_seq(sg_seq *s, const char *code, size_t n)
 {
@@ -92,7 +66,7 @@ static char *kayles_text(void)
     assert_int_equal(ref_rule_from_code(&ref, "0.77"), 0);
     ref_values(g, 168, &ref);
     return cert_text("0.77", "periodic", 71, 12, 0, "guy-smith", 71, 12, 0, 167,
-                     fnv_text(g, 168));
+                     tu_fnv_text(g, 168));
 }
 
 /* Text with the line starting "key: " replaced by `line` (NULL: removed). */
@@ -161,7 +135,7 @@ static void test_round_trip(void **state)
         sg_error err;
         char *text, *canon, *rule = NULL;
 
-        parse_rule_or_fail(&r, rules[i]);
+        parse_or_fail(&r, SG_SYNTAX_RULE, rules[i]);
         sg_seq_init(&s);
         assert_int_equal(sg_analyse(&res, &s, &r, 5000, NULL, &err), SG_OK);
         assert_int_not_equal(res.status, SG_UNRESOLVED);
@@ -445,7 +419,7 @@ static void test_check_huge(void **state)
 
     (void)state;
     assert_int_equal(sg_certificate_parse(&rule, &good, text, &err), SG_OK);
-    parse_rule_or_fail(&r, rule);
+    parse_or_fail(&r, SG_SYNTAX_RULE, rule);
     g = ref_seq(&s, "0.77", 168);
     assert_int_equal(sg_certificate_check(&r, &good, &s, &fail_n, &err), 1);
     for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
@@ -495,7 +469,7 @@ static void test_check_reasons(void **state)
 
     (void)state;
     assert_int_equal(sg_certificate_parse(&rule, &good, text, &err), SG_OK);
-    parse_rule_or_fail(&r, rule);
+    parse_or_fail(&r, SG_SYNTAX_RULE, rule);
     g = ref_seq(&s, "0.77", 168);
     c = good;
     c.period = 24;
@@ -522,14 +496,14 @@ static void test_check_reasons(void **state)
 
     /* Nim (G(n) = n): p 1, saltus 1, from 0, bound 1; relabelled
      * periodic it is refuted. */
-    parse_rule_or_fail(&nim, "0.[3]");
+    parse_or_fail(&nim, SG_SYNTAX_RULE, "0.[3]");
     ng = ref_seq(&ns, "0.[3]", 2);
     memset(&c, 0, sizeof c);
     c.status = SG_ARITH_PERIODIC;
     c.period = c.saltus = c.proof_period = c.proof_saltus = 1;
     c.certified_to = 1;
     c.theorem_id = SG_THM_TAIL_ARITH;
-    c.checksum = fnv_text(ng, 2);
+    c.checksum = tu_fnv_text(ng, 2);
     assert_int_equal(sg_certificate_check(&nim, &c, &ns, &fail_n, &err), 1);
     c.status = SG_PERIODIC;
     assert_int_equal(sg_certificate_check(&nim, &c, &ns, &fail_n, &err), 0);

@@ -13,40 +13,12 @@
 
 #include "sgexplore.h"
 
-static void parse(sg_rule *r, const char *code)
-{
-    sg_error err;
-
-    memset(&err, 0, sizeof err);
-    sg_rule_init(r);
-    if (sg_rule_parse(r, SG_SYNTAX_RULE, code, &err) != SG_OK)
-        fail_msg("rule %s: %s", code, err.msg);
-}
-
 /* Whether heap h of value v is rare under the run's sparse space (the
  * header of sparse/enum_sparse.c, restated). */
 static int rare_under(const sg_deep *d, sg_value v, size_t h)
 {
     return !(__builtin_parity(v & d->mask) ^
              (d->parity & (int)((h ^ (size_t)d->pshift) & 1)));
-}
-
-/* Save d and load it back into a fresh run (a checkpoint resumed). */
-static void round_trip(sg_deep *d, const sg_rule *r)
-{
-    void *blob;
-    size_t len;
-    sg_error err;
-    sg_deep e;
-
-    memset(&err, 0, sizeof err);
-    if (sg_deep_save(d, r, &blob, &len, &err) != SG_OK)
-        fail_msg("save: %s", err.msg);
-    if (sg_deep_load(&e, r, blob, len, &err) != SG_OK)
-        fail_msg("load of a fresh checkpoint: %s", err.msg);
-    free(blob);
-    sg_deep_clear(d);
-    *d = e;
 }
 
 /*
@@ -66,7 +38,7 @@ static int deep_vs_full(const char *code, size_t n, size_t window, int resume,
     size_t at = 0, i, first_max = 0, nr = 0;
     sg_value mx = 0;
 
-    parse(&r, code);
+    parse_or_fail(&r, SG_SYNTAX_RULE, code);
     sg_seq_init(&full);
     memset(&err, 0, sizeof err);
     if (sg_enumerate(&full, &r, n, NULL, &err) != SG_OK)
@@ -78,7 +50,7 @@ static int deep_vs_full(const char *code, size_t n, size_t window, int resume,
             at = n;
         st = sg_deep_extend(&d, &r, at, NULL, &err);
         if (resume && st == SG_OK)
-            round_trip(&d, &r);
+            tu_deep_round_trip(&d, &r);
     }
     if (st != SG_OK && st != SG_E_UNKNOWN)
         fail_msg("%s: deep run failed: %s", code, err.msg);
@@ -175,7 +147,7 @@ static void test_applicable(void **state)
         sg_rule r;
         sg_deep d;
         sg_error err;
-        parse(&r, cases[i].rule);
+        parse_or_fail(&r, SG_SYNTAX_RULE, cases[i].rule);
         assert_int_equal(sg_deep_applicable(&r), cases[i].deep);
         sg_deep_init(&d, SG_DEEP_MIN_WINDOW);
         assert_int_equal(sg_deep_extend(&d, &r, 100, NULL, &err),
@@ -195,7 +167,7 @@ static void test_window_too_small(void **state)
     sg_error err;
     (void)state;
 
-    parse(&r, "0.6");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.6");
     sg_deep_init(&d, SG_DEEP_MIN_WINDOW);
     memset(&err, 0, sizeof err);
     assert_int_equal(sg_deep_extend(&d, &r, 200000, NULL, &err), SG_E_UNKNOWN);
@@ -249,8 +221,8 @@ static void test_damaged_blob(void **state)
     unsigned char *b;
     (void)state;
 
-    parse(&r, "0.167");
-    parse(&other, "0.77");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.167");
+    parse_or_fail(&other, SG_SYNTAX_RULE, "0.77");
     sg_deep_init(&d, SG_DEEP_MIN_WINDOW);
     memset(&err, 0, sizeof err);
     assert_int_equal(sg_deep_extend(&d, &r, 100000, NULL, &err), SG_OK);

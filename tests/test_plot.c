@@ -26,76 +26,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A scratch file name in $TMPDIR (the test's own directory under make
- * check). */
-static char *scratch(const char *name)
-{
-    const char *dir = getenv("TMPDIR");
-    char *p;
-
-    if (!dir || !*dir)
-        dir = "/tmp";
-    p = malloc(strlen(dir) + strlen(name) + 2);
-    assert_non_null(p);
-    sprintf(p, "%s/%s", dir, name);
-    return p;
-}
-
-/* The whole of a file, NUL-terminated; *len gets its size. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    if (len)
-        *len = (size_t)n;
-    return buf;
-}
-
-/* A rule analysed by the library, with reference values G(0..nref-1). */
-typedef struct game {
-    sg_rule r;
-    sg_seq s;
-    sg_result res;
-    uint32_t *ref;
-    size_t nref;
-} game;
-
-static void game_init(game *g, const char *code, size_t max, size_t nref)
-{
-    static ref_rule rr;
-    sg_error err;
-
-    memset(g, 0, sizeof *g);
-    sg_rule_init(&g->r);
-    sg_seq_init(&g->s);
-    assert_int_equal(sg_rule_parse(&g->r, SG_SYNTAX_RULE, code, &err), SG_OK);
-    assert_int_equal(sg_analyse(&g->res, &g->s, &g->r, max, NULL, &err), SG_OK);
-    assert_int_equal(ref_rule_from_code(&rr, code), 0);
-    g->ref = malloc(nref * sizeof *g->ref);
-    assert_non_null(g->ref);
-    ref_values(g->ref, nref, &rr);
-    g->nref = nref;
-}
-
-static void game_clear(game *g)
-{
-    sg_seq_clear(&g->s);
-    sg_rule_clear(&g->r);
-    free(g->ref);
-}
-
 /* One row of a sequence data file. */
 typedef struct row {
     uint64_t n, max, min, rare;
@@ -105,7 +35,7 @@ typedef struct row {
 /* Parse a sequence data file: comment lines skipped, four columns. */
 static row *read_rows(const char *path, size_t *nrows)
 {
-    char *text = slurp(path, NULL), *line, *save = NULL;
+    char *text = tu_slurp(path, NULL), *line, *save = NULL;
     size_t cap = 1024, n = 0;
     row *rows = malloc(cap * sizeof *rows);
 
@@ -220,18 +150,18 @@ static void test_sequence_rows_exact(void **state)
         {"0.137", 0, 1000},  /* proven, period 34 */
         {"4!.0", 3, 600},    /* Grundy's game: unresolved */
     };
-    char *path = scratch("rows.dat");
+    char *path = tu_scratch("rows.dat");
     size_t c;
 
     (void)state;
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
-        game g;
+        tu_game g;
         sgi_plot_data d;
         sg_error err;
         row *rows;
         size_t nrows, i;
 
-        game_init(&g, cases[c].code, 1000, cases[c].to + 1);
+        tu_game_init(&g, cases[c].code, 1000, cases[c].to + 1);
         assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res,
                                                  cases[c].from, cases[c].to,
                                                  10000, NULL, &err),
@@ -252,7 +182,7 @@ static void test_sequence_rows_exact(void **state)
                          (unsigned)g.ref[n]);
         }
         free(rows);
-        game_clear(&g);
+        tu_game_clear(&g);
     }
     free(path);
 }
@@ -265,14 +195,14 @@ static void test_sequence_thinning(void **state)
     /* mask, parity, parity_shift: plain and with the heap's parity */
     static const uint64_t masks[][3] = {
         {0, 0, 0}, {254, 0, 0}, {6, 1, 1}, {1, 1, 0}, {254, 1, 1}};
-    char *path = scratch("thin.dat");
-    game g;
+    char *path = tu_scratch("thin.dat");
+    tu_game g;
     size_t c;
     tu_rng rng;
 
     (void)state;
     tu_rng_init(&rng, 61);
-    game_init(&g, "4!.0", 3000, 3000);
+    tu_game_init(&g, "4!.0", 3000, 3000);
     for (c = 0; c < sizeof caps / sizeof *caps; c++) {
         uint64_t from = tu_range(&rng, 0, 40), to = 2999;
         uint64_t mask = masks[c][0], total = to - from + 1, step, k;
@@ -324,7 +254,7 @@ static void test_sequence_thinning(void **state)
         }
         free(rows);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -332,8 +262,8 @@ static void test_sequence_thinning(void **state)
  * through the period, checked against the period values directly. */
 static void test_sequence_long_range(void **state)
 {
-    char *path = scratch("long.dat");
-    game g;
+    char *path = tu_scratch("long.dat");
+    tu_game g;
     sgi_plot_data d;
     sg_error err;
     row *rows;
@@ -341,7 +271,7 @@ static void test_sequence_long_range(void **state)
     uint64_t from = 1000000, to = 100999999, pmax = 0, pmin = UINT64_MAX, i;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 200);
+    tu_game_init(&g, "0.77", 1000, 200);
     assert_int_equal(g.res.status, SG_PERIODIC);
     for (i = 71; i < 83; i++) {
         pmax = g.ref[i] > pmax ? g.ref[i] : pmax;
@@ -372,7 +302,7 @@ static void test_sequence_long_range(void **state)
         assert_int_equal(rows[0].max, want);
         free(rows);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -404,12 +334,12 @@ static void test_sequence_far(void **state)
         {UINT64_MAX - 300, UINT64_MAX, 0},
         {0, 200, 0}, /* near 0: n itself */
     };
-    char *path = scratch("far.dat");
-    game g;
+    char *path = tu_scratch("far.dat");
+    tu_game g;
     size_t c;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 200);
+    tu_game_init(&g, "0.77", 1000, 200);
     assert_int_equal(g.res.status, SG_PERIODIC);
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
         uint64_t from = cases[c].from, to = cases[c].to, width = to - from;
@@ -452,14 +382,14 @@ static void test_sequence_far(void **state)
         }
         free(rows);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
 /* Nim (all-but{}, G(n) = n): far out the values are offsets too. */
 static void test_sequence_far_values(void **state)
 {
-    char *path = scratch("nim.dat");
+    char *path = tu_scratch("nim.dat");
     const uint64_t from = 1000000000000000000ULL, to = from + 100;
     sg_rule r;
     sg_seq s;
@@ -498,13 +428,13 @@ static void test_sequence_far_values(void **state)
 
 static void test_sequence_unknown(void **state)
 {
-    char *path = scratch("unknown.dat");
-    game g;
+    char *path = tu_scratch("unknown.dat");
+    tu_game g;
     sgi_plot_data d;
     sg_error err;
 
     (void)state;
-    game_init(&g, "4!.0", 500, 10);
+    tu_game_init(&g, "4!.0", 500, 10);
     assert_int_equal(g.res.status, SG_UNRESOLVED);
     assert_int_equal(sgi_plot_write_sequence(path, &d, &g.s, &g.res, 0, g.s.n,
                                              0, NULL, &err),
@@ -513,7 +443,7 @@ static void test_sequence_unknown(void **state)
     assert_int_equal(
         sgi_plot_write_sequence(path, &d, &g.s, &g.res, 9, 3, 0, NULL, &err),
         SG_E_INPUT);
-    game_clear(&g);
+    tu_game_clear(&g);
     free(path);
 }
 
@@ -642,13 +572,13 @@ static void test_rare_examples(void **state)
  * weight under 15; the rare values 0, 3, 5, 6 occur only before n = 71. */
 static void test_rare_kayles(void **state)
 {
-    game g;
+    tu_game g;
     sgi_plot_rare got;
     sg_error err;
     uint64_t n, count = 0;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 400);
+    tu_game_init(&g, "0.77", 1000, 400);
     assert_int_equal(sgi_plot_find_rare(&got, &g.s, &g.r, &g.res, 0, 399, &err),
                      SG_OK);
     assert_int_equal(got.mask, 15);
@@ -670,7 +600,7 @@ static void test_rare_kayles(void **state)
         assert_int_equal(sp.mask, 15);
         assert_int_equal(got.count, sp.rare);
     }
-    game_clear(&g);
+    tu_game_clear(&g);
 }
 
 /* Whether heap n of value v is rare under (mask, parity q, offset c) as
@@ -706,12 +636,12 @@ static void test_rare_parity(void **state)
 
     (void)state;
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
-        game g;
+        tu_game g;
         sgi_plot_rare got;
         sg_error err;
         uint64_t n, count = 0, last = 0, in_tail = 0;
 
-        game_init(&g, cases[c].code, 3000, 3000);
+        tu_game_init(&g, cases[c].code, 3000, 3000);
         for (n = 0; n < 3000; n++)
             if (rare_ext_naive(g.ref[n], n, cases[c].mask, 1, cases[c].shift)) {
                 count++;
@@ -745,7 +675,7 @@ static void test_rare_parity(void **state)
                          SG_OK);
         assert_int_equal(got.mask, 0);
         assert_int_equal(got.count, 0);
-        game_clear(&g);
+        tu_game_clear(&g);
     }
 }
 
@@ -756,7 +686,7 @@ static void test_rare_parity(void **state)
 /* The blocks of a results data file, rows as text. */
 static size_t read_blocks(char ***rows, size_t *nrows, const char *path)
 {
-    char *text = slurp(path, NULL), *p = text;
+    char *text = tu_slurp(path, NULL), *p = text;
     size_t b = 0;
 
     for (b = 0; b < 4; b++) {
@@ -807,7 +737,7 @@ static void test_results_data(void **state)
         {"0.77", SG_PERIODIC, 71, 12},
         {"0.07", SG_PERIODIC, 53, 34},
     };
-    char *path = scratch("results.dat");
+    char *path = tu_scratch("results.dat");
     char **rows[4];
     size_t nrows[4], nblocks;
     sgi_plot_summary sum;
@@ -874,7 +804,7 @@ static void test_templates_match_files(void **state)
         char path[4096];
         char *text;
         snprintf(path, sizeof path, "%s/plots/%s.gp", top, names[i]);
-        text = slurp(path, NULL);
+        text = tu_slurp(path, NULL);
         if (strcmp(text, sgi_plot_template(names[i])) != 0)
             fail_msg("plots/%s.gp differs from its built-in copy in "
                      "src/plot.c: copy the file into the string",
@@ -890,14 +820,14 @@ static void test_templates_match_files(void **state)
 
 static void test_bad_destinations(void **state)
 {
-    char *missing = scratch("no-such-dir/x.png"), *txt = scratch("x.txt");
+    char *missing = tu_scratch("no-such-dir/x.png"), *txt = tu_scratch("x.txt");
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
     struct stat st;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     assert_int_equal(
         sg_plot_sequence(missing, &g.r, &g.res, &g.s, 0, 100, &opt, &err),
@@ -911,7 +841,7 @@ static void test_bad_destinations(void **state)
     assert_int_equal(sg_plot_results(txt, "x", NULL, 0, &opt, &err),
                      SG_E_INPUT);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(missing);
     free(txt);
 }
@@ -920,14 +850,14 @@ static void test_bad_destinations(void **state)
  * output file left behind. */
 static void test_missing_gnuplot(void **state)
 {
-    char *out = scratch("never.png");
+    char *out = tu_scratch("never.png");
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
     struct stat st;
 
     (void)state;
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = "/nonexistent/gnuplot";
     assert_int_equal(
@@ -939,7 +869,7 @@ static void test_missing_gnuplot(void **state)
     assert_non_null(strstr(err.msg, "gnuplot-nox"));
     assert_int_not_equal(stat(out, &st), 0);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(out);
 }
 
@@ -952,7 +882,7 @@ static void test_missing_gnuplot(void **state)
  * that a test can read exactly what gnuplot would have read. */
 static char *fake_gnuplot(const char *keep)
 {
-    char *path = scratch("fake_gnuplot.sh");
+    char *path = tu_scratch("fake_gnuplot.sh");
     FILE *f = fopen(path, "w");
 
     assert_non_null(f);
@@ -968,6 +898,45 @@ static char *fake_gnuplot(const char *keep)
     assert_int_equal(chmod(path, 0755), 0);
     return path;
 }
+
+/* What fake_setup gives a test as *state: the stand-in gnuplot and the
+ * names of the script and data it keeps ($TMPDIR/kept.gp, kept.dat). */
+typedef struct fake {
+    char *keep, *gp, *kept_gp, *kept_dat;
+} fake;
+
+static int fake_setup(void **state)
+{
+    fake *f = malloc(sizeof *f);
+
+    assert_non_null(f);
+    f->keep = tu_scratch("kept");
+    f->gp = fake_gnuplot(f->keep);
+    f->kept_gp = malloc(strlen(f->keep) + 5);
+    f->kept_dat = malloc(strlen(f->keep) + 5);
+    assert_non_null(f->kept_gp);
+    assert_non_null(f->kept_dat);
+    sprintf(f->kept_gp, "%s.gp", f->keep);
+    sprintf(f->kept_dat, "%s.dat", f->keep);
+    *state = f;
+    return 0;
+}
+
+static int fake_teardown(void **state)
+{
+    fake *f = *state;
+
+    free(f->keep);
+    free(f->gp);
+    free(f->kept_gp);
+    free(f->kept_dat);
+    free(f);
+    return 0;
+}
+
+/* A test listed with the stand-in gnuplot as its *state. */
+#define fake_test(t)                                                           \
+    cmocka_unit_test_setup_teardown(t, fake_setup, fake_teardown)
 
 /* The line `name = ...` of a script's variables, without `name = `. */
 static char *script_var(const char *script, const char *name)
@@ -1070,27 +1039,23 @@ static void assert_nice_ticks(uint64_t step, uint64_t lo, uint64_t hi)
  * where n = 71 (mod 12); near 0 it keeps the plain axis. */
 static void test_script_far(void **state)
 {
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("far.svg"), *kept_gp, *kept_dat, *script, *v;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("far.svg"), *script, *v;
     const uint64_t from = 1000000000000000000ULL, to = from + 100;
     sg_plot_options opt;
     sg_error err;
     row *rows;
     size_t nrows;
     uint64_t xtic, bfirst, p, k;
-    game g;
+    tu_game g;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
-    game_init(&g, "0.77", 1000, 200);
+    tu_game_init(&g, "0.77", 1000, 200);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     assert_int_equal(
         sg_plot_sequence(out, &g.r, &g.res, &g.s, from, to, &opt, &err), SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n \xe2\x88\x92 10^18 (heap size n)");
     free(v);
@@ -1127,7 +1092,7 @@ static void test_script_far(void **state)
     assert_int_equal(sg_plot_sequence(out, &g.r, &g.res, &g.s, 1000000000000ULL,
                                       1000000000100ULL, &opt, &err),
                      SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n \xe2\x88\x92 10^12 (heap size n)");
     free(v);
@@ -1137,7 +1102,7 @@ static void test_script_far(void **state)
     /* Near 0: the plain axis, positions as they are. */
     assert_int_equal(
         sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 150, &opt, &err), SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_str(script, "xlabel");
     assert_string_equal(v, "n (heap size)");
     free(v);
@@ -1158,12 +1123,8 @@ static void test_script_far(void **state)
     }
     free(rows);
     assert_no_leftovers();
-    game_clear(&g);
-    free(keep);
-    free(gp);
+    tu_game_clear(&g);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* A line's width in thousandths of an em, coarsely: digits, braces and
@@ -1207,16 +1168,12 @@ static void test_script_rare(void **state)
         {"0.77", 15, 0, 0, 9, "rare: even popcount of G & 15)",
          "rare values: popcount(G & 15) even (9)"},
     };
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("rare.png"), *kept_gp, *kept_dat;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("rare.png");
     sg_plot_options opt;
     size_t c;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -1224,9 +1181,9 @@ static void test_script_rare(void **state)
         size_t nrows, k, ringed = 0;
         sg_error err;
         row *rows;
-        game g;
+        tu_game g;
 
-        game_init(&g, cases[c].code, 3000, 3000);
+        tu_game_init(&g, cases[c].code, 3000, 3000);
         assert_int_equal(
             sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 2999, &opt, &err),
             SG_OK);
@@ -1252,12 +1209,12 @@ static void test_script_rare(void **state)
         }
         assert_int_equal(ringed, cases[c].rare);
         free(rows);
-        data = slurp(kept_dat, NULL);
+        data = tu_slurp(kept_dat, NULL);
         if (!strstr(data, cases[c].header))
             fail_msg("%s: the data file's header lacks \"%s\"", cases[c].code,
                      cases[c].header);
         free(data);
-        script = slurp(kept_gp, NULL);
+        script = tu_slurp(kept_gp, NULL);
         assert_int_equal(script_u64(script, "raremask"), cases[c].mask);
         assert_int_equal(script_u64(script, "rareparity"), cases[c].parity);
         assert_int_equal(script_u64(script, "rareshift"), cases[c].shift);
@@ -1265,14 +1222,10 @@ static void test_script_rare(void **state)
         assert_string_equal(v, cases[c].legend);
         free(v);
         free(script);
-        game_clear(&g);
+        tu_game_clear(&g);
     }
     assert_no_leftovers();
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* Long names: a title takes at most three lines, none wider than a
@@ -1281,8 +1234,9 @@ static void test_script_rare(void **state)
  * ellipsis. */
 static void test_script_titles(void **state)
 {
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("title.png"), *kept_gp, *script, *title;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp;
+    char *out = tu_scratch("title.png"), *script, *title;
     static const struct {
         uint64_t first, stepby, count;
         int whole;
@@ -1294,9 +1248,6 @@ static void test_script_titles(void **state)
     sg_plot_options opt;
     size_t c;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     for (c = 0; c < sizeof sets / sizeof *sets; c++) {
@@ -1320,7 +1271,7 @@ static void test_script_titles(void **state)
         assert_int_equal(res.status, SG_PERIODIC);
         assert_int_equal(
             sg_plot_sequence(out, &r, &res, &s, 0, 100, &opt, &err), SG_OK);
-        script = slurp(kept_gp, NULL);
+        script = tu_slurp(kept_gp, NULL);
         title = script_str(script, "plottitle");
         assert_true(count_char(title, '\n') <= 2);
         for (start = 0, len = strlen(title), i = 0; i <= len; i++)
@@ -1351,10 +1302,7 @@ static void test_script_titles(void **state)
         sg_seq_clear(&s);
         sg_rule_clear(&r);
     }
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
 }
 
 /* The results figure: a long title in at most three lines keeping its
@@ -1362,8 +1310,9 @@ static void test_script_titles(void **state)
  * the axis counting rules. */
 static void test_script_results(void **state)
 {
-    char *keep = scratch("kept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("results.svg"), *kept_gp, *kept_dat, *script, *t;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("results.svg"), *script, *t;
     static const char long_rule[] =
         "subtract{1000,1007,1014,1021,1028,1035,1042,1049,1056,1063}";
     static const char long_title[] =
@@ -1381,16 +1330,11 @@ static void test_script_results(void **state)
     uint64_t htic, hmax;
     char *p, *q;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     assert_int_equal(sg_plot_results(out, long_title, items, 4, &opt, &err),
                      SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     t = script_str(script, "plottitle");
     assert_true(count_char(t, '\n') <= 2);
     squeeze(t);
@@ -1403,7 +1347,7 @@ static void test_script_results(void **state)
     assert_true(htic >= 1);
     free(script);
     /* Block 3 names the longest period: the long rule, shortened. */
-    t = slurp(kept_dat, NULL);
+    t = tu_slurp(kept_dat, NULL);
     p = strstr(t, "# named:");
     assert_non_null(p);
     p = strchr(p, '"');
@@ -1418,11 +1362,7 @@ static void test_script_results(void **state)
                 strcmp(p + 1 + strlen(p + 1) - 3, "63}") == 0);
     free(t);
     assert_no_leftovers();
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1440,7 +1380,7 @@ static void assert_png(const char *path, uint32_t w, uint32_t h)
     static const unsigned char sig[8] = {0x89, 'P',  'N',  'G',
                                          '\r', '\n', 0x1a, '\n'};
     size_t len;
-    unsigned char *b = (unsigned char *)slurp(path, &len);
+    unsigned char *b = (unsigned char *)tu_slurp(path, &len);
 
     assert_true(len > 33);
     assert_memory_equal(b, sig, 8);
@@ -1455,7 +1395,7 @@ static void assert_png(const char *path, uint32_t w, uint32_t h)
 /* The first element of the document is <svg ...>, closed at the end. */
 static char *assert_svg(const char *path)
 {
-    char *t = slurp(path, NULL), *p = t, *end;
+    char *t = tu_slurp(path, NULL), *p = t, *end;
 
     for (;;) {
         while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
@@ -1482,7 +1422,7 @@ static char *assert_svg(const char *path)
 static void assert_pdf(const char *path)
 {
     size_t len;
-    char *b = slurp(path, &len);
+    char *b = tu_slurp(path, &len);
 
     assert_true(len > 100);
     assert_memory_equal(b, "%PDF-", 5);
@@ -1492,9 +1432,9 @@ static void assert_pdf(const char *path)
 
 static void test_images(void **state)
 {
-    char *png = scratch("k.png"), *svg = scratch("k.svg"),
-         *pdf = scratch("k.pdf"), *rpng = scratch("r.png"),
-         *rsvg = scratch("r.svg"), *rpdf = scratch("r.pdf"), *t;
+    char *png = tu_scratch("k.png"), *svg = tu_scratch("k.svg"),
+         *pdf = tu_scratch("k.pdf"), *rpng = tu_scratch("r.png"),
+         *rsvg = tu_scratch("r.svg"), *rpdf = tu_scratch("r.pdf"), *t;
     static const sg_plot_result items[] = {
         {"0.77", SG_PERIODIC, 71, 12},
         {"0.07", SG_PERIODIC, 53, 34},
@@ -1503,12 +1443,12 @@ static void test_images(void **state)
     };
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
 
     (void)state;
     if (!have_gnuplot())
         skip();
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     assert_int_equal(
         sg_plot_sequence(png, &g.r, &g.res, &g.s, 0, 200, &opt, &err), SG_OK);
@@ -1537,7 +1477,7 @@ static void test_images(void **state)
     assert_int_equal(sg_plot_results(rpng, "none", NULL, 0, &opt, &err), SG_OK);
     assert_png(rpng, 1200, 540);
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(png);
     free(svg);
     free(pdf);
@@ -1581,8 +1521,9 @@ static void misere_planted(sg_misere *m, sg_genus *gen, sg_value *val)
  * number of wild heaps, "misère play" in the title. */
 static void test_misere_script(void **state)
 {
-    char *keep = scratch("mkept"), *gp = fake_gnuplot(keep);
-    char *out = scratch("mis.png"), *kept_gp, *kept_dat, *script, *data, *v;
+    const fake *f = *state;
+    const char *gp = f->gp, *kept_gp = f->kept_gp, *kept_dat = f->kept_dat;
+    char *out = tu_scratch("mis.png"), *script, *data, *v;
     sg_genus gen[4];
     sg_value val[4];
     sg_misere m;
@@ -1590,23 +1531,18 @@ static void test_misere_script(void **state)
     sg_error err;
     sg_rule r;
 
-    (void)state;
-    kept_gp = malloc(strlen(keep) + 5);
-    kept_dat = malloc(strlen(keep) + 5);
-    sprintf(kept_gp, "%s.gp", keep);
-    sprintf(kept_dat, "%s.dat", keep);
     memset(&opt, 0, sizeof opt);
     opt.gnuplot = gp;
     misere_planted(&m, gen, val);
     sg_rule_init(&r);
     assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "0.77", &err), SG_OK);
     assert_int_equal(sg_plot_misere(out, &r, &m, &opt, &err), SG_OK);
-    data = slurp(kept_dat, NULL);
+    data = tu_slurp(kept_dat, NULL);
     assert_non_null(strstr(data, "\n0 0 1 0 \"0^120\"\n"
                                  "1 1 0 0 \"1^031\"\n"
                                  "2 4 1 1 \"4^146\"\n"
                                  "3 2 2 0 \"2^20\"\n"));
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_var(script, "tameto");
     assert_string_equal(v, "2");
     free(v);
@@ -1635,7 +1571,7 @@ static void test_misere_script(void **state)
     val[2] = 4;
     m.tame_to = 4;
     assert_int_equal(sg_plot_misere(out, &r, &m, &opt, &err), SG_OK);
-    script = slurp(kept_gp, NULL);
+    script = tu_slurp(kept_gp, NULL);
     v = script_var(script, "tameto");
     assert_string_equal(v, "4");
     free(v);
@@ -1649,19 +1585,15 @@ static void test_misere_script(void **state)
     assert_no_leftovers();
     unlink(out);
     sg_rule_clear(&r);
-    free(keep);
-    free(gp);
     free(out);
-    free(kept_gp);
-    free(kept_dat);
 }
 
 /* Its failures: an unknown extension and no heaps (SG_E_INPUT), a
  * missing directory and a missing gnuplot (SG_E_IO); no file left. */
 static void test_misere_errors(void **state)
 {
-    char *txt = scratch("m.txt"), *missing = scratch("no-such-dir/m.png"),
-         *png = scratch("m-never.png");
+    char *txt = tu_scratch("m.txt"), *missing = tu_scratch("no-such-dir/m.png"),
+         *png = tu_scratch("m-never.png");
     sg_genus gen[4];
     sg_value val[4];
     sg_misere m, none;
@@ -1699,10 +1631,10 @@ static void test_misere_errors(void **state)
  * template; the previous contents of the destination survive. */
 static void test_gnuplot_error(void **state)
 {
-    char *tpl = scratch("bad_template.gp"), *out = scratch("keep.png");
+    char *tpl = tu_scratch("bad_template.gp"), *out = tu_scratch("keep.png");
     sg_plot_options opt;
     sg_error err;
-    game g;
+    tu_game g;
     FILE *f;
     char *text;
 
@@ -1717,7 +1649,7 @@ static void test_gnuplot_error(void **state)
     assert_non_null(f);
     fputs("old contents", f);
     fclose(f);
-    game_init(&g, "0.77", 1000, 10);
+    tu_game_init(&g, "0.77", 1000, 10);
     memset(&opt, 0, sizeof opt);
     opt.template_file = tpl;
     assert_int_equal(
@@ -1725,7 +1657,7 @@ static void test_gnuplot_error(void **state)
     assert_non_null(strstr(err.msg, "gnuplot failed"));
     assert_non_null(strstr(err.msg, "bad_template.gp line 3"));
     assert_non_null(strstr(err.msg, "undefined variable"));
-    text = slurp(out, NULL);
+    text = tu_slurp(out, NULL);
     assert_string_equal(text, "old contents");
     free(text);
     /* A template that never sets the output. */
@@ -1737,7 +1669,7 @@ static void test_gnuplot_error(void **state)
         sg_plot_sequence(out, &g.r, &g.res, &g.s, 0, 100, &opt, &err), SG_E_IO);
     assert_non_null(strstr(err.msg, "no image"));
     assert_no_leftovers();
-    game_clear(&g);
+    tu_game_clear(&g);
     free(tpl);
     free(out);
 }
@@ -1760,13 +1692,13 @@ int main(void)
         cmocka_unit_test(test_templates_match_files),
         cmocka_unit_test(test_bad_destinations),
         cmocka_unit_test(test_missing_gnuplot),
-        cmocka_unit_test(test_script_far),
-        cmocka_unit_test(test_script_rare),
-        cmocka_unit_test(test_script_titles),
-        cmocka_unit_test(test_script_results),
+        fake_test(test_script_far),
+        fake_test(test_script_rare),
+        fake_test(test_script_titles),
+        fake_test(test_script_results),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_gnuplot_error),
-        cmocka_unit_test(test_misere_script),
+        fake_test(test_misere_script),
         cmocka_unit_test(test_misere_errors),
     };
 

@@ -13,22 +13,13 @@
 #include "sgexplore.h"
 #include "internal.h"
 
-/* The rule of an octal or hex code. */
-static void parse(sg_rule *r, const char *text)
-{
-    sg_error err;
-
-    sg_rule_init(r);
-    assert_int_equal(sg_rule_parse(r, SG_SYNTAX_RULE, text, &err), SG_OK);
-}
-
 static void test_memory_count(void **state)
 {
     sg_rule r;
     int by_memory = 0;
 
     (void)state;
-    parse(&r, "0.354");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.354");
     assert_int_equal(sg_time_max(&r, 8000000, 1, &by_memory), 1000000);
     assert_true(by_memory);
     assert_int_equal(sg_time_max(&r, 8000000, 2, NULL), 500000);
@@ -50,7 +41,8 @@ static void test_three_heaps(void **state)
     size_t k;
 
     (void)state;
-    parse(&r, "0.8"); /* hex digit 8: a move may leave three heaps */
+    /* hex digit 8: a move may leave three heaps */
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.8");
     for (k = 0; k < sizeof bytes / sizeof bytes[0]; k++) {
         uint64_t n = sg_time_max(&r, bytes[k], 1, NULL);
         assert_true(n * n <= 4 * bytes[k]);
@@ -66,7 +58,8 @@ static void test_no_theorem(void **state)
     int by_memory = 1;
 
     (void)state;
-    parse(&r, "0.[7]"); /* a tail with splits: no theorem applies */
+    /* a tail with splits: no theorem applies */
+    parse_or_fail(&r, SG_SYNTAX_RULE, "0.[7]");
     assert_int_equal(sg_time_max(&r, 8000000, 1, &by_memory),
                      sg_default_max(&r));
     assert_false(by_memory);

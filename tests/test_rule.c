@@ -53,41 +53,11 @@ static void expect_canon(sg_rule_syntax syntax, const char *text,
     free(c);
 }
 
-/* text must be rejected with SG_E_INPUT, a message, a position inside the
- * text (exactly `pos` when pos >= 0) and an empty rule. */
+/* text must be rejected (tu_expect_bad_rule), exactly at `pos` when
+ * pos >= 0. */
 static void expect_bad(sg_rule_syntax syntax, const char *text, long pos)
 {
-    sg_rule r;
-    sg_error err;
-    sg_status st;
-    long len = (long)strlen(text);
-
-    sg_rule_init(&r);
-    memset(&err, 0, sizeof err);
-    err.pos = -7;
-    st = sg_rule_parse(&r, syntax, text, &err);
-    if (st != SG_E_INPUT) {
-        char *c = st == SG_OK ? sg_rule_canonical(&r) : NULL;
-        fail_msg("\"%s\" (syntax %d): status %d (canonical %s), expected "
-                 "SG_E_INPUT",
-                 text, (int)syntax, (int)st, c ? c : "-");
-    }
-    assert_int_equal(err.code, SG_E_INPUT);
-    if (err.msg[0] == '\0') {
-        fail_msg("\"%s\": empty error message", text);
-    }
-    if (err.pos < 0 || err.pos > len) {
-        fail_msg("\"%s\": error position %ld outside 0..%ld (%s)", text,
-                 err.pos, len, err.msg);
-    }
-    if (pos >= 0 && err.pos != pos) {
-        fail_msg("\"%s\": error position %ld, expected %ld (%s)", text, err.pos,
-                 pos, err.msg);
-    }
-    assert_int_equal(r.nterms, 0);
-    assert_int_equal(r.tail_len, 0);
-    sg_rule_clear(&r);
-    sg_rule_clear(&r); /* clearing twice is harmless */
+    tu_expect_bad_rule(syntax, text, pos, NULL);
 }
 
 /* Parse for the accessor checks below. */

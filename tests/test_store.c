@@ -30,55 +30,6 @@
 /* Helpers                                                              */
 /* ------------------------------------------------------------------ */
 
-/* A fresh directory under $TMPDIR for one test; removed by rm_tree. */
-static char *tmp_dir(void)
-{
-    const char *base = getenv("TMPDIR");
-    char *d = malloc(4096);
-
-    assert_non_null(d);
-    snprintf(d, 4096, "%s/sgstoreXXXXXX", base && *base ? base : "/tmp");
-    assert_non_null(mkdtemp(d));
-    return d;
-}
-
-static void rm_tree(char *dir)
-{
-    char cmd[4200];
-
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(dir);
-}
-
-static char *path_in(const char *dir, const char *name)
-{
-    char *p = malloc(4096);
-    assert_non_null(p);
-    snprintf(p, 4096, "%s/%s", dir, name);
-    return p;
-}
-
-/* The whole contents of a file (for byte-for-byte comparisons). */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf;
-    long n;
-
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    n = ftell(f);
-    assert_true(n >= 0);
-    rewind(f);
-    buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
 static void write_file(const char *path, const void *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -138,45 +89,6 @@ static sg_result unresolved(const sg_seq *s)
     return r;
 }
 
-/* A rule analysed by the library, with its reference values G(0..ng-1). */
-typedef struct game {
-    sg_rule r;
-    sg_seq s;
-    sg_result res;
-    char *canon;
-    uint32_t *g;
-    size_t ng;
-} game;
-
-static void game_init(game *gm, const char *code, size_t max, size_t ng)
-{
-    static ref_rule ref;
-    sg_error err;
-
-    memset(gm, 0, sizeof *gm);
-    sg_rule_init(&gm->r);
-    sg_seq_init(&gm->s);
-    if (sg_rule_parse(&gm->r, SG_SYNTAX_RULE, code, &err) != SG_OK)
-        fail_msg("%s: %s", code, err.msg);
-    gm->canon = sg_rule_canonical(&gm->r);
-    assert_non_null(gm->canon);
-    if (max && sg_analyse(&gm->res, &gm->s, &gm->r, max, NULL, &err) != SG_OK)
-        fail_msg("%s: sg_analyse: %s", code, err.msg);
-    assert_int_equal(ref_rule_from_code(&ref, code), 0);
-    gm->ng = ng;
-    gm->g = malloc(ng * sizeof *gm->g);
-    assert_non_null(gm->g);
-    ref_values(gm->g, ng, &ref);
-}
-
-static void game_clear(game *gm)
-{
-    sg_rule_clear(&gm->r);
-    sg_seq_clear(&gm->s);
-    free(gm->canon);
-    free(gm->g);
-}
-
 static void assert_iso_time(const char *t)
 {
     /* "YYYY-MM-DDTHH:MM:SSZ" */
@@ -193,7 +105,8 @@ static void assert_iso_time(const char *t)
  * value, the second 2, the third 4; every value and field comes back. */
 static void test_roundtrip_unresolved_widths(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     size_t n = 2 * SG_STORE_CHUNK_VALUES + SG_STORE_CHUNK_VALUES / 2, i;
     sg_seq s, back;
     sg_result res;
@@ -203,7 +116,6 @@ static void test_roundtrip_unresolved_widths(void **state)
     tu_rng g;
     int found;
 
-    (void)state;
     tu_rng_init(&g, 1);
     sg_seq_init(&s);
     sg_seq_init(&back);
@@ -274,15 +186,14 @@ static void test_roundtrip_unresolved_widths(void **state)
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* The blobs are little-endian whatever the machine: decode one chunk by
  * hand with SQL byte arithmetic. */
 static void test_chunk_byte_order(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_seq s;
     sg_result res;
     sg_store *db;
@@ -291,7 +202,6 @@ static void test_chunk_byte_order(void **state)
     sqlite3_stmt *q;
     const unsigned char *b;
 
-    (void)state;
     sg_seq_init(&s);
     assert_int_equal(sg_seq_append(&s, 0x01020304u, NULL), SG_OK);
     assert_int_equal(sg_seq_append(&s, 7, NULL), SG_OK);
@@ -331,8 +241,6 @@ static void test_chunk_byte_order(void **state)
     sqlite3_finalize(q);
     sqlite3_close(h);
     sg_seq_clear(&s);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A proven rule keeps only G(0..n0+p-1); reading it back rebuilds every
@@ -341,30 +249,30 @@ static void test_chunk_byte_order(void **state)
 static void test_roundtrip_proven(void **state)
 {
     static const char *codes[] = {"0.77", "0.07", "0.137", "4.07"};
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     size_t k, i;
 
-    (void)state;
     for (k = 0; k < sizeof codes / sizeof *codes; k++) {
-        game gm;
+        tu_game gm;
         sg_store_entry e;
         sg_seq back;
         int found;
 
-        game_init(&gm, codes[k], 100000, 0);
+        tu_game_init(&gm, codes[k], 100000, 0);
         if (gm.res.status == SG_UNRESOLVED) {
-            game_clear(&gm);
+            tu_game_clear(&gm);
             continue;
         }
-        free(gm.g);
-        gm.ng = gm.s.n;
-        gm.g = malloc(gm.ng * sizeof *gm.g);
+        free(gm.ref);
+        gm.nref = gm.s.n;
+        gm.ref = malloc(gm.nref * sizeof *gm.ref);
         {
             ref_rule ref;
             assert_int_equal(ref_rule_from_code(&ref, codes[k]), 0);
-            ref_values(gm.g, gm.ng, &ref);
+            ref_values(gm.ref, gm.nref, &ref);
         }
         assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r),
                                       &gm.res, &gm.s, "sparse", 0.25, &err),
@@ -396,25 +304,24 @@ static void test_roundtrip_proven(void **state)
         assert_string_equal(e.algorithm, "sparse");
         assert_int_equal(back.n, gm.s.n);
         for (i = 0; i < back.n; i++)
-            if (sg_seq_get(&back, i) != gm.g[i])
+            if (sg_seq_get(&back, i) != gm.ref[i])
                 fail_msg("%s: G(%zu) = %u read back, reference %u", codes[k], i,
-                         (unsigned)sg_seq_get(&back, i), (unsigned)gm.g[i]);
+                         (unsigned)sg_seq_get(&back, i), (unsigned)gm.ref[i]);
         assert_int_equal(sg_checksum(&back, (size_t)e.res.certified_to + 1),
                          gm.res.checksum);
         sg_store_entry_clear(&e);
         sg_seq_clear(&back);
-        game_clear(&gm);
+        tu_game_clear(&gm);
     }
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* An arithmetic-periodic rule (all-but games) comes back with its saltus,
  * and the values rebuilt past n0+p grow by it. */
 static void test_roundtrip_arith(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_rule r;
     sg_seq s, back;
@@ -425,7 +332,6 @@ static void test_roundtrip_arith(void **state)
     int found;
     size_t i;
 
-    (void)state;
     sg_rule_init(&r);
     sg_seq_init(&s);
     sg_seq_init(&back);
@@ -438,8 +344,6 @@ static void test_roundtrip_arith(void **state)
         free(canon);
         sg_rule_clear(&r);
         sg_seq_clear(&s);
-        free(path);
-        rm_tree(dir);
         skip();
     }
     assert_int_equal(sg_store_put(db, canon, "all-but", &res, &s, "x", 1, &err),
@@ -468,8 +372,6 @@ static void test_roundtrip_arith(void **state)
     sg_rule_clear(&r);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -482,21 +384,21 @@ static void test_roundtrip_arith(void **state)
 static void test_extend_prefix(void **state)
 {
     static const char *codes[] = {"4!.0", "0.6", "0.14", "0.106"};
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     size_t k, i;
 
-    (void)state;
     for (k = 0; k < sizeof codes / sizeof *codes; k++) {
-        game gm;
+        tu_game gm;
         sg_store_entry e;
         sg_seq back;
         sg_result res;
         int found;
         size_t first = 300 + 97 * k, full = 2500;
 
-        game_init(&gm, codes[k], 0, full);
+        tu_game_init(&gm, codes[k], 0, full);
         sg_store_entry_init(&e);
         sg_seq_init(&back);
         assert_int_equal(sg_enumerate(&gm.s, &gm.r, first, NULL, &err), SG_OK);
@@ -513,10 +415,10 @@ static void test_extend_prefix(void **state)
                          SG_OK);
         assert_int_equal(back.n, full);
         for (i = 0; i < full; i++)
-            if (sg_seq_get(&back, i) != gm.g[i])
+            if (sg_seq_get(&back, i) != gm.ref[i])
                 fail_msg("%s: G(%zu) = %u after extension, reference %u",
                          codes[k], i, (unsigned)sg_seq_get(&back, i),
-                         (unsigned)gm.g[i]);
+                         (unsigned)gm.ref[i]);
         assert_int_equal(
             sg_store_put(db, gm.canon, "octal", &res, &back, "test", 2.0, &err),
             SG_OK);
@@ -526,10 +428,10 @@ static void test_extend_prefix(void **state)
         assert_int_equal(back.n, full);
         assert_int_equal(e.res.computed, full);
         for (i = 0; i < full; i++)
-            assert_int_equal(sg_seq_get(&back, i), gm.g[i]);
+            assert_int_equal(sg_seq_get(&back, i), gm.ref[i]);
         sg_store_entry_clear(&e);
         sg_seq_clear(&back);
-        game_clear(&gm);
+        tu_game_clear(&gm);
     }
     /* One row per rule, and chunk rows match the stored counts. */
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 4);
@@ -538,15 +440,14 @@ static void test_extend_prefix(void **state)
                                    " WHERE c.rule_id = r.id)"),
                      0);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* Extending a prefix longer than one chunk keeps the whole first chunk
  * and rewrites only from the partial one. */
 static void test_extend_keeps_full_chunks(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_seq s, back;
     sg_result res;
@@ -556,7 +457,6 @@ static void test_extend_keeps_full_chunks(void **state)
               n2 = 2 * SG_STORE_CHUNK_VALUES + 3;
     int found;
 
-    (void)state;
     sg_seq_init(&s);
     sg_seq_init(&back);
     sg_store_entry_init(&e);
@@ -590,8 +490,6 @@ static void test_extend_keeps_full_chunks(void **state)
     sg_store_close(db);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -600,21 +498,21 @@ static void test_extend_keeps_full_chunks(void **state)
 
 static void test_better_row_wins(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq s, back;
     sg_result res;
     sg_error err;
-    game gm;
+    tu_game gm;
     int found;
     char created[24];
 
-    (void)state;
     sg_store_entry_init(&e);
     sg_seq_init(&s);
     sg_seq_init(&back);
-    game_init(&gm, "0.77", 100000, 0);
+    tu_game_init(&gm, "0.77", 100000, 0);
     assert_int_equal(gm.res.status, SG_PERIODIC);
     assert_int_equal(sg_enumerate(&s, &gm.r, 150, NULL, &err), SG_OK);
     res = unresolved(&s);
@@ -651,12 +549,10 @@ static void test_better_row_wins(void **state)
     assert_int_equal(e.res.status, SG_PERIODIC);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 1);
     sg_store_entry_clear(&e);
-    game_clear(&gm);
+    tu_game_clear(&gm);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -669,20 +565,20 @@ static void test_better_row_wins(void **state)
  * row) rolls the whole batch back and refuses the writes after it. */
 static void test_batch(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq back;
     sg_result res;
     sg_error err;
-    game gm;
+    tu_game gm;
     int found;
     size_t i;
 
-    (void)state;
     sg_store_entry_init(&e);
     sg_seq_init(&back);
-    game_init(&gm, "0.77", 0, 150);
+    tu_game_init(&gm, "0.77", 0, 150);
     assert_int_equal(sg_enumerate(&gm.s, &gm.r, 150, NULL, &err), SG_OK);
     res = unresolved(&gm.s);
 
@@ -714,7 +610,7 @@ static void test_batch(void **state)
     assert_int_equal(sg_store_get(db, "0.77", &e, &back, &found, &err), SG_OK);
     assert_int_equal(back.n, 150);
     for (i = 0; i < 150; i++)
-        assert_int_equal(sg_seq_get(&back, i), gm.g[i]);
+        assert_int_equal(sg_seq_get(&back, i), gm.ref[i]);
 
     /* A failed write midway: the whole batch goes. */
     sql(path, "CREATE TRIGGER no_fail BEFORE INSERT ON rules"
@@ -740,10 +636,8 @@ static void test_batch(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 3);
     sg_store_entry_clear(&e);
     sg_seq_clear(&back);
-    game_clear(&gm);
+    tu_game_clear(&gm);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -764,17 +658,17 @@ static int visit(const sg_store_entry *e, void *arg)
 
 static void test_list_drop(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     seen sn;
-    game a, b;
+    tu_game a, b;
     sg_result ru;
     int found;
 
-    (void)state;
-    game_init(&a, "0.77", 100000, 0);
-    game_init(&b, "4!.0", 500, 0);
+    tu_game_init(&a, "0.77", 100000, 0);
+    tu_game_init(&b, "4!.0", 500, 0);
     assert_int_equal(
         sg_store_put(db, a.canon, "octal", &a.res, &a.s, "t", 0, &err), SG_OK);
     ru = unresolved(&b.s);
@@ -808,10 +702,8 @@ static void test_list_drop(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM chunks WHERE "
                                    "rule_id NOT IN (SELECT id FROM rules)"),
                      0);
-    game_clear(&a);
-    game_clear(&b);
-    free(path);
-    rm_tree(dir);
+    tu_game_clear(&a);
+    tu_game_clear(&b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -823,7 +715,7 @@ static void test_list_drop(void **state)
 static void expect_refused(const char *path, const char *words)
 {
     size_t n1, n2;
-    unsigned char *before = slurp(path, &n1), *after;
+    unsigned char *before = tu_slurp(path, &n1), *after;
     sg_store *db = NULL;
     sg_error err;
 
@@ -835,7 +727,7 @@ static void expect_refused(const char *path, const char *words)
                  words);
     assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err),
                      SG_E_IO);
-    after = slurp(path, &n2);
+    after = tu_slurp(path, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     free(before);
@@ -844,19 +736,21 @@ static void expect_refused(const char *path, const char *words)
 
 static void test_refuse_foreign_and_corrupt(void **state)
 {
-    char *dir = tmp_dir();
-    char *text = path_in(dir, "text.db"), *rnd = path_in(dir, "random.db");
-    char *other = path_in(dir, "other.db"), *trunc = path_in(dir, "trunc.db");
-    char *good = path_in(dir, "good.db"), *dirpath = path_in(dir, "adir");
+    const tu_tmp *tmp = *state;
+    const char *dir = tmp->dir;
+    char *text = tu_path_in(dir, "text.db"),
+         *rnd = tu_path_in(dir, "random.db");
+    char *other = tu_path_in(dir, "other.db"),
+         *trunc = tu_path_in(dir, "trunc.db");
+    char *good = tu_path_in(dir, "good.db"), *dirpath = tu_path_in(dir, "adir");
     unsigned char buf[8192];
     tu_rng g;
     size_t i, n;
     sg_store *db;
     sg_error err;
-    game gm;
+    tu_game gm;
     unsigned char *data;
 
-    (void)state;
     write_file(text, "this is a text file, not a cache\n", 33);
     expect_refused(text, "not an sgexplore cache");
 
@@ -871,7 +765,7 @@ static void test_refuse_foreign_and_corrupt(void **state)
     expect_refused(other, "another program");
 
     /* A real cache cut short, and one whose header page is overwritten. */
-    game_init(&gm, "4!.0", 20000, 0);
+    tu_game_init(&gm, "4!.0", 20000, 0);
     db = open_ok(good);
     {
         sg_result r = unresolved(&gm.s);
@@ -880,7 +774,7 @@ static void test_refuse_foreign_and_corrupt(void **state)
             SG_OK);
     }
     sg_store_close(db);
-    data = slurp(good, &n);
+    data = tu_slurp(good, &n);
     assert_true(n > 3 * 4096);
     write_file(trunc, data, n / 2);
     expect_refused(trunc, "corrupt");
@@ -894,25 +788,24 @@ static void test_refuse_foreign_and_corrupt(void **state)
     assert_int_equal(sg_store_open(&db, dirpath, 0, &err), SG_E_IO);
     assert_non_null(strstr(err.msg, "directory"));
 
-    game_clear(&gm);
+    tu_game_clear(&gm);
     free(text);
     free(rnd);
     free(other);
     free(trunc);
     free(good);
     free(dirpath);
-    rm_tree(dir);
 }
 
 /* A cache of a newer (or unknown) schema version is refused untouched. */
 static void test_refuse_schema_version(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_error err;
     char text[64];
 
-    (void)state;
     sg_store_close(db);
     snprintf(text, sizeof text, "PRAGMA user_version = %d",
              SG_STORE_SCHEMA_VERSION + 1);
@@ -926,8 +819,6 @@ static void test_refuse_schema_version(void **state)
     sql(path, text);
     assert_int_equal(sg_store_open(&db, path, 0, &err), SG_OK);
     sg_store_close(db);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A cache of schema version 1 keeps working: its Nim row (keyed
@@ -1014,25 +905,25 @@ static void v1_expect(sg_store *db)
 static void test_schema_v1(void **state)
 {
     static const char *const codes[] = {"0.[3]", "4!.0", "0.[7]", "0.77"};
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
-    char *ro = path_in(dir, "ro.db");
+    const tu_tmp *tmp = *state;
+    const char *dir = tmp->dir, *path = tmp->path;
+    char *ro = tu_path_in(dir, "ro.db");
     sg_store *db = open_ok(path);
     unsigned char *before, *after;
     size_t k, i, n1, n2;
     sg_error err;
 
-    (void)state;
     for (k = 0; k < 4; k++) {
-        game gm;
+        tu_game gm;
         sg_result res;
-        game_init(&gm, codes[k], 0, 60);
+        tu_game_init(&gm, codes[k], 0, 60);
         for (i = 0; i < 60; i++)
-            assert_int_equal(sg_seq_append(&gm.s, gm.g[i], &err), SG_OK);
+            assert_int_equal(sg_seq_append(&gm.s, gm.ref[i], &err), SG_OK);
         res = unresolved(&gm.s);
         assert_int_equal(sg_store_put(db, gm.canon, sg_rule_family(&gm.r), &res,
                                       &gm.s, "t", 0, &err),
                          SG_OK);
-        game_clear(&gm);
+        tu_game_clear(&gm);
     }
     assert_int_equal(sg_store_checkpoint_put(db, "nim", 60, "state", 5, &err),
                      SG_OK);
@@ -1045,14 +936,14 @@ static void test_schema_v1(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules WHERE family"
                                    " = 'octal' OR rule = 'all-but{}'"),
                      4);
-    before = slurp(path, &n1);
+    before = tu_slurp(path, &n1);
     write_file(ro, before, n1);
 
     /* read-only: read through the new names, nothing written */
     assert_int_equal(sg_store_open(&db, ro, SG_STORE_READONLY, &err), SG_OK);
     v1_expect(db);
     sg_store_close(db);
-    after = slurp(ro, &n2);
+    after = tu_slurp(ro, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     free(after);
@@ -1076,14 +967,13 @@ static void test_schema_v1(void **state)
     sg_store_close(db);
     free(before);
     free(ro);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A damaged value blob is noticed by its hash. */
 static void test_damaged_chunk(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq s, back;
@@ -1091,7 +981,6 @@ static void test_damaged_chunk(void **state)
     sg_error err;
     int found = 1, i;
 
-    (void)state;
     sg_seq_init(&s);
     sg_seq_init(&back);
     sg_store_entry_init(&e);
@@ -1107,8 +996,6 @@ static void test_damaged_chunk(void **state)
     assert_int_equal(back.n, 0);
     sg_store_close(db);
     sg_seq_clear(&s);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1144,7 +1031,7 @@ static int readonly_child(const char *path, const char *sub, const sg_seq *s)
     sg_error err;
     const char *why = NULL;
     int found = 0, code = 0;
-    char *nested = path_in(sub, "new/c.db");
+    char *nested = tu_path_in(sub, "new/c.db");
 
     if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
         code = 10;
@@ -1194,7 +1081,7 @@ static int readonly_child(const char *path, const char *sub, const sg_seq *s)
  * change. */
 static void test_readonly(void **state)
 {
-    char *dir = shared_tmp_dir(), *sub = path_in(dir, "ro"), *path;
+    char *dir = shared_tmp_dir(), *sub = tu_path_in(dir, "ro"), *path;
     sg_store *db;
     sg_error err;
     sg_seq s;
@@ -1206,7 +1093,7 @@ static void test_readonly(void **state)
 
     (void)state;
     assert_int_equal(mkdir(sub, 0755), 0);
-    path = path_in(sub, "c.db");
+    path = tu_path_in(sub, "c.db");
     sg_seq_init(&s);
     for (i = 0; i < 100; i++)
         assert_int_equal(sg_seq_append(&s, (sg_value)i, NULL), SG_OK);
@@ -1215,7 +1102,7 @@ static void test_readonly(void **state)
     assert_int_equal(sg_store_put(db, "0.6", "octal", &res, &s, "t", 0, &err),
                      SG_OK);
     sg_store_close(db);
-    before = slurp(path, &n1);
+    before = tu_slurp(path, &n1);
     assert_int_equal(chmod(path, 0444), 0);
     assert_int_equal(chmod(sub, 0555), 0);
     assert_int_equal(chmod(dir, 0755), 0);
@@ -1242,13 +1129,13 @@ static void test_readonly(void **state)
         sg_seq_clear(&s);
         free(path);
         free(sub);
-        rm_tree(dir);
+        tu_rm_tree(dir);
         print_message("# user nobody cannot reach a directory under /tmp\n");
         skip(); /* user nobody cannot reach a directory under /tmp */
     }
     if (WEXITSTATUS(status) != 0)
         fail_msg("read-only child failed with check %d", WEXITSTATUS(status));
-    after = slurp(path, &n2);
+    after = tu_slurp(path, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     assert_int_equal(chmod(sub, 0755), 0);
@@ -1257,7 +1144,7 @@ static void test_readonly(void **state)
     sg_seq_clear(&s);
     free(path);
     free(sub);
-    rm_tree(dir);
+    tu_rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1268,7 +1155,8 @@ static void test_readonly(void **state)
  * fails with a message saying so and the previous rows stay intact. */
 static void test_disk_full(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_seq s, back;
@@ -1277,7 +1165,6 @@ static void test_disk_full(void **state)
     sqlite3 *h;
     int found, i;
 
-    (void)state;
     sg_seq_init(&s);
     sg_seq_init(&back);
     sg_store_entry_init(&e);
@@ -1321,8 +1208,6 @@ static void test_disk_full(void **state)
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
     sg_seq_clear(&back);
-    free(path);
-    rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1393,13 +1278,14 @@ static void expect_ckpt(sg_store *db, const char *rule, uint64_t heaps,
  * the table appears with the first put and the schema version stays 1. */
 static void test_checkpoint_roundtrip(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db"), *t;
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
+    char *t;
     size_t big = 3 * 1024 * 1024 + 17;
     unsigned char *blob = random_blob(big, 41);
     sg_store *db = open_ok(path);
     sg_error err;
 
-    (void)state;
     assert_int_equal(has_ckpt_table(path), 0);
     assert_int_equal(sg_store_checkpoint_put(db, "0.6", 0, NULL, 0, &err),
                      SG_OK);
@@ -1442,8 +1328,6 @@ static void test_checkpoint_roundtrip(void **state)
     sg_store_close(db);
 
     free(blob);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A second put replaces the first (one row); drop removes it, says so
@@ -1451,7 +1335,8 @@ static void test_checkpoint_roundtrip(void **state)
  * checkpoint. */
 static void test_checkpoint_replace_drop(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_entry e;
     sg_result res;
@@ -1462,7 +1347,6 @@ static void test_checkpoint_replace_drop(void **state)
     size_t n = 5;
     int found = -1, i;
 
-    (void)state;
     sg_seq_init(&s);
     sg_store_entry_init(&e);
     for (i = 0; i < 100; i++)
@@ -1502,8 +1386,6 @@ static void test_checkpoint_replace_drop(void **state)
     assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 1);
     sg_store_entry_clear(&e);
     sg_seq_clear(&s);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A cache without the checkpoints table, as every file written before it
@@ -1511,8 +1393,9 @@ static void test_checkpoint_replace_drop(void **state)
  * a writable and a read-only cache, and with no file at all. */
 static void test_checkpoint_old_file(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
-    char *none = path_in(dir, "none.db");
+    const tu_tmp *tmp = *state;
+    const char *dir = tmp->dir, *path = tmp->path;
+    char *none = tu_path_in(dir, "none.db");
     sg_store *db = open_ok(path);
     sg_result res;
     sg_seq s;
@@ -1522,7 +1405,6 @@ static void test_checkpoint_old_file(void **state)
     size_t n = 5;
     int found = -1, i, k;
 
-    (void)state;
     sg_seq_init(&s);
     for (i = 0; i < 50; i++)
         assert_int_equal(sg_seq_append(&s, (sg_value)i, NULL), SG_OK);
@@ -1554,8 +1436,6 @@ static void test_checkpoint_old_file(void **state)
     assert_int_equal(access(none, F_OK), -1);
     sg_seq_clear(&s);
     free(none);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A checkpoint whose state changed behind the cache's back (one byte, or
@@ -1568,7 +1448,8 @@ static void test_checkpoint_damaged(void **state)
         "UPDATE checkpoints SET state = substr(state, 1, 999)",
         "UPDATE checkpoints SET state = CAST(state AS TEXT)",
     };
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     unsigned char *blob = random_blob(1000, 42);
     sg_store *db;
     sg_error err;
@@ -1577,7 +1458,6 @@ static void test_checkpoint_damaged(void **state)
     size_t n, k;
     char *before, *after;
 
-    (void)state;
     blob[0] = 0xff;
     for (k = 0; k < sizeof damage / sizeof *damage; k++) {
         db = open_ok(path);
@@ -1603,8 +1483,6 @@ static void test_checkpoint_damaged(void **state)
         free(after);
     }
     free(blob);
-    free(path);
-    rm_tree(dir);
 }
 
 /* A state larger than a part is split (sgi_store_checkpoint_put_split,
@@ -1635,7 +1513,9 @@ static void test_checkpoint_split(void **state)
         "UPDATE checkpoints SET hash = substr(hash, 1, 24)",
         "DROP TABLE checkpoint_parts",
     };
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db"), *t;
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
+    char *t;
     unsigned char *blob = random_blob(350, 44);
     sg_store *db = open_ok(path);
     sg_error err;
@@ -1644,7 +1524,6 @@ static void test_checkpoint_split(void **state)
     size_t n, k;
     int found = -1;
 
-    (void)state;
     /* 350 bytes: parts of 100, 100, 100 and 50. */
     assert_int_equal(
         sgi_store_checkpoint_put_split(db, "0.6", 9, blob, 350, 100, &err),
@@ -1722,8 +1601,6 @@ static void test_checkpoint_split(void **state)
     }
     sg_store_close(db);
     free(blob);
-    free(path);
-    rm_tree(dir);
 }
 
 /* Writes that cannot be made leave the previous checkpoint: a cache
@@ -1732,7 +1609,7 @@ static void test_checkpoint_split(void **state)
  * test_disk_full). */
 static void test_checkpoint_refused(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    char *dir = tu_tmp_dir(), *path = tu_path_in(dir, "c.db");
     size_t big = 2 * 1024 * 1024;
     unsigned char *blob = random_blob(big, 43), *before, *after;
     sg_store *db = open_ok(path);
@@ -1746,7 +1623,7 @@ static void test_checkpoint_refused(void **state)
                      SG_OK);
     sg_store_close(db);
 
-    before = slurp(path, &n1);
+    before = tu_slurp(path, &n1);
     assert_int_equal(sg_store_open(&db, path, SG_STORE_READONLY, &err), SG_OK);
     assert_int_equal(sg_store_checkpoint_put(db, "0.6", 2, "new", 3, &err),
                      SG_E_IO);
@@ -1757,7 +1634,7 @@ static void test_checkpoint_refused(void **state)
     assert_int_equal(found, 0);
     expect_ckpt(db, "0.6", 1, "old", 3);
     sg_store_close(db);
-    after = slurp(path, &n2);
+    after = tu_slurp(path, &n2);
     assert_int_equal(n1, n2);
     assert_memory_equal(before, after, n1);
     free(before);
@@ -1803,7 +1680,7 @@ static void test_checkpoint_refused(void **state)
     /* The first put of a file fails with the disk full: its table goes
      * with it (room for the table, not for the blob). */
     free(path);
-    path = path_in(dir, "d.db");
+    path = tu_path_in(dir, "d.db");
     db = open_ok(path);
     h = sg_store_sqlite(db);
     {
@@ -1826,7 +1703,7 @@ static void test_checkpoint_refused(void **state)
     sg_store_close(db);
     free(blob);
     free(path);
-    rm_tree(dir);
+    tu_rm_tree(dir);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1838,7 +1715,7 @@ static void test_checkpoint_refused(void **state)
  * fails, and there is exactly one row per rule. */
 static void test_concurrent_writers(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "a/b/c.db");
+    char *dir = tu_tmp_dir(), *path = tu_path_in(dir, "a/b/c.db");
     pid_t pids[4];
     int k, status, rounds = (int)tu_scaled(25);
 
@@ -1893,7 +1770,7 @@ static void test_concurrent_writers(void **state)
                                    " WHERE c.rule_id = r.id)"),
                      0);
     free(path);
-    rm_tree(dir);
+    tu_rm_tree(dir);
 }
 
 /* The default location follows $SGEXPLORE_DB, $XDG_CACHE_HOME, $HOME. */
@@ -1972,19 +1849,19 @@ static void quot_equal(const sg_mquot *a, const sg_mquot *b)
 
 static void test_misere_rows(void **state)
 {
-    char *dir = tmp_dir(), *path = path_in(dir, "c.db");
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
     sg_store *db = open_ok(path);
     sg_store_misere in, back;
     sg_misere m, small;
     sg_mquot fresh, stopped;
     sg_error err;
-    game gm;
+    tu_game gm;
     size_t h, t;
     int found = 0, kept = 0;
     unsigned k;
 
-    (void)state;
-    game_init(&gm, "0.77", 0, 1);
+    tu_game_init(&gm, "0.77", 0, 1);
     sg_misere_init(&m);
     sg_misere_init(&small);
     sg_mquot_init(&fresh);
@@ -2140,39 +2017,37 @@ static void test_misere_rows(void **state)
     sg_misere_clear(&small);
     sg_mquot_clear(&fresh);
     sg_mquot_clear(&stopped);
-    game_clear(&gm);
-    free(path);
-    rm_tree(dir);
+    tu_game_clear(&gm);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_roundtrip_unresolved_widths),
-        cmocka_unit_test(test_chunk_byte_order),
-        cmocka_unit_test(test_roundtrip_proven),
-        cmocka_unit_test(test_roundtrip_arith),
-        cmocka_unit_test(test_extend_prefix),
-        cmocka_unit_test(test_extend_keeps_full_chunks),
-        cmocka_unit_test(test_better_row_wins),
-        cmocka_unit_test(test_batch),
-        cmocka_unit_test(test_list_drop),
-        cmocka_unit_test(test_refuse_foreign_and_corrupt),
-        cmocka_unit_test(test_refuse_schema_version),
-        cmocka_unit_test(test_schema_v1),
-        cmocka_unit_test(test_damaged_chunk),
+        tu_tmp_test(test_roundtrip_unresolved_widths),
+        tu_tmp_test(test_chunk_byte_order),
+        tu_tmp_test(test_roundtrip_proven),
+        tu_tmp_test(test_roundtrip_arith),
+        tu_tmp_test(test_extend_prefix),
+        tu_tmp_test(test_extend_keeps_full_chunks),
+        tu_tmp_test(test_better_row_wins),
+        tu_tmp_test(test_batch),
+        tu_tmp_test(test_list_drop),
+        tu_tmp_test(test_refuse_foreign_and_corrupt),
+        tu_tmp_test(test_refuse_schema_version),
+        tu_tmp_test(test_schema_v1),
+        tu_tmp_test(test_damaged_chunk),
         cmocka_unit_test(test_readonly),
-        cmocka_unit_test(test_disk_full),
-        cmocka_unit_test(test_checkpoint_roundtrip),
-        cmocka_unit_test(test_checkpoint_replace_drop),
-        cmocka_unit_test(test_checkpoint_old_file),
-        cmocka_unit_test(test_checkpoint_damaged),
-        cmocka_unit_test(test_checkpoint_split),
+        tu_tmp_test(test_disk_full),
+        tu_tmp_test(test_checkpoint_roundtrip),
+        tu_tmp_test(test_checkpoint_replace_drop),
+        tu_tmp_test(test_checkpoint_old_file),
+        tu_tmp_test(test_checkpoint_damaged),
+        tu_tmp_test(test_checkpoint_split),
         cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_status_words),
-        cmocka_unit_test(test_misere_rows),
+        tu_tmp_test(test_misere_rows),
     };
 
     tu_base_seed();

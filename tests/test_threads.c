@@ -115,24 +115,6 @@ static void test_full_runs(void **state)
     }
 }
 
-/* Save d and load it back (a checkpoint resumed in a fresh run). */
-static void round_trip(sg_deep *d, const sg_rule *r)
-{
-    void *blob;
-    size_t len;
-    sg_error err;
-    sg_deep e;
-
-    memset(&err, 0, sizeof err);
-    if (sg_deep_save(d, r, &blob, &len, &err) != SG_OK)
-        fail_msg("save: %s", err.msg);
-    if (sg_deep_load(&e, r, blob, len, &err) != SG_OK)
-        fail_msg("load: %s", err.msg);
-    free(blob);
-    sg_deep_clear(d);
-    *d = e;
-}
-
 /*
  * A deep run of rule r to n heaps (window w) in random steps, each step
  * with a random T and the helpers pinned or not; with `resume`, saved and
@@ -161,7 +143,7 @@ static void deep_check(const sg_rule *r, size_t n, size_t w, int resume,
         at = at > n ? n : at;
         st = sg_deep_extend(&d, r, at, &o, &err);
         if (resume && st == SG_OK)
-            round_trip(&d, r);
+            tu_deep_round_trip(&d, r);
     }
     if (st != ref_st)
         fail_msg("%s deep: status %d, one thread %d (%s)", what, (int)st,

@@ -1,8 +1,12 @@
 /*
  * testutil.h - helpers shared by the cmocka test programs: a seeded
  * pseudo-random generator whose seed is printed so that a failure can be
- * replayed (SG_TEST_SEED=...), and a volume multiplier (SG_TEST_MULT=...)
- * for running more or fewer random cases.
+ * replayed (SG_TEST_SEED=...), a volume multiplier (SG_TEST_MULT=...)
+ * for running more or fewer random cases, random rules; and, defined in
+ * testutil.c, scratch directories (with cmocka fixtures), files read
+ * back, bad rule texts refused, analysed rules beside their reference
+ * values, deep runs saved and loaded, the certificate checksum.  A helper two test programs need lives
+ * here, not in a copy in each.
  */
 #ifndef SG_TEST_TESTUTIL_H
 #define SG_TEST_TESTUTIL_H
@@ -226,5 +230,71 @@ static inline void parse_or_fail(sg_rule *r, sg_rule_syntax syntax,
     if (sg_rule_parse(r, syntax, text, &err) != SG_OK)
         fail_msg("cannot parse \"%s\": %s (seed %llu)", text, err.msg, TU_SEED);
 }
+
+/* ------------------------------------------------------------------ */
+/* testutil.c                                                           */
+/* ------------------------------------------------------------------ */
+
+/* dir/name, allocated. */
+char *tu_path_in(const char *dir, const char *name);
+
+/* A scratch file name in $TMPDIR (the test's own directory under make
+ * check; /tmp when unset), allocated. */
+char *tu_scratch(const char *name);
+
+/* A fresh directory under $TMPDIR, allocated; removed by tu_rm_tree. */
+char *tu_tmp_dir(void);
+
+/* rm -rf dir (asserted to succeed), then free(dir). */
+void tu_rm_tree(char *dir);
+
+/* What tu_tmp_setup gives a test as *state: a fresh directory under
+ * $TMPDIR and `c.db` in it (not created), the test's cache.  List the
+ * test as tu_tmp_test(test) in the group: the directory is removed after
+ * it, also when it fails or skips. */
+typedef struct tu_tmp {
+    char *dir;
+    char *path;
+} tu_tmp;
+
+int tu_tmp_setup(void **state);
+int tu_tmp_teardown(void **state);
+#define tu_tmp_test(f)                                                         \
+    cmocka_unit_test_setup_teardown(f, tu_tmp_setup, tu_tmp_teardown)
+
+/* The whole of a file, NUL-terminated (text or bytes), allocated; *len
+ * gets its size when len is not NULL. */
+void *tu_slurp(const char *path, size_t *len);
+
+/* text must be refused by sg_rule_parse in syntax: status and code
+ * SG_E_INPUT, a one-line message, a position inside the text (exactly
+ * `pos` when pos >= 0), an empty rule that may be cleared twice.  *out,
+ * when out is not NULL, gets the error for further checks. */
+void tu_expect_bad_rule(sg_rule_syntax syntax, const char *text, long pos,
+                        sg_error *out);
+
+/* A rule analysed by the library (to max values; max 0: parsed only),
+ * with its canonical text and the reference values G(0..nref-1)
+ * (tests/reference.c). */
+typedef struct tu_game {
+    sg_rule r;
+    sg_seq s;
+    sg_result res;
+    char *canon;
+    uint32_t *ref;
+    size_t nref;
+} tu_game;
+
+void tu_game_init(tu_game *g, const char *code, size_t max, size_t nref);
+void tu_game_clear(tu_game *g);
+
+/* Save deep run d and load it back into a fresh run, which replaces d (a
+ * checkpoint resumed). */
+void tu_deep_round_trip(sg_deep *d, const sg_rule *r);
+
+/* FNV-1a (64 bits) of "G(0),G(1),...,G(n-1)", written out as text first:
+ * the certificate checksum of docs/CERTIFICATES.md, recomputed the plain
+ * way. */
+uint64_t tu_fnv_text(const uint32_t *g, size_t n);
 
 #endif /* SG_TEST_TESTUTIL_H */

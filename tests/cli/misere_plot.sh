@@ -25,16 +25,7 @@ if ! command -v python3 >/dev/null; then
     exit 0
 fi
 
-if [ -n "$SGEXPLORE_GNUPLOT" ]; then
-    gp=$SGEXPLORE_GNUPLOT
-else
-    gp=$(command -v gnuplot)
-fi
-have_gp=0
-[ -n "$gp" ] && [ -x "$gp" ] && have_gp=1
-gp_check() {
-    if [ $have_gp = 1 ]; then check "$@"; else skip "$1 (no gnuplot)"; fi
-}
+find_gnuplot
 
 # --- usage and runtime errors ---------------------------------------------
 sg 0.77 --misere --max 30 --plot "$T/k.bmp" >"$T/out" 2>"$T/err"

@@ -20,22 +20,9 @@ for c in parallel python3; do
     fi
 done
 
-table() {
-    python3 -c '
-import json, sys
-rows = []
-for line in sys.stdin:
-    o = json.loads(line)
-    if "summary" in o:
-        continue
-    f = lambda k: "-" if o[k] is None else str(o[k])
-    rows.append("\t".join([o["rule"], o["status"], f("preperiod"),
-                           f("period"), f("saltus"), str(o["computed"])]))
-print("\n".join(sorted(rows)))'
-}
 ARGS=(subtract --size 1-3 --max-element 9 --max 2000)
 "$SG" sweep "${ARGS[@]}" --db "$T/whole.db" --format json 2>/dev/null |
-    table >"$T/whole.tsv"
+    sweep_table >"$T/whole.tsv"
 
 cd "$T" || exit 1
 "$SRC/scripts/sweep-parallel.sh" -n 3 -j 3 -o "$T/merged.db" -- "${ARGS[@]}" \
@@ -47,7 +34,7 @@ check "the merge combined 3 caches" grep -q '^merged 3 caches into' "$T/launch.o
 check "the shards' rows add up to C(9,1)+C(9,2)+C(9,3) = 129 rules" \
     test "$(cat "$T"/merged.db.shards/shard-[123].csv | grep -vc '^rule,')" = 129
 "$SG" sweep "${ARGS[@]}" --db "$T/merged.db" --format json 2>/dev/null >"$T/again.json"
-table <"$T/again.json" >"$T/merged.tsv"
+sweep_table <"$T/again.json" >"$T/merged.tsv"
 check "the merged cache gives exactly the unsharded table" \
     test "$(wc -l <"$T/whole.tsv")" = 129 -a -z "$(diff "$T/whole.tsv" "$T/merged.tsv")"
 check "every rule comes from the merged cache" \

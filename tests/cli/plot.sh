@@ -18,17 +18,7 @@ export SGEXPLORE_DB="$T/my_test_cache.db"
 . "$(dirname "$0")/tap.sh"
 lines() { wc -l <"$1" | tr -d ' '; }
 
-if [ -n "$SGEXPLORE_GNUPLOT" ]; then
-    gp=$SGEXPLORE_GNUPLOT
-else
-    gp=$(command -v gnuplot)
-fi
-have_gp=0
-[ -n "$gp" ] && [ -x "$gp" ] && have_gp=1
-# gp_check DESCRIPTION COMMAND...: a check that needs gnuplot
-gp_check() {
-    if [ $have_gp = 1 ]; then check "$@"; else skip "$1 (no gnuplot)"; fi
-}
+find_gnuplot
 
 # File types: the PNG signature and the size in its IHDR chunk, the SVG
 # root element, the PDF header.

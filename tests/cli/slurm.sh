@@ -104,23 +104,9 @@ for _ in $(seq 1 60); do
 done
 [ -n "$up" ] || skip_all "the node does not become idle within 30 s ($(sinfo -h -o %T 2>&1 | head -n 1))"
 
-# JSON rows as "rule status n0 p s computed" lines, sorted.
-table() {
-    python3 -c '
-import json, sys
-rows = []
-for line in sys.stdin:
-    o = json.loads(line)
-    if "summary" in o:
-        continue
-    f = lambda k: "-" if o[k] is None else str(o[k])
-    rows.append("\t".join([o["rule"], o["status"], f("preperiod"),
-                           f("period"), f("saltus"), str(o["computed"])]))
-print("\n".join(sorted(rows)))'
-}
 ARGS=(octal --digits 2 --max 3000)
 "$SG" sweep "${ARGS[@]}" --db "$T/whole.db" --format json 2>/dev/null |
-    table >"$T/whole.tsv"
+    sweep_table >"$T/whole.tsv"
 
 cd "$T" || exit 1
 timeout 180 "$SRC/scripts/sweep-slurm.sh" -n 3 -o "$T/merged.db" -d "$T/shards" \
@@ -135,7 +121,7 @@ check "the merge job ran after the array and merged 3 caches" \
 check "the shards' rows add up to the 56 rules of the family" \
     test "$(cat "$T"/shards/shard-[123].csv | grep -vc '^rule,')" = 56
 "$SG" sweep "${ARGS[@]}" --db "$T/merged.db" --format json 2>/dev/null >"$T/again.json"
-table <"$T/again.json" >"$T/merged.tsv"
+sweep_table <"$T/again.json" >"$T/merged.tsv"
 check "the merged cache gives exactly the unsharded table (56 rows)" \
     test "$(wc -l <"$T/whole.tsv")" = 56 -a -z "$(diff "$T/whole.tsv" "$T/merged.tsv")"
 check "every rule comes from the merged cache" \

@@ -1,6 +1,8 @@
 # tests/cli/tap.sh - the TAP helpers every CLI test script sources:
 # numbered "ok"/"not ok"/"# SKIP" lines, check DESCRIPTION COMMAND..., and text
-# predicates.  Each script ends with: echo "1..$n".
+# predicates; and the helpers several scripts share (a sweep's first row,
+# gnuplot or not, a sweep's rows as a table), written once here.  Each
+# script ends with: echo "1..$n".
 n=0
 fails=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -28,4 +30,31 @@ sweep_first_row() {
         sleep 0.02
     done
     victim=$(ps -o pid=,stat= --ppid "$pid" | awk '$2 !~ /^Z/ {print $1; exit}')
+}
+# find_gnuplot: have_gp=1 when the gnuplot the program would run
+# ($SGEXPLORE_GNUPLOT, else gnuplot on PATH) is an executable, else 0.
+find_gnuplot() {
+    local gp=${SGEXPLORE_GNUPLOT:-$(command -v gnuplot)}
+    have_gp=0
+    if [ -n "$gp" ] && [ -x "$gp" ]; then have_gp=1; fi
+}
+# gp_check DESCRIPTION COMMAND...: a check that needs gnuplot (after
+# find_gnuplot; SKIP without it).
+gp_check() {
+    if [ $have_gp = 1 ]; then check "$@"; else skip "$1 (no gnuplot)"; fi
+}
+# sweep_table: a sweep's JSON rows (stdin) as "rule status n0 p s
+# computed" lines, tab-separated and sorted; the summary left out.
+sweep_table() {
+    python3 -c '
+import json, sys
+rows = []
+for line in sys.stdin:
+    o = json.loads(line)
+    if "summary" in o:
+        continue
+    f = lambda k: "-" if o[k] is None else str(o[k])
+    rows.append("\t".join([o["rule"], o["status"], f("preperiod"),
+                           f("period"), f("saltus"), str(o["computed"])]))
+print("\n".join(sorted(rows)))'
 }
