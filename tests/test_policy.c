@@ -82,7 +82,7 @@ static void test_profile_once(void **state)
 
     (void)state;
     before = sgi_rule_profile_computations();
-    parse(&r, "subtract{2,3,5,7,11,13}");
+    parse_or_fail(&r, SG_SYNTAX_RULE, "subtract{2,3,5,7,11,13}");
     assert_int_equal(sgi_rule_profile_computations() - before, 1);
     sg_seq_init(&s);
     max = sg_default_max(&r);
@@ -136,7 +136,7 @@ static void test_method_table(void **state)
     for (i = 0; i < sizeof cases / sizeof *cases; i++) {
         sg_rule r;
 
-        parse(&r, cases[i].rule);
+        parse_or_fail(&r, SG_SYNTAX_RULE, cases[i].rule);
         if (strcmp(sg_enumerate_method(&r), cases[i].method) != 0 ||
             sg_default_max(&r) != cases[i].max ||
             sg_deep_applicable(&r) != cases[i].deep)
