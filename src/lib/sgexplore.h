@@ -222,11 +222,6 @@ sg_status sg_seq_check_size(size_t n, sg_error *err);
 typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
                                size_t rare);
 
-/* How an enumeration runs; zero-initialise for the defaults.  NULL is
- * accepted wherever a const sg_enum_options * is taken.  Everything a run
- * depends on besides the rule comes through here (the library keeps no
- * process-wide state), so that several runs may proceed in threads of one
- * process, each with its own options. */
 struct sgi_test_switches;
 
 /* The most threads a run uses (--threads; docs/CONTRACT.md), and the
@@ -241,6 +236,11 @@ struct sgi_test_switches;
  * online), at least 1 and at most SG_THREADS_DEFAULT_MAX. */
 unsigned sg_threads_default(void);
 
+/* How an enumeration runs; zero-initialise for the defaults.  NULL is
+ * accepted wherever a const sg_enum_options * is taken.  Everything a run
+ * depends on besides the rule comes through here (the library keeps no
+ * process-wide state), so that several runs may proceed in threads of one
+ * process, each with its own options. */
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
@@ -312,7 +312,7 @@ typedef struct sg_deep {
     uint64_t *blocks;
     sg_value hmax;                 /* the largest value hashed */
     struct sg_deep_hasher *hasher; /* hashes leaving values beside the run
-                                      (deep.c); NULL when idle */
+                                      (deep_run.c); NULL when idle */
 } sg_deep;
 
 /* An empty run keeping `window` values (at least SG_DEEP_MIN_WINDOW). */
@@ -510,10 +510,10 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
 sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
                       const mpz_t n);
 
-/* One move: remove `take` tokens from a heap and leave `nleft` heaps. */
 /* The most heaps a move leaves (CGSuite's `&N;` digits: up to 63). */
 #define SG_MOVE_MAX_LEFT 63
 
+/* One move: remove `take` tokens from a heap and leave `nleft` heaps. */
 typedef struct sg_move {
     mpz_t take;
     int nleft;                    /* 0..SG_MOVE_MAX_LEFT */
@@ -552,7 +552,6 @@ sg_status sg_position_analyse(sg_position *out, const sg_rule *r,
 /* Small helpers shared by the CLI and the tests                        */
 /* ------------------------------------------------------------------ */
 
-/* Parse a non-negative decimal integer that must fit in 63 bits. */
 /* Length (1..4) of the valid UTF-8 character at text, of the at most n
  * bytes there, or 0 when it is not one (overlong forms, surrogates and
  * code points past U+10FFFF are invalid): so that names are checked and
@@ -579,6 +578,8 @@ size_t sg_utf8_len(const char *text, size_t n);
  * escaped text, as snprintf does, so that a caller can size a buffer. */
 size_t sg_escape(char *out, size_t cap, const char *text, unsigned flags);
 
+/* Parse the non-negative decimal integer text[0..len-1], which must fit
+ * in 63 bits; an error's position counts from pos, text's own. */
 sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
                        sg_error *err);
 
