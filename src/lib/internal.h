@@ -164,14 +164,15 @@ typedef struct sgi_tb_digit {
  * in the set (for the heap, when membership depends on it). */
 typedef struct sgi_tb_entry {
     sgi_tb_digit digit;
-    struct sgi_set *set;
+    struct sg_set_expr *set; /* sgi_set, setexpr.h */
 } sgi_tb_entry;
 
 /* A normalised general code: digits d[0..len-1] at positions 0..len-1
  * (tokens removed), the last tail_len of them repeating forever, and the
  * digits of nent set entries on top (sorted by their canonical text, one
- * entry per digit). */
-typedef struct sgi_tb {
+ * entry per digit).  The tag is the one sg_rule's opaque `tb` names in
+ * sgexplore.h. */
+typedef struct sg_general_code {
     size_t len, tail_len;
     sgi_tb_digit *d;
     size_t nent;

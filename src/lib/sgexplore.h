@@ -70,6 +70,13 @@ enum {
     SG_BIT_THREE = 8 /* may leave three non-empty heaps */
 };
 
+/* The parts of a rule that the digits below cannot hold, opaque outside
+ * the library: a set expression (docs/SETS.md) and a code in CGSuite's
+ * whole notation (docs/THEORY.md 7.6).  A rule owns them (sg_rule_clear
+ * frees them); a caller reads them only through the rule's functions. */
+struct sg_set_expr;
+struct sg_general_code;
+
 /* One non-zero digit of a code: at position `take` (tokens removed). */
 typedef struct sg_term {
     uint64_t take;
@@ -95,15 +102,13 @@ typedef struct sg_rule {
      * proper-divisors, ...): the subtraction game "take k in set"
      * (set_allbut 0) or "take k >= 1 not in set" (set_allbut 1); NULL
      * for every code.  Such a rule has no terms and no tail: only the
-     * methods of enum_set.c compute it, and the rule's profile
-     * (sgi_rule_profile) tells every other method to refuse it. */
-    struct sgi_set *set;
+     * set methods compute it, every other method refuses it. */
+    struct sg_set_expr *set;
     int set_allbut;
     /* A code in CGSuite's whole notation that the digits above cannot
-     * hold (docs/THEORY.md 7.6: `0.G`, `0.C?`, `4=.0`); NULL otherwise.
-     * Like a set, it has no terms and no tail, and its profile makes
-     * every method but enum_tb.c refuse it. */
-    struct sgi_tb *tb;
+     * hold (`0.G`, `0.C?`, `4=.0`); NULL otherwise.  Like a set, it has
+     * no terms and no tail, and only its own method computes it. */
+    struct sg_general_code *tb;
 } sg_rule;
 
 /* How the rule was written on the command line. */
@@ -222,8 +227,6 @@ sg_status sg_seq_check_size(size_t n, sg_error *err);
 typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
                                size_t rare);
 
-struct sgi_test_switches;
-
 /* The most threads a run uses (--threads; docs/CONTRACT.md), and the
  * most it uses by default: past about 8 the main thread's own share of
  * each heap, not the helpers, bounds the rate, and by the model of
@@ -235,6 +238,10 @@ struct sgi_test_switches;
  * (its affinity mask, which taskset, cgroups and Slurm set; else those
  * online), at least 1 and at most SG_THREADS_DEFAULT_MAX. */
 unsigned sg_threads_default(void);
+
+/* Switches of the library's own tests (opaque: defined in
+ * src/lib/enum/sparse/sparse.h, not part of the contract). */
+struct sg_test_switches;
 
 /* How an enumeration runs; zero-initialise for the defaults.  NULL is
  * accepted wherever a const sg_enum_options * is taken.  Everything a run
@@ -251,9 +258,9 @@ typedef struct sg_enum_options {
      * threads); 0: sg_threads_default(); above SG_THREADS_MAX: that
      * many.  The values never depend on it, only the speed does. */
     unsigned threads;
-    /* NULL; the library's own tests reach the paths of the sparse method
-     * through it (src/lib/enum/sparse/sparse.h) */
-    const struct sgi_test_switches *test;
+    /* tests only, NULL otherwise: the library's own tests force the
+     * paths of the sparse method through it */
+    const struct sg_test_switches *test;
 } sg_enum_options;
 
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
