@@ -74,6 +74,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "setexpr.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <math.h>
