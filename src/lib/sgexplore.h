@@ -70,6 +70,13 @@ enum {
     SG_BIT_THREE = 8 /* may leave three non-empty heaps */
 };
 
+/* The parts of a rule that the digits below cannot hold, opaque outside
+ * the library: a set expression (docs/SETS.md) and a code in CGSuite's
+ * whole notation (docs/THEORY.md 7.6).  A rule owns them (sg_rule_clear
+ * frees them); a caller reads them only through the rule's functions. */
+struct sg_set_expr;
+struct sg_general_code;
+
 /* One non-zero digit of a code: at position `take` (tokens removed). */
 typedef struct sg_term {
     uint64_t take;
@@ -95,19 +102,17 @@ typedef struct sg_rule {
      * proper-divisors, ...): the subtraction game "take k in set"
      * (set_allbut 0) or "take k >= 1 not in set" (set_allbut 1); NULL
      * for every code.  Such a rule has no terms and no tail: only the
-     * methods of enum_set.c compute it, and the rule's profile
-     * (`profile`) tells every other method to refuse it. */
-    struct sgi_set *set;
+     * set methods compute it, every other method refuses it. */
+    struct sg_set_expr *set;
     int set_allbut;
     /* A code in CGSuite's whole notation that the digits above cannot
-     * hold (docs/THEORY.md 7.6: `0.G`, `0.C?`, `4=.0`); NULL otherwise.
-     * Like a set, it has no terms and no tail, and its profile makes
-     * every method but enum_tb.c refuse it. */
-    struct sgi_tb *tb;
+     * hold (`0.G`, `0.C?`, `4=.0`); NULL otherwise.  Like a set, it has
+     * no terms and no tail, and only its own method computes it. */
+    struct sg_general_code *tb;
     /* What the rule can do (family, methods, theorem, budget), computed
-     * once by sg_rule_parse and read by every module (internal.h,
-     * sgi_rule_profile). */
-    struct sgi_profile *profile;
+     * once by sg_rule_parse and read by every module; opaque here
+     * (internal.h, sgi_rule_profile). */
+    struct sg_rule_profile *profile;
 } sg_rule;
 
 /* How the rule was written on the command line. */
@@ -226,13 +231,6 @@ sg_status sg_seq_check_size(size_t n, sg_error *err);
 typedef void (*sg_progress_fn)(void *ctx, size_t done, size_t target,
                                size_t rare);
 
-/* How an enumeration runs; zero-initialise for the defaults.  NULL is
- * accepted wherever a const sg_enum_options * is taken.  Everything a run
- * depends on besides the rule comes through here (the library keeps no
- * process-wide state), so that several runs may proceed in threads of one
- * process, each with its own options. */
-struct sgi_test_switches;
-
 /* The most threads a run uses (--threads; docs/CONTRACT.md), and the
  * most it uses by default: past about 8 the main thread's own share of
  * each heap, not the helpers, bounds the rate, and by the model of
@@ -245,6 +243,15 @@ struct sgi_test_switches;
  * online), at least 1 and at most SG_THREADS_DEFAULT_MAX. */
 unsigned sg_threads_default(void);
 
+/* Switches of the library's own tests (opaque: defined in
+ * src/lib/enum/sparse/sparse.h, not part of the contract). */
+struct sg_test_switches;
+
+/* How an enumeration runs; zero-initialise for the defaults.  NULL is
+ * accepted wherever a const sg_enum_options * is taken.  Everything a run
+ * depends on besides the rule comes through here (the library keeps no
+ * process-wide state), so that several runs may proceed in threads of one
+ * process, each with its own options. */
 typedef struct sg_enum_options {
     volatile sig_atomic_t *cancel; /* polled; non-zero stops with
                                       SG_E_INTERRUPTED, s keeps a correct
@@ -255,9 +262,9 @@ typedef struct sg_enum_options {
      * threads); 0: sg_threads_default(); above SG_THREADS_MAX: that
      * many.  The values never depend on it, only the speed does. */
     unsigned threads;
-    /* NULL; the library's own tests reach the paths of the sparse method
-     * through it (src/lib/enum/sparse/sparse.h) */
-    const struct sgi_test_switches *test;
+    /* tests only, NULL otherwise: the library's own tests force the
+     * paths of the sparse method through it */
+    const struct sg_test_switches *test;
 } sg_enum_options;
 
 /* The enumerator's single entry point: extend s (holding G(0..s->n-1) of
@@ -316,7 +323,7 @@ typedef struct sg_deep {
     uint64_t *blocks;
     sg_value hmax;                 /* the largest value hashed */
     struct sg_deep_hasher *hasher; /* hashes leaving values beside the run
-                                      (deep.c); NULL when idle */
+                                      (deep_run.c); NULL when idle */
 } sg_deep;
 
 /* An empty run keeping `window` values (at least SG_DEEP_MIN_WINDOW). */
@@ -514,10 +521,10 @@ sg_status sg_analyse(sg_result *res, sg_seq *s, const sg_rule *r, size_t max,
 sg_status sg_value_at(mpz_t out, const sg_result *res, const sg_seq *s,
                       const mpz_t n);
 
-/* One move: remove `take` tokens from a heap and leave `nleft` heaps. */
 /* The most heaps a move leaves (CGSuite's `&N;` digits: up to 63). */
 #define SG_MOVE_MAX_LEFT 63
 
+/* One move: remove `take` tokens from a heap and leave `nleft` heaps. */
 typedef struct sg_move {
     mpz_t take;
     int nleft;                    /* 0..SG_MOVE_MAX_LEFT */
@@ -556,7 +563,6 @@ sg_status sg_position_analyse(sg_position *out, const sg_rule *r,
 /* Small helpers shared by the CLI and the tests                        */
 /* ------------------------------------------------------------------ */
 
-/* Parse a non-negative decimal integer that must fit in 63 bits. */
 /* Length (1..4) of the valid UTF-8 character at text, of the at most n
  * bytes there, or 0 when it is not one (overlong forms, surrogates and
  * code points past U+10FFFF are invalid): so that names are checked and
@@ -582,9 +588,6 @@ size_t sg_utf8_len(const char *text, size_t n);
  * or characters and ends in "...".  Returns the length of the whole
  * escaped text, as snprintf does, so that a caller can size a buffer. */
 size_t sg_escape(char *out, size_t cap, const char *text, unsigned flags);
-
-sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
-                       sg_error *err);
 
 /* The one growth rule for arrays: make *p (holding *cap elements of
  * `size` bytes) hold at least `need`, doubling (from 16) so that n
@@ -778,10 +781,6 @@ sg_status sg_store_checkpoint_list(sg_store *st,
 /* Remove the rule's checkpoint; *found says whether there was one. */
 sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
                                    sg_error *err);
-
-/* The underlying sqlite3 connection (NULL when there is no file), for
- * tools and tests that run their own SQL. */
-void *sg_store_sqlite(sg_store *db);
 
 /* ------------------------------------------------------------------ */
 /* Plots                                                                */
@@ -1148,12 +1147,6 @@ sg_status sg_misere_quotient_from(sg_mquot *q, const sg_rule *r, size_t n,
                                   size_t max_order, size_t budget,
                                   const sg_mquot *from,
                                   volatile sig_atomic_t *cancel, sg_error *err);
-
-/* Complete a quotient of which only heaps, order, trans, p and orders
- * are set (as the cache stores it): the heaps' elements, the product
- * table and the presentation.  SG_E_INPUT when those do not describe a
- * commutative monoid generated by the heaps (a damaged copy). */
-sg_status sg_mquot_complete(sg_mquot *q, sg_error *err);
 
 /* The element of the sum of heaps[0..n-1] (every heap <= q->heaps). */
 uint32_t sg_mquot_element(const sg_mquot *q, const size_t *heaps, size_t n);

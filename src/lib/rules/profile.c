@@ -104,14 +104,14 @@ static sgi_proof_kind proof_kind_of(const sgi_profile *p, const char **why)
 /* The methods: a predicate and a budget per row of method_rows.h       */
 /* ------------------------------------------------------------------ */
 
-int sgi_set_window_shape(const struct sgi_set *set, int allbut)
+int sgi_set_window_shape(const struct sg_set_expr *set, int allbut)
 {
     return !allbut && set->ninc == 1 && set->nexc == 0 &&
            (set->inc[0].kind == SGI_SET_AT_MOST ||
             set->inc[0].kind == SGI_SET_AT_LEAST);
 }
 
-int sgi_set_divisors_shape(const struct sgi_set *set, int allbut)
+int sgi_set_divisors_shape(const struct sg_set_expr *set, int allbut)
 {
     return !allbut && set->ninc == 1 && set->nexc == 0 &&
            set->inc[0].kind == SGI_SET_PROPER_DIV;

@@ -53,8 +53,9 @@ typedef struct sgi_set_item {
 
 /* A set: the union of `inc` minus the union of `exc` (nexc == 0: no
  * difference), both normalised and sorted (setexpr_parse.c).  Plain data:
- * init/clear pair, no sharing. */
-typedef struct sgi_set {
+ * init/clear pair, no sharing.  The tag is the one sg_rule's opaque
+ * `set` names in sgexplore.h. */
+typedef struct sg_set_expr {
     sgi_set_item *inc, *exc;
     size_t ninc, nexc;
     size_t cinc, cexc; /* capacities, for sg_grow */

@@ -73,6 +73,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "setexpr_impl.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -29,6 +29,10 @@ struct sg_store {
     char why[600]; /* why, naming the file or directory */
 };
 
+/* The underlying sqlite3 connection (NULL when there is no file), for
+ * the tests that run their own SQL on a cache. */
+void *sg_store_sqlite(sg_store *db);
+
 /*
  * Version 2 has version 1's tables; what changed is two texts.  Nim's key
  * is `nim`, not `all-but{}`, and codes with `!` or a repeating tail are of

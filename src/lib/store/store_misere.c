@@ -11,6 +11,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "store_impl.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

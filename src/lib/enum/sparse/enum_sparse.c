@@ -26,7 +26,7 @@
  * Step 1 may mark more options than it must: each mark is a real option,
  * so c and the result stay exact, and every value marked is one step 3
  * need not look for.  The small path marks a few chosen pairs of two
- * common parts that way (sparse_extra_build), the helper thread the
+ * common parts that way (sgi_sparse_extra_build), the helper thread the
  * first pairs.
  *
  * Nothing here depends on which mask is used (mask 0 makes every value
@@ -102,7 +102,7 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     lp->tr.best = 1;
     lp->pin = sw.pin_helper;
     lp->pin_balance = lp->pin ? sw.pin_balance : 0;
-    sp->simd = sparse_cpu_simd(&sw);
+    sp->simd = sgi_sparse_cpu_simd(&sw);
     /* --threads: this one and nhelp helpers */
     {
         unsigned t = lp->opt && lp->opt->threads ? lp->opt->threads
@@ -124,19 +124,19 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     if (lp->st != SG_OK)
         return -1;
     sp->par_ok = sg_sparse_parity_ok(r, &sp->kpar);
-    if (sparse_moves(sp, r) || sparse_fit(sp, s->max) ||
-        sparse_helper_alloc(sp))
+    if (sgi_sparse_moves(sp, r) || sgi_sparse_fit(sp, s->max) ||
+        sgi_sparse_helper_alloc(sp))
         return -2;
     if (d && d->frozen) {
         /* the mask, R and the counts came with the run */
-        if (sparse_deep_enter(sp, d))
+        if (sgi_sparse_deep_enter(sp, d))
             return -2;
     } else {
-        if (sparse_count(sp, s))
+        if (sgi_sparse_count(sp, s))
             return -2;
         if (mask == SGI_SPARSE_AUTO) {
             int c;
-            int64_t best = sparse_best_mask(sp, &c);
+            int64_t best = sgi_sparse_best_mask(sp, &c);
             if (best < 0)
                 return -2;
             sp->mask = (uint32_t)best >> 1;
@@ -150,8 +150,8 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
             sp->pshift = sp->pmask && (mask & SGI_SPARSE_PARITY_INV) ==
                                           SGI_SPARSE_PARITY_INV;
         }
-        sparse_lists(sp);
-        if (sparse_rebuild(sp, s))
+        sgi_sparse_lists(sp);
+        if (sgi_sparse_rebuild(sp, s))
             return -2;
     }
     lp->next_pick = s->n < 32 ? 32 : 2 * s->n;
@@ -166,8 +166,8 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
 {
     sparse *sp = &lp->sp;
 
-    sparse_helper_stop(sp, &lp->out);
-    if (lp->d && sparse_deep_leave(sp, lp->d) && st == SG_OK)
+    sgi_sparse_helper_stop(sp, &lp->out);
+    if (lp->d && sgi_sparse_deep_leave(sp, lp->d) && st == SG_OK)
         st = sg_error_set(lp->err, SG_E_NOMEM, -1,
                           "out of memory after %zu values", lp->s->n);
     if (stats) {
@@ -180,7 +180,7 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
         stats->pairs_chosen = sp->nextra;
         stats->searches = sp->searches;
     }
-    sparse_free(sp);
+    sgi_sparse_free(sp);
     return st;
 }
 
@@ -215,11 +215,11 @@ static sg_status sparse_run(sg_seq *s, const sg_rule *r, size_t n, int64_t mask,
     lp.st = SG_OK;
     rc = run_setup(&lp, r, mask);
     if (rc == -1) {
-        sparse_free(&lp.sp);
+        sgi_sparse_free(&lp.sp);
         return lp.st;
     }
     if (rc == 0)
-        st = sparse_superblocks(&lp);
+        st = sgi_sparse_superblocks(&lp);
     else
         st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory after %zu values",
                           s->n);

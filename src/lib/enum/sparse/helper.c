@@ -4,14 +4,14 @@
  * the hand-off of jobs and of the marks of each group, the waits of both
  * sides (spin, then sleep), their buffers, and the timed trials that
  * decide whether they pay on this machine.  Their work itself,
- * sparse_mark_super, is in run.c beside the other hot loops.
+ * sgi_sparse_mark_super, is in run.c beside the other hot loops.
  */
 #include "sparse_impl.h"
 
 #include <time.h>
 
 /* The array of sp->nhelp helpers (run_setup); -1 when out of memory. */
-int sparse_helper_alloc(sparse *sp)
+int sgi_sparse_helper_alloc(sparse *sp)
 {
     size_t bytes = sp->nhelp * sizeof *sp->help;
 
@@ -26,7 +26,7 @@ int sparse_helper_alloc(sparse *sp)
 
 /* Room for the helpers' stamps and output at the current size; they
  * must be idle.  -1 when out of memory. */
-int sparse_helper_buffers(sparse *sp)
+int sgi_sparse_helper_buffers(sparse *sp)
 {
     unsigned i;
     int ok = 1;
@@ -48,8 +48,8 @@ int sparse_helper_buffers(sparse *sp)
     return ok ? 0 : -1;
 }
 
-/* The helpers' memory (sparse_free). */
-void sparse_helper_free(sparse *sp)
+/* The helpers' memory (sgi_sparse_free). */
+void sgi_sparse_helper_free(sparse *sp)
 {
     unsigned i;
 
@@ -79,7 +79,7 @@ static void wake_main(sparse *sp)
     }
 }
 
-void sparse_group_done(sparse_helper *hp)
+void sgi_sparse_group_done(sparse_helper *hp)
 {
     atomic_fetch_add(&hp->groups_done, 1);
     wake_main(hp->sp);
@@ -110,7 +110,7 @@ static void *helper_main(void *arg)
         if (atomic_load(&y->quit))
             break;
         jb = y->jobs[j % 2];
-        sparse_mark_super(hp, &jb);
+        sgi_sparse_mark_super(hp, &jb);
         atomic_store(&hp->done_seq, j + 1);
         wake_main(hp->sp);
     }
@@ -161,7 +161,7 @@ static int helpers_start(sparse *sp)
 /* Queue a job for every helper (at most one other may be pending),
  * starting them the first time.  0 when none could be started (the
  * caller then marks everything itself). */
-int sparse_helper_post(sparse *sp, const sparse_job *jb)
+int sgi_sparse_helper_post(sparse *sp, const sparse_job *jb)
 {
     unsigned long j;
 
@@ -181,8 +181,8 @@ int sparse_helper_post(sparse *sp, const sparse_job *jb)
     return 1;
 }
 
-int sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
-                        unsigned long target)
+int sgi_sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
+                            unsigned long target)
 {
     unsigned spins = 0;
 
@@ -203,7 +203,7 @@ int sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
 
 /* Wait until every job handed out is done by every helper (*out: whether
  * any may be pending), before changing what the helpers read. */
-void sparse_helper_wait(sparse *sp, int *out)
+void sgi_sparse_helper_wait(sparse *sp, int *out)
 {
     unsigned long j;
     unsigned i;
@@ -212,15 +212,15 @@ void sparse_helper_wait(sparse *sp, int *out)
         return;
     j = atomic_load(&sp->sync.job_seq);
     for (i = 0; i < sp->nhelp; i++)
-        sparse_helper_until(sp, &sp->help[i].done_seq, j);
+        sgi_sparse_helper_until(sp, &sp->help[i].done_seq, j);
     *out = 0;
 }
 
-void sparse_helper_stop(sparse *sp, int *out)
+void sgi_sparse_helper_stop(sparse *sp, int *out)
 {
     unsigned i;
 
-    sparse_helper_wait(sp, out);
+    sgi_sparse_helper_wait(sp, out);
     if (!sp->sync.started)
         return;
     pthread_mutex_lock(&sp->sync.mu);
@@ -234,25 +234,25 @@ void sparse_helper_stop(sparse *sp, int *out)
     sp->sync.started = 0;
 }
 #else
-void sparse_group_done(sparse_helper *hp)
+void sgi_sparse_group_done(sparse_helper *hp)
 {
     (void)hp;
 }
 
-int sparse_helper_post(sparse *sp, const sparse_job *jb)
+int sgi_sparse_helper_post(sparse *sp, const sparse_job *jb)
 {
     (void)jb;
     sp->no_threads = 1;
     return 0;
 }
 
-void sparse_helper_wait(sparse *sp, int *out)
+void sgi_sparse_helper_wait(sparse *sp, int *out)
 {
     (void)sp;
     *out = 0;
 }
 
-void sparse_helper_stop(sparse *sp, int *out)
+void sgi_sparse_helper_stop(sparse *sp, int *out)
 {
     (void)sp;
     *out = 0;
@@ -270,7 +270,7 @@ static double wall_clock(void)
 /* Account the superblock just finished (which ran with the helper's
  * marks when `mode`) and say whether the next one should get a helper
  * job posted. */
-int sparse_trials_next(sparse_trials *tr, int mode)
+int sgi_sparse_trials_next(sparse_trials *tr, int mode)
 {
     double t = wall_clock();
     size_t phase;

@@ -13,7 +13,7 @@ int sgi_sparse_applicable(const sg_rule *r)
     return sgi_method_applies(r, SGI_METHOD_SPARSE);
 }
 
-void sparse_free(sparse *sp)
+void sgi_sparse_free(sparse *sp)
 {
     free(sp->split);
     free(sp->split_uneq);
@@ -41,11 +41,11 @@ void sparse_free(sparse *sp)
     free(sp->cmask);
     free(sp->rmask);
     free(sp->wbits);
-    sparse_helper_free(sp);
+    sgi_sparse_helper_free(sp);
     memset(sp, 0, sizeof *sp);
 }
 
-int sparse_moves(sparse *sp, const sg_rule *r)
+int sgi_sparse_moves(sparse *sp, const sg_rule *r)
 {
     size_t i, m = r->nterms + 1;
 
@@ -86,7 +86,7 @@ int sparse_moves(sparse *sp, const sg_rule *r)
     return 0;
 }
 
-void sparse_lists(sparse *sp)
+void sgi_sparse_lists(sparse *sp)
 {
     size_t v;
 
@@ -112,7 +112,7 @@ void sparse_lists(sparse *sp)
     }
 }
 
-int sparse_fit(sparse *sp, sg_value max)
+int sgi_sparse_fit(sparse *sp, sg_value max)
 {
     size_t p = 2, want, old = sp->size;
     void *t;
@@ -149,7 +149,7 @@ int sparse_fit(sparse *sp, sg_value max)
         return -1;
     sp->rarev = t;
     sp->size = want;
-    sparse_lists(sp);
+    sgi_sparse_lists(sp);
     return 0;
 }
 
@@ -165,7 +165,7 @@ static int rare_grow(sparse *sp, size_t need)
     return 0;
 }
 
-int sparse_rare_push(sparse *sp, size_t pos, sg_value v)
+int sgi_sparse_rare_push(sparse *sp, size_t pos, sg_value v)
 {
     if (sp->nrare == sp->ralloc && rare_grow(sp, sp->nrare + 1))
         return -1;
@@ -174,12 +174,12 @@ int sparse_rare_push(sparse *sp, size_t pos, sg_value v)
     return 0;
 }
 
-int sparse_rare_reserve(sparse *sp, size_t more)
+int sgi_sparse_rare_reserve(sparse *sp, size_t more)
 {
     return rare_grow(sp, sp->nrare + more);
 }
 
-int sparse_rebuild(sparse *sp, const sg_seq *s)
+int sgi_sparse_rebuild(sparse *sp, const sg_seq *s)
 {
     size_t h;
 
@@ -188,9 +188,9 @@ int sparse_rebuild(sparse *sp, const sg_seq *s)
     if (s->width == 1 && sp->simd) {
         /* every round of sg_analyse reads the whole prefix (0.1777: 4 % of
          * its time heap by heap), and rare heaps are few */
-        for (h = sparse_next_rare(sp, s->data, 1, s->n); h < s->n;
-             h = sparse_next_rare(sp, s->data, h + 1, s->n))
-            if (sparse_rare_push(sp, h, s->data[h]))
+        for (h = sgi_sparse_next_rare(sp, s->data, 1, s->n); h < s->n;
+             h = sgi_sparse_next_rare(sp, s->data, h + 1, s->n))
+            if (sgi_sparse_rare_push(sp, h, s->data[h]))
                 return -1;
         return 0;
     }
@@ -202,13 +202,13 @@ int sparse_rebuild(sparse *sp, const sg_seq *s)
             rare[v] = (uint8_t)heap_rare(sp, v >> 1, v);
         for (h = 1; h < s->n; h++)
             if (rare[s->data[h] << 1 | (h & 1)] &&
-                sparse_rare_push(sp, h, s->data[h]))
+                sgi_sparse_rare_push(sp, h, s->data[h]))
                 return -1;
         return 0;
     }
     for (h = 1; h < s->n; h++) {
         sg_value v = sg_seq_get(s, h);
-        if (heap_rare(sp, v, h) && sparse_rare_push(sp, h, v))
+        if (heap_rare(sp, v, h) && sgi_sparse_rare_push(sp, h, v))
             return -1;
     }
     return 0;
@@ -217,7 +217,7 @@ int sparse_rebuild(sparse *sp, const sg_seq *s)
 /* hist[hist_slot(v, h)] += the heaps 1 <= h < s->n of value v (v <
  * sp->size).  Four partial counts, so that runs of one value do not wait
  * on each other's increments.  -1 when out of memory. */
-int sparse_count(sparse *sp, const sg_seq *s)
+int sgi_sparse_count(sparse *sp, const sg_seq *s)
 {
     size_t h, v, z = 2 * sp->size;
     uint64_t *c = calloc(4 * z, sizeof *c);
@@ -243,7 +243,7 @@ int sparse_count(sparse *sp, const sg_seq *s)
  * ties; plain mask 1 when every value is 0); a parity mask only when the
  * rule allows it and it is strictly better (sg_sparse_mask_pick_ext).  -1
  * when out of memory. */
-int64_t sparse_best_mask(const sparse *sp, int *shift)
+int64_t sgi_sparse_best_mask(const sparse *sp, int *shift)
 {
     size_t p = sp->size / 2, i;
     int64_t *w = malloc(2 * p * sizeof *w);
@@ -267,14 +267,14 @@ int64_t sparse_best_mask(const sparse *sp, int *shift)
     return best ? (int64_t)best : 2;
 }
 
-int sparse_repick(sparse *sp, const sg_seq *s)
+int sgi_sparse_repick(sparse *sp, const sg_seq *s)
 {
     int64_t m;
     int c;
 
     if (sp->forced)
         return 0;
-    m = sparse_best_mask(sp, &c);
+    m = sgi_sparse_best_mask(sp, &c);
     if (m < 0)
         return -1;
     if ((uint32_t)m == (sp->mask << 1 | sp->pmask) && (uint32_t)c == sp->pshift)
@@ -283,6 +283,6 @@ int sparse_repick(sparse *sp, const sg_seq *s)
     sp->pmask = (uint32_t)m & 1;
     sp->pshift = (uint32_t)c;
     sp->repicks++;
-    sparse_lists(sp);
-    return sparse_rebuild(sp, s);
+    sgi_sparse_lists(sp);
+    return sgi_sparse_rebuild(sp, s);
 }

@@ -3,7 +3,7 @@
  * they inline into each other as they were tuned (HACKING.md): the
  * superblocks of sparse_run and its per-heap part, the small path
  * (small_run1 and its variants), the step functions of step.inc
- * (included once per width), the helper's marking (sparse_mark_super)
+ * (included once per width), the helper's marking (sgi_sparse_mark_super)
  * and the x86 kernels of x86.inc.  The cold parts are in rare.c,
  * terms.c, helper.c, window.c and enum_sparse.c.
  */
@@ -23,7 +23,7 @@
 /*
  * With a parity mask, which option values of heap m step 1 marks depends
  * on the parity of m - k (the header's part 2): when it is odd, the lists
- * of sparse_lists (made for even m - k) swap roles.  Called before each
+ * of sgi_sparse_lists (made for even m - k) swap roles.  Called before each
  * heap; the swap is of pointers, counts and two words.
  */
 static inline void sparse_flip(sparse *sp, size_t m)
@@ -183,17 +183,17 @@ static int small_fast(sparse *sp, const sg_seq *s, size_t m)
 {
     size_t nr = sp->nrare;
 
-    /* (its heap loop keeps the lists of sparse_lists: no parity mask) */
+    /* (its heap loop keeps the lists of sgi_sparse_lists: no parity mask) */
     if (s->width != 1 || sp->size > (sp->no_wide ? SMALL_SIZE : WIDE_SIZE) ||
         m <= sp->kone || sp->pmask ||
         m < sp->kmax + 2 + 2 * (nr ? sp->rpos[nr - 1] : 0))
         return 0;
     if ((sp->tok && sp->tnrare == nr && sp->tgen == sp->rgen) ||
-        sparse_flat_build(sp) == 0) {
+        sgi_sparse_flat_build(sp) == 0) {
         /* (a choice costs a few ms: not for a short run, such as the
          * early rounds of sg_analyse, which each start afresh) */
         if (m >= sp->xnext && sp->target - m >= XWORTH)
-            sparse_extra_build(sp, s, m);
+            sgi_sparse_extra_build(sp, s, m);
         return 1;
     }
     return 0;
@@ -273,7 +273,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     const unsigned half = (unsigned)(sp->size / 2);
     const uint64_t all =
         wide || half >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << half) - 1;
-    /* the common and rare values below half (sparse_lists) */
+    /* the common and rare values below half (sgi_sparse_lists) */
     const uint64_t cb0 = wide ? sp->cmask[0] : sp->cbits;
     const uint64_t rb0 = wide ? sp->rmask[0] : sp->rbits;
     const uint64_t cb1 = wide ? sp->cmask[1] : 0;
@@ -543,26 +543,26 @@ store_value(sparse_loop *lp, size_t m, sg_value v, int *premarked)
     int wider;
 
     if (sp->win.deep_fail || (sp->win.off && m > 0 && heap_rare(sp, v, m))) {
-        lp->st = sparse_deep_stop(s, sp, m, v, lp->err);
+        lp->st = sgi_sparse_deep_stop(s, sp, m, v, lp->err);
         return -1;
     }
     wider = sg_value_width(v) > s->width;
     if (wider)
-        sparse_helper_wait(sp, &lp->out); /* the values are about to move */
+        sgi_sparse_helper_wait(sp, &lp->out); /* the values are about to move */
     if ((lp->st = sg_seq_push(s, v, lp->err)) != SG_OK)
         return -1;
     if (m == 0)
         return wider;
     sp->hist[hist_slot(sp, v, m)]++;
-    if (heap_rare(sp, v, m) && sparse_rare_push(sp, m, v))
+    if (heap_rare(sp, v, m) && sgi_sparse_rare_push(sp, m, v))
         return loop_nomem(lp);
     if ((size_t)v >= sp->size / 2) {
-        sparse_helper_wait(sp, &lp->out);
+        sgi_sparse_helper_wait(sp, &lp->out);
         lp->job_ok = 0;
-        if (sparse_fit(sp, v))
+        if (sgi_sparse_fit(sp, v))
             return loop_nomem(lp);
         if (sp->win.off)
-            sparse_deep_mask_top(sp, v);
+            sgi_sparse_deep_mask_top(sp, v);
         *premarked = 0;
         no_block(sp);
         lp->grew = 1;
@@ -598,7 +598,7 @@ static const sparse_width sparse_widths[5] = {
 /* Helper hp's part of a job: mark its share of every group of the
  * superblock on its stamps, with a fresh tag per group, and hand the
  * marks over as bits. */
-void sparse_mark_super(sparse_helper *hp, const sparse_job *jb)
+void sgi_sparse_mark_super(sparse_helper *hp, const sparse_job *jb)
 {
     sparse *sp = hp->sp;
     size_t gi;
@@ -621,11 +621,11 @@ void sparse_mark_super(sparse_helper *hp, const sparse_job *jb)
         else
 #endif
             stamps_to_bits(sp, hp->hstamp, t, out);
-        sparse_group_done(hp);
+        sgi_sparse_group_done(hp);
     }
 }
 
-int sparse_cpu_simd(const sgi_test_switches *sw)
+int sgi_sparse_cpu_simd(const sgi_test_switches *sw)
 {
     int simd = !sw->no_simd && have_avx2();
 
@@ -648,12 +648,12 @@ static int superblock_post(sparse_loop *lp, size_t h, size_t e)
     if (threaded && lp->pin)
         sp->balance = lp->pin_balance;
     else if (threaded)
-        threaded = sparse_trials_next(&lp->tr, lp->premarked);
+        threaded = sgi_sparse_trials_next(&lp->tr, lp->premarked);
     else
         lp->tr.last = 0;
     if (threaded && sp->hsize != sp->size) {
-        sparse_helper_wait(sp, &lp->out);
-        if (sparse_helper_buffers(sp))
+        sgi_sparse_helper_wait(sp, &lp->out);
+        if (sgi_sparse_helper_buffers(sp))
             return loop_nomem(lp);
         lp->premarked = 0;
     }
@@ -666,7 +666,7 @@ static int superblock_post(sparse_loop *lp, size_t h, size_t e)
     jb.data = lp->s->data;
     jb.dense = sp->balance > 0 ? (size_t)sp->balance : 0;
     jb.keep = sp->balance < 0 ? (size_t)-sp->balance : 0;
-    if (sparse_helper_post(sp, &jb)) {
+    if (sgi_sparse_helper_post(sp, &jb)) {
         lp->out = 1;
         lp->job_ok = 1;
         lp->job_b = e;
@@ -698,10 +698,10 @@ static int superblock_start(sparse_loop *lp, size_t h, size_t e)
         lp->next_poll = (h / SG_ENUM_POLL + 1) * SG_ENUM_POLL;
     }
     if (lp->d && e - s->off > sg_deep_hold(lp->d)) {
-        sparse_helper_wait(sp, &lp->out);
+        sgi_sparse_helper_wait(sp, &lp->out);
         lp->job_ok = 0;
         lp->premarked = 0;
-        lp->st = sparse_deep_slide(sp, s, lp->d, h, lp->err);
+        lp->st = sgi_sparse_deep_slide(sp, s, lp->d, h, lp->err);
         if (lp->st != SG_OK)
             return -1;
     }
@@ -709,8 +709,8 @@ static int superblock_start(sparse_loop *lp, size_t h, size_t e)
         /* The helper's premarks follow the whole mode: the mask and,
          * with a parity mask, its parity bit and offset. */
         uint32_t old = sp->mask, old_p = sp->pmask, old_c = sp->pshift;
-        sparse_helper_wait(sp, &lp->out);
-        if (sparse_repick(sp, s))
+        sgi_sparse_helper_wait(sp, &lp->out);
+        if (sgi_sparse_repick(sp, s))
             return loop_nomem(lp);
         if (sp->mask != old || sp->pmask != old_p || sp->pshift != old_c)
             lp->premarked = 0;
@@ -723,8 +723,8 @@ static int superblock_start(sparse_loop *lp, size_t h, size_t e)
         sp->base = h;
     }
     if (sp->ralloc < sp->nrare + 2 * SUPER + 2) {
-        sparse_helper_wait(sp, &lp->out);
-        if (sparse_rare_reserve(sp, 4 * SUPER))
+        sgi_sparse_helper_wait(sp, &lp->out);
+        if (sgi_sparse_rare_reserve(sp, 4 * SUPER))
             return loop_nomem(lp);
     }
     return superblock_post(lp, h, e);
@@ -744,9 +744,9 @@ static int superblock_end(sparse_loop *lp)
             sp->balance += BALANCE_STEP / 4;
     }
     if (lp->grew) {
-        sparse_helper_wait(sp, &lp->out);
+        sgi_sparse_helper_wait(sp, &lp->out);
         lp->job_ok = 0;
-        if (sparse_repick(sp, lp->s))
+        if (sgi_sparse_repick(sp, lp->s))
             return loop_nomem(lp);
         lp->grew = 0;
     }
@@ -754,7 +754,7 @@ static int superblock_end(sparse_loop *lp)
 }
 
 /* Superblocks [h, e) of SUPER heaps (the first may be shorter). */
-sg_status sparse_superblocks(sparse_loop *lp)
+sg_status sgi_sparse_superblocks(sparse_loop *lp)
 {
     size_t h, e, m;
 

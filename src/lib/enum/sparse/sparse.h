@@ -24,10 +24,11 @@
  * heaps left to this thread when negative); no_wide, values of 64..127
  * on the stamps instead of the small path's two-word sets, so that the
  * two paths can be compared; no_extra, no chosen pairs in the small
- * path's step 1 (sparse_extra_build); no_avx512, the AVX2 code on a CPU
- * with AVX-512.
+ * path's step 1 (sgi_sparse_extra_build); no_avx512, the AVX2 code on a CPU
+ * with AVX-512.  The tag is the one sg_enum_options' opaque `test` names
+ * in sgexplore.h.
  */
-typedef struct sgi_test_switches {
+typedef struct sg_test_switches {
     int no_simd;      /* portable code only */
     int no_threads;   /* no helper thread */
     int pin_helper;   /* helper on every superblock ... */

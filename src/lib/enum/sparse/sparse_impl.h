@@ -7,8 +7,9 @@
  *   enum_sparse.c  the entry points, and sparse_run's setup and end;
  *   rare.c         the moves, R (the rare heaps), the mask and the value
  *                  tables;
- *   terms.c        the small path's lists of step 1 terms (sparse_flat_build)
- *                  and its chosen pairs (sparse_extra_build);
+ *   terms.c        the small path's lists of step 1 terms
+ *                  (sgi_sparse_flat_build) and its chosen pairs
+ *                  (sgi_sparse_extra_build);
  *   helper.c       the helper thread, its hand-offs and its trials;
  *   window.c       deep runs: the window and the frozen mask;
  *   run.c          the hot loops, in one translation unit so that they
@@ -106,7 +107,7 @@
  * heaps at once (avx2_mid_terms), a divisor of BLOCK_HEAPS */
 #define MID_HEAPS 8
 
-/* small_run's extra terms (sparse_extra_build): at most XTERMS, with small
+/* small_run's extra terms (sgi_sparse_extra_build): at most XTERMS, with small
  * parts 32 <= a < 32 + XCAND (in a deep run's window: DEEP_MARGIN), each
  * chosen from the last XSAMPLE heaps only if it finds a value wanted
  * after step 1 at XGAIN_MIN of them: at one of them, as a pair costs
@@ -291,8 +292,8 @@ typedef struct sparse {
     size_t nclose;
     size_t nfar_hi; /* the first nfar_hi far ones: values >= 64 */
     /* then nextra pairs (a, m - k - a) of common parts chosen for the
-     * rare values step 3 finds slowest (see sparse_extra_build), to be chosen
-     * again from heap xnext on */
+     * rare values step 3 finds slowest (see sgi_sparse_extra_build), to be
+     * chosen again from heap xnext on */
     size_t nextra, xnext;
     size_t target;       /* the heap this run stops at */
     size_t kone;         /* the largest k of a one-heap or whole-heap move */
@@ -339,7 +340,7 @@ typedef struct sparse {
     int par_ok, flipped;
     sparse_window win; /* a deep run's window (window.c) */
     /* tests: values of 64..127 take the stamps, not small_run; no
-     * extra terms (sparse_extra_build) */
+     * extra terms (sgi_sparse_extra_build) */
     int no_wide, no_extra;
 } sparse;
 
@@ -365,7 +366,7 @@ typedef struct sparse_loop {
     int waited;           /* ... and this thread waited for it */
     int pin;              /* tests: pin_helper (sgi_test_switches) */
     long pin_balance;     /* ... and its balance */
-    sparse_trials tr;     /* helper or not (sparse_trials_next) */
+    sparse_trials tr;     /* helper or not (sgi_sparse_trials_next) */
 } sparse_loop;
 
 static inline int is_rare(uint32_t mask, sg_value v)
@@ -431,28 +432,28 @@ static inline size_t popcount64(uint64_t x)
 /* rare.c: the moves, R, the mask and the value tables                  */
 /* ------------------------------------------------------------------ */
 
-void sparse_free(sparse *sp);
+void sgi_sparse_free(sparse *sp);
 /* Sort the rule's terms into the three kinds of move; -1: out of memory. */
-int sparse_moves(sparse *sp, const sg_rule *r);
+int sgi_sparse_moves(sparse *sp, const sg_rule *r);
 /* The common and rare value lists for the current mask and size. */
-void sparse_lists(sparse *sp);
+void sgi_sparse_lists(sparse *sp);
 /* Grow the value tables so that size > 2 * max.  -1 when out of memory
  * or the values are too large for tables indexed by value. */
-int sparse_fit(sparse *sp, sg_value max);
+int sgi_sparse_fit(sparse *sp, sg_value max);
 /* Add heap pos of value v to R; -1: out of memory. */
-int sparse_rare_push(sparse *sp, size_t pos, sg_value v);
+int sgi_sparse_rare_push(sparse *sp, size_t pos, sg_value v);
 /* Make room for `more` rare values without moving the arrays later (the
  * helper reads them). */
-int sparse_rare_reserve(sparse *sp, size_t more);
+int sgi_sparse_rare_reserve(sparse *sp, size_t more);
 /* R from scratch, for the current mask. */
-int sparse_rebuild(sparse *sp, const sg_seq *s);
+int sgi_sparse_rebuild(sparse *sp, const sg_seq *s);
 /* hist[hist_slot(v, h)] += the heaps 1 <= h < s->n of value v. */
-int sparse_count(sparse *sp, const sg_seq *s);
+int sgi_sparse_count(sparse *sp, const sg_seq *s);
 /* The extended mask that makes the fewest heaps rare, its offset in
  * *shift; -1 when out of memory. */
-int64_t sparse_best_mask(const sparse *sp, int *shift);
+int64_t sgi_sparse_best_mask(const sparse *sp, int *shift);
 /* Re-choose the mask from the values so far; rebuild R if it changed. */
-int sparse_repick(sparse *sp, const sg_seq *s);
+int sgi_sparse_repick(sparse *sp, const sg_seq *s);
 
 /* ------------------------------------------------------------------ */
 /* terms.c: the small path's step 1 terms                               */
@@ -460,9 +461,9 @@ int sparse_repick(sparse *sp, const sg_seq *s);
 
 /* The small path's list of terms for R as it is now; -1 when out of
  * memory (the caller then goes digit by digit). */
-int sparse_flat_build(sparse *sp);
+int sgi_sparse_flat_build(sparse *sp);
 /* small_run's extra terms for heaps from m on (s holding G(0..m-1)). */
-void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m);
+void sgi_sparse_extra_build(sparse *sp, const sg_seq *s, size_t m);
 
 /* ------------------------------------------------------------------ */
 /* helper.c: the helper thread                                          */
@@ -470,26 +471,26 @@ void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m);
 
 /* The array of sp->nhelp helpers, and their memory; -1: out of
  * memory. */
-int sparse_helper_alloc(sparse *sp);
-void sparse_helper_free(sparse *sp);
+int sgi_sparse_helper_alloc(sparse *sp);
+void sgi_sparse_helper_free(sparse *sp);
 /* Room for the helpers' stamps and output at the current size; they
  * must be idle.  -1 when out of memory. */
-int sparse_helper_buffers(sparse *sp);
+int sgi_sparse_helper_buffers(sparse *sp);
 /* Queue a job for the helpers, starting them the first time; 0 when
  * none could be started (the caller then marks everything itself). */
-int sparse_helper_post(sparse *sp, const sparse_job *jb);
+int sgi_sparse_helper_post(sparse *sp, const sparse_job *jb);
 #ifdef SPARSE_THREADS
 /* Wait until `counter` reaches `target`: spin a while, then sleep.
  * Returns whether it had to wait at all. */
-int sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
-                        unsigned long target);
+int sgi_sparse_helper_until(sparse *sp, _Atomic unsigned long *counter,
+                            unsigned long target);
 #endif
 
 /* Wait until every helper has marked the first `groups` groups of job
  * number `job` (counting from 0); 1 when it had to wait.  Inline: asked
  * every HLANES heaps, and nearly always already true. */
-static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
-                                           size_t groups)
+static inline int sgi_sparse_helper_group_wait(sparse *sp, unsigned long job,
+                                               size_t groups)
 {
 #ifdef SPARSE_THREADS
     unsigned long target = job * HGROUPS + groups;
@@ -498,7 +499,8 @@ static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
 
     for (i = 0; i < sp->nhelp; i++)
         if (atomic_load(&sp->help[i].groups_done) < target)
-            waited |= sparse_helper_until(sp, &sp->help[i].groups_done, target);
+            waited |=
+                sgi_sparse_helper_until(sp, &sp->help[i].groups_done, target);
     return waited;
 #else
     (void)sp;
@@ -509,45 +511,46 @@ static inline int sparse_helper_group_wait(sparse *sp, unsigned long job,
 }
 /* Wait until every job handed out is done (*out: whether any may be
  * pending), before changing what the helper reads. */
-void sparse_helper_wait(sparse *sp, int *out);
+void sgi_sparse_helper_wait(sparse *sp, int *out);
 /* The same, then end the helper thread. */
-void sparse_helper_stop(sparse *sp, int *out);
-/* Helper hp's group of HLANES heaps is marked (sparse_mark_super). */
-void sparse_group_done(sparse_helper *hp);
+void sgi_sparse_helper_stop(sparse *sp, int *out);
+/* Helper hp's group of HLANES heaps is marked (sgi_sparse_mark_super). */
+void sgi_sparse_group_done(sparse_helper *hp);
 /* Account the superblock just finished and say whether the next one
  * should get a helper job posted (see TRIAL). */
-int sparse_trials_next(sparse_trials *tr, int mode);
+int sgi_sparse_trials_next(sparse_trials *tr, int mode);
 
 /* run.c, for helper hp: its part of a job. */
-void sparse_mark_super(sparse_helper *hp, const sparse_job *jb);
+void sgi_sparse_mark_super(sparse_helper *hp, const sparse_job *jb);
 
 /* ------------------------------------------------------------------ */
 /* window.c: deep runs                                                  */
 /* ------------------------------------------------------------------ */
 
 /* The error that stops a deep run at heap m (value v). */
-sg_status sparse_deep_stop(const sg_seq *s, const sparse *sp, size_t m,
-                           sg_value v, sg_error *err);
+sg_status sgi_sparse_deep_stop(const sg_seq *s, const sparse *sp, size_t m,
+                               sg_value v, sg_error *err);
 /* Keep the mask's bit above every value so far (the helper idle). */
-void sparse_deep_mask_top(sparse *sp, sg_value max);
+void sgi_sparse_deep_mask_top(sparse *sp, sg_value max);
 /* Move the window on before the superblock at h (the helper idle). */
-sg_status sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
-                            sg_error *err);
+sg_status sgi_sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
+                                sg_error *err);
 /* The sparse state of a deep run that left memory; -1: out of memory. */
-int sparse_deep_enter(sparse *sp, const sg_deep *d);
+int sgi_sparse_deep_enter(sparse *sp, const sg_deep *d);
 /* Hand the sparse state back to the deep run; -1: out of memory. */
-int sparse_deep_leave(const sparse *sp, sg_deep *d);
+int sgi_sparse_deep_leave(const sparse *sp, sg_deep *d);
 
 /* ------------------------------------------------------------------ */
 /* run.c: the hot loops                                                 */
 /* ------------------------------------------------------------------ */
 
 /* What the CPU allows (sparse->simd), the switches of sw applied. */
-int sparse_cpu_simd(const sgi_test_switches *sw);
+int sgi_sparse_cpu_simd(const sgi_test_switches *sw);
 /* The first heap h' >= h below n whose one-byte value is rare (n if
  * none), 32 heaps at a time (AVX2 only: sp->simd). */
-size_t sparse_next_rare(const sparse *sp, const uint8_t *g, size_t h, size_t n);
+size_t sgi_sparse_next_rare(const sparse *sp, const uint8_t *g, size_t h,
+                            size_t n);
 /* The superblocks of the run from s->n to lp->n. */
-sg_status sparse_superblocks(sparse_loop *lp);
+sg_status sgi_sparse_superblocks(sparse_loop *lp);
 
 #endif /* SG_SPARSE_IMPL_H */

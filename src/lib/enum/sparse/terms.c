@@ -4,14 +4,14 @@
  * past the last rare heap that every rare pairs with every split digit,
  * its split into the near, mid and far terms of small_run's blocks, and
  * the chosen pairs of two common parts added to them
- * (sparse_extra_build).  Built when R changes or the values drift, never
+ * (sgi_sparse_extra_build).  Built when R changes or the values drift, never
  * per heap.
  */
 #include "sparse_impl.h"
 
 /* The small path's list of terms for R as it is now; -1 when out of
  * memory (the caller then goes digit by digit). */
-int sparse_flat_build(sparse *sp)
+int sgi_sparse_flat_build(sparse *sp)
 {
     size_t j, i, n = sp->nsplit * sp->nrare + sp->none;
 
@@ -79,7 +79,7 @@ int sparse_flat_build(sparse *sp)
 }
 
 /* How many values left wanted at the sample heaps lo..m-1 the pair (a,
- * h - k - a) of split digit j gives (see sparse_extra_build). */
+ * h - k - a) of split digit j gives (see sgi_sparse_extra_build). */
 static size_t extra_gain(const sparse *sp, const sg_seq *s, uint64_t (*left)[2],
                          size_t j, size_t a, size_t lo, size_t m)
 {
@@ -87,7 +87,7 @@ static size_t extra_gain(const sparse *sp, const sg_seq *s, uint64_t (*left)[2],
     size_t h, gain = 0;
 
     if (ga >= 64)
-        return 0; /* (values below 64 only: see sparse_flat_build) */
+        return 0; /* (values below 64 only: see sgi_sparse_flat_build) */
     for (h = lo; h < m; h++) {
         size_t x = ga ^ s->data[h - d];
         gain += (size_t)(left[h - lo][x / 64 % 2] >> (x % 64)) & (x < 128);
@@ -110,10 +110,10 @@ static size_t extra_gain(const sparse *sp, const sg_seq *s, uint64_t (*left)[2],
  * branch; every value they give is a real option, so the choice only
  * matters for the speed.  They replaced step 3's first 32 pairs, which
  * small_run used to look at before anything else (0.1777 a tenth
- * faster without them).  Chosen again at 2m and after each sparse_flat_build,
- * as the values drift.
+ * faster without them).  Chosen again at 2m and after each
+ * sgi_sparse_flat_build, as the values drift.
  */
-void sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
+void sgi_sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
 {
     const size_t half = sp->size / 2, ns = sp->nsplit;
     /* A deep run's window holds the heaps read here from x - off on, the

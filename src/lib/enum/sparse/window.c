@@ -14,18 +14,18 @@
  * helper's and the blocks' extra pairs (small parts below 2 SUPER +
  * BALANCE_MAX + HLANES), the small path's chosen
  * pairs (small parts below 32 + XCAND, chosen from the last XSAMPLE
- * heaps: sparse_extra_build reads back to m - XSAMPLE - kmax - 32 - XCAND and
- * step 1's terms of those heaps), and step 3's
+ * heaps: sgi_sparse_extra_build reads back to m - XSAMPLE - kmax - 32 -
+ * XCAND and step 1's terms of those heaps), and step 3's
  * pairs (a, m - k - a), which kept_top stops at the kept ones.  So a
  * window of W values behind m and G(0..W-1) hold all of it as long as W
  * is at least DEEP_MARGIN above kmax + kone + the last rare heap; a new
  * rare heap later, or a step 3 cut short before it found every value it
- * wanted, stops the run (sparse_deep_stop) instead of being guessed.
+ * wanted, stops the run (sgi_sparse_deep_stop) instead of being guessed.
  */
 #define DEEP_MARGIN (4 * SUPER + BALANCE_MAX + 4 * HLANES + 64)
 
-sg_status sparse_deep_stop(const sg_seq *s, const sparse *sp, size_t m,
-                           sg_value v, sg_error *err)
+sg_status sgi_sparse_deep_stop(const sg_seq *s, const sparse *sp, size_t m,
+                               sg_value v, sg_error *err)
 {
     if (sp->win.deep_fail)
         return sg_error_set(
@@ -54,7 +54,7 @@ sg_status sparse_deep_stop(const sg_seq *s, const sparse *sp, size_t m,
  * mask keeps bit b, from the freeze on and each time b grows.  The helper
  * must be idle.
  */
-void sparse_deep_mask_top(sparse *sp, sg_value max)
+void sgi_sparse_deep_mask_top(sparse *sp, sg_value max)
 {
     unsigned b = 0;
 
@@ -62,15 +62,15 @@ void sparse_deep_mask_top(sparse *sp, sg_value max)
         b++;
     if (b < 30 && !(sp->mask & ((uint32_t)1 << b))) {
         sp->mask |= (uint32_t)1 << b;
-        sparse_lists(sp);
+        sgi_sparse_lists(sp);
     }
 }
 
 /* Move the window on before the superblock at h (the helper idle): the
  * values [hashed, h - W) are hashed and leave memory; the first time the
  * prefix G(0..W-1) is set aside and the mask is fixed for good. */
-sg_status sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
-                            sg_error *err)
+sg_status sgi_sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
+                                sg_error *err)
 {
     const size_t w = d->window, wd = s->width;
     size_t last = sp->nrare ? sp->rpos[sp->nrare - 1] : 0;
@@ -87,7 +87,7 @@ sg_status sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
         s->keep = w;
         d->frozen = 1;
         sp->forced = 1;
-        sparse_deep_mask_top(sp, s->max);
+        sgi_sparse_deep_mask_top(sp, s->max);
     }
     sg_deep_hash_async(d, h - w);
     memmove(s->data + s->keep * wd, s->data + (h - w - s->off) * wd, w * wd);
@@ -99,7 +99,7 @@ sg_status sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
 
 /* The sparse state of a deep run that left memory: its frozen mask, R and
  * counts, which cannot be recomputed from the values.  -1: out of memory. */
-int sparse_deep_enter(sparse *sp, const sg_deep *d)
+int sgi_sparse_deep_enter(sparse *sp, const sg_deep *d)
 {
     size_t i, nh = 2 * sp->size < d->nhist ? 2 * sp->size : d->nhist;
 
@@ -109,19 +109,20 @@ int sparse_deep_enter(sparse *sp, const sg_deep *d)
     sp->pshift = (uint32_t)d->pshift;
     sp->win.keep = d->seq.keep;
     sp->win.off = d->seq.off;
-    sparse_lists(sp);
-    sparse_deep_mask_top(sp, d->seq.max); /* (a checkpoint of an older build) */
+    sgi_sparse_lists(sp);
+    sgi_sparse_deep_mask_top(sp,
+                             d->seq.max); /* (a checkpoint of an older build) */
     memcpy(sp->hist, d->hist, nh * sizeof *sp->hist);
     sp->nrare = 0;
     sp->rgen++;
     for (i = 0; i < d->nrare; i++)
-        if (sparse_rare_push(sp, d->rpos[i], d->rval[i]))
+        if (sgi_sparse_rare_push(sp, d->rpos[i], d->rval[i]))
             return -1;
     return 0;
 }
 
 /* Hand the sparse state back to the deep run.  -1: out of memory. */
-int sparse_deep_leave(const sparse *sp, sg_deep *d)
+int sgi_sparse_deep_leave(const sparse *sp, sg_deep *d)
 {
     void *p;
 
