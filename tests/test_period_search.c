@@ -42,13 +42,13 @@ static void compare_scan(const sg_seq *s, uint64_t len, uint64_t dmin,
 {
     uint64_t *want = malloc((s->n + 1) * sizeof *want);
     size_t k, i = 0;
-    sg_period_scan ps;
+    sgi_period_scan ps;
     uint64_t d;
 
     assert_non_null(want);
     k = brute_shifts(want, s, len, dmin);
-    assert_int_equal(sg_period_scan_init(&ps, s, len, dmin, NULL), SG_OK);
-    while ((d = sg_period_scan_next(&ps)) != 0) {
+    assert_int_equal(sgi_period_scan_init(&ps, s, len, dmin, NULL), SG_OK);
+    while ((d = sgi_period_scan_next(&ps)) != 0) {
         if (i >= k || d != want[i]) {
             fail_msg("%s (n %zu, len %llu, dmin %llu): shift %llu returned, "
                      "expected %llu (seed %llu)",
@@ -64,8 +64,8 @@ static void compare_scan(const sg_seq *s, uint64_t len, uint64_t dmin,
                  what, s->n, (unsigned long long)len, i, k, TU_SEED);
     }
     /* Exhausted stays exhausted. */
-    assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_next(&ps), 0);
+    sgi_period_scan_clear(&ps);
     free(want);
 }
 
@@ -143,7 +143,7 @@ static void test_diff_scan(void **state)
         uint64_t dmin = tu_range(&g, 1, 4), d, *want;
         sg_value sal = (sg_value)tu_range(&g, 0, 3) * (t % 3 ? 1 : 40000);
         sg_seq s;
-        sg_period_scan ps;
+        sgi_period_scan ps;
         sg_error err;
         int kind = (int)tu_range(&g, 0, 2);
 
@@ -172,9 +172,9 @@ static void test_diff_scan(void **state)
             if (j == n - d)
                 want[k++] = d;
         }
-        assert_int_equal(sg_period_scan_init_diff(&ps, &s, len, dmin, NULL),
+        assert_int_equal(sgi_period_scan_init_diff(&ps, &s, len, dmin, NULL),
                          SG_OK);
-        while ((d = sg_period_scan_next(&ps)) != 0) {
+        while ((d = sgi_period_scan_next(&ps)) != 0) {
             if (got >= k || want[got] != d)
                 fail_msg("diff scan n %zu len %llu: shift %llu, expected "
                          "%llu (seed %llu)",
@@ -187,7 +187,7 @@ static void test_diff_scan(void **state)
             fail_msg("diff scan n %zu len %llu: %zu shifts, expected %zu "
                      "(seed %llu)",
                      n, (unsigned long long)len, got, k, TU_SEED);
-        sg_period_scan_clear(&ps);
+        sgi_period_scan_clear(&ps);
         free(want);
         sg_seq_clear(&s);
     }
@@ -251,34 +251,34 @@ static void test_edges(void **state)
 {
     sg_seq s;
     sg_error err;
-    sg_period_scan ps;
+    sgi_period_scan ps;
 
     (void)state;
     sg_seq_init(&s);
-    assert_int_equal(sg_period_scan_init(&ps, &s, 1, 1, NULL), SG_OK);
-    assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 1, 1, NULL), SG_OK);
+    assert_int_equal(sgi_period_scan_next(&ps), 0);
+    sgi_period_scan_clear(&ps);
     for (int i = 0; i < 10; i++) {
         assert_int_equal(sg_seq_append(&s, 5, &err), SG_OK);
     }
-    assert_int_equal(sg_period_scan_init(&ps, &s, 10, 1, NULL), SG_OK);
-    assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_clear(&ps);
-    assert_int_equal(sg_period_scan_init(&ps, &s, 9, 1, NULL), SG_OK);
-    assert_int_equal(sg_period_scan_next(&ps), 1);
-    assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_clear(&ps);
-    assert_int_equal(sg_period_scan_init(&ps, &s, 1, 1, NULL), SG_OK);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 10, 1, NULL), SG_OK);
+    assert_int_equal(sgi_period_scan_next(&ps), 0);
+    sgi_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 9, 1, NULL), SG_OK);
+    assert_int_equal(sgi_period_scan_next(&ps), 1);
+    assert_int_equal(sgi_period_scan_next(&ps), 0);
+    sgi_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 1, 1, NULL), SG_OK);
     for (uint64_t d = 1; d <= 9; d++) {
-        assert_int_equal(sg_period_scan_next(&ps), d);
+        assert_int_equal(sgi_period_scan_next(&ps), d);
     }
-    assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_clear(&ps);
-    assert_int_equal(sg_period_scan_init(&ps, &s, 11, 1, NULL), SG_OK);
-    assert_int_equal(sg_period_scan_next(&ps), 0);
-    sg_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_next(&ps), 0);
+    sgi_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 11, 1, NULL), SG_OK);
+    assert_int_equal(sgi_period_scan_next(&ps), 0);
+    sgi_period_scan_clear(&ps);
     /* Clearing twice, or an exhausted scan, is harmless. */
-    sg_period_scan_clear(&ps);
+    sgi_period_scan_clear(&ps);
     sg_seq_clear(&s);
 }
 
@@ -290,7 +290,7 @@ static void test_game_periods(void **state)
     sg_rule r;
     sg_seq s;
     sg_error err;
-    sg_period_scan ps;
+    sgi_period_scan ps;
     uint64_t d, i;
 
     (void)state;
@@ -300,9 +300,9 @@ static void test_game_periods(void **state)
     sg_seq_init(&s);
     assert_int_equal(sg_enumerate(&s, &r, 3990991 + 2996 + 1, NULL, &err),
                      SG_OK);
-    assert_int_equal(sg_period_scan_init(&ps, &s, 2996, 1, NULL), SG_OK);
-    d = sg_period_scan_next(&ps);
-    sg_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 2996, 1, NULL), SG_OK);
+    d = sgi_period_scan_next(&ps);
+    sgi_period_scan_clear(&ps);
     assert_int_equal(d, 3990991);
     for (i = s.n - d; i > 0; i--) {
         if (sg_seq_get(&s, (size_t)(i - 1)) !=
@@ -319,9 +319,9 @@ static void test_game_periods(void **state)
     sg_seq_init(&s);
     assert_int_equal(
         sg_enumerate(&s, &r, 2 * 105351 + 2 * 149459 + 3, NULL, &err), SG_OK);
-    assert_int_equal(sg_period_scan_init(&ps, &s, 1024, 1, NULL), SG_OK);
-    d = sg_period_scan_next(&ps);
-    sg_period_scan_clear(&ps);
+    assert_int_equal(sgi_period_scan_init(&ps, &s, 1024, 1, NULL), SG_OK);
+    d = sgi_period_scan_next(&ps);
+    sgi_period_scan_clear(&ps);
     assert_int_equal(d, 149459);
     for (i = s.n - d; i > 0; i--) {
         if (sg_seq_get(&s, (size_t)(i - 1)) !=

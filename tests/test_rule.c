@@ -304,27 +304,27 @@ static void test_parse_u63(void **state)
 
     (void)state;
     memset(&err, 0, sizeof err);
-    assert_int_equal(sg_parse_u63(&v, "123", 3, 0, &err), SG_OK);
+    assert_int_equal(sgi_parse_u63(&v, "123", 3, 0, &err), SG_OK);
     assert_true(v == 123);
-    assert_int_equal(sg_parse_u63(&v, "1234", 2, 0, &err), SG_OK);
+    assert_int_equal(sgi_parse_u63(&v, "1234", 2, 0, &err), SG_OK);
     assert_true(v == 12);
-    assert_int_equal(sg_parse_u63(&v, "0", 1, 0, &err), SG_OK);
+    assert_int_equal(sgi_parse_u63(&v, "0", 1, 0, &err), SG_OK);
     assert_true(v == 0);
-    assert_int_equal(sg_parse_u63(&v, "9223372036854775807", 19, 0, &err),
+    assert_int_equal(sgi_parse_u63(&v, "9223372036854775807", 19, 0, &err),
                      SG_OK);
     assert_true(v == 9223372036854775807ULL);
-    assert_int_equal(sg_parse_u63(&v, "9223372036854775808", 19, 0, &err),
+    assert_int_equal(sgi_parse_u63(&v, "9223372036854775808", 19, 0, &err),
                      SG_E_INPUT);
     assert_true(err.msg[0] != '\0');
-    assert_int_equal(sg_parse_u63(&v, "99999999999999999999", 20, 5, &err),
+    assert_int_equal(sgi_parse_u63(&v, "99999999999999999999", 20, 5, &err),
                      SG_E_INPUT);
     assert_true(err.pos >= 5 && err.pos <= 25);
-    assert_int_equal(sg_parse_u63(&v, "", 0, 3, &err), SG_E_INPUT);
-    assert_int_equal(sg_parse_u63(&v, "x", 1, 7, &err), SG_E_INPUT);
+    assert_int_equal(sgi_parse_u63(&v, "", 0, 3, &err), SG_E_INPUT);
+    assert_int_equal(sgi_parse_u63(&v, "x", 1, 7, &err), SG_E_INPUT);
     assert_int_equal(err.pos, 7);
-    assert_int_equal(sg_parse_u63(&v, "-1", 2, 0, &err), SG_E_INPUT);
+    assert_int_equal(sgi_parse_u63(&v, "-1", 2, 0, &err), SG_E_INPUT);
     /* A NULL error pointer is allowed. */
-    assert_int_equal(sg_parse_u63(&v, "1a", 2, 0, NULL), SG_E_INPUT);
+    assert_int_equal(sgi_parse_u63(&v, "1a", 2, 0, NULL), SG_E_INPUT);
 }
 
 static void test_bad_input(void **state)

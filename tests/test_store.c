@@ -1176,7 +1176,7 @@ static void test_disk_full(void **state)
     for (i = 500; i < 400000; i++)
         assert_int_equal(sg_seq_append(&s, (sg_value)(i % 300), NULL), SG_OK);
     res = unresolved(&s);
-    h = sg_store_sqlite(db);
+    h = sgi_store_sqlite(db);
     assert_non_null(h);
     assert_int_equal(
         sqlite3_exec(h, "PRAGMA max_page_count = 12", NULL, NULL, NULL),
@@ -1659,7 +1659,7 @@ static void test_checkpoint_refused(void **state)
     expect_ckpt(db, "0.6", 1, "old", 3);
 
     /* Full: the big blob does not fit in the pages left. */
-    h = sg_store_sqlite(db);
+    h = sgi_store_sqlite(db);
     assert_non_null(h);
     assert_int_equal(
         sqlite3_exec(h, "PRAGMA max_page_count = 12", NULL, NULL, NULL),
@@ -1682,7 +1682,7 @@ static void test_checkpoint_refused(void **state)
     free(path);
     path = tu_path_in(dir, "d.db");
     db = open_ok(path);
-    h = sg_store_sqlite(db);
+    h = sgi_store_sqlite(db);
     {
         char pragma[80];
         long long pages = sql_int(path, "PRAGMA page_count");

@@ -374,7 +374,7 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
                                     const sg_result *res, const sg_seq *s,
                                     const mpz_t h, const mpz_t target)
 {
-    sg_option o;
+    sgi_option o;
     size_t hs;
     int i;
     sg_value tv;
@@ -386,7 +386,7 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
     mpz_init_set_ui(shift, 0);
     if (mpz_cmp_ui(h, (unsigned long)s->n) < 0) {
         hs = mpz_get_ui(h);
-        if (!sg_moves_find(&o, r, s, hs, tv, 0))
+        if (!sgi_moves_find(&o, r, s, hs, tv, 0))
             goto unknown;
     } else {
         uint64_t n0, p, lo;
@@ -406,7 +406,7 @@ static sg_status find_periodic_move(sg_move *m, const sg_rule *r,
         mpz_clear(x);
         if (hs >= s->n)
             goto unknown;
-        if (!sg_moves_find(&o, r, s, hs, tv, n0))
+        if (!sgi_moves_find(&o, r, s, hs, tv, n0))
             goto unknown;
         mpz_sub_ui(shift, h, (unsigned long)hs);
     }

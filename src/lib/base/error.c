@@ -41,8 +41,8 @@ sg_status sg_error_set(sg_error *err, sg_status code, long pos, const char *fmt,
     return code;
 }
 
-sg_status sg_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
-                       sg_error *err)
+sg_status sgi_parse_u63(uint64_t *out, const char *text, size_t len, long pos,
+                        sg_error *err)
 {
     uint64_t v = 0;
     size_t i;

@@ -21,7 +21,7 @@
 #define SG_FNV_TAG "fnv1a64:"
 
 /* h extended by the n bytes at p. */
-static inline uint64_t sg_fnv1a(uint64_t h, const void *p, size_t n)
+static inline uint64_t sgi_fnv1a(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = (const unsigned char *)p;
     size_t i;
@@ -35,14 +35,14 @@ static inline uint64_t sg_fnv1a(uint64_t h, const void *p, size_t n)
 #define SG_FNV_TEXT (sizeof SG_FNV_TAG + 16)
 
 /* Write the text form of h. */
-static inline void sg_fnv_format(char out[SG_FNV_TEXT], uint64_t h)
+static inline void sgi_fnv_format(char out[SG_FNV_TEXT], uint64_t h)
 {
     snprintf(out, SG_FNV_TEXT, SG_FNV_TAG "%016llx", (unsigned long long)h);
 }
 
 /* Read the text form: SG_FNV_TAG and exactly 16 hex digits.  Returns 1
  * and sets *out, or 0 when text is anything else. */
-static inline int sg_fnv_parse(uint64_t *out, const char *text)
+static inline int sgi_fnv_parse(uint64_t *out, const char *text)
 {
     const size_t tag = sizeof SG_FNV_TAG - 1;
 

@@ -30,13 +30,13 @@ static uint64_t rev_diff(const sg_seq *s, uint64_t i)
 }
 
 /* The text the scan reads: values or differences. */
-static uint64_t text_at(const sg_period_scan *ps, uint64_t i)
+static uint64_t text_at(const sgi_period_scan *ps, uint64_t i)
 {
     return ps->diff ? rev_diff(ps->s, i) : (uint64_t)rev(ps->s, i);
 }
 
 /* Its length. */
-static uint64_t text_len(const sg_period_scan *ps)
+static uint64_t text_len(const sgi_period_scan *ps)
 {
     if (!ps->diff)
         return ps->s->n;
@@ -76,7 +76,7 @@ static uint64_t skip_to(const uint8_t *e, uint64_t n, uint64_t i, uint8_t c0,
     return n;
 }
 
-static sg_status scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
+static sg_status scan_init(sgi_period_scan *ps, const sg_seq *s, uint64_t len,
                            uint64_t dmin, int diff, sg_error *err)
 {
     uint64_t i, k;
@@ -108,19 +108,19 @@ static sg_status scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
     return SG_OK;
 }
 
-sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
-                              uint64_t dmin, sg_error *err)
+sg_status sgi_period_scan_init(sgi_period_scan *ps, const sg_seq *s,
+                               uint64_t len, uint64_t dmin, sg_error *err)
 {
     return scan_init(ps, s, len, dmin, 0, err);
 }
 
-sg_status sg_period_scan_init_diff(sg_period_scan *ps, const sg_seq *s,
-                                   uint64_t len, uint64_t dmin, sg_error *err)
+sg_status sgi_period_scan_init_diff(sgi_period_scan *ps, const sg_seq *s,
+                                    uint64_t len, uint64_t dmin, sg_error *err)
 {
     return scan_init(ps, s, len, dmin, 1, err);
 }
 
-uint64_t sg_period_scan_next(sg_period_scan *ps)
+uint64_t sgi_period_scan_next(sgi_period_scan *ps)
 {
     const sg_seq *s = ps->s;
     uint64_t len = ps->len, n = text_len(ps), q = ps->q, i;
@@ -177,7 +177,7 @@ uint64_t sg_period_scan_next(sg_period_scan *ps)
     return 0;
 }
 
-void sg_period_scan_clear(sg_period_scan *ps)
+void sgi_period_scan_clear(sgi_period_scan *ps)
 {
     free(ps->fail);
     ps->fail = NULL;

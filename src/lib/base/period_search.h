@@ -23,19 +23,19 @@
  * N - p - a >= a + p + t > p + t; so with len = t (window) or any
  * len <= p + t + 1 (Guy-Smith) no provable period is skipped.
  */
-typedef struct sg_period_scan {
+typedef struct sgi_period_scan {
     const sg_seq *s;
     uint64_t len;   /* window length */
     uint64_t next;  /* the next shift to look at */
     uint64_t q;     /* values of the window matched ending there */
     uint64_t *fail; /* KMP failure function of the window, len + 1 */
-    int diff;       /* over the differences (sg_period_scan_init_diff) */
-} sg_period_scan;
+    int diff;       /* over the differences (sgi_period_scan_init_diff) */
+} sgi_period_scan;
 
 /* Start at shift dmin (>= 1); len must be in 1..N for any shift to be
  * found.  Returns SG_E_NOMEM when the O(len) table cannot be allocated. */
-sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
-                              uint64_t dmin, sg_error *err);
+sg_status sgi_period_scan_init(sgi_period_scan *ps, const sg_seq *s,
+                               uint64_t len, uint64_t dmin, sg_error *err);
 
 /*
  * The same search over the first differences D(n) = G(n+1) - G(n) (mod
@@ -46,12 +46,12 @@ sg_status sg_period_scan_init(sg_period_scan *ps, const sg_seq *s, uint64_t len,
  * whose agreement stretch has at least len + 1 values is listed.  No fast
  * path: about twice as slow per value as the plain scan.
  */
-sg_status sg_period_scan_init_diff(sg_period_scan *ps, const sg_seq *s,
-                                   uint64_t len, uint64_t dmin, sg_error *err);
+sg_status sgi_period_scan_init_diff(sgi_period_scan *ps, const sg_seq *s,
+                                    uint64_t len, uint64_t dmin, sg_error *err);
 
 /* The next shift, or 0 when no shift d <= N - len is left. */
-uint64_t sg_period_scan_next(sg_period_scan *ps);
+uint64_t sgi_period_scan_next(sgi_period_scan *ps);
 
-void sg_period_scan_clear(sg_period_scan *ps);
+void sgi_period_scan_clear(sgi_period_scan *ps);
 
 #endif /* SG_PERIOD_SEARCH_H */

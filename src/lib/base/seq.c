@@ -3,7 +3,7 @@
  * that hold every value so far, and the memory checks that turn a request
  * too big for this machine into an error instead of a crash.  Every
  * enumeration method and the cache fill sequences through these functions
- * (or the inline sg_seq_push of seq_impl.h).
+ * (or the inline sgi_seq_push of seq_impl.h).
  */
 #include "sgexplore.h"
 #include "internal.h"
@@ -121,8 +121,8 @@ sg_status sg_seq_append(sg_seq *s, sg_value v, sg_error *err)
         if (st)
             return st;
     }
-    if (sg_value_width(v) > s->width) {
-        st = sg_seq_widen(s, sg_value_width(v), err);
+    if (sgi_value_width(v) > s->width) {
+        st = sg_seq_widen(s, sgi_value_width(v), err);
         if (st)
             return st;
     }

@@ -10,14 +10,14 @@
 
 /* Bytes a value takes at least (1, 2 or 4): the width of an sg_seq that
  * holds v, and of a stored chunk whose largest value is v. */
-static inline unsigned sg_value_width(sg_value v)
+static inline unsigned sgi_value_width(sg_value v)
 {
     return v < 256 ? 1 : v < 65536 ? 2 : 4;
 }
 
 /* Append v to s; the common case (room reserved, width big enough) is a
  * single store, everything else goes through sg_seq_append. */
-static inline sg_status sg_seq_push(sg_seq *s, sg_value v, sg_error *err)
+static inline sg_status sgi_seq_push(sg_seq *s, sg_value v, sg_error *err)
 {
     size_t i = s->n - s->off; /* where it goes (see sg_seq) */
 

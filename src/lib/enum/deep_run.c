@@ -2,9 +2,10 @@
  * deep_run.c - deep runs (sg_deep, docs/DEEP.md): the bookkeeping around
  * the sparse method's window (sparse/ does the computing and moves the
  * window; methods/deep_hash.c keeps the running checksum of every value
- * before it leaves memory): the entry points and the checkpoint format, so that a run killed at any moment resumes
- * from its last checkpoint and ends with exactly the values, the
- * checksums and the rare heaps of a run that was never stopped.
+ * before it leaves memory): the entry points and the checkpoint format,
+ * so that a run killed at any moment resumes from its last checkpoint
+ * and ends with exactly the values, the checksums and the rare heaps of
+ * a run that was never stopped.
  */
 #include "sgexplore.h"
 #include "enum/methods/enum_impl.h"
@@ -21,7 +22,7 @@ static const char deep_magic[8] = {'S', 'G', 'D', 'E', 'E', 'P', '0', '1'};
 
 uint64_t sg_deep_checksum(sg_deep *d)
 {
-    sg_deep_hash(d, d->seq.n);
+    sgi_deep_hash(d, d->seq.n);
     return d->sum;
 }
 
@@ -41,9 +42,9 @@ sg_status sg_deep_extend(sg_deep *d, const sg_rule *r, size_t n,
                             "most two heaps, without a repeating tail");
     if (n <= d->seq.n)
         return SG_OK;
-    st = sg_deep_run_sparse(d, r, n, opt, err);
+    st = sgi_deep_run_sparse(d, r, n, opt, err);
     /* values stay hashed up to the end, so that a checkpoint is whole */
-    sg_deep_hash(d, d->seq.n);
+    sgi_deep_hash(d, d->seq.n);
     return st;
 }
 
@@ -91,7 +92,7 @@ sg_status sg_deep_save(sg_deep *d, const sg_rule *r, void **blob, size_t *len,
     *len = 0;
     if (!text)
         return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
-    sg_deep_hash(d, s->n);
+    sgi_deep_hash(d, s->n);
     if (d->nblocks != d->hashed / SG_DEEP_BLOCK) {
         free(text);
         return sg_error_set(err, SG_E_NOMEM, -1,
@@ -278,10 +279,10 @@ sg_status sg_deep_load(sg_deep *d, const sg_rule *r, const void *blob,
     for (j = 0; j < d->nblocks; j++)
         d->blocks[j] = get_u64(&b);
     held = get_u64(&b);
-    if (held != n - off || !room(&b, held, 4) || held > sg_deep_hold(d))
+    if (held != n - off || !room(&b, held, 4) || held > sgi_deep_hold(d))
         return bad_blob(d, err, "values");
     d->seq.width = (unsigned)width;
-    if (sg_seq_reserve(&d->seq, sg_deep_hold(d), err) != SG_OK) {
+    if (sg_seq_reserve(&d->seq, sgi_deep_hold(d), err) != SG_OK) {
         sg_deep_clear(d);
         return SG_E_NOMEM;
     }
@@ -289,7 +290,7 @@ sg_status sg_deep_load(sg_deep *d, const sg_rule *r, const void *blob,
         const unsigned char *x = b.p + b.at + 4 * i;
         sg_value v = (sg_value)x[0] | (sg_value)x[1] << 8 |
                      (sg_value)x[2] << 16 | (sg_value)x[3] << 24;
-        if (v > max || sg_value_width(v) > width)
+        if (v > max || sgi_value_width(v) > width)
             return bad_blob(d, err, "values");
         if (v > top)
             top = v;

@@ -39,7 +39,7 @@ static sg_status sgi_run_set(sg_seq *s, const sg_rule *r, size_t n,
         sg_seq_clear(&t);
     }
     if (st == SG_E_INTERRUPTED)
-        return sg_enum_interrupted(s, err);
+        return sgi_enum_interrupted(s, err);
     return st;
 }
 

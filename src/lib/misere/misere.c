@@ -86,7 +86,7 @@ static void memo_clear(memo *m)
 
 static uint64_t key_hash(const uint32_t *x, size_t len)
 {
-    uint64_t h = sg_fnv1a(SG_FNV_OFFSET, x, len * sizeof *x);
+    uint64_t h = sgi_fnv1a(SG_FNV_OFFSET, x, len * sizeof *x);
 
     return h ^ (h >> 29) ^ len;
 }
@@ -157,7 +157,7 @@ static sg_status memo_add(mis_ctx *c, const uint32_t *x, size_t len, size_t val,
 
 /* The option o of heap x[i] applied to x: *out (malloc'd), *olen. */
 static uint32_t *child_key(const uint32_t *x, size_t len, size_t i,
-                           const sg_option *o, size_t *olen)
+                           const sgi_option *o, size_t *olen)
 {
     size_t n = len - 1 + (size_t)o->nparts, a = 0, b = 0, j = 0;
     uint32_t *y = malloc((n ? n : 1) * sizeof *y);
@@ -194,7 +194,7 @@ typedef struct out_walk {
     int found; /* a P option, or -1 on failure */
 } out_walk;
 
-static int out_visit(void *ctx, const sg_option *o)
+static int out_visit(void *ctx, const sgi_option *o)
 {
     out_walk *w = ctx;
     size_t ylen;
@@ -233,7 +233,7 @@ static sg_status too_deep(mis_ctx *c)
                                 MIS_MAX_DEPTH);
 }
 
-static int any_visit(void *ctx, const sg_option *o)
+static int any_visit(void *ctx, const sgi_option *o)
 {
     (void)o;
     *(int *)ctx = 1;
@@ -248,7 +248,7 @@ static int heap_dead(mis_ctx *c, uint32_t h)
     if (h >= c->ndead)
         return 0;
     if (c->dead[h] < 0) {
-        sg_moves_heap(c->r, c->g, h, any_visit, &any);
+        sgi_moves_heap(c->r, c->g, h, any_visit, &any);
         c->dead[h] = (signed char)!any;
     }
     return c->dead[h];
@@ -323,7 +323,7 @@ static int outcome_new(mis_ctx *c, const uint32_t *x, size_t len)
         if (i && x[i] == x[i - 1])
             continue;
         w.i = i;
-        sg_moves_heap(c->r, c->g, x[i], out_visit, &w);
+        sgi_moves_heap(c->r, c->g, x[i], out_visit, &w);
     }
     if (w.found < 0)
         return -1;
@@ -348,7 +348,7 @@ typedef struct opt_list {
     size_t xlen, i;
 } opt_list;
 
-static int list_visit(void *ctx, const sg_option *o)
+static int list_visit(void *ctx, const sgi_option *o)
 {
     opt_list *l = ctx;
     size_t ylen;
@@ -427,7 +427,7 @@ static size_t genus_new(mis_ctx *c, const uint32_t *x, size_t len)
         if (i && x[i] == x[i - 1])
             continue;
         l.i = i;
-        sg_moves_heap(c->r, c->g, x[i], list_visit, &l);
+        sgi_moves_heap(c->r, c->g, x[i], list_visit, &l);
     }
     if (l.failed) {
         c->st = sg_error_set(c->err, SG_E_NOMEM, -1, "out of memory");
@@ -662,10 +662,10 @@ typedef struct move_walk {
     const uint32_t *x;
     size_t len, i;
     int found; /* 1 found, -1 failure */
-    sg_option move;
+    sgi_option move;
 } move_walk;
 
-static int move_visit(void *ctx, const sg_option *o)
+static int move_visit(void *ctx, const sgi_option *o)
 {
     move_walk *w = ctx;
     size_t ylen;
@@ -776,7 +776,7 @@ sg_status sg_misere_position_analyse(sg_misere_position *out, const sg_rule *r,
             if (i && x[i] == x[i - 1])
                 continue;
             w.i = i;
-            sg_moves_heap(r, c.g, x[i], move_visit, &w);
+            sgi_moves_heap(r, c.g, x[i], move_visit, &w);
         }
         if (w.found < 0) {
             st = c.st;

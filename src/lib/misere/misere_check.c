@@ -103,7 +103,7 @@ int sgi_mquot_check_reduced(const qctx *q)
             sig[0] = cls[u];
             for (i = 1; i <= k; i++)
                 sig[i] = cls[q->trans[u * k + i - 1]];
-            h = sg_fnv1a(SG_FNV_OFFSET, sig, (k + 1) * sizeof *sig);
+            h = sgi_fnv1a(SG_FNV_OFFSET, sig, (k + 1) * sizeof *sig);
             for (at = h & (nslots - 1); (sl = slot[at]) != 0;
                  at = (at + 1) & (nslots - 1)) {
                 size_t v = sl - 1;
@@ -167,7 +167,7 @@ typedef struct opt_walk {
     int any;
 } opt_walk;
 
-static int opt_visit(void *ctx, const sg_option *o)
+static int opt_visit(void *ctx, const sgi_option *o)
 {
     opt_walk *w = ctx;
     uint32_t parts[3], u;
@@ -197,7 +197,7 @@ static int option_check(qctx *q, const uint32_t *x, size_t len, size_t i)
     memset(&l, 0, sizeof l);
     if (!y)
         return nomem(q), -1;
-    sg_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
+    sgi_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
     if (l.failed) {
         rc = -1;
         nomem(q);
@@ -255,7 +255,7 @@ static size_t heap_kinds(const qctx *q, uint64_t *G, unsigned char *nonterm,
         ow.q = q;
         ow.seen = seen;
         ow.list = list;
-        sg_moves_heap(q->r, &q->g, i, opt_visit, &ow);
+        sgi_moves_heap(q->r, &q->g, i, opt_visit, &ow);
         nonterm[i] = (unsigned char)ow.any;
         for (j = 0; j < ow.n; j++)
             seen[list[j]] = 0;
@@ -290,7 +290,7 @@ static int pwalk_add(const qctx *q, pwalk *w, uint32_t u, int f,
 {
     size_t nw = w->nw, at, sl;
     uint64_t hsh =
-        sg_fnv1a(SG_FNV_OFFSET ^ u ^ ((uint64_t)f << 40), cc, nw * sizeof *cc);
+        sgi_fnv1a(SG_FNV_OFFSET ^ u ^ ((uint64_t)f << 40), cc, nw * sizeof *cc);
 
     if (2 * (w->nps + 1) > w->nslots || !w->slot) {
         size_t ns = w->slot ? 2 * w->nslots : w->nslots, *old = w->slot, e;
@@ -301,9 +301,9 @@ static int pwalk_add(const qctx *q, pwalk *w, uint32_t u, int f,
         free(old);
         w->nslots = ns;
         for (e = 0; e < w->nps; e++) {
-            uint64_t h2 = sg_fnv1a(SG_FNV_OFFSET ^ w->ps[e].u ^
-                                       ((uint64_t)w->ps[e].flag << 40),
-                                   STATE_C(w, e), nw * sizeof *w->C);
+            uint64_t h2 = sgi_fnv1a(SG_FNV_OFFSET ^ w->ps[e].u ^
+                                        ((uint64_t)w->ps[e].flag << 40),
+                                    STATE_C(w, e), nw * sizeof *w->C);
             for (at = h2 & (w->nslots - 1); w->slot[at];
                  at = (at + 1) & (w->nslots - 1))
                 ;

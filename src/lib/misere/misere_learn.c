@@ -19,7 +19,7 @@
 
 static uint64_t word_hash(const uint32_t *x, size_t len)
 {
-    uint64_t h = sg_fnv1a(SG_FNV_OFFSET, x, len * sizeof *x);
+    uint64_t h = sgi_fnv1a(SG_FNV_OFFSET, x, len * sizeof *x);
 
     return h ^ (h >> 31) ^ len;
 }
@@ -124,7 +124,7 @@ int sgi_mquot_known_outcome(void *arg, const uint32_t *x, size_t len)
     return q->plabel[u] ? 0 : 1;
 }
 
-int sgi_mquot_list_visit(void *ctx, const sg_option *o)
+int sgi_mquot_list_visit(void *ctx, const sgi_option *o)
 {
     opt_list *l = ctx;
 
@@ -179,7 +179,7 @@ static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
         if (i && x[i] == x[i - 1])
             continue;
         memset(&l, 0, sizeof l);
-        sg_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
+        sgi_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
         if (l.failed) {
             free(l.o);
             free(y);

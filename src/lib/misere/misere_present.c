@@ -1,6 +1,6 @@
 /*
  * misere_present.c - a proven misère quotient presented and used: its
- * products and the elements of the heaps (sg_mquot_complete, which first
+ * products and the elements of the heaps (sgi_mquot_complete, which first
  * checks a copy read from the cache), generators, least-word normal forms
  * and relations, the names of its words, and positions decided by it
  * (the outcome and a winning move).
@@ -171,7 +171,7 @@ out:
 /* The products, elements of the heaps and the presentation of m, of
  * which heaps, order, trans, p and orders are set; checked first, so
  * that a damaged copy read from the cache is refused, not believed. */
-sg_status sg_mquot_complete(sg_mquot *m, sg_error *err)
+sg_status sgi_mquot_complete(sg_mquot *m, sg_error *err)
 {
     size_t n = m->order, k = m->heaps, u, v, h, i;
     uint32_t *par = NULL, *gen = NULL, *order = NULL;
@@ -298,10 +298,10 @@ typedef struct qmove_walk {
     const sg_mquot *q;
     uint32_t rest; /* the element of the sum without the heap played */
     int found;
-    sg_option move;
+    sgi_option move;
 } qmove_walk;
 
-static int qmove_visit(void *ctx, const sg_option *o)
+static int qmove_visit(void *ctx, const sgi_option *o)
 {
     qmove_walk *w = ctx;
     uint32_t u = w->rest;
@@ -352,7 +352,7 @@ sg_status sg_misere_position_quotient(sg_misere_position *out, const sg_rule *r,
         for (j = 0; j < n; j++)
             if (j != i && heaps[j])
                 w.rest = q->trans[(size_t)w.rest * q->heaps + heaps[j] - 1];
-        sg_moves_heap(r, &g, heaps[i], qmove_visit, &w);
+        sgi_moves_heap(r, &g, heaps[i], qmove_visit, &w);
         if (w.found) {
             out->move_heap = (long)i;
             out->take = w.move.take;

@@ -135,7 +135,7 @@ static sg_status result(sg_mquot *m, qctx *q, sg_error *err)
         at += len;
     }
     m->test_at[q->nT] = at;
-    return sg_mquot_complete(m, err);
+    return sgi_mquot_complete(m, err);
 }
 
 /* Start q from the proven quotient `from` (heaps, order, trans, p,

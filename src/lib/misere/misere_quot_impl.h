@@ -73,7 +73,7 @@ typedef struct qctx {
 
 /* The options of one heap, collected. */
 typedef struct opt_list {
-    sg_option *o;
+    sgi_option *o;
     size_t n, cap;
     int failed;
 } opt_list;
@@ -94,8 +94,8 @@ void sgi_mquot_wtab_clear(wtab *w);
  * search's hook; arg is the qctx). */
 int sgi_mquot_known_outcome(void *arg, const uint32_t *x, size_t len);
 
-/* sg_moves_heap's visitor collecting the options into an opt_list. */
-int sgi_mquot_list_visit(void *ctx, const sg_option *o);
+/* sgi_moves_heap's visitor collecting the options into an opt_list. */
+int sgi_mquot_list_visit(void *ctx, const sgi_option *o);
 
 /* Forget the fast oracle's memo (a new heap k). */
 void sgi_mquot_fast_reset(qctx *q);

@@ -96,7 +96,7 @@ static sg_status parity_space(int *found, sgi_plot_rare *out, const sg_seq *s,
     sg_status st;
 
     *found = 0;
-    if (!r || !sg_sparse_parity_ok(r, NULL) || s->n < SG_SPARSE_SPACE_MIN)
+    if (!r || !sgi_sparse_parity_ok(r, NULL) || s->n < SG_SPARSE_SPACE_MIN)
         return SG_OK;
     st = sg_sparse_space_find_rule(&sp, s, r, s->n, err);
     if (st)
@@ -162,7 +162,7 @@ sg_status sgi_plot_find_rare(sgi_plot_rare *out, const sg_seq *s,
     while (nbits < RARE_BITS && (bits >> nbits) != 0)
         nbits++;
     size = (size_t)1 << nbits;
-    bestm = sg_sparse_mask_pick(w, size, 0, 1);
+    bestm = sgi_sparse_mask_pick(w, size, 0, 1);
     if (bestm)
         best = (uint64_t)(((int64_t)heaps + w[bestm]) / 2);
     free(w);

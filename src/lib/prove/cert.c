@@ -68,7 +68,7 @@ int sg_period_status_parse(sg_period_status *out, const char *word)
 /* Parse one unsigned field value: decimal digits only, at most 2^63-1. */
 static int field_u64(uint64_t *out, const char *v, size_t len)
 {
-    return sg_parse_u63(out, v, len, 0, NULL) == SG_OK;
+    return sgi_parse_u63(out, v, len, 0, NULL) == SG_OK;
 }
 
 /* Whether key[0..klen-1] is the NUL-terminated word w. */

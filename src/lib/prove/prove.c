@@ -305,13 +305,13 @@ static int search(sg_result *res, proof_kind kind, const sg_rule *r,
     }
     if (kind != SGI_PROOF_TAIL3 && kind != SGI_PROOF_TAIL3_SPLIT &&
         kind != SGI_PROOF_TAIL_PERIODIC && len >= 1 && len < N) {
-        sg_period_scan ps;
-        if (sg_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
-            while ((p = sg_period_scan_next(&ps)) != 0 &&
+        sgi_period_scan ps;
+        if (sgi_period_scan_init(&ps, s, len, from, NULL) == SG_OK) {
+            while ((p = sgi_period_scan_next(&ps)) != 0 &&
                    sgi_theorem_needs(kind, 1, p, t) < N)
                 if ((found = try_period(res, kind, r, s, p, t, memo)) != 0)
                     break;
-            sg_period_scan_clear(&ps);
+            sgi_period_scan_clear(&ps);
             return found;
         }
         /* Out of memory for the scan: fall back to trying every p. */
@@ -493,18 +493,18 @@ static uint64_t observe_scan(const sg_seq *s, int diff, uint64_t below,
                              uint64_t *n0, uint64_t *sal, run_memo *memo)
 {
     uint64_t N = s->n, p;
-    sg_period_scan ps;
+    sgi_period_scan ps;
     sg_status st =
-        diff ? sg_period_scan_init_diff(&ps, s, SCAN_FROM, SCAN_FROM, NULL)
-             : sg_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL);
+        diff ? sgi_period_scan_init_diff(&ps, s, SCAN_FROM, SCAN_FROM, NULL)
+             : sgi_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL);
 
     if (st == SG_OK) {
-        while ((p = sg_period_scan_next(&ps)) != 0 && p <= N / 3 && p < below)
+        while ((p = sgi_period_scan_next(&ps)) != 0 && p <= N / 3 && p < below)
             if (observed_at(s, diff, p, n0, sal, memo)) {
-                sg_period_scan_clear(&ps);
+                sgi_period_scan_clear(&ps);
                 return p;
             }
-        sg_period_scan_clear(&ps);
+        sgi_period_scan_clear(&ps);
         return 0;
     }
     for (p = SCAN_FROM; p <= N / 3 && p < below; p++)
@@ -631,7 +631,7 @@ size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
 {
     proof_kind kind = rule_kind(r, NULL);
     uint64_t N = s->n, best = 2 * N, t, p;
-    sg_period_scan ps;
+    sgi_period_scan ps;
     int have_scan;
 
     if (kind == SGI_PROOF_NONE || kind == SGI_PROOF_TAIL3 ||
@@ -642,8 +642,8 @@ size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values
      * means the last SCAN_FROM/2 values recur at shift p: a period scan
      * lists those p, in increasing order like the loop before it. */
-    have_scan = N > SCAN_FROM && sg_period_scan_init(&ps, s, SCAN_FROM / 2,
-                                                     SCAN_FROM, NULL) == SG_OK;
+    have_scan = N > SCAN_FROM && sgi_period_scan_init(&ps, s, SCAN_FROM / 2,
+                                                      SCAN_FROM, NULL) == SG_OK;
     for (p = 1; p < N;) {
         uint64_t i = start_of(s, p, 0, memo), a, need;
         if (2 * (N - p - i) >= p) {
@@ -656,11 +656,11 @@ size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
             break; /* no later p can need fewer values */
         if (p + 1 < SCAN_FROM || !have_scan)
             p++;
-        else if ((p = sg_period_scan_next(&ps)) == 0)
+        else if ((p = sgi_period_scan_next(&ps)) == 0)
             break;
     }
     if (have_scan)
-        sg_period_scan_clear(&ps);
+        sgi_period_scan_clear(&ps);
     if (best > 2 * N - N / 8)
         return (size_t)(2 * N);
     /* Grow by at least an eighth, so that candidates that keep breaking

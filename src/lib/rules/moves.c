@@ -11,24 +11,24 @@
 /* The naive enumerator spends nearly all its time in the pair and triple
  * loops here (hence SG_LAYOUT). */
 SG_LAYOUT("align-loops=64", "align-jumps=32")
-void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
-                   const sg_seq *g, size_t h)
+void sgi_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
+                    const sg_seq *g, size_t h)
 {
-    sg_mark_ctx m;
+    sgi_mark_ctx m;
 
     m.stamp = stamp;
     m.tag = tag;
-    sg_moves_heap(r, g, h, sg_mark_visit, &m);
+    sgi_moves_heap(r, g, h, sgi_mark_visit, &m);
 }
 
-/* What sg_moves_find looks for, and where it puts the answer. */
+/* What sgi_moves_find looks for, and where it puts the answer. */
 typedef struct find_ctx {
     sg_value target;
     size_t minpart;
-    sg_option *out;
+    sgi_option *out;
 } find_ctx;
 
-static int find_visit(void *ctx, const sg_option *o)
+static int find_visit(void *ctx, const sgi_option *o)
 {
     find_ctx *f = (find_ctx *)ctx;
     size_t largest = o->nparts ? o->part[o->nparts - 1] : 0;
@@ -39,21 +39,21 @@ static int find_visit(void *ctx, const sg_option *o)
     return 1;
 }
 
-int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g, size_t h,
-                  sg_value target, size_t minpart)
+int sgi_moves_find(sgi_option *out, const sg_rule *r, const sg_seq *g, size_t h,
+                   sg_value target, size_t minpart)
 {
     find_ctx f;
 
     f.target = target;
     f.minpart = minpart;
     f.out = out;
-    return sg_moves_heap(r, g, h, find_visit, &f);
+    return sgi_moves_heap(r, g, h, find_visit, &f);
 }
 
-int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
-                      sg_option_fn fn, void *ctx)
+int sgi_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
+                       sgi_option_fn fn, void *ctx)
 {
-    sg_option o;
+    sgi_option o;
     size_t k;
 
     o.value = 0;
@@ -75,16 +75,16 @@ int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
  * from heap h, parts ascending: `?` (not all equal) and `=` (all equal)
  * here, no constraint and `!` by the ordinary digit's generator. */
 static int tb_digit_options(const sg_seq *g, size_t h, size_t k, sgi_tb_digit d,
-                            sg_option_fn fn, void *ctx)
+                            sgi_option_fn fn, void *ctx)
 {
     size_t m = h - k, a, b;
-    sg_option o;
+    sgi_option o;
 
     /* no constraint or `!`: the moves of an ordinary digit */
     if (d.cons == SGI_TB_ANY || d.cons == SGI_TB_UNEQUAL)
-        return sg_moves_digit(g, h, k, (unsigned)(d.mask & 15),
-                              d.cons == SGI_TB_UNEQUAL, SG_BITS_ALL_KINDS, fn,
-                              ctx);
+        return sgi_moves_digit(g, h, k, (unsigned)(d.mask & 15),
+                               d.cons == SGI_TB_UNEQUAL, SG_BITS_ALL_KINDS, fn,
+                               ctx);
     o.take = k;
     if ((d.mask & 1) && m == 0) {
         o.nparts = 0;
@@ -129,8 +129,8 @@ static int tb_digit_options(const sg_seq *g, size_t h, size_t k, sgi_tb_digit d,
     return 0;
 }
 
-int sg_moves_heap_tb(const sg_rule *r, const sg_seq *g, size_t h,
-                     sg_option_fn fn, void *ctx)
+int sgi_moves_heap_tb(const sg_rule *r, const sg_seq *g, size_t h,
+                      sgi_option_fn fn, void *ctx)
 {
     const sgi_tb *tb = r->tb;
     size_t k, e, kmax;

@@ -7,7 +7,7 @@
  *   SG_BIT_TWO    two heaps a + b = rem, 1 <= a <= b (a != b with `!`);
  *   SG_BIT_THREE  three heaps a + b + c = rem, 1 <= a <= b <= c (all
  *                 different with `!`).
- * sg_digits walks the digits a heap can use, sg_moves_digit the options
+ * sgi_digits walks the digits a heap can use, sgi_moves_digit the options
  * of one digit.  The generator is inline and hands each option to a
  * visitor that is inlined too, so that the naive enumerator (marking
  * stamps), the three-heap enumerator (the two-heap sets P(m) and the
@@ -22,24 +22,24 @@
 
 /* One option: remove `take` tokens, leave heaps part[0..nparts-1]
  * (ascending) whose values xor to `value`. */
-typedef struct sg_option {
+typedef struct sgi_option {
     size_t take;
     int nparts; /* 0..3 */
     size_t part[3];
     sg_value value;
-} sg_option;
+} sgi_option;
 
 /* Called for each option; a non-zero return stops the generator. */
-typedef int (*sg_option_fn)(void *ctx, const sg_option *o);
+typedef int (*sgi_option_fn)(void *ctx, const sgi_option *o);
 
 /* The digits a move from heap h can use, k ascending: the rule's terms
  * with take <= h, then the repeating tail from tail_start up to h. */
-typedef struct sg_digits {
+typedef struct sgi_digits {
     const sg_rule *r;
     size_t h, i, k, j;
-} sg_digits;
+} sgi_digits;
 
-static inline void sg_digits_start(sg_digits *it, const sg_rule *r, size_t h)
+static inline void sgi_digits_start(sgi_digits *it, const sg_rule *r, size_t h)
 {
     it->r = r;
     it->h = h;
@@ -50,8 +50,8 @@ static inline void sg_digits_start(sg_digits *it, const sg_rule *r, size_t h)
 
 /* The next digit: sets *k, *d (SG_BIT_* mask) and *uneq (`!`); 0 when
  * there are no more. */
-static inline int sg_digits_next(sg_digits *it, size_t *k, unsigned *d,
-                                 int *uneq)
+static inline int sgi_digits_next(sgi_digits *it, size_t *k, unsigned *d,
+                                  int *uneq)
 {
     const sg_rule *r = it->r;
 
@@ -79,11 +79,11 @@ static inline int sg_digits_next(sg_digits *it, size_t *k, unsigned *d,
  * parts ascending lexicographically.  Returns 1 when fn stopped it, else
  * 0.  G(1..h-k) must be in g. */
 static inline __attribute__((always_inline)) int
-sg_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
-               unsigned kinds, sg_option_fn fn, void *ctx)
+sgi_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
+                unsigned kinds, sgi_option_fn fn, void *ctx)
 {
     size_t rem = h - k;
-    sg_option o;
+    sgi_option o;
 
     d &= kinds;
     o.take = k;
@@ -139,48 +139,48 @@ sg_moves_digit(const sg_seq *g, size_t h, size_t k, unsigned d, int uneq,
 /* The options of heap h under a rule holding a set expression (moves.c):
  * take k of the set (or, for all-but, k >= 1 not in it), leaving one heap
  * or none. */
-int sg_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
-                      sg_option_fn fn, void *ctx);
+int sgi_moves_heap_set(const sg_rule *r, const sg_seq *g, size_t h,
+                       sgi_option_fn fn, void *ctx);
 
 /* The options of heap h under a code in CGSuite's whole notation or a
  * rule by sets (moves.c), listed one by one for the misère searches: only
  * for rules whose moves leave at most three heaps (sgi_misere_refuse
  * refuses the others). */
-int sg_moves_heap_tb(const sg_rule *r, const sg_seq *g, size_t h,
-                     sg_option_fn fn, void *ctx);
+int sgi_moves_heap_tb(const sg_rule *r, const sg_seq *g, size_t h,
+                      sgi_option_fn fn, void *ctx);
 
 /* Hand every option of heap h under r to fn: digit by digit (k
- * ascending), each as sg_moves_digit does; a set rule's k ascending too.
+ * ascending), each as sgi_moves_digit does; a set rule's k ascending too.
  * Returns 1 when fn stopped it, else 0. */
 static inline __attribute__((always_inline)) int
-sg_moves_heap(const sg_rule *r, const sg_seq *g, size_t h, sg_option_fn fn,
-              void *ctx)
+sgi_moves_heap(const sg_rule *r, const sg_seq *g, size_t h, sgi_option_fn fn,
+               void *ctx)
 {
-    sg_digits it;
+    sgi_digits it;
     size_t k;
     unsigned d;
     int uneq;
 
     if (r->set)
-        return sg_moves_heap_set(r, g, h, fn, ctx);
+        return sgi_moves_heap_set(r, g, h, fn, ctx);
     if (r->tb)
-        return sg_moves_heap_tb(r, g, h, fn, ctx);
-    sg_digits_start(&it, r, h);
-    while (sg_digits_next(&it, &k, &d, &uneq))
-        if (sg_moves_digit(g, h, k, d, uneq, SG_BITS_ALL_KINDS, fn, ctx))
+        return sgi_moves_heap_tb(r, g, h, fn, ctx);
+    sgi_digits_start(&it, r, h);
+    while (sgi_digits_next(&it, &k, &d, &uneq))
+        if (sgi_moves_digit(g, h, k, d, uneq, SG_BITS_ALL_KINDS, fn, ctx))
             return 1;
     return 0;
 }
 
 /* Stamp marking: stamp[value] = tag for each option handed over. */
-typedef struct sg_mark_ctx {
+typedef struct sgi_mark_ctx {
     uint64_t *stamp;
     uint64_t tag;
-} sg_mark_ctx;
+} sgi_mark_ctx;
 
-static inline int sg_mark_visit(void *ctx, const sg_option *o)
+static inline int sgi_mark_visit(void *ctx, const sgi_option *o)
 {
-    sg_mark_ctx *m = (sg_mark_ctx *)ctx;
+    sgi_mark_ctx *m = (sgi_mark_ctx *)ctx;
 
     m->stamp[o->value] = m->tag;
     return 0;
@@ -189,14 +189,14 @@ static inline int sg_mark_visit(void *ctx, const sg_option *o)
 /* Set stamp[v] = tag for the value v of every option of heap h under r;
  * stamp must have room for every xor of values in G(1..h-1).  The naive
  * enumerator's step. */
-void sg_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
-                   const sg_seq *g, size_t h);
+void sgi_moves_mark(uint64_t *stamp, uint64_t tag, const sg_rule *r,
+                    const sg_seq *g, size_t h);
 
 /* Find the first option of heap h (h < g->n) under r, in the generator's
  * order, of value `target` whose largest part is at least minpart (an
  * option leaving nothing counts as largest part 0).  Returns 1 and fills
  * *out, else 0.  The winning-move search. */
-int sg_moves_find(sg_option *out, const sg_rule *r, const sg_seq *g, size_t h,
-                  sg_value target, size_t minpart);
+int sgi_moves_find(sgi_option *out, const sg_rule *r, const sg_seq *g, size_t h,
+                   sg_value target, size_t minpart);
 
 #endif /* SG_MOVES_H */

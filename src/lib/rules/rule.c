@@ -225,7 +225,7 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
                                   char_text(cb, p));
             goto fail;
         }
-        st = sg_parse_u63(&a, p, (size_t)(q - p), base + (p - text), err);
+        st = sgi_parse_u63(&a, p, (size_t)(q - p), base + (p - text), err);
         if (st)
             goto fail;
         if (a == 0) {
@@ -244,8 +244,8 @@ static sg_status parse_list(uint64_t **out, size_t *count, const char *text,
                                   "range needs an upper end");
                 goto fail;
             }
-            st =
-                sg_parse_u63(&b, r0, (size_t)(r - r0), base + (r0 - text), err);
+            st = sgi_parse_u63(&b, r0, (size_t)(r - r0), base + (r0 - text),
+                               err);
             if (st)
                 goto fail;
             if (b < a) {

@@ -682,8 +682,8 @@ static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
                                 "expected %s", what);
         return unexpected(ps, q, "in a set");
     }
-    st = sg_parse_u63(out, ps->p, (size_t)(q - ps->p), pos_of(ps, ps->p),
-                      ps->err);
+    st = sgi_parse_u63(out, ps->p, (size_t)(q - ps->p), pos_of(ps, ps->p),
+                       ps->err);
     if (st)
         return st;
     if (*out == 0)
@@ -778,10 +778,10 @@ static sg_status parse_fraction(parser *ps, const char *s, size_t len,
                             "expected a fraction P/Q or 'half' after "
                             "'at-%s-'",
                             atleast ? "least" : "most");
-    st = sg_parse_u63(&p, s, (size_t)(slash - s), pos_of(ps, s), ps->err);
+    st = sgi_parse_u63(&p, s, (size_t)(slash - s), pos_of(ps, s), ps->err);
     if (!st)
-        st = sg_parse_u63(&q, slash + 1, (size_t)(s + len - slash - 1),
-                          pos_of(ps, slash + 1), ps->err);
+        st = sgi_parse_u63(&q, slash + 1, (size_t)(s + len - slash - 1),
+                           pos_of(ps, slash + 1), ps->err);
     if (st)
         return st;
     if (p == 0 || q == 0 || p > q)
@@ -823,7 +823,7 @@ static sg_status parse_name(parser *ps, sgi_set_item *it)
         if (len == n)
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, s + n),
                                 "expected the base B of powers-of-B");
-        st = sg_parse_u63(&it->a, s + n, len - n, pos_of(ps, s + n), ps->err);
+        st = sgi_parse_u63(&it->a, s + n, len - n, pos_of(ps, s + n), ps->err);
         if (st)
             return st;
         if (it->a < 2)

@@ -314,7 +314,7 @@ int sgi_store_bind_text(sqlite3_stmt *q, int i, const char *s)
  * check. */
 void sgi_store_hash(char out[SG_FNV_TEXT], const void *p, size_t n)
 {
-    sg_fnv_format(out, sg_fnv1a(SG_FNV_OFFSET, p, n));
+    sgi_fnv_format(out, sgi_fnv1a(SG_FNV_OFFSET, p, n));
 }
 
 /* ------------------------------------------------------------------ */
@@ -898,7 +898,7 @@ int sg_store_readonly(const sg_store *st, const char **why)
     return st->readonly;
 }
 
-void *sg_store_sqlite(sg_store *st)
+void *sgi_store_sqlite(sg_store *st)
 {
     return st->db;
 }

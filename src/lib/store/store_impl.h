@@ -31,7 +31,7 @@ struct sg_store {
 
 /* The underlying sqlite3 connection (NULL when there is no file), for
  * the tests that run their own SQL on a cache. */
-void *sg_store_sqlite(sg_store *db);
+void *sgi_store_sqlite(sg_store *db);
 
 /*
  * Version 2 has version 1's tables; what changed is two texts.  Nim's key

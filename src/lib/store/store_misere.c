@@ -230,12 +230,12 @@ static void quot_hash(char out[SG_FNV_TEXT], const void *trans, size_t tn,
                       const void *p, size_t pn, const char *orders,
                       const char *tests)
 {
-    uint64_t h = sg_fnv1a(SG_FNV_OFFSET, trans, tn);
+    uint64_t h = sgi_fnv1a(SG_FNV_OFFSET, trans, tn);
 
-    h = sg_fnv1a(h, p, pn);
-    h = sg_fnv1a(h, orders, strlen(orders));
-    h = sg_fnv1a(h, tests, strlen(tests));
-    sg_fnv_format(out, h);
+    h = sgi_fnv1a(h, p, pn);
+    h = sgi_fnv1a(h, orders, strlen(orders));
+    h = sgi_fnv1a(h, tests, strlen(tests));
+    sgi_fnv_format(out, h);
 }
 
 /* ------------------------------------------------------------------ */
@@ -388,7 +388,7 @@ static const char *read_quot(sqlite3_stmt *q, sg_store_misere *m, int *nomem,
     }
     if (rc)
         return "its test sums are not a list of sums";
-    if (sg_mquot_complete(x, err) != SG_OK) {
+    if (sgi_mquot_complete(x, err) != SG_OK) {
         if (err && err->code == SG_E_NOMEM) {
             *nomem = 1;
             return "out of memory";

@@ -76,7 +76,7 @@ static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
     e->res.proof_start = sgi_store_col_u64(q, 11);
     e->res.proof_period = sgi_store_col_u64(q, 12);
     e->res.proof_saltus = sgi_store_col_u64(q, 13);
-    if (!sg_fnv_parse(&e->res.checksum, sum))
+    if (!sgi_fnv_parse(&e->res.checksum, sum))
         e->res.checksum = 0;
     e->note = sgi_store_dup_text(q, 15, &nomem);
     e->stored = sgi_store_col_u64(q, 16);
@@ -119,7 +119,7 @@ static unsigned encode_chunk(uint8_t *buf, const sg_seq *s, size_t a, size_t b)
         for (i = a; i < b; i++)
             if (sg_seq_get(s, i) > max)
                 max = sg_seq_get(s, i);
-    w = sg_value_width(max);
+    w = sgi_value_width(max);
     for (i = a; i < b; i++) {
         sg_value v = sg_seq_get(s, i);
         uint8_t *p = buf + (i - a) * w;
@@ -161,7 +161,7 @@ static void decode_chunk(sg_seq *s, const uint8_t *p, size_t count,
         if (width == 4)
             v |= (sg_value)p[2] << 16 | (sg_value)p[3] << 24;
         /* Room and width were made by the caller: a single store. */
-        (void)sg_seq_push(s, v, NULL);
+        (void)sgi_seq_push(s, v, NULL);
     }
 }
 
@@ -516,7 +516,7 @@ sg_status sg_store_put(sg_store *st, const char *rule, const char *family,
                             rule);
     sgi_store_now(now);
     snprintf(created, sizeof created, "%s", now);
-    sg_fnv_format(sum, res->checksum);
+    sgi_fnv_format(sum, res->checksum);
 
     if ((r = sgi_store_write_begin(st, err)))
         return r;

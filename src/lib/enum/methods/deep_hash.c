@@ -1,9 +1,9 @@
 /*
  * deep_hash.c - a deep run's values hashed before they leave memory
  * (sg_deep, docs/DEEP.md): the run's object (init, clear), the running and
- * block checksums (sg_deep_hash) and the hashing thread that computes
+ * block checksums (sgi_deep_hash) and the hashing thread that computes
  * them from a copy while the next window is computed
- * (sg_deep_hash_async).  Below the sparse method, which moves the window
+ * (sgi_deep_hash_async).  Below the sparse method, which moves the window
  * and calls the hasher as the values leave (sparse/window.c); the rest of
  * a deep run, its entry points and checkpoint, is deep_run.c above it.
  */
@@ -111,13 +111,13 @@ static void hash_range(sg_deep *d, const sg_seq *s, size_t upto)
     }
 }
 
-void sg_deep_hash(sg_deep *d, size_t upto)
+void sgi_deep_hash(sg_deep *d, size_t upto)
 {
     hasher_join(d);
     hash_range(d, &d->seq, upto);
 }
 
-void sg_deep_hash_async(sg_deep *d, size_t upto)
+void sgi_deep_hash_async(sg_deep *d, size_t upto)
 {
 #ifdef DEEP_THREADS
     struct sg_deep_hasher *hs;
@@ -160,5 +160,5 @@ void sg_deep_hash_async(sg_deep *d, size_t upto)
     }
 sync:
 #endif
-    sg_deep_hash(d, upto);
+    sgi_deep_hash(d, upto);
 }

@@ -117,11 +117,11 @@ sg_status sgi_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
         sg_value v;
 
         if (h % SG_ENUM_POLL == 0) {
-            if (sg_enum_cancelled(opt)) {
-                st = sg_enum_interrupted(s, err);
+            if (sgi_enum_cancelled(opt)) {
+                st = sgi_enum_interrupted(s, err);
                 goto out;
             }
-            sg_enum_progress(opt, h, n, 0);
+            sgi_enum_progress(opt, h, n, 0);
         }
         if (h > top && s->width) {
             /* The fast loop, up to the next poll. */
@@ -147,7 +147,7 @@ sg_status sgi_enumerate_direct(sg_seq *s, const sg_rule *r, size_t n,
             v = direct_heap4(&d, (const uint32_t *)(const void *)s->data, h);
             break;
         }
-        st = sg_seq_push(s, v, err);
+        st = sgi_seq_push(s, v, err);
         if (st)
             goto out;
         h++;

@@ -16,21 +16,21 @@
 #define SG_ENUM_POLL 256
 
 /* Non-zero when the caller of this run asked it to stop. */
-static inline int sg_enum_cancelled(const sg_enum_options *opt)
+static inline int sgi_enum_cancelled(const sg_enum_options *opt)
 {
     return opt && opt->cancel && *opt->cancel;
 }
 
 /* Report progress to the run's hook, if it has one. */
-static inline void sg_enum_progress(const sg_enum_options *opt, size_t done,
-                                    size_t target, size_t rare)
+static inline void sgi_enum_progress(const sg_enum_options *opt, size_t done,
+                                     size_t target, size_t rare)
 {
     if (opt && opt->progress)
         opt->progress(opt->progress_ctx, done, target, rare);
 }
 
 /* The error of a cancelled run, with s->n values kept. */
-static inline sg_status sg_enum_interrupted(const sg_seq *s, sg_error *err)
+static inline sg_status sgi_enum_interrupted(const sg_seq *s, sg_error *err)
 {
     return sg_error_set(err, SG_E_INTERRUPTED, -1,
                         "interrupted after %zu values", s->n);
@@ -39,18 +39,18 @@ static inline sg_status sg_enum_interrupted(const sg_seq *s, sg_error *err)
 /* Deep runs (deep.c, enum_sparse.c): the sparse method on d's window, and
  * the running checksum of the values before they leave it (G(hashed..
  * upto-1), all still kept). */
-sg_status sg_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
-                             const sg_enum_options *opt, sg_error *err);
-void sg_deep_hash(sg_deep *d, size_t upto);
+sg_status sgi_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
+                              const sg_enum_options *opt, sg_error *err);
+void sgi_deep_hash(sg_deep *d, size_t upto);
 /* The same on a second thread, from a copy of the values, so that the run
- * goes on meanwhile; sg_deep_hash and everything that reads the checksums
+ * goes on meanwhile; sgi_deep_hash and everything that reads the checksums
  * wait for it first. */
-void sg_deep_hash_async(sg_deep *d, size_t upto);
+void sgi_deep_hash_async(sg_deep *d, size_t upto);
 
 /* The values a deep run holds at most: its prefix, and twice its window
  * (so the window moves on every `window` heaps), plus a margin for the
  * superblock being computed. */
-static inline size_t sg_deep_hold(const sg_deep *d)
+static inline size_t sgi_deep_hold(const sg_deep *d)
 {
     return 3 * d->window + 256;
 }

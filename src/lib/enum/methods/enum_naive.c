@@ -57,13 +57,13 @@ sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
         sg_value v;
 
         if (h % SG_ENUM_POLL == 0) {
-            if (sg_enum_cancelled(opt)) {
+            if (sgi_enum_cancelled(opt)) {
                 free(m.stamp);
-                return sg_enum_interrupted(s, err);
+                return sgi_enum_interrupted(s, err);
             }
-            sg_enum_progress(opt, h, n, 0);
+            sgi_enum_progress(opt, h, n, 0);
         }
-        sg_moves_mark(m.stamp, tag, r, s, h);
+        sgi_moves_mark(m.stamp, tag, r, s, h);
         for (v = 0; m.stamp[v] == tag; v++)
             ;
         st = sg_seq_append(s, v, err);

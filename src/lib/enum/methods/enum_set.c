@@ -104,9 +104,9 @@ static int store_mex(run *r, size_t h, uint64_t tag)
 
 static int cancelled(run *r, size_t h)
 {
-    if (sg_enum_cancelled(r->opt))
+    if (sgi_enum_cancelled(r->opt))
         return 1;
-    sg_enum_progress(r->opt, h, r->n, 0);
+    sgi_enum_progress(r->opt, h, r->n, 0);
     return 0;
 }
 
@@ -818,7 +818,7 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut, size_t n,
         }
     }
     if (st == SG_E_INTERRUPTED)
-        st = sg_enum_interrupted(s, err);
+        st = sgi_enum_interrupted(s, err);
     free(r.g);
     free(r.mem);
     free(r.mbits);

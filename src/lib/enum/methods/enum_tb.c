@@ -327,11 +327,11 @@ sg_status sgi_enumerate_tb(sg_seq *s, const sgi_tb *tb, size_t n,
         size_t w;
         sg_value v = 0;
         if (h % SG_ENUM_POLL == 0) {
-            if (sg_enum_cancelled(opt)) {
+            if (sgi_enum_cancelled(opt)) {
                 st = SG_E_INTERRUPTED;
                 break;
             }
-            sg_enum_progress(opt, h, n, 0);
+            sgi_enum_progress(opt, h, n, 0);
         }
         run_layers(&t, h);
         if (run_options(&t, h)) {
@@ -344,7 +344,7 @@ sg_status sgi_enumerate_tb(sg_seq *s, const sgi_tb *tb, size_t n,
             v = (sg_value)(64 * w + (size_t)__builtin_ctzll(~t.opt[w]));
         else
             v = (sg_value)(64 * t.words);
-        if ((st = sg_seq_push(&g, v, err)))
+        if ((st = sgi_seq_push(&g, v, err)))
             goto out;
         /* every xor of values stays below the power of two 64 W */
         if (v >= 64 * t.words) {
@@ -369,7 +369,7 @@ out:
     sg_seq_clear(&g);
     run_free(&t);
     if (st == SG_E_INTERRUPTED)
-        return sg_enum_interrupted(s, err);
+        return sgi_enum_interrupted(s, err);
     return st;
 }
 

@@ -85,7 +85,7 @@ typedef struct bits_ctx {
 } bits_ctx;
 
 /* The move generator's visitor that adds an option's value to a bitset. */
-static int bit_visit(void *ctx, const sg_option *o)
+static int bit_visit(void *ctx, const sgi_option *o)
 {
     bits_ctx *b = (bits_ctx *)ctx;
 
@@ -102,7 +102,7 @@ static void pairs_fill(three *t, const sg_seq *s, size_t m)
 
     for (w = 0; w < t->words; w++)
         t->pairs[w * t->cap + m] = 0;
-    sg_moves_digit(s, m, 0, SG_BIT_TWO, 0, SG_BIT_TWO, bit_visit, &b);
+    sgi_moves_digit(s, m, 0, SG_BIT_TWO, 0, SG_BIT_TWO, bit_visit, &b);
 }
 
 /* The run's memory: the sets P(0..n-1), `words` words each, must fit in
@@ -268,18 +268,18 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
         size_t k, W, w;
         unsigned d;
         int uneq;
-        sg_digits it;
+        sgi_digits it;
         sg_value v, g;
         bits_ctx one;
 
         /* Each heap costs O(h) word operations: look at the flag every
          * time, report progress now and then. */
-        if (sg_enum_cancelled(opt)) {
+        if (sgi_enum_cancelled(opt)) {
             three_clear(&t);
-            return sg_enum_interrupted(s, err);
+            return sgi_enum_interrupted(s, err);
         }
         if (h % SG_ENUM_POLL == 0)
-            sg_enum_progress(opt, h, n, 0);
+            sgi_enum_progress(opt, h, n, 0);
         /* P(h) is needed by heap h itself (a split that removes nothing)
          * and depends only on G(1..h-1). */
         st = three_fit(&t, s->max, h, n, err);
@@ -291,13 +291,13 @@ sg_status sgi_enumerate_three(sg_seq *s, const sg_rule *r, size_t n,
         one.p = t.base;
         one.stride = 1;
         t.nrems = 0;
-        sg_digits_start(&it, r, h);
-        while (sg_digits_next(&it, &k, &d, &uneq)) {
+        sgi_digits_start(&it, r, h);
+        while (sgi_digits_next(&it, &k, &d, &uneq)) {
             size_t rem = h - k;
 
             /* No '!' here (sgi_three_applicable), and no tail. */
-            sg_moves_digit(s, h, k, d, 0, SG_BIT_ALL | SG_BIT_ONE, bit_visit,
-                           &one);
+            sgi_moves_digit(s, h, k, d, 0, SG_BIT_ALL | SG_BIT_ONE, bit_visit,
+                            &one);
             if ((d & SG_BIT_TWO) && rem >= 2) {
                 const uint64_t *p = t.pairs + rem;
                 for (w = 0; w < W; w++)

@@ -25,7 +25,7 @@ static void wht(int64_t *w, size_t p)
             }
 }
 
-/* The pick of sg_sparse_mask_pick among the transformed w[i * stride +
+/* The pick of sgi_sparse_mask_pick among the transformed w[i * stride +
  * off], i in from..p-1 (w0 = the total, for skip_empty). */
 static size_t pick(const int64_t *w, size_t p, size_t stride, size_t off,
                    size_t from, size_t prefer, int skip_empty, int64_t w0)
@@ -45,8 +45,8 @@ static size_t pick(const int64_t *w, size_t p, size_t stride, size_t off,
     return best;
 }
 
-uint32_t sg_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
-                             int skip_empty)
+uint32_t sgi_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
+                              int skip_empty)
 {
     size_t best;
 
@@ -57,9 +57,9 @@ uint32_t sg_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
     return best < p ? (uint32_t)best : 0;
 }
 
-uint32_t sg_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
-                                 int prefer_shift, int skip_empty,
-                                 int parity_ok, int *shift)
+uint32_t sgi_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
+                                  int prefer_shift, int skip_empty,
+                                  int parity_ok, int *shift)
 {
     size_t plain, par = p, i;
     int on_par = prefer & 1, c = 0;
@@ -102,7 +102,7 @@ uint32_t sg_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
     return plain < p ? (uint32_t)(plain << 1) : 0;
 }
 
-int sg_sparse_parity_ok(const sg_rule *r, unsigned *kpar)
+int sgi_sparse_parity_ok(const sg_rule *r, unsigned *kpar)
 {
     size_t i;
     int par = -1;
@@ -144,7 +144,7 @@ sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
     sg_value bits = 0, fold = ((sg_value)1 << SPACE_BITS) - 1;
     int64_t *w;
     uint32_t ext;
-    int ok = r && sg_sparse_parity_ok(r, NULL), c;
+    int ok = r && sgi_sparse_parity_ok(r, NULL), c;
 
     memset(out, 0, sizeof *out);
     if (n > s->n)
@@ -162,7 +162,7 @@ sg_status sg_sparse_space_find_rule(sg_sparse_space *out, const sg_seq *s,
     for (h = 1; h < n; h++)
         w[(size_t)(sg_seq_get(s, h) & fold) << 1 | (h & 1)]++;
     /* The same choice as the sparse enumerator's first pick. */
-    ext = sg_sparse_mask_pick_ext(w, p, 0, 0, 0, ok, &c);
+    ext = sgi_sparse_mask_pick_ext(w, p, 0, 0, 0, ok, &c);
     free(w);
     out->mask = ext >> 1;
     out->parity = (int)(ext & 1);

@@ -18,8 +18,8 @@
  * no heap is rare (w[m] = -w[0]) are passed over.  Returns 0 when no mask
  * qualifies (p < 2, or every mask was skipped).
  */
-uint32_t sg_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
-                             int skip_empty);
+uint32_t sgi_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
+                              int skip_empty);
 
 /*
  * The same over the extended values v' = v << 1 | ((h + c) & 1) of heaps
@@ -28,16 +28,16 @@ uint32_t sg_sparse_mask_pick(int64_t *w, size_t p, uint32_t prefer,
  * extended mask M = m << 1 | q, q = 1 when the heap's parity takes part,
  * with the offset c in *shift (c = 1 makes every heap's class the
  * opposite of c = 0's, so both are rated by one transform).  The plain
- * masks (q = 0) are rated exactly as sg_sparse_mask_pick rates them on
+ * masks (q = 0) are rated exactly as sgi_sparse_mask_pick rates them on
  * the folded histogram; a parity mask is taken only when parity_ok and
  * it leaves strictly fewer heaps rare than the best plain one (or, if
  * `prefer` with prefer_shift is a parity mask, unless a plain one is
  * strictly better), so that games without a parity space keep their
  * mask.  0 when no mask qualifies.
  */
-uint32_t sg_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
-                                 int prefer_shift, int skip_empty,
-                                 int parity_ok, int *shift);
+uint32_t sgi_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
+                                  int prefer_shift, int skip_empty,
+                                  int parity_ok, int *shift);
 
 /*
  * Whether the heap's parity may take part in r's sparse space: 1 when
@@ -46,6 +46,6 @@ uint32_t sg_sparse_mask_pick_ext(int64_t *w, size_t p, uint32_t prefer,
  * parity mask is of no use and sgi_enumerate_sparse drops it).
  * *kpar gets that parity (may be NULL).
  */
-int sg_sparse_parity_ok(const sg_rule *r, unsigned *kpar);
+int sgi_sparse_parity_ok(const sg_rule *r, unsigned *kpar);
 
 #endif /* SG_SPARSE_SPACE_H */

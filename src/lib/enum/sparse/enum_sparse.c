@@ -75,7 +75,7 @@
  * transform of 2 * P
  * entries rates every (m, q) for c = 0 as w[m << 1 | q] and, for q = 1,
  * c = 1 as -w; a parity mask is taken only when it is strictly better than
- * the best plain mask (sg_sparse_mask_pick_ext), so games without a
+ * the best plain mask (sgi_sparse_mask_pick_ext), so games without a
  * parity space keep their plain mask and their speed.  With q = 1 the
  * small path's multi-heap loop (small_run1) is not used: it keeps one
  * classification for all its heaps.
@@ -118,12 +118,12 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     /* a deep run holds the prefix and twice the window: a slide every W
      * heaps */
     if (d)
-        lp->st = sg_seq_reserve(s, sg_deep_hold(d), lp->err);
+        lp->st = sg_seq_reserve(s, sgi_deep_hold(d), lp->err);
     else if (lp->n > s->n)
         lp->st = sg_seq_reserve(s, lp->n, lp->err);
     if (lp->st != SG_OK)
         return -1;
-    sp->par_ok = sg_sparse_parity_ok(r, &sp->kpar);
+    sp->par_ok = sgi_sparse_parity_ok(r, &sp->kpar);
     if (sgi_sparse_moves(sp, r) || sgi_sparse_fit(sp, s->max) ||
         sgi_sparse_helper_alloc(sp))
         return -2;
@@ -233,8 +233,8 @@ sg_status sgi_enumerate_sparse(sg_seq *s, const sg_rule *r, size_t n,
     return sparse_run(s, r, n, mask, stats, opt, NULL, err);
 }
 
-sg_status sg_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
-                             const sg_enum_options *opt, sg_error *err)
+sg_status sgi_deep_run_sparse(sg_deep *d, const sg_rule *r, size_t n,
+                              const sg_enum_options *opt, sg_error *err)
 {
     return sparse_run(&d->seq, r, n, SGI_SPARSE_AUTO, NULL, opt, d, err);
 }

@@ -241,7 +241,7 @@ int sgi_sparse_count(sparse *sp, const sg_seq *s)
 /* The extended mask (mask << 1 | pmask, mask below P = size/2) that makes
  * the fewest heaps rare, its offset in *shift (the current one when it
  * ties; plain mask 1 when every value is 0); a parity mask only when the
- * rule allows it and it is strictly better (sg_sparse_mask_pick_ext).  -1
+ * rule allows it and it is strictly better (sgi_sparse_mask_pick_ext).  -1
  * when out of memory. */
 int64_t sgi_sparse_best_mask(const sparse *sp, int *shift)
 {
@@ -254,13 +254,13 @@ int64_t sgi_sparse_best_mask(const sparse *sp, int *shift)
     if (sp->par_ok) {
         for (i = 0; i < 2 * p; i++)
             w[i] = (int64_t)sp->hist[i];
-        best = sg_sparse_mask_pick_ext(w, p, sp->mask << 1 | sp->pmask,
-                                       (int)sp->pshift, 0, 1, shift);
+        best = sgi_sparse_mask_pick_ext(w, p, sp->mask << 1 | sp->pmask,
+                                        (int)sp->pshift, 0, 1, shift);
     } else {
         /* the values alone, exactly as before the parity existed */
         for (i = 0; i < p; i++)
             w[i] = (int64_t)sp->hist[i];
-        best = sg_sparse_mask_pick(w, p, sp->mask, 0) << 1;
+        best = sgi_sparse_mask_pick(w, p, sp->mask, 0) << 1;
         *shift = 0;
     }
     free(w);

@@ -546,10 +546,10 @@ store_value(sparse_loop *lp, size_t m, sg_value v, int *premarked)
         lp->st = sgi_sparse_deep_stop(s, sp, m, v, lp->err);
         return -1;
     }
-    wider = sg_value_width(v) > s->width;
+    wider = sgi_value_width(v) > s->width;
     if (wider)
         sgi_sparse_helper_wait(sp, &lp->out); /* the values are about to move */
-    if ((lp->st = sg_seq_push(s, v, lp->err)) != SG_OK)
+    if ((lp->st = sgi_seq_push(s, v, lp->err)) != SG_OK)
         return -1;
     if (m == 0)
         return wider;
@@ -690,14 +690,14 @@ static int superblock_start(sparse_loop *lp, size_t h, size_t e)
     lp->premarked = lp->job_ok && lp->job_b == h && sp->hsize == sp->size;
     lp->job_ok = 0;
     if (h >= lp->next_poll) {
-        if (sg_enum_cancelled(lp->opt)) {
-            lp->st = sg_enum_interrupted(s, lp->err);
+        if (sgi_enum_cancelled(lp->opt)) {
+            lp->st = sgi_enum_interrupted(s, lp->err);
             return -1;
         }
-        sg_enum_progress(lp->opt, h, lp->n, sp->nrare);
+        sgi_enum_progress(lp->opt, h, lp->n, sp->nrare);
         lp->next_poll = (h / SG_ENUM_POLL + 1) * SG_ENUM_POLL;
     }
-    if (lp->d && e - s->off > sg_deep_hold(lp->d)) {
+    if (lp->d && e - s->off > sgi_deep_hold(lp->d)) {
         sgi_sparse_helper_wait(sp, &lp->out);
         lp->job_ok = 0;
         lp->premarked = 0;

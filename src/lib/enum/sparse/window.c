@@ -89,7 +89,7 @@ sg_status sgi_sparse_deep_slide(sparse *sp, sg_seq *s, sg_deep *d, size_t h,
         sp->forced = 1;
         sgi_sparse_deep_mask_top(sp, s->max);
     }
-    sg_deep_hash_async(d, h - w);
+    sgi_deep_hash_async(d, h - w);
     memmove(s->data + s->keep * wd, s->data + (h - w - s->off) * wd, w * wd);
     s->off = h - w - s->keep;
     sp->win.off = s->off;
