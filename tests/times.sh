@@ -27,14 +27,19 @@ if [ $# -gt 1 ] || [[ $1 == *=* ]]; then
     table=1
 fi
 
-# rows BUILD: "test wall cpu results start end", one line per finished test.
+# rows BUILD: "test wall cpu results start end", one line per finished
+# test (a .trs without its .log, as .ci/run keeps them, will do when it
+# has its :time: line).
 rows() {
     local top=$1 log trs b m1 m2 res tm
-    while IFS= read -r log; do
-        trs=${log%.log}.trs
-        [ -f "$trs" ] || continue
-        read -r b m1 < <(stat -c '%.3W %.3Y' "$log")
+    while IFS= read -r trs; do
+        log=${trs%.trs}.log
         m2=$(stat -c '%.3Y' "$trs")
+        if [ -f "$log" ]; then
+            read -r b m1 < <(stat -c '%.3W %.3Y' "$log")
+        else
+            b=0 m1=$m2
+        fi
         res=$(grep -c '^:test-result:' "$trs" || true)
         tm=$(sed -n 's/^:time: *//p' "$trs" | tail -n 1)
         if [ -z "$tm" ] && [ "${b%.*}" = 0 ]; then
@@ -42,7 +47,7 @@ rows() {
                 "keeps no birth times" >&2
             return 1
         fi
-        awk -v t="${log#"$top"/}" -v b="$b" -v m1="$m1" -v m2="$m2" \
+        awk -v t="${trs#"$top"/}" -v b="$b" -v m1="$m1" -v m2="$m2" \
             -v r="$res" -v tm="$tm" 'BEGIN {
                 e = m1 > m2 ? m1 : m2; t = substr(t, 1, length(t) - 4)
                 if (tm != "") {
@@ -50,7 +55,7 @@ rows() {
                     if (b + 0 == 0) b = e - w
                 } else { w = e - b; c = "-" }
                 printf "%s %.1f %s %d %.3f %.3f\n", t, w, c, r, b, e }'
-    done < <(find "$top/tests" -name '*.log' ! -path '*.tmp/*' | LC_ALL=C sort)
+    done < <(find "$top/tests" -name '*.trs' ! -path '*.tmp/*' | LC_ALL=C sort)
 }
 
 names=() dirs=()
