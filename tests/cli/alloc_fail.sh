@@ -12,21 +12,33 @@
 # and a certificate file must be complete or absent.  Never a crash, a
 # wrong answer or a damaged cache.
 #
-# SG_ALLOC_STRIDE=s tries every s-th k only in runs of more than 200
-# allocations (default 5, so that `make check` stays quick; .ci/run sets 1:
-# every k).  A step that fails through a known defect another branch
-# fixes is marked TODO (TAP), so it counts as an expected failure.
+# Runs of at most 200 allocations try every k.  Longer ones try every k
+# only in the slow tier (SG_SLOW_TESTS=1, or SG_ALLOC_STRIDE=1: some 4,200
+# runs of the program, minutes); otherwise a seeded sample, each k with
+# chance 1/SG_ALLOC_STRIDE (default 5), the first 20 always: the seed
+# (SG_TEST_SEED, else the clock) is printed, and SG_TEST_SEED=S replays
+# the same ks.  Over runs with other seeds the sample reaches every k.
+# A step that fails through a known defect another branch fixes is
+# marked TODO (TAP), so it counts as an expected failure.
 # Skipped when the shim is not built (sanitizer builds, where LD_PRELOAD
 # of a malloc replacement does not work).
 
 SG=${SGEXPLORE:-sgexplore}
 SHIM=${abs_top_builddir:-.}/tests/alloc_fail.so
 STRIDE=${SG_ALLOC_STRIDE:-5}
+[ "${SG_SLOW_TESTS:-0}" = 1 ] && STRIDE=1
+SEED=${SG_TEST_SEED:-$(date +%s)}
 T=$(mktemp -d "${TMPDIR:-/tmp}/allocfail.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
 unset SGEXPLORE_DB
 
 . "$(dirname "$0")/tap.sh"
+if [ "$STRIDE" = 1 ]; then
+    echo "# every k (the slow tier)"
+else
+    echo "# a sample: each k with chance 1/$STRIDE, seed $SEED" \
+        "(SG_TEST_SEED=$SEED replays it; SG_SLOW_TESTS=1 tries every k)"
+fi
 
 # The shim must load and see the program's allocations (a sanitizer's
 # allocator, or valgrind's, takes them instead).
@@ -115,14 +127,20 @@ good_cert=$text
 # GOLDEN is the expected stdout (less the source line).
 sweep() {
     local name=$1 golden=$2 setup=$3 post=$4 total k rc answered=0 oom=0
-    local bad=() runs=0 step=1 gold
+    local bad=() runs=0 stride=1 gold
     shift 4
     text_of "$golden"
     gold=$text
     $setup
     total=$(count "$@")
-    [ "$total" -gt 200 ] && step=$STRIDE
-    for ((k = 1; k <= total; k += step)); do
+    [ "$total" -gt 200 ] && stride=$STRIDE
+    # The sample of this step: its own stream of the seed, so that each
+    # step replays alone.  RANDOM is 15 bits: k is taken when it falls in
+    # the first 32768/stride of them.
+    sweeps=$((sweeps + 1))
+    RANDOM=$((SEED + 1000 * sweeps))
+    for ((k = 1; k <= total; k++)); do
+        ((stride == 1 || k <= 20 || RANDOM < 32768 / stride)) || continue
         $setup
         SG_ALLOC_FAIL=$k LD_PRELOAD=$SHIM "$@" >"$T/out" 2>"$T/err"
         rc=$?
@@ -170,6 +188,7 @@ sweep() {
 
 # Step 1: an empty cache; analysis, store, certificate export.
 shopt -s nullglob
+sweeps=0
 fresh() { rm_some "$T"/c.db* "$T/c.cert"; }
 # answers_again: the cache still answers the questions, as before.
 answers_again() {

@@ -2,7 +2,7 @@
 # tests/cli/census.sh - the shipped census (data/census/, docs/CENSUS.md)
 # against the tool (TAP): the table has one row per code of the census,
 # in the columns of docs/CONTRACT.md; a seeded random sample of rows
-# (seed printed; SG_CENSUS_SEED repeats it) is derived again from scratch
+# (seed printed; SG_CENSUS_SEED repeats it, default SG_TEST_SEED) is derived again from scratch
 # (proven rows: the same n0, p, saltus, theorem and checksum; unresolved
 # rows: still unresolved over the values the row computed); a sample of
 # the certificates is confirmed by both checkers (scripts/census_verify.sh),
@@ -26,9 +26,9 @@ if [ ! -f "$C/octal.tsv" ] || ! command -v python3 >/dev/null; then
     echo "1..$n"
     exit 0
 fi
-seed=${SG_CENSUS_SEED:-$(date +%s)}
+seed=${SG_CENSUS_SEED:-${SG_TEST_SEED:-$(date +%s)}}
 echo "# seed $seed (SG_CENSUS_SEED=$seed repeats this run)"
-full=${SG_CENSUS_FULL:-0}   # not SG_SLOW_TESTS: CI sets that, and this takes hours
+full=${SG_CENSUS_FULL:-0}   # not SG_SLOW_TESTS (a tier of minutes): this takes hours
 
 # The table: its header, its codes (every 0.d1..dk, k <= 4, last digit not
 # 0, and 4.0 and every 4.d1..dk, k <= 3; written out here, not taken from

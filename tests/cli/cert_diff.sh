@@ -21,7 +21,8 @@
 # every rule once, and each other tamper with probability SG_TEST_MULT.
 # SG_CERT_DIFF_K (default 3) is the largest k; raise both for a longer
 # run (e.g. SG_CERT_DIFF_RANDOM=20000 SG_CERT_DIFF_K=10).
-# SG_CERT_DIFF_SEED fixes the seed (printed).  SG_CERT_DIFF_RULES names a
+# SG_CERT_DIFF_SEED fixes the seed (printed; default SG_TEST_SEED, else
+# the clock).  SG_CERT_DIFF_RULES names a
 # file of rules (one a line) to use instead of the built-in list; rules
 # that are not proven within 5000 values are skipped.
 
@@ -41,7 +42,7 @@ fi
 RANDOM_N=${SG_CERT_DIFF_RANDOM:-$(awk -v m="${SG_TEST_MULT:-1}" \
     'BEGIN { n = int(800 * m); print (n < 10 ? 10 : n) }')}
 K=${SG_CERT_DIFF_K:-3}
-SEED=${SG_CERT_DIFF_SEED:-$(date +%s)}
+SEED=${SG_CERT_DIFF_SEED:-${SG_TEST_SEED:-$(date +%s)}}
 export PYTHONDONTWRITEBYTECODE=1   # never write into the source tree
 echo "# seed $SEED (rerun with SG_CERT_DIFF_SEED=$SEED)"
 

@@ -8,8 +8,10 @@
 # uninterrupted run; and the limits of sgexplore(1) (LIMITS), each refused
 # at once with one line.
 #
-# SG_SIGNAL_MOMENTS=N sets the number of seeded moments (default 12);
-# SG_SIGNAL_SEED the first seed (default 1; moment i uses seed + i).
+# SG_SIGNAL_MOMENTS=N sets the number of seeded moments (default 12, or
+# 70 in the slow tier, SG_SLOW_TESTS=1); SG_SIGNAL_SEED the first seed
+# (default SG_TEST_SEED, else the clock; moment i uses seed + i), printed
+# so that SG_SIGNAL_SEED=S replays the same moments.
 
 SG=${SGEXPLORE:-sgexplore}
 T=$(mktemp -d "${TMPDIR:-/tmp}/faults2.XXXXXX") || exit 1
@@ -131,15 +133,18 @@ limit "a --positions line over 65536 characters" "longer than 65536" \
 # TERM after a delay drawn from the seed, anywhere from before the cache
 # is opened to after the values are stored; then a rerun must end with
 # exactly the values of an uninterrupted run (all of them compared).
-MOMENTS=${SG_SIGNAL_MOMENTS:-12}
-SEED=${SG_SIGNAL_SEED:-1}
+MOMENTS=12
+[ "${SG_SLOW_TESTS:-0}" = 1 ] && MOMENTS=70
+MOMENTS=${SG_SIGNAL_MOMENTS:-$MOMENTS}
+SEED=${SG_SIGNAL_SEED:-${SG_TEST_SEED:-$(date +%s)}}
 MAX=150000
 "$SG" --no-cache --grundy --max $MAX --values 0:$((MAX - 1)) --quiet |
     md5sum >"$T/sig.golden"
 t0=$(date +%s%N)
 "$SG" --db "$T/time.db" --grundy --max $MAX >/dev/null
 span=$((($(date +%s%N) - t0) / 1000000 + 50))
-echo "# signals: $MOMENTS moments from seed $SEED over 0..$span ms"
+echo "# signals: $MOMENTS moments from seed $SEED over 0..$span ms" \
+    "(SG_SIGNAL_SEED=$SEED SG_SIGNAL_MOMENTS=$MOMENTS replays them)"
 interrupted=0 finished=0 early=0 bad=()
 for ((i = 0; i < MOMENTS; i++)); do
     RANDOM=$((SEED + i))
