@@ -68,7 +68,7 @@ mkdir -p "$work" "$out/certs"
 TIMEFORMAT='%3U %3S %3R'
 
 # add A B: A + B with the fractions.
-add() { python3 -c "import sys; print('%.3f' % (float(sys.argv[1]) + float(sys.argv[2])))" "$1" "$2"; }
+add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a + b }'; }
 # json_get FILE EXPR: a value of a report (EXPR on o, its JSON object).
 json_get() { python3 -c "import json, sys; o = json.load(open(sys.argv[1])); print($2)" "$1"; }
 
@@ -98,14 +98,14 @@ while IFS=$'\t' read -r -u 3 code goal cap; do
     mkdir -p "$d"
     cpu=0 wall=0 runs=0 prev=-1
     while :; do
-        left=$(python3 -c "import sys; l = float(sys.argv[1]) - float(sys.argv[2]); print('%.3f' % l if l >= 1 else '')" "$cap" "$cpu")
+        left=$(awk -v c="$cap" -v u="$cpu" 'BEGIN { if (c - u >= 1) printf "%.3f\n", c - u }')
         [[ -n $left ]] || break
         rc=0
         { time "${limit[@]}" "$sg" "$code" --db "$d/c.db" --max "$goal" \
             --seconds "$left" --threads 1 --json < /dev/null > "$d/out.json" \
             2> "$d/err"; } 2> "$d/time" || rc=$?
         read -r u s r < "$d/time"
-        cpu=$(add "$cpu" "$(add "$u" "$s")")
+        cpu=$(awk -v a="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
         wall=$(add "$wall" "$r")
         runs=$((runs + 1))
         if ((rc == 124 || rc == 137)) ||
@@ -122,14 +122,11 @@ while IFS=$'\t' read -r -u 3 code goal cap; do
         ((computed < goal && computed > prev)) || break
         prev=$computed
     done
-    status=$(json_get "$d/out.json" 'o["status"]')
-    computed=$(json_get "$d/out.json" 'o["computed"]')
+    # status computed rule checksum bound certificate-file-name
+    read -r status computed rule sum bound name < <(json_get "$d/out.json" \
+        '" ".join(map(str, (o["status"], o["computed"], o["rule"]) + ((o["certificate"]["checksum"], o["certificate"]["bound"], __import__("re").sub(r"[^A-Za-z0-9.-]", "_", o["rule"]) + ".cert") if o["certificate"] else ())))')
     verify=- pycheck=-
     if [[ $status != unresolved ]]; then
-        rule=$(json_get "$d/out.json" 'o["rule"]')
-        sum=$(json_get "$d/out.json" 'o["certificate"]["checksum"]')
-        bound=$(json_get "$d/out.json" 'o["certificate"]["bound"]')
-        name=$(python3 -c "import re, sys; print(re.sub(r'[^A-Za-z0-9.-]', '_', sys.argv[1]))" "$rule").cert
         "$sg" "$rule" --db "$d/c.db" --max "$computed" \
             --export-certificate "$d/$name" > /dev/null 2>> "$d/err" ||
             { echo "census_round: $code: no certificate" >&2; exit 1; }
