@@ -13,11 +13,14 @@ plan    prints a round (a TSV file to commit as data/census/rounds/NAME.tsv)
         its goal: SPARSE_GOAL values (default 2^24 = 16777216) for a code
         whose row has a sparse space, DENSE_GOAL (default 2^20 = 1048576)
         for the others, each capped at CAP CPU seconds (default 600).
-        Order: cheapest first, by the CPU time the row's own runs say the
-        goal would cost (their seconds times goal/computed for a code with
-        a sparse space, which runs in near-linear time, times
-        (goal/computed)^2 for the others, whose cost grows as the square
-        of the values), at most CAP; ties in sweep order.  Codes of up to
+        Order: the codes that got the least time so far first (the
+        seconds of the row's `budgets`: those that kept round 1's 0.25 s
+        before those that had round 2's 2.5 s too), each part cheapest
+        first, by the CPU time the row's own runs say the goal would cost
+        (their seconds times goal/computed for a code with a sparse
+        space, which runs in near-linear time, times (goal/computed)^2 for
+        the others, whose cost grows as the square of the values), at
+        most CAP; ties in sweep order.  Codes of up to
         three digits are not in it: their open classes have their deep
         runs (deep.tsv).
 todo    prints the codes of ROUND that DONE does not list yet, in the
@@ -112,14 +115,14 @@ def plan(octal, sparse_goal, dense_goal, cap):
         secs = budget_seconds(r['budgets'])
         ratio = goal / computed
         est = secs * (ratio if sparse else ratio * ratio)
-        out.append((min(est, cap), order[r['code']], r['code'], goal,
+        out.append((secs, min(est, cap), order[r['code']], r['code'], goal,
                     'sparse' if sparse else 'none', computed, secs, est))
     out.sort()
     print('# a round of scripts/census_round.sh (docs/CENSUS.md, "Rounds"):'
           ' written by `census_round.py plan`, never edited by hand')
     print('\t'.join(('order', 'code', 'goal', 'cap_cpu', 'sparse',
                      'computed_before', 'seconds_before', 'estimate')))
-    for i, (_, _, code, goal, sp, computed, secs, est) in enumerate(out, 1):
+    for i, (_, _, _, code, goal, sp, computed, secs, est) in enumerate(out, 1):
         print('%d\t%s\t%d\t%d\t%s\t%d\t%g\t%.0f'
               % (i, code, goal, cap, sp, computed, secs, est))
 
