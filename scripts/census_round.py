@@ -7,6 +7,7 @@ Usage: census_round.py plan OCTAL [SPARSE_GOAL DENSE_GOAL CAP]
        census_round.py todo ROUND DONE
        census_round.py record CENSUS ROUND DONE CODE JSON CPU WALL RUNS
                               VERIFY PYCHECK MACHINE
+       census_round.py checked DONE CODE verify|pycheck VERDICT
 
 plan    prints a round (a TSV file to commit as data/census/rounds/NAME.tsv)
         of every unresolved four-digit code of OCTAL (0.d1d2d3d4) below
@@ -35,6 +36,8 @@ record  records one finished code: a row in DONE (the whole file written
         (confirmed, or skipped:BOUND when the bound was over the limit;
         '-' when unresolved).  A proven code's certificate must already be
         at CENSUS/certs/ (census_round.sh puts it there first).
+checked sets what a checker said of CODE's certificate in DONE, for a
+        check made after the code was recorded (census_round.sh -V).
 
 Nothing here computes a value: every number comes from the tool's JSON.
 Python 3 standard library only.
@@ -257,6 +260,27 @@ def number(text):
     return int(base) ** int(exp) if exp else int(base)
 
 
+def checked(done_path, code, column, verdict):
+    """Set COLUMN (verify or pycheck) of CODE's row in DONE to VERDICT,
+    the file written anew and renamed into place."""
+    if column not in ('verify', 'pycheck'):
+        sys.exit('census_round.py: checked wants verify or pycheck')
+    with open(done_path, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    head_i = next(i for i, l in enumerate(lines) if l and l[0] != '#')
+    k = lines[head_i].split('\t').index(column)
+    hits = 0
+    for i in range(head_i + 1, len(lines)):
+        cells = lines[i].split('\t')
+        if cells[0] == code:
+            cells[k] = verdict
+            lines[i] = '\t'.join(cells)
+            hits += 1
+    if hits != 1:
+        sys.exit('census_round.py: %s is not in %s once' % (code, done_path))
+    write_atomic(done_path, '\n'.join(lines))
+
+
 def main(argv):
     if len(argv) in (3, 6) and argv[1] == 'plan':
         args = [number(a) for a in argv[3:]] if len(argv) == 6 \
@@ -266,6 +290,8 @@ def main(argv):
         todo(argv[2], argv[3])
     elif len(argv) == 13 and argv[1] == 'record':
         record(*argv[2:])
+    elif len(argv) == 6 and argv[1] == 'checked':
+        checked(*argv[2:])
     else:
         sys.exit(__doc__.split('\n\n')[1])
 

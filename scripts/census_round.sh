@@ -9,7 +9,7 @@
 # OUT/certs/), so that a rerun skips it.  Needs no cache but its own.
 #
 # Usage: census_round.sh [-w WORK] [-o OUT] [-t TIME] [-b VBOUND] [-B PYBOUND]
-#                        [-n COUNT] ROUND
+#                        [-n COUNT] [-V] ROUND
 #   ROUND       the round file (data/census/rounds/NAME.tsv)
 #   -w WORK     the work folders, one per code while it runs, WORK/CODE,
 #               removed when it is recorded (default: census-work/round)
@@ -24,6 +24,12 @@
 #               skipped:BOUND, never as confirmed
 #   -B PYBOUND  the same for scripts/check_certificate.py (default 3000)
 #   -n COUNT    stop after COUNT codes
+#   -V          compute nothing: check the certificates the round recorded
+#               as skipped:BOUND with a bound up to VBOUND (`verify`) or
+#               PYBOUND (check_certificate.py), one after the other, and
+#               record each verdict in the done file: confirmed, or
+#               refuted (or failed, when the checker could not run) and
+#               then exit 1; may run beside the round, on another core
 # Each code: `sgexplore CODE --max GOAL --seconds LEFT --threads 1 --json
 # --db WORK/CODE/c.db`, run again (extending its own prefix) while it is
 # unresolved, below GOAL, and the CPU seconds of its runs (user + system)
@@ -44,7 +50,8 @@ usage() {
 }
 
 work=census-work/round out=data/census deadline= vbound=50000 pybound=3000 count=
-while getopts w:o:t:b:B:n:h opt; do
+late=0
+while getopts w:o:t:b:B:n:Vh opt; do
     case $opt in
     w) work=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -53,6 +60,7 @@ while getopts w:o:t:b:B:n:h opt; do
     b) vbound=$OPTARG ;;
     B) pybound=$OPTARG ;;
     n) count=$OPTARG ;;
+    V) late=1 ;;
     *) usage ;;
     esac
 done
@@ -71,6 +79,46 @@ TIMEFORMAT='%3U %3S %3R'
 add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a + b }'; }
 # json_get FILE EXPR: a value of a report (EXPR on o, its JSON object).
 json_get() { python3 -c "import json, sys; o = json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# -V: the late checks, each verdict recorded under the lock.
+if ((late)); then
+    [[ -f $done_file ]] || { echo "census_round: no $done_file" >&2; exit 1; }
+    awk -F'\t' '!/^#/ && $9 == "proven" { for (i = 16; i <= 17; i++)
+        if ($i ~ /^skipped:/) print $1 "\t" (i == 16 ? "verify" : "pycheck") "\t" substr($i, 9) }' \
+        "$done_file" > "$work/late"
+    ran=0
+    while IFS=$'\t' read -r -u 3 code checker bound; do
+        [[ -z $count ]] || ((ran < count)) || exit 3
+        if [[ $checker == verify ]] && ((bound > vbound)); then continue; fi
+        if [[ $checker == pycheck ]] && ((bound > pybound)); then continue; fi
+        cert=$(awk -F'\t' -v c="$code" '$1 == c { print $9 }' "$out/octal.tsv")
+        [[ -n $cert && -f $out/$cert ]] ||
+            { echo "census_round: $code: no certificate in $out/octal.tsv" >&2; exit 1; }
+        start=$(date +%s)
+        if [[ $checker == verify ]]; then
+            "$sg" verify --no-cache --certificate "$out/$cert" > "$work/late.out" 2>&1 < /dev/null || true
+            # verify's last line: "confirmed" or "refuted: WHY"
+            last=$(tail -n 1 "$work/late.out")
+        else
+            SG_CHECK_MAX_BOUND=$pybound PYTHONDONTWRITEBYTECODE=1 \
+                python3 "$here/check_certificate.py" "$out/$cert" > "$work/late.out" 2>&1 < /dev/null || true
+            last=$(tail -n 1 "$work/late.out")
+        fi
+        case $last in
+        confirmed) verdict=confirmed ;;
+        refuted*) verdict=refuted ;;
+        *) verdict=failed ;;   # neither: the checker could not run
+        esac
+        flock "$work/lock" python3 "$here/census_round.py" checked "$done_file" "$code" "$checker" "$verdict"
+        echo "census_round: $code: $checker $verdict (bound $bound, $(($(date +%s) - start)) s)" >&2
+        if [[ $verdict != confirmed ]]; then
+            echo "census_round: $code: $(tail -n 1 "$work/late.out")" >&2
+            exit 1
+        fi
+        ran=$((ran + 1))
+    done 3< "$work/late"
+    exit 0
+fi
 
 py todo "$round" "$done_file" > "$work/todo"
 left_codes=$(wc -l < "$work/todo")

@@ -8,7 +8,8 @@
 # octal.tsv and changes nothing else; a rerun skips what is done; a round
 # stopped (-n, WORK/stop, SIGKILL) holds whole rows only and the next run
 # does the rest; a certificate that `verify` refutes stops the round with
-# nothing of that code recorded; census_stats.py counts the copy's rows
+# nothing of that code recorded; -V checks later the certificates
+# recorded as skipped and records each verdict; census_stats.py counts the copy's rows
 # and the round's, and docs/CENSUS.md shows what it prints for the
 # shipped census.
 
@@ -181,6 +182,26 @@ check "a certificate verify refutes: the round fails (status 1), that code not r
     ! -e "$T/c/certs/0.3357.cert" -a \
     "$(awk -F'\t' '$1 == "0.3357" { print $3 }' "$T/c/octal.tsv")" = unresolved
 check "... and says why" grep -q 'sgexplore verify refutes its certificate' "$T/err"
+
+# -V: certificates recorded as skipped (bounds over -b and -B) checked
+# later, each verdict recorded; a refuted one recorded as such, exit 1.
+reset_copy
+SGEXPLORE=$SG bash "$R" -b 100 -B 100 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>/dev/null
+awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file" >"$T/before"
+cp "$done_file" "$T/done.2"
+SGEXPLORE=$T/sg-refute bash "$R" -V -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "-V, verify refuting: exit 1, recorded as refuted, nothing else changed" \
+    test $rc -eq 1 -a "$(cat "$T/before")" = "skipped:2055 skipped:2055" -a \
+    "$(awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file")" = "refuted skipped:2055" -a \
+    "$(diff "$done_file" "$T/done.2" | grep -c '^[<>]')" = 2
+cp "$T/done.2" "$done_file"
+SGEXPLORE=$SG bash "$R" -V -b 3000 -B 3000 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "-V: 0.3357's certificate (bound 2055) confirmed later by both checkers, recorded" \
+    test $rc -eq 0 -a "$(awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file")" = "confirmed confirmed"
+SGEXPLORE=$SG bash "$R" -V -b 3000 -B 3000 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+check "-V again: nothing left to check" test -z "$(grep 'census_round: 0.3357' "$T/err")"
 
 # census_stats.py on the copy: the row counts and the round's.
 SGEXPLORE=$SG bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>/dev/null
