@@ -1302,13 +1302,14 @@ static int write_index(atlas *at)
           "%zu invalid.  Written by sgexplore %s.",
           count[SG_PERIODIC], count[SG_ARITH_PERIODIC], count[SG_UNRESOLVED],
           count[3], PACKAGE_VERSION);
-    if (at->census)
-        htmlf(o.f,
-              "  A proof shown here is the census's certificate: re-check "
-              "it with sgexplore verify --certificate.  Each page's values "
-              "were computed again, at most %llu.</p>\n",
+    if (at->census) {
+        fputs("  A proof shown here is the census's certificate: re-check "
+              "it with <code>sgexplore verify --certificate</code>.",
+              o.f);
+        htmlf(o.f, "  Each page's values were computed again, at most %llu.",
               (unsigned long long)at->census_values);
-    else
+        fputs("</p>\n", o.f);
+    } else
         fputs("  A proof shown here is the cache's claim: re-check it with "
               "<code>sgexplore verify</code>.</p>\n",
               o.f);

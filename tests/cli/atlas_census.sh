@@ -124,6 +124,8 @@ check "0.45's checksum is refuted by its values (bound $bound): invalid, no page
     bash -c 'grep -q "<td>0.45</td>.*invalid row: its values do not match its certificate&#39;s checksum" "$1/index.html" && [ ! -e "$1/rules/0.45.html" ]' _ "$T/site"
 check "0.16 with another rule, 0.56 with another period, 0.26 with a path out: invalid, each with its reason" \
     bash -c 'grep -q "<td>0.16</td>.*its rule is not the canonical form of its code" "$1" && grep -q "<td>0.56</td>.*its certificate does not state the row&#39;s claim" "$1" && grep -q "<td>0.26</td>.*it names no certificate file" "$1"' _ "$T/site/index.html"
+check "the index's header: the census's counts and its own markup, none escaped" \
+    bash -c 'grep -q "13 rows of the census <code>c</code>: 6 periodic, 0 arithmetic-periodic, 2 unresolved, 5 invalid." "$1" && grep -q "computed again, at most 4096.</p>" "$1" && ! grep -q "&lt;/\?\(p\|code\)&gt;" "$1"' _ "$T/site/index.html"
 check "markup in a code is shown as text, never as markup" \
     bash -c 'grep -q "<td>0.06&lt;script&gt;x&lt;/script&gt;</td>.*its code is not a census code" "$1" && [ $(grep -o "<script" "$1" | wc -l) = 1 ]' _ "$T/site/index.html"
 check "every link of every page resolves to a file inside the site" \
