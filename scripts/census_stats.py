@@ -11,7 +11,9 @@ many codes are periodic, arithmetic-periodic and unresolved, how many
 rows record a sparse space, the distribution of n0 and p by decades, the
 largest pre-period and period (with their code); then, for each round,
 what it did (codes finished, proven, at their goal, stopped by their CPU
-cap; CPU and wall seconds) and the codes it proved.
+cap; CPU and wall seconds) and the codes it proved, one line per
+sequence (the same n0, p, saltus and certificate checksum), with what
+each checker said of their certificates.
 
 --update rewrites the part of DOC between the lines
 <!-- census_stats.py begin --> and <!-- census_stats.py end --> with
@@ -150,19 +152,36 @@ def round_tables(census):
             ', '.join(machines)))
         proven += [(name, r) for r in done if r['stopped'] == 'proven']
     if proven:
+        # One line per sequence a round proved: the codes with the same
+        # n0, p, saltus and checksum (the same values up to the bound).
+        classes = {}
+        for name, r in proven:
+            key = (name, int(r['preperiod']), int(r['period']),
+                   int(r['saltus']), r['checksum'])
+            classes.setdefault(key, []).append(r)
         out.append('')
-        out.append('| round | code | n0 | p | theorem | bound | computed | '
-                   'CPU s | verify | check_certificate.py | reproduce |')
-        out.append('|---|---|---:|---:|---|---:|---:|---:|---|---|---|')
-        for name, r in sorted(proven, key=lambda x: (
-                int(x[1]['preperiod']) + int(x[1]['period']), x[1]['code'])):
+        out.append('| round | codes | n0 | p | saltus | theorem | bound | '
+                   'CPU s each | verify | check_certificate.py | reproduce |')
+        out.append('|---|---|---:|---:|---:|---|---:|---:|---|---|---|')
+        for key in sorted(classes, key=lambda k: (k[1] + k[2], k)):
+            rs = sorted(classes[key], key=lambda r: r['code'])
+            cpu = sorted(float(r['cpu_seconds']) for r in rs)
+            def verdicts(col):
+                count = {}
+                for r in rs:
+                    count[r[col]] = count.get(r[col], 0) + 1
+                return ', '.join('%s %d' % (v, count[v]) if len(rs) > 1
+                                 else v for v in sorted(count))
             out.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | '
                        '`sgexplore %s --max %s` |' % (
-                           name, r['code'], num(int(r['preperiod'])),
-                           num(int(r['period'])), r['theorem'],
-                           num(int(r['certified_to'])),
-                           num(int(r['computed'])), r['cpu_seconds'],
-                           r['verify'], r['pycheck'], r['code'], r['goal']))
+                           key[0], ' '.join(r['code'] for r in rs),
+                           num(key[1]), num(key[2]), num(key[3]),
+                           rs[0]['theorem'],
+                           num(int(rs[0]['certified_to'])),
+                           ('%.2f' % cpu[0]) if len(cpu) == 1 else
+                           '%.2f–%.2f' % (cpu[0], cpu[-1]),
+                           verdicts('verify'), verdicts('pycheck'),
+                           rs[0]['code'], rs[0]['goal']))
     return out
 
 
