@@ -9,7 +9,8 @@
 # stopped (-n, WORK/stop, SIGKILL) holds whole rows only and the next run
 # does the rest; a certificate that `verify` refutes stops the round with
 # nothing of that code recorded; -V checks later the certificates
-# recorded as skipped and records each verdict; census_stats.py counts the copy's rows
+# recorded as skipped and records each verdict; census_shift.py finds a
+# known shift; census_stats.py counts the copy's rows
 # and the round's, and docs/CENSUS.md shows what it prints for the
 # shipped census.
 
@@ -223,6 +224,18 @@ check "census_stats.py: the round's counts (3 codes, 3 finished, 1 proven, 2 at 
     grep -q '^| t | 3 | 3 | 1 | 2 | 0 | ' "$T/stats"
 check "census_stats.py: the proven code with the command that reproduces it" \
     grep -q '^| t | 0.3357 | 794 | 232 | 0 | guy-smith | 2,055 | .*`sgexplore 0.3357 --max 100000` |$' "$T/stats"
+# census_shift.py: 0.7367 is 4.064 one heap earlier (docs/CENSUS.md, from
+# T. Czajka's lookup tables), and 0.7444's values are 0.7445's, no
+# three-digit code's.
+out=$(SGEXPLORE=$SG python3 "$SRC/scripts/census_shift.py" 0.7367 4.064 0.744 4.0)
+check "census_shift.py: 0.7367 agrees with 4.064 shifted by one heap, with no other candidate" \
+    test "$out" = "4.064 1
+# 3 candidates, G(0..4095), shifts -3..3"
+out=$(SGEXPLORE=$SG python3 "$SRC/scripts/census_shift.py" -n 512 0.7444 0.744 0.7445 0.74)
+check "census_shift.py: 0.7444 agrees with 0.7445 unshifted, not with 0.744 or 0.74" \
+    test "$out" = "0.7445 0
+# 3 candidates, G(0..511), shifts -3..3"
+
 if [ -f "$SRC/docs/CENSUS.md" ]; then
     check "docs/CENSUS.md's statistics are census_stats.py's of data/census" \
         python3 "$SRC/scripts/census_stats.py" --check "$SRC/docs/CENSUS.md" "$C"
