@@ -96,12 +96,14 @@ if ((late)); then
             { echo "census_round: $code: no certificate in $out/octal.tsv" >&2; exit 1; }
         start=$(date +%s)
         if [[ $checker == verify ]]; then
-            "$sg" verify --no-cache --certificate "$out/$cert" > "$work/late.out" 2>&1 < /dev/null || true
+            { time "$sg" verify --no-cache --certificate "$out/$cert" > "$work/late.out" 2>&1 < /dev/null; } \
+                2> "$work/late.time" || true
             # verify's last line: "confirmed" or "refuted: WHY"
             last=$(tail -n 1 "$work/late.out")
         else
-            SG_CHECK_MAX_BOUND=$pybound PYTHONDONTWRITEBYTECODE=1 \
-                python3 "$here/check_certificate.py" "$out/$cert" > "$work/late.out" 2>&1 < /dev/null || true
+            { time SG_CHECK_MAX_BOUND=$pybound PYTHONDONTWRITEBYTECODE=1 \
+                python3 "$here/check_certificate.py" "$out/$cert" > "$work/late.out" 2>&1 < /dev/null; } \
+                2> "$work/late.time" || true
             last=$(tail -n 1 "$work/late.out")
         fi
         case $last in
@@ -110,7 +112,8 @@ if ((late)); then
         *) verdict=failed ;;   # neither: the checker could not run
         esac
         flock "$work/lock" python3 "$here/census_round.py" checked "$done_file" "$code" "$checker" "$verdict"
-        echo "census_round: $code: $checker $verdict (bound $bound, $(($(date +%s) - start)) s)" >&2
+        read -r u sy r < "$work/late.time"
+        echo "census_round: $code: $checker $verdict (bound $bound, $(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.0f", u + s }') CPU s, $(($(date +%s) - start)) s of wall time)" >&2
         if [[ $verdict != confirmed ]]; then
             echo "census_round: $code: $(tail -n 1 "$work/late.out")" >&2
             exit 1
