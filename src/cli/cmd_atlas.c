@@ -17,6 +17,16 @@
  * only the page's own style and script run.  The site is written into a
  * temporary folder beside DIR and renamed into place at the end, so that
  * an error, a full disk or Ctrl-C leaves DIR as it was.
+ *
+ * With --census DIR the rows come from a census instead (DIR/octal.tsv
+ * and DIR/certs/, docs/CENSUS.md), so that anyone with a checkout can
+ * browse it without a cache: a row is its code, re-parsed (only a code
+ * of the census's form, whose canonical form is the row's `rule`, gets a
+ * page); a proven row's claim is its certificate's, which must state the
+ * row's status, n0, p and saltus; the values of each page are computed
+ * again, up to --census-values, and checked against the certificate's
+ * checksum when they reach its bound.  The index can then also be
+ * filtered by the code's length and by n0 and p.
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -50,12 +60,21 @@
 /* Rows of data a figure draws at most (plot's default is 4,000): an SVG
  * takes about 250 bytes a row, and a census has thousands of pages. */
 #define FIGURE_ROWS 1000
+
+/* --census: values computed for a page by default, and the largest
+ * octal.tsv read. */
+#define CENSUS_VALUES 4096
+#define CENSUS_MAX_FILE ((size_t)64 << 20)
 #define PERIOD_VALUES 2000
 
 static const cli_opt atlas_opts[] = {
     {"--out", "-o", "DIR",
      "the site's folder (created; its parent must exist)"},
     {"--no-plots", NULL, NULL, "draw no figures (faster for large caches)"},
+    {"--census", NULL, "DIR",
+     "a census folder (octal.tsv, certs/) instead of the cache"},
+    {"--census-values", NULL, "N",
+     "with --census: values computed for each page at most (default 4096)"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -63,12 +82,15 @@ static int atlas_run(const cli_command *self, cli_args *a);
 
 const cli_command cli_cmd_atlas = {
     "atlas",
-    "atlas --out DIR [--db PATH] [--no-plots]",
+    "atlas --out DIR [--db PATH | --census DIR [--census-values N]] "
+    "[--no-plots]",
     "Write a static, offline HTML site of the cache's rules.  DIR/index.html\n"
     "is a sortable, filterable table; each rule has a page with its figure\n"
     "(drawn by gnuplot), first values, certificate and the command that\n"
     "reproduces it.  An existing DIR is replaced only when it is empty or\n"
-    "an earlier atlas.",
+    "an earlier atlas.  With --census, the rows of a census folder\n"
+    "(data/census: octal.tsv and the certificates), the values computed\n"
+    "again for the pages.",
     CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT,
     atlas_opts,
     atlas_run,
@@ -89,6 +111,10 @@ typedef struct arow {
     char why[160];
     sg_result res;
     int figure; /* NAME.svg was drawn */
+    /* --census only */
+    char length[8];  /* "0.ddd": the code's form, for the index's filter */
+    char nofig[160]; /* why no figure, when it is not drawn */
+    size_t order;    /* the row's place in octal.tsv */
 } arow;
 
 typedef struct atlas {
@@ -96,7 +122,9 @@ typedef struct atlas {
     size_t n, cap;
     int nomem;
     const char *db_path;
-    char tmp[4096]; /* the temporary folder */
+    const char *census;     /* --census DIR, or NULL */
+    uint64_t census_values; /* --census-values */
+    char tmp[4096];         /* the temporary folder */
     char nonce[40];
     int plots; /* 1: draw, 0: --no-plots, -1: no gnuplot */
     size_t pages, figures, invalid;
@@ -216,6 +244,14 @@ static int collect(const sg_store_entry *e, void *arg)
     }
     sg_rule_clear(&rule);
     return at->nomem;
+}
+
+/* A census's rows in the order of its table. */
+static int by_order(const void *x, const void *y)
+{
+    const arow *a = x, *b = y;
+
+    return (a->order > b->order) - (a->order < b->order);
 }
 
 static int by_name(const void *x, const void *y)
@@ -430,7 +466,7 @@ static int draw(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s)
     uint64_t a, b;
     size_t i, o = 0;
 
-    if (at->plots <= 0 || s->n == 0)
+    if (at->plots <= 0 || s->n == 0 || r->nofig[0])
         return 0;
     /* The title names the theorem: only letters, digits, spaces and
      * plain punctuation of the cache's text reach gnuplot's script. */
@@ -531,7 +567,8 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
         fputs("<p>No figure: the atlas was written with --no-plots.</p>\n",
               o.f);
     else
-        fprintf(o.f, "<p>No figure: %s.</p>\n", loaded);
+        fprintf(o.f, "<p>No figure: %s.</p>\n",
+                r->nofig[0] ? r->nofig : loaded);
 
     fputs("<h2>First values</h2>\n", o.f);
     if (s->n) {
@@ -555,7 +592,27 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
         fprintf(o.f, "<p>None listed: %s.</p>\n", loaded);
     }
 
-    if (cert) {
+    if (cert && at->census) {
+        fprintf(o.f,
+                "<h2>Certificate</h2>\n<p>Also in <a href=\"%s.cert\">"
+                "%s.cert</a>; the census's certificate, stating the row's "
+                "claim, ",
+                r->name, r->name);
+        if (s->n > r->res.certified_to)
+            fputs("its checksum that of the values computed again here, ", o.f);
+        else
+            htmlf(o.f,
+                  "its checksum not checked here (its bound %llu is past "
+                  "the %llu values computed for this page), ",
+                  (unsigned long long)r->res.certified_to,
+                  (unsigned long long)s->n);
+        fprintf(o.f,
+                "but not re-proven here: <code>sgexplore verify "
+                "--certificate %s.cert</code> does that.</p>\n<pre>",
+                r->name);
+        html(o.f, cert);
+        fputs("</pre>\n", o.f);
+    } else if (cert) {
         fprintf(o.f,
                 "<h2>Certificate</h2>\n<p>Also in <a href=\"%s.cert\">"
                 "%s.cert</a>; the cache's claim, checked against its "
@@ -571,7 +628,9 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
     shell_word(o.f, r->canon);
     fprintf(o.f, " --max %llu --no-cache\n",
             (unsigned long long)(r->res.computed ? r->res.computed : 1));
-    if (proven(r)) {
+    if (proven(r) && at->census) {
+        fprintf(o.f, "sgexplore verify --certificate %s.cert\n", r->name);
+    } else if (proven(r)) {
         fputs("sgexplore verify ", o.f);
         shell_word(o.f, r->canon);
         fputc('\n', o.f);
@@ -661,12 +720,369 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* --census: the rows of a census folder                                */
+/* ------------------------------------------------------------------ */
+
+/* A whole file of at most max bytes into a malloc'd string (NUL bytes
+ * end it early, which the line parser then sees as a short file). */
+static char *read_text(atlas *at, const char *path, size_t max, int *too_big)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+
+    *too_big = 0;
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (sg_grow(&buf, &cap, len + 65536 + 1, 1)) {
+            at->nomem = 1;
+            break;
+        }
+        got = fread(buf + len, 1, 65536, f);
+        len += got;
+        if (len > max) {
+            *too_big = 1;
+            break;
+        }
+        if (got < 65536)
+            break;
+    }
+    if (ferror(f) || *too_big || at->nomem) {
+        free(buf);
+        fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    if (!buf && !(buf = malloc(1))) {
+        at->nomem = 1;
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+/* The code's form for the index ("0.ddd"), or 0 when the text is not a
+ * code of the census: 0. or 4. and one to four (0.) or three (4.) octal
+ * digits; "4.0" is one. */
+static int census_length(char *out, const char *code)
+{
+    size_t n = 0;
+    const char *d;
+
+    if ((code[0] != '0' && code[0] != '4') || code[1] != '.')
+        return 0;
+    for (d = code + 2; *d; d++, n++)
+        if (*d < '0' || *d > '7')
+            return 0;
+    if (n < 1 || n > (code[0] == '0' ? 4u : 3u))
+        return 0;
+    snprintf(out, 8, "%c.%.*s", code[0], (int)n, "dddd");
+    return 1;
+}
+
+/* A decimal count (digits only, at most 2^63 - 1), or -1. */
+static int census_u64(uint64_t *out, const char *t)
+{
+    uint64_t v = 0;
+
+    if (!*t)
+        return -1;
+    for (; *t; t++) {
+        if (*t < '0' || *t > '9' || v > (UINT64_MAX / 2 - 9) / 10)
+            return -1;
+        v = v * 10 + (uint64_t)(*t - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* A certificate path as a row names it: certs/ and a plain file name
+ * ending in .cert, nothing that leaves the census's folder. */
+static int census_cert_path(const char *p)
+{
+    const char *c;
+
+    if (strncmp(p, "certs/", 6) != 0 || strlen(p) > 200 || strlen(p) < 12 ||
+        strcmp(p + strlen(p) - 5, ".cert") != 0 || p[6] == '.')
+        return 0;
+    for (c = p + 6; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '-'))
+            return 0;
+    return 1;
+}
+
+enum {
+    C_CODE,
+    C_RULE,
+    C_STATUS,
+    C_PRE,
+    C_PER,
+    C_SAL,
+    C_COMPUTED,
+    C_CERT,
+    C_NCOLS
+};
+
+/* One data row of octal.tsv (its cells, in the header's columns): an
+ * arow, valid or with the reason it is not. */
+static void census_row(atlas *at, arow *r, char **cell)
+{
+    sg_rule rule;
+    sg_error err;
+    sg_result claim;
+    char *text = NULL, *cert_rule = NULL, path[4400];
+    uint64_t pre = 0, per = 0, sal = 0;
+    int too_big, nomem = 0;
+
+    memset(r, 0, sizeof *r);
+    memset(&claim, 0, sizeof claim);
+    r->key = dup_or_null(cell[C_CODE], &nomem);
+    if (nomem) {
+        at->nomem = 1;
+        return;
+    }
+    r->res.status = SG_UNRESOLVED;
+    if (!census_length(r->length, cell[C_CODE])) {
+        snprintf(r->why, sizeof r->why, "its code is not a census code");
+        return;
+    }
+    if (census_u64(&r->res.computed, cell[C_COMPUTED]) ||
+        r->res.computed == 0) {
+        snprintf(r->why, sizeof r->why, "its computed count is not a count");
+        return;
+    }
+    sg_rule_init(&rule);
+    if (sg_rule_parse(&rule, SG_SYNTAX_RULE, r->key, &err) != SG_OK) {
+        if (err.code == SG_E_NOMEM)
+            at->nomem = 1;
+        snprintf(r->why, sizeof r->why, "its code does not parse");
+        goto out;
+    }
+    if (!(r->canon = sg_rule_canonical(&rule))) {
+        at->nomem = 1;
+        goto out;
+    }
+    if (strcmp(r->canon, cell[C_RULE]) != 0) {
+        snprintf(r->why, sizeof r->why,
+                 "its rule is not the canonical form of its code");
+        goto invalid;
+    }
+    r->family = sg_rule_family(&rule);
+    page_name(r->name, sizeof r->name, r->canon);
+    if (strcmp(cell[C_STATUS], "unresolved") == 0) {
+        if (cell[C_CERT][0]) {
+            snprintf(r->why, sizeof r->why,
+                     "it is unresolved and names a certificate");
+            goto invalid;
+        }
+        r->note = dup_or_null("unresolved over the census's values", &nomem);
+        r->res.note = r->note;
+        if (nomem)
+            at->nomem = 1;
+        goto out;
+    }
+    if (strcmp(cell[C_STATUS], "periodic") != 0 &&
+        strcmp(cell[C_STATUS], "arithmetic-periodic") != 0) {
+        snprintf(r->why, sizeof r->why, "its status is not a status");
+        goto invalid;
+    }
+    if (census_u64(&pre, cell[C_PRE]) || census_u64(&per, cell[C_PER]) ||
+        census_u64(&sal, cell[C_SAL]) || per == 0) {
+        snprintf(r->why, sizeof r->why, "its n0, p or saltus is not a count");
+        goto invalid;
+    }
+    if (!census_cert_path(cell[C_CERT])) {
+        snprintf(r->why, sizeof r->why, "it names no certificate file");
+        goto invalid;
+    }
+    snprintf(path, sizeof path, "%s/%s", at->census, cell[C_CERT]);
+    if (!(text = read_text(at, path, (size_t)1 << 20, &too_big))) {
+        if (!at->nomem)
+            snprintf(r->why, sizeof r->why, "its certificate cannot be read");
+        goto invalid;
+    }
+    if (sg_certificate_parse(&cert_rule, &claim, text, &err) != SG_OK) {
+        if (err.code == SG_E_NOMEM)
+            at->nomem = 1;
+        snprintf(r->why, sizeof r->why, "its certificate does not parse");
+        goto invalid;
+    }
+    if (strcmp(cert_rule, r->canon) != 0 ||
+        strcmp(sg_period_status_name(claim.status), cell[C_STATUS]) != 0 ||
+        claim.preperiod != pre || claim.period != per || claim.saltus != sal) {
+        snprintf(r->why, sizeof r->why,
+                 "its certificate does not state the row's claim");
+        goto invalid;
+    }
+    claim.computed = r->res.computed;
+    r->res = claim;
+    r->theorem = dup_or_null(claim.theorem, &nomem);
+    r->theorem_id = dup_or_null(claim.theorem_id, &nomem);
+    r->res.theorem = r->theorem;
+    r->res.theorem_id = r->theorem_id;
+    r->res.note = NULL;
+    if (nomem)
+        at->nomem = 1;
+    goto out;
+invalid:
+    free(r->canon);
+    r->canon = NULL;
+out:
+    free(text);
+    free(cert_rule);
+    sg_rule_clear(&rule);
+}
+
+/* Every row of CENSUS/octal.tsv: '#' lines are comments, the first other
+ * line names the columns (code, rule, status, preperiod, period, saltus,
+ * computed and certificate must be among them).  A ragged row is an
+ * invalid row, not an error of the whole atlas. */
+static int census_collect(atlas *at)
+{
+    static const char *const want[C_NCOLS] = {
+        "code",   "rule",   "status",   "preperiod",
+        "period", "saltus", "computed", "certificate"};
+    char path[4200], *text, *line, *next, *cells[64], *pick[C_NCOLS];
+    size_t col[C_NCOLS], ncells, i, k;
+    int too_big, header = 0;
+
+    snprintf(path, sizeof path, "%s/octal.tsv", at->census);
+    if (!(text = read_text(at, path, CENSUS_MAX_FILE, &too_big))) {
+        if (at->nomem)
+            return -1;
+        if (too_big)
+            cli_error("--census: '%s' is larger than %zu bytes",
+                      cli_quote(path), CENSUS_MAX_FILE);
+        else
+            cli_error("--census: cannot read '%s': %s", cli_quote(path),
+                      strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    for (line = text; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        for (ncells = 0, cells[0] = line; ncells < 64;) {
+            char *tab = strchr(cells[ncells], '\t');
+            ncells++;
+            if (!tab || ncells == 64)
+                break;
+            *tab = '\0';
+            cells[ncells] = tab + 1;
+        }
+        if (!header) {
+            for (k = 0; k < C_NCOLS; k++) {
+                for (i = 0; i < ncells && strcmp(cells[i], want[k]); i++)
+                    ;
+                if (i == ncells) {
+                    cli_error("--census: '%s' has no column '%s'",
+                              cli_quote(path), want[k]);
+                    free(text);
+                    return EXIT_USAGE;
+                }
+                col[k] = i;
+            }
+            header = 1;
+            continue;
+        }
+        if (sg_grow(&at->rows, &at->cap, at->n + 1, sizeof *at->rows)) {
+            at->nomem = 1;
+            break;
+        }
+        for (k = 0; k < C_NCOLS; k++)
+            pick[k] = col[k] < ncells ? cells[col[k]] : "";
+        census_row(at, &at->rows[at->n], pick);
+        at->rows[at->n].order = at->n;
+        at->n++;
+        if (at->nomem)
+            break;
+        for (k = 0; k < C_NCOLS; k++)
+            if (col[k] >= ncells) {
+                arow *r = &at->rows[at->n - 1];
+                snprintf(r->why, sizeof r->why, "its row is short");
+                free(r->canon);
+                r->canon = NULL;
+                break;
+            }
+    }
+    free(text);
+    if (at->nomem)
+        return -1;
+    if (!header) {
+        cli_error("--census: '%s' has no header line", cli_quote(path));
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* A census row's page: its values computed again, up to --census-values,
+ * and checked against the certificate's checksum when they reach its
+ * bound (a row whose values differ becomes invalid, not an error). */
+static int census_page(atlas *at, arow *r)
+{
+    sg_enum_options opt;
+    sg_rule rule;
+    sg_seq s;
+    sg_error err;
+    uint64_t n = r->res.computed < at->census_values ? r->res.computed
+                                                     : at->census_values;
+    int rc = 0;
+
+    sg_rule_init(&rule);
+    sg_seq_init(&s);
+    memset(&opt, 0, sizeof opt);
+    opt.cancel = &cli_cancel;
+    if (sg_rule_parse(&rule, SG_SYNTAX_RULE, r->canon, &err) != SG_OK ||
+        sg_enumerate(&s, &rule, (size_t)n, &opt, &err) != SG_OK) {
+        if (cli_cancel || err.code == SG_E_INTERRUPTED) {
+            rc = -1;
+            goto out;
+        }
+        if (err.code == SG_E_NOMEM) {
+            at->nomem = 1;
+            rc = -1;
+            goto out;
+        }
+        snprintf(r->why, sizeof r->why, "its values cannot be computed");
+        goto invalid;
+    }
+    if (proven(r) && s.n > r->res.certified_to &&
+        sg_checksum(&s, (size_t)r->res.certified_to + 1) != r->res.checksum) {
+        snprintf(r->why, sizeof r->why,
+                 "its values do not match its certificate's checksum");
+        goto invalid;
+    }
+    if (proven(r) && r->res.preperiod + r->res.period > s.n)
+        snprintf(r->nofig, sizeof r->nofig,
+                 "its period ends at n = %llu, past the %llu values computed "
+                 "for this page (sgexplore plot draws it)",
+                 (unsigned long long)(r->res.preperiod + r->res.period - 1),
+                 (unsigned long long)s.n);
+    rc = write_page(at, r, &rule, &s, "the census computed no values for it");
+    goto out;
+invalid:
+    free(r->canon);
+    r->canon = NULL;
+    at->invalid++;
+out:
+    sg_seq_clear(&s);
+    sg_rule_clear(&rule);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
 /* The index                                                            */
 /* ------------------------------------------------------------------ */
 
 /* The table's script: sorting by a column (click a heading), filtering
- * by text, status and family, and the same state in the URL's hash
- * (#sort=-p&status=proven&family=octal&q=0.1), which it honours on load.
+ * by text, status and family (and, in a census's atlas, by the code's
+ * length and at most a given n0 and p), and the same state in the URL's
+ * hash (#sort=-p&status=proven&family=octal&q=0.1&length=0.ddd&n0max=10),
+ * which it honours on load.
  * It reads the table only; no cache text is part of it. */
 static const char script[] =
     "(function () {\n"
@@ -681,6 +1097,9 @@ static const char script[] =
     "var q = document.getElementById('q');\n"
     "var st = document.getElementById('status');\n"
     "var fam = document.getElementById('family');\n"
+    "var len = document.getElementById('length');\n"
+    "var n0max = document.getElementById('n0max');\n"
+    "var pmax = document.getElementById('pmax');\n"
     "var state = {sort: '', dir: 1};\n"
     "function cell(r, c) {\n"
     "  var td = r.cells[c], v = td.getAttribute('data-v');\n"
@@ -705,7 +1124,15 @@ static const char script[] =
     "    if (r.dataset.s !== 'periodic' &&\n"
     "        r.dataset.s !== 'arithmetic-periodic') return false;\n"
     "  } else if (s && r.dataset.s !== s) return false;\n"
+    "  if (len && len.value && r.dataset.l !== len.value) return false;\n"
+    "  if (!atmost(r, 'n0', n0max) || !atmost(r, 'p', pmax)) return false;\n"
     "  return !f || r.dataset.f === f;\n"
+    "}\n"
+    "function atmost(r, k, input) {\n"
+    "  if (!input || input.value === '' || cols[k] === undefined)\n"
+    "    return true;\n"
+    "  var v = cell(r, cols[k]), m = Number(input.value);\n"
+    "  return isNaN(m) || v <= m;\n"
     "}\n"
     "function hash() {\n"
     "  var h = [];\n"
@@ -713,6 +1140,12 @@ static const char script[] =
     "                        state.sort);\n"
     "  if (st.value) h.push('status=' + encodeURIComponent(st.value));\n"
     "  if (fam.value) h.push('family=' + encodeURIComponent(fam.value));\n"
+    "  if (len && len.value) h.push('length=' + "
+    "encodeURIComponent(len.value));\n"
+    "  if (n0max && n0max.value) h.push('n0max=' + "
+    "encodeURIComponent(n0max.value));\n"
+    "  if (pmax && pmax.value) h.push('pmax=' + "
+    "encodeURIComponent(pmax.value));\n"
     "  if (q.value) h.push('q=' + encodeURIComponent(q.value));\n"
     "  try {\n"
     "    history.replaceState(null, '', h.length ? '#' + h.join('&') :\n"
@@ -754,6 +1187,9 @@ static const char script[] =
     "      if (cols[v] !== undefined) state.sort = v;\n"
     "    } else if (n === 'status') choose(st, v);\n"
     "    else if (n === 'family') choose(fam, v);\n"
+    "    else if (n === 'length' && len) choose(len, v);\n"
+    "    else if (n === 'n0max' && n0max) n0max.value = v;\n"
+    "    else if (n === 'pmax' && pmax) pmax.value = v;\n"
     "    else if (n === 'q') q.value = v;\n"
     "  });\n"
     "  apply(false);\n"
@@ -768,6 +1204,10 @@ static const char script[] =
     "q.addEventListener('input', function () { apply(true); });\n"
     "st.addEventListener('change', function () { apply(true); });\n"
     "fam.addEventListener('change', function () { apply(true); });\n"
+    "[len, n0max, pmax].forEach(function (e) {\n"
+    "  if (e) e.addEventListener(e === len ? 'change' : 'input',\n"
+    "                            function () { apply(true); });\n"
+    "});\n"
     "window.addEventListener('hashchange', load);\n"
     "load();\n"
     "document.body.setAttribute('data-ready', '1');\n"
@@ -784,15 +1224,18 @@ static void num_cell(FILE *f, int have, uint64_t v)
         fputs("<td class=\"n\" data-v=\"\">-</td>", f);
 }
 
-static void index_row(FILE *f, const arow *r)
+static void index_row(FILE *f, const atlas *at, const arow *r)
 {
     int pv = proven(r);
 
-    fprintf(f, "<tr class=\"%s\" data-s=\"%s\" data-f=\"%s\"><td>",
-            status_name(r), status_name(r), r->canon ? r->family : "");
+    fprintf(f, "<tr class=\"%s\" data-s=\"%s\" data-f=\"%s\"", status_name(r),
+            status_name(r), r->canon ? r->family : "");
+    if (at->census)
+        fprintf(f, " data-l=\"%s\"", r->length);
+    fputs("><td>", f);
     if (r->canon) {
         fprintf(f, "<a href=\"rules/%s.html\">", r->name);
-        html(f, r->canon);
+        html(f, at->census ? r->key : r->canon);
         fputs("</a>", f);
     } else {
         html_untrusted(f, r->key);
@@ -841,10 +1284,16 @@ static int write_index(atlas *at)
         count[at->rows[i].canon ? at->rows[i].res.status : 3]++;
     if (out_open(&o, at, "index.html"))
         return -1;
-    page_head(o.f, at, "sgexplore atlas", 1);
+    page_head(o.f, at,
+              at->census ? "sgexplore atlas of a census" : "sgexplore atlas",
+              1);
     base = strrchr(at->db_path, '/');
-    fputs("<h1>sgexplore atlas</h1>\n<p>", o.f);
-    htmlf(o.f, "%zu rows of the cache ", at->n);
+    fputs(at->census ? "<h1>sgexplore atlas of a census</h1>\n<p>"
+                     : "<h1>sgexplore atlas</h1>\n<p>",
+          o.f);
+    htmlf(o.f,
+          at->census ? "%zu rows of the census " : "%zu rows of the cache ",
+          at->n);
     fputs("<code>", o.f);
     html_untrusted(o.f, base ? base + 1 : at->db_path);
     fputs("</code>", o.f);
@@ -853,9 +1302,17 @@ static int write_index(atlas *at)
           "%zu invalid.  Written by sgexplore %s.",
           count[SG_PERIODIC], count[SG_ARITH_PERIODIC], count[SG_UNRESOLVED],
           count[3], PACKAGE_VERSION);
-    fputs("  A proof shown here is the cache's claim: re-check it with "
-          "<code>sgexplore verify</code>.</p>\n",
-          o.f);
+    if (at->census) {
+        fputs("  A proof shown here is the census's certificate: re-check "
+              "it with <code>sgexplore verify --certificate</code>.",
+              o.f);
+        htmlf(o.f, "  Each page's values were computed again, at most %llu.",
+              (unsigned long long)at->census_values);
+        fputs("</p>\n", o.f);
+    } else
+        fputs("  A proof shown here is the cache's claim: re-check it with "
+              "<code>sgexplore verify</code>.</p>\n",
+              o.f);
     fputs("<div id=\"controls\">\n<label>filter <input id=\"q\" "
           "type=\"search\" placeholder=\"rule contains\"></label>\n"
           "<label>status <select id=\"status\"><option value=\"\">any"
@@ -866,14 +1323,30 @@ static int write_index(atlas *at)
           o.f);
     for (i = 0; i < sizeof families / sizeof *families; i++)
         fprintf(o.f, "<option>%s</option>", families[i]);
-    fputs("</select></label>\n<span id=\"shown\"></span>\n</div>\n"
+    fputs("</select></label>\n", o.f);
+    if (at->census) {
+        static const char *const lengths[] = {"0.d", "0.dd", "0.ddd", "0.dddd",
+                                              "4.d", "4.dd", "4.ddd"};
+        fputs("<label>length <select id=\"length\"><option value=\"\">any"
+              "</option>",
+              o.f);
+        for (i = 0; i < sizeof lengths / sizeof *lengths; i++)
+            fprintf(o.f, "<option>%s</option>", lengths[i]);
+        fputs("</select></label>\n<label>n0 at most <input id=\"n0max\" "
+              "type=\"number\" min=\"0\" size=\"8\"></label>\n"
+              "<label>p at most <input id=\"pmax\" type=\"number\" "
+              "min=\"1\" size=\"8\"></label>\n",
+              o.f);
+    }
+    fputs("<span id=\"shown\"></span>\n</div>\n"
           "<table id=\"rules\">\n<thead><tr>",
           o.f);
     for (i = 0; i < sizeof heads / sizeof *heads; i++)
-        fprintf(o.f, "<th data-k=\"%s\">%s</th>", heads[i][0], heads[i][1]);
+        fprintf(o.f, "<th data-k=\"%s\">%s</th>", heads[i][0],
+                i == 0 && at->census ? "code" : heads[i][1]);
     fputs("</tr></thead>\n<tbody>\n", o.f);
     for (i = 0; i < at->n; i++)
-        index_row(o.f, &at->rows[i]);
+        index_row(o.f, at, &at->rows[i]);
     fprintf(o.f,
             "</tbody>\n</table>\n<script nonce=\"%s\">\n%s</script>\n"
             "</body>\n</html>\n",
@@ -1093,20 +1566,49 @@ static int atlas_run(const cli_command *self, cli_args *a)
         free(dir);
         return EXIT_USAGE;
     }
-    if ((rc = cli_check_folder("--out", dir)) || (rc = out_state(&state, dir)))
-        goto out;
-    if ((rc = cli_cache_open(&db, &path, a, 1)))
-        goto out;
-    if (!db) {
-        cli_error("atlas: no cache at %s", path ? cli_quote(path) : "(none)");
-        rc = EXIT_RUNTIME;
+    at.census = cli_get(a, "--census");
+    at.census_values = CENSUS_VALUES;
+    if (at.census && cli_get(a, "--db")) {
+        cli_error("atlas: --census and --db exclude each other");
+        rc = EXIT_USAGE;
         goto out;
     }
-    at.db_path = path;
-    at.plots = cli_get(a, "--no-plots") ? 0 : have_gnuplot() ? 1 : -1;
-    if (sg_store_list(db, NULL, NULL, collect, &at, &err)) {
-        rc = cli_report(NULL, NULL, &err);
+    if (cli_get(a, "--census-values") &&
+        (!at.census
+             ? (cli_error("atlas: --census-values needs --census"),
+                rc = EXIT_USAGE)
+             : (rc = cli_parse_count(&at.census_values, "--census-values",
+                                     cli_get(a, "--census-values")))))
         goto out;
+    if (at.census && !*at.census) {
+        cli_error("atlas: --census wants the census's folder");
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if ((rc = cli_check_folder("--out", dir)) || (rc = out_state(&state, dir)))
+        goto out;
+    at.plots = cli_get(a, "--no-plots") ? 0 : have_gnuplot() ? 1 : -1;
+    if (at.census) {
+        at.db_path = at.census;
+        if ((rc = census_collect(&at)) != 0) {
+            if (rc < 0)
+                goto nomem;
+            goto out;
+        }
+    } else {
+        if ((rc = cli_cache_open(&db, &path, a, 1)))
+            goto out;
+        if (!db) {
+            cli_error("atlas: no cache at %s",
+                      path ? cli_quote(path) : "(none)");
+            rc = EXIT_RUNTIME;
+            goto out;
+        }
+        at.db_path = path;
+        if (sg_store_list(db, NULL, NULL, collect, &at, &err)) {
+            rc = cli_report(NULL, NULL, &err);
+            goto out;
+        }
     }
     if (at.nomem)
         goto nomem;
@@ -1122,6 +1624,8 @@ static int atlas_run(const cli_command *self, cli_args *a)
             free(at.rows[i].canon);
             at.rows[i].canon = NULL;
         }
+    if (at.census && at.n)
+        qsort(at.rows, at.n, sizeof *at.rows, by_order);
     for (i = 0; i < at.n; i++)
         at.invalid += at.rows[i].canon == NULL;
 
@@ -1154,7 +1658,8 @@ static int atlas_run(const cli_command *self, cli_args *a)
     for (i = 0; i < at.n; i++) {
         if (cli_cancel)
             goto cancelled;
-        if (at.rows[i].canon && rule_page(&at, db, &at.rows[i]))
+        if (at.rows[i].canon && (at.census ? census_page(&at, &at.rows[i])
+                                           : rule_page(&at, db, &at.rows[i])))
             goto failed;
     }
     if (cli_cancel)

@@ -4,7 +4,8 @@
 # in the columns of docs/CONTRACT.md; a seeded random sample of rows
 # (seed printed; SG_CENSUS_SEED repeats it, default SG_TEST_SEED) is derived again from scratch
 # (proven rows: the same n0, p, saltus, theorem and checksum; unresolved
-# rows: still unresolved over the values the row computed); a sample of
+# rows: still unresolved over the values the row computed), and two of
+# the rounds' proofs (rounds/*-done.tsv) with their round's goal; a sample of
 # the certificates is confirmed by both checkers (scripts/census_verify.sh),
 # which refuse a tampered copy; scripts/octal_brute.c recomputes a sample
 # of proven rows from the definition.  SG_CENSUS_FULL=1: every certificate with
@@ -93,6 +94,32 @@ print(o["status"], o["preperiod"], o["period"], o["saltus"], c.get("theorem"), c
             test "$got" = "$status $pre $per $sal $thm $sum"
     fi
 done <"$T/sample"
+
+# The rounds' proofs (data/census/rounds/*-done.tsv): a seeded sample of
+# two of those whose run took at most 5 CPU seconds, derived again from
+# scratch with the round's goal: the same n0, p, saltus, theorem and
+# checksum as the row of octal.tsv.
+python3 - "$C" "$seed" >"$T/rsample" <<'EOF'
+import glob, random, sys
+d = sys.argv[1]
+def rows(p):
+    ls = [l.rstrip('\n').split('\t') for l in open(p) if not l.startswith('#')]
+    return [dict(zip(ls[0], l)) for l in ls[1:]]
+octal = {r['code']: r for r in rows(d + '/octal.tsv')}
+done = [r for p in sorted(glob.glob(d + '/rounds/*-done.tsv')) for r in rows(p)
+        if r['stopped'] == 'proven' and float(r['cpu_seconds']) <= 5]
+for r in random.Random(int(sys.argv[2]) + 2).sample(done, min(2, len(done))):
+    o = octal[r['code']]
+    print(r['code'], r['goal'], o['status'], o['preperiod'], o['period'],
+          o['saltus'], o['theorem'], o['checksum'])
+EOF
+while read -r code goal status pre per sal thm sum; do
+    "$SG" "$code" --no-cache --max "$goal" --json >"$T/j" 2>/dev/null
+    got=$(python3 -c 'import json,sys; o=json.load(open(sys.argv[1])); c=o["certificate"] or {}
+print(o["status"], o["preperiod"], o["period"], o["saltus"], c.get("theorem"), c.get("checksum"))' "$T/j")
+    check "$code (a round's proof): derived again: $status n0 $pre p $per s $sal, $thm, $sum" \
+        test "$got" = "$status $pre $per $sal $thm $sum"
+done <"$T/rsample"
 
 # Certificates: a sample (or all) through both checkers.
 if [ "$full" = 1 ]; then

@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""census_round.py - the helper of scripts/census_round.sh (docs/CENSUS.md,
+"Rounds"): the plan of a round, what is left of it, and the record of each
+finished code in the committed data.
+
+Usage: census_round.py plan OCTAL [SPARSE_GOAL DENSE_GOAL CAP]
+       census_round.py todo ROUND DONE
+       census_round.py record CENSUS ROUND DONE CODE JSON CPU WALL RUNS
+                              VERIFY PYCHECK MACHINE
+       census_round.py checked DONE CODE verify|pycheck VERDICT
+
+plan    prints a round (a TSV file to commit as data/census/rounds/NAME.tsv)
+        of every unresolved four-digit code of OCTAL (0.d1d2d3d4) below
+        its goal: SPARSE_GOAL values (default 2^24 = 16777216) for a code
+        whose row has a sparse space, DENSE_GOAL (default 2^20 = 1048576)
+        for the others, each capped at CAP CPU seconds (default 600).
+        Order: the codes that got the least time so far first (the
+        seconds of the row's `budgets`: those that kept round 1's 0.25 s
+        before those that had round 2's 2.5 s too), each part cheapest
+        first, by the CPU time the row's own runs say the goal would cost
+        (their seconds times goal/computed for a code with a sparse
+        space, which runs in near-linear time, times (goal/computed)^2 for
+        the others, whose cost grows as the square of the values), at
+        most CAP; ties in sweep order.  Codes of up to
+        three digits are not in it: their open classes have their deep
+        runs (deep.tsv).
+todo    prints the codes of ROUND that DONE does not list yet, in the
+        round's order: CODE GOAL CAP, tab-separated.
+record  records one finished code: a row in DONE (the whole file written
+        anew and renamed into place, so that it never holds half a row)
+        and the code's row of CENSUS/octal.tsv rewritten the same way.
+        JSON is the last `sgexplore CODE --json` report of the code's
+        runs; CPU and WALL the seconds all its runs took (CPU: user +
+        system); RUNS how many runs; VERIFY and PYCHECK what `sgexplore
+        verify` and check_certificate.py said of its certificate
+        (confirmed, or skipped:BOUND when the bound was over the limit;
+        '-' when unresolved).  A proven code's certificate must already be
+        at CENSUS/certs/ (census_round.sh puts it there first).
+checked sets what a checker said of CODE's certificate in DONE, for a
+        check made after the code was recorded (census_round.sh -V).
+
+Nothing here computes a value: every number comes from the tool's JSON.
+Python 3 standard library only.
+"""
+import json
+import os
+import re
+import sys
+
+DONE_COLUMNS = ('code', 'goal', 'cap_cpu', 'status', 'preperiod', 'period',
+                'saltus', 'computed', 'stopped', 'cpu_seconds',
+                'wall_seconds', 'runs', 'theorem', 'checksum',
+                'certified_to', 'verify', 'pycheck', 'largest',
+                'largest_first', 'sparse_mask', 'sparse_parity', 'rare',
+                'last_rare', 'machine')
+
+
+def read_tsv(path):
+    """(header, [row dicts]) of a TSV file with '#' comment lines."""
+    with open(path, encoding='utf-8') as f:
+        lines = [l.rstrip('\n').split('\t') for l in f
+                 if not l.startswith('#') and l.strip()]
+    if not lines:
+        return None, []
+    return lines[0], [dict(zip(lines[0], l)) for l in lines[1:]]
+
+
+def write_atomic(path, text):
+    """Write PATH anew through a temporary file renamed into place."""
+    tmp = '%s.tmp.%d' % (path, os.getpid())
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def sweep_order():
+    """{code: index} in the order of `sgexplore sweep octal`."""
+    out = []
+    for k in range(1, 5):
+        for i in range(8 ** k):
+            d = '%0*o' % (k, i)
+            if d[-1] != '0':
+                out.append('0.' + d)
+    out.append('4.0')
+    for k in range(1, 4):
+        for i in range(8 ** k):
+            d = '%0*o' % (k, i)
+            if d[-1] != '0':
+                out.append('4.' + d)
+    return {c: i for i, c in enumerate(out)}
+
+
+def budget_seconds(text):
+    """The seconds of a row's `budgets` (0.25s:0-23296+2.5s:...), summed."""
+    total = 0.0
+    for part in text.split('+'):
+        m = re.match(r'([0-9.]+)s:', part)
+        if m:
+            total += float(m.group(1))
+    return total
+
+
+def plan(octal, sparse_goal, dense_goal, cap):
+    _, rows = read_tsv(octal)
+    order = sweep_order()
+    out = []
+    for r in rows:
+        if r['status'] != 'unresolved' or not r['code'].startswith('0.') \
+                or len(r['code']) != 6:
+            continue
+        sparse = r['sparse_mask'] != ''
+        goal = sparse_goal if sparse else dense_goal
+        computed = int(r['computed'])
+        if computed >= goal:
+            continue
+        secs = budget_seconds(r['budgets'])
+        ratio = goal / computed
+        est = secs * (ratio if sparse else ratio * ratio)
+        out.append((secs, min(est, cap), order[r['code']], r['code'], goal,
+                    'sparse' if sparse else 'none', computed, secs, est))
+    out.sort()
+    print('# a round of scripts/census_round.sh (docs/CENSUS.md, "Rounds"):'
+          ' written by `census_round.py plan`, never edited by hand')
+    print('\t'.join(('order', 'code', 'goal', 'cap_cpu', 'sparse',
+                     'computed_before', 'seconds_before', 'estimate')))
+    for i, (_, _, _, code, goal, sp, computed, secs, est) in enumerate(out, 1):
+        print('%d\t%s\t%d\t%d\t%s\t%d\t%g\t%.0f'
+              % (i, code, goal, cap, sp, computed, secs, est))
+
+
+def todo(round_path, done_path):
+    _, plan_rows = read_tsv(round_path)
+    done = set()
+    if os.path.exists(done_path):
+        done = {r['code'] for r in read_tsv(done_path)[1]}
+    for r in sorted(plan_rows, key=lambda r: int(r['order'])):
+        if r['code'] not in done:
+            print('%s\t%s\t%s' % (r['code'], r['goal'], r['cap_cpu']))
+
+
+def field(v):
+    if v is None:
+        return ''
+    if isinstance(v, bool):
+        return 'true' if v else 'false'
+    return str(v)
+
+
+def cert_name(rule):
+    """As census_table.py: certs/ + the canonical text, [^A-Za-z0-9.-] as _."""
+    return 'certs/' + re.sub(r'[^A-Za-z0-9.-]', '_', rule) + '.cert'
+
+
+def record(census, round_path, done_path, code, json_path, cpu, wall, runs,
+           verify, pycheck, machine):
+    _, plan_rows = read_tsv(round_path)
+    entry = [r for r in plan_rows if r['code'] == code]
+    if not entry:
+        sys.exit('census_round.py: %s is not in %s' % (code, round_path))
+    goal, cap = int(entry[0]['goal']), int(entry[0]['cap_cpu'])
+    with open(json_path, encoding='utf-8') as f:
+        o = json.load(f)
+    proven = o['status'] != 'unresolved'
+    computed = int(o['computed'])
+    if proven:
+        stopped = 'proven'
+    elif computed >= goal:
+        stopped = 'max'
+    else:
+        stopped = 'time'
+    cert = o.get('certificate') or {}
+    sp = o.get('sparse') or {}
+    lg = o.get('largest') or {}
+    row = {
+        'code': code, 'goal': goal, 'cap_cpu': cap, 'status': o['status'],
+        'preperiod': o['preperiod'], 'period': o['period'],
+        'saltus': o['saltus'], 'computed': computed, 'stopped': stopped,
+        'cpu_seconds': '%.2f' % float(cpu), 'wall_seconds': '%.2f' %
+        float(wall), 'runs': runs,
+        'theorem': cert.get('theorem') if proven else None,
+        'checksum': cert.get('checksum') if proven else None,
+        'certified_to': o.get('certified_to') if proven else None,
+        'verify': verify, 'pycheck': pycheck,
+        'largest': lg.get('value'), 'largest_first': lg.get('first'),
+        'sparse_mask': sp.get('mask'), 'sparse_parity': sp.get('parity'),
+        'rare': sp.get('rare'), 'last_rare': sp.get('last_rare'),
+        'machine': machine,
+    }
+
+    # The census's row first: a reader of DONE may trust that its row is
+    # in octal.tsv (both under census_round.sh's lock).
+    octal = census + '/octal.tsv'
+    with open(octal, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    head_i = next(i for i, l in enumerate(lines) if l and l[0] != '#')
+    head = lines[head_i].split('\t')
+    found = False
+    for i in range(head_i + 1, len(lines)):
+        cells = lines[i].split('\t')
+        if cells[0] != code:
+            continue
+        found = True
+        old = dict(zip(head, cells))
+        if proven and o['rule'] != old['rule']:
+            sys.exit('census_round.py: %s: the report names %s, the row %s'
+                     % (code, o['rule'], old['rule']))
+        new = dict(old)
+        budget = '%dcpu:0-%d' % (cap, computed)
+        new['budgets'] = old['budgets'] + '+' + budget if old['budgets'] \
+            else budget
+        if proven or computed >= int(old['computed'] or 0):
+            new.update({
+                'status': o['status'], 'preperiod': field(o['preperiod']),
+                'period': field(o['period']), 'saltus': field(o['saltus']),
+                'computed': str(computed),
+                'theorem': field(row['theorem']),
+                'certificate': cert_name(o['rule']) if proven else '',
+                'checksum': field(row['checksum']),
+                'certified_to': field(row['certified_to']),
+                'stopped': stopped,
+                'largest': field(row['largest']),
+                'largest_first': field(row['largest_first']),
+                'sparse_mask': field(row['sparse_mask']),
+                'sparse_parity': field(row['sparse_parity']),
+                'rare': field(row['rare']), 'last_rare': field(row['last_rare']),
+            })
+        if proven:
+            cpath = census + '/' + new['certificate']
+            with open(cpath, encoding='utf-8') as c:
+                if 'checksum: %s\n' % row['checksum'] not in c.read():
+                    sys.exit('census_round.py: %s: its checksum is not the '
+                             "report's %s" % (cpath, row['checksum']))
+        lines[i] = '\t'.join(new[c] for c in head)
+    if not found:
+        sys.exit('census_round.py: %s has no row in %s' % (code, octal))
+    if lines[0].startswith('#'):
+        lines[0] = ('# census of the octal codes 0.d1..d4 and 4.d1..d3 '
+                    '(docs/CENSUS.md); written by scripts/census.sh and '
+                    'scripts/census_round.sh, never edited by hand')
+    write_atomic(octal, '\n'.join(lines))
+
+    if os.path.exists(done_path):
+        with open(done_path, encoding='utf-8') as f:
+            text = f.read()
+        if any(l.split('\t')[0] == code for l in text.split('\n')[2:]):
+            sys.exit('census_round.py: %s is already in %s' % (code, done_path))
+    else:
+        text = ('# the codes of %s finished by scripts/census_round.sh, one '
+                'row each, never edited by hand\n' % os.path.basename(
+                    round_path) + '\t'.join(DONE_COLUMNS) + '\n')
+    text += '\t'.join(field(row[c]) for c in DONE_COLUMNS) + '\n'
+    write_atomic(done_path, text)
+
+
+def number(text):
+    """An integer written as 123 or 2^24."""
+    base, _, exp = text.partition('^')
+    return int(base) ** int(exp) if exp else int(base)
+
+
+def checked(done_path, code, column, verdict):
+    """Set COLUMN (verify or pycheck) of CODE's row in DONE to VERDICT,
+    the file written anew and renamed into place."""
+    if column not in ('verify', 'pycheck'):
+        sys.exit('census_round.py: checked wants verify or pycheck')
+    with open(done_path, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    head_i = next(i for i, l in enumerate(lines) if l and l[0] != '#')
+    k = lines[head_i].split('\t').index(column)
+    hits = 0
+    for i in range(head_i + 1, len(lines)):
+        cells = lines[i].split('\t')
+        if cells[0] == code:
+            cells[k] = verdict
+            lines[i] = '\t'.join(cells)
+            hits += 1
+    if hits != 1:
+        sys.exit('census_round.py: %s is not in %s once' % (code, done_path))
+    write_atomic(done_path, '\n'.join(lines))
+
+
+def main(argv):
+    if len(argv) in (3, 6) and argv[1] == 'plan':
+        args = [number(a) for a in argv[3:]] if len(argv) == 6 \
+            else [2 ** 24, 2 ** 20, 600]
+        plan(argv[2], *args)
+    elif len(argv) == 4 and argv[1] == 'todo':
+        todo(argv[2], argv[3])
+    elif len(argv) == 13 and argv[1] == 'record':
+        record(*argv[2:])
+    elif len(argv) == 6 and argv[1] == 'checked':
+        checked(*argv[2:])
+    else:
+        sys.exit(__doc__.split('\n\n')[1])
+
+
+if __name__ == '__main__':
+    main(sys.argv)

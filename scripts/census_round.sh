@@ -1,0 +1,220 @@
+#!/bin/bash
+# scripts/census_round.sh - run a round of the census's escalation
+# (docs/CENSUS.md, "Rounds"): every code of a committed round file
+# (data/census/rounds/NAME.tsv, written by `census_round.py plan`) that
+# its done file (NAME-done.tsv beside it) does not list yet, in the
+# round's order, each computed from scratch in a fresh work folder toward
+# its goal within its CPU cap; each finished code is recorded at once
+# (its row in the done file and in OUT/octal.tsv, its certificate in
+# OUT/certs/), so that a rerun skips it.  Needs no cache but its own.
+#
+# Usage: census_round.sh [-w WORK] [-o OUT] [-t TIME] [-b VBOUND] [-B PYBOUND]
+#                        [-n COUNT] [-V] ROUND
+#   ROUND       the round file (data/census/rounds/NAME.tsv)
+#   -w WORK     the work folders, one per code while it runs, WORK/CODE,
+#               removed when it is recorded (default: census-work/round)
+#   -o OUT      the census (default: data/census)
+#   -t TIME     stop by then, HH:MM (UTC, today) or anything `date -d`
+#               reads: no code starts within a minute of it and a code
+#               still running then is stopped and not recorded (a rerun
+#               runs it again from scratch)
+#   -b VBOUND   `sgexplore verify --certificate` on every new certificate
+#               with a bound up to VBOUND (default 50000; its cost grows
+#               as the bound squared); a larger one is recorded as
+#               skipped:BOUND, never as confirmed
+#   -B PYBOUND  the same for scripts/check_certificate.py (default 3000)
+#   -n COUNT    stop after COUNT codes
+#   -V          compute nothing: check the certificates the round recorded
+#               as skipped:BOUND with a bound up to VBOUND (`verify`) or
+#               PYBOUND (check_certificate.py), one after the other, and
+#               record each verdict in the done file: confirmed, or
+#               refuted (or failed, when the checker could not run) and
+#               then exit 1; may run beside the round, on another core
+# Each code: `sgexplore CODE --max GOAL --seconds LEFT --threads 1 --json
+# --db WORK/CODE/c.db`, run again (extending its own prefix) while it is
+# unresolved, below GOAL, and the CPU seconds of its runs (user + system)
+# are below the cap: LEFT is the cap less that CPU, so that a loaded core
+# costs wall time, not values.  A proven code's certificate is exported
+# from its work folder, its checksum checked, then confirmed by both
+# checkers where its bound allows; one they refute stops the round
+# before anything of it is recorded.  Touch WORK/stop to end the round
+# after the running code.  The program is $SGEXPLORE when set, else
+# ./sgexplore.  Pin the whole script to a core with taskset.
+# Exit status: 0 the round is done, 3 stopped early (-t, -n, WORK/stop),
+# 1 a failure (a run, an export, a refuted certificate), 2 bad usage.
+set -euo pipefail
+
+usage() {
+    sed -n '/^# Usage/,/^# Exit/p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+work=census-work/round out=data/census deadline= vbound=50000 pybound=3000 count=
+late=0
+while getopts w:o:t:b:B:n:Vh opt; do
+    case $opt in
+    w) work=$OPTARG ;;
+    o) out=$OPTARG ;;
+    t) deadline=$(date -u -d "$OPTARG" +%s) ||
+        { echo "census_round.sh: -t wants a time such as HH:MM" >&2; exit 2; } ;;
+    b) vbound=$OPTARG ;;
+    B) pybound=$OPTARG ;;
+    n) count=$OPTARG ;;
+    V) late=1 ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+[[ $# -eq 1 && -f $1 ]] || usage
+round=$1
+done_file=${round%.tsv}-done.tsv
+sg=${SGEXPLORE:-./sgexplore}
+here=$(cd "$(dirname "$0")" && pwd)
+py() { python3 "$here/census_round.py" "$@"; }
+machine="$(uname -m) $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+mkdir -p "$work" "$out/certs"
+TIMEFORMAT='%3U %3S %3R'
+
+# add A B: A + B with the fractions.
+add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a + b }'; }
+# json_get FILE EXPR: a value of a report (EXPR on o, its JSON object).
+json_get() { python3 -c "import json, sys; o = json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# -V: the late checks, each verdict recorded under the lock.
+if ((late)); then
+    [[ -f $done_file ]] || { echo "census_round: no $done_file" >&2; exit 1; }
+    awk -F'\t' '!/^#/ && $9 == "proven" { for (i = 16; i <= 17; i++)
+        if ($i ~ /^skipped:/) print $1 "\t" (i == 16 ? "verify" : "pycheck") "\t" substr($i, 9) }' \
+        "$done_file" > "$work/late"
+    ran=0
+    while IFS=$'\t' read -r -u 3 code checker bound; do
+        [[ -z $count ]] || ((ran < count)) || exit 3
+        if [[ $checker == verify ]] && ((bound > vbound)); then continue; fi
+        if [[ $checker == pycheck ]] && ((bound > pybound)); then continue; fi
+        cert=$(awk -F'\t' -v c="$code" '$1 == c { print $9 }' "$out/octal.tsv")
+        [[ -n $cert && -f $out/$cert ]] ||
+            { echo "census_round: $code: no certificate in $out/octal.tsv" >&2; exit 1; }
+        start=$(date +%s)
+        if [[ $checker == verify ]]; then
+            { time "$sg" verify --no-cache --certificate "$out/$cert" > "$work/late.out" 2>&1 < /dev/null; } \
+                2> "$work/late.time" || true
+            # verify's last line: "confirmed" or "refuted: WHY"
+            last=$(tail -n 1 "$work/late.out")
+        else
+            { time SG_CHECK_MAX_BOUND=$pybound PYTHONDONTWRITEBYTECODE=1 \
+                python3 "$here/check_certificate.py" "$out/$cert" > "$work/late.out" 2>&1 < /dev/null; } \
+                2> "$work/late.time" || true
+            last=$(tail -n 1 "$work/late.out")
+        fi
+        case $last in
+        confirmed) verdict=confirmed ;;
+        refuted*) verdict=refuted ;;
+        *) verdict=failed ;;   # neither: the checker could not run
+        esac
+        flock "$work/lock" python3 "$here/census_round.py" checked "$done_file" "$code" "$checker" "$verdict"
+        read -r u sy r < "$work/late.time"
+        echo "census_round: $code: $checker $verdict (bound $bound, $(awk -v u="$u" -v s="$sy" 'BEGIN { printf "%.0f", u + s }') CPU s, $(($(date +%s) - start)) s of wall time)" >&2
+        if [[ $verdict != confirmed ]]; then
+            echo "census_round: $code: $(tail -n 1 "$work/late.out")" >&2
+            exit 1
+        fi
+        ran=$((ran + 1))
+    done 3< "$work/late"
+    exit 0
+fi
+
+py todo "$round" "$done_file" > "$work/todo"
+left_codes=$(wc -l < "$work/todo")
+echo "census_round: $round: $left_codes codes left of $(($(grep -vc '^#' "$round") - 1))" >&2
+ran=0
+while IFS=$'\t' read -r -u 3 code goal cap; do
+    if [[ -e $work/stop ]]; then
+        echo "census_round: $work/stop: stopped before $code" >&2
+        exit 3
+    fi
+    if [[ -n $count ]] && ((ran >= count)); then
+        exit 3
+    fi
+    limit=()
+    if [[ -n $deadline ]]; then
+        t=$((deadline - $(date +%s)))
+        if ((t < 60)); then
+            echo "census_round: the deadline: stopped before $code" >&2
+            exit 3
+        fi
+        limit=(timeout --signal=TERM --kill-after=30 "$t")
+    fi
+    d=$work/$code
+    rm -rf "$d"
+    mkdir -p "$d"
+    cpu=0 wall=0 runs=0 prev=-1
+    while :; do
+        left=$(awk -v c="$cap" -v u="$cpu" 'BEGIN { if (c - u >= 1) printf "%.3f\n", c - u }')
+        [[ -n $left ]] || break
+        rc=0
+        { time "${limit[@]}" "$sg" "$code" --db "$d/c.db" --max "$goal" \
+            --seconds "$left" --threads 1 --json < /dev/null > "$d/out.json" \
+            2> "$d/err"; } 2> "$d/time" || rc=$?
+        read -r u s r < "$d/time"
+        cpu=$(awk -v a="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
+        wall=$(add "$wall" "$r")
+        runs=$((runs + 1))
+        if ((rc == 124 || rc == 137)) ||
+            { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
+            echo "census_round: the deadline stopped $code: not recorded" >&2
+            exit 3
+        fi
+        if ((rc != 0 && rc != 3)) || ! [[ -s $d/out.json ]]; then
+            echo "census_round: $code: the run failed ($rc): $(tail -n 1 "$d/err")" >&2
+            exit 1
+        fi
+        read -r status computed < <(json_get "$d/out.json" '"%s %d" % (o["status"], o["computed"])')
+        [[ $status == unresolved ]] || break
+        ((computed < goal && computed > prev)) || break
+        prev=$computed
+    done
+    # status computed rule checksum bound certificate-file-name
+    read -r status computed rule sum bound name < <(json_get "$d/out.json" \
+        '" ".join(map(str, (o["status"], o["computed"], o["rule"]) + ((o["certificate"]["checksum"], o["certificate"]["bound"], __import__("re").sub(r"[^A-Za-z0-9.-]", "_", o["rule"]) + ".cert") if o["certificate"] else ())))')
+    verify=- pycheck=-
+    if [[ $status != unresolved ]]; then
+        "$sg" "$rule" --db "$d/c.db" --max "$computed" \
+            --export-certificate "$d/$name" > /dev/null 2>> "$d/err" ||
+            { echo "census_round: $code: no certificate" >&2; exit 1; }
+        grep -qx "checksum: $sum" "$d/$name" ||
+            { echo "census_round: $code: the certificate's checksum is not the report's $sum" >&2; exit 1; }
+        if ((bound <= vbound)); then
+            if "$sg" verify --certificate "$d/$name" > "$d/verify" 2>&1; then
+                verify=confirmed
+            else
+                echo "census_round: $code: sgexplore verify refutes its certificate ($d/$name): $(tail -n 1 "$d/verify")" >&2
+                exit 1
+            fi
+        else
+            verify=skipped:$bound
+        fi
+        if ((bound <= pybound)); then
+            if SG_CHECK_MAX_BOUND=$pybound PYTHONDONTWRITEBYTECODE=1 \
+                python3 "$here/check_certificate.py" "$d/$name" > "$d/pycheck" 2>&1 &&
+                grep -qx 'confirmed' "$d/pycheck"; then
+                pycheck=confirmed
+            else
+                echo "census_round: $code: check_certificate.py refutes its certificate ($d/$name): $(tail -n 1 "$d/pycheck")" >&2
+                exit 1
+            fi
+        else
+            pycheck=skipped:$bound
+        fi
+        cp "$d/$name" "$out/certs/$name.tmp.$$"
+        mv "$out/certs/$name.tmp.$$" "$out/certs/$name"
+    fi
+    # The record under the lock that a commit of the data takes too
+    # (flock WORK/lock git commit ...), so that no commit holds half of it.
+    flock "$work/lock" python3 "$here/census_round.py" record "$out" "$round" \
+        "$done_file" "$code" "$d/out.json" "$cpu" "$wall" "$runs" "$verify" \
+        "$pycheck" "$machine"
+    echo "census_round: $code: $status, $computed values, $cpu CPU s in $runs run(s); verify $verify, python $pycheck" >&2
+    rm -rf "$d"
+    ran=$((ran + 1))
+done 3< "$work/todo"
+echo "census_round: $round is done" >&2

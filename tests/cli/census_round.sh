@@ -1,0 +1,245 @@
+#!/bin/bash
+# tests/cli/census_round.sh - the census's rounds (scripts/census_round.sh,
+# census_round.py, census_stats.py; docs/CENSUS.md, "Rounds") on a copy of
+# the census (TAP): the plan holds every unresolved four-digit code below
+# its goal once, cheapest first; a round of three codes with small goals
+# and caps, run by the real program, records each code (a proven one with
+# its certificate, confirmed by both checkers) in its done file and in
+# octal.tsv and changes nothing else; a rerun skips what is done; a round
+# stopped (-n, WORK/stop, SIGKILL) holds whole rows only and the next run
+# does the rest; a certificate that `verify` refutes stops the round with
+# nothing of that code recorded; -V checks later the certificates
+# recorded as skipped and records each verdict; census_shift.py finds a
+# known shift; census_stats.py counts the copy's rows
+# and the round's, and docs/CENSUS.md shows what it prints for the
+# shipped census.
+
+SG=${SGEXPLORE:-sgexplore}
+SRC=${top_srcdir:-.}
+C=$SRC/data/census
+T=$(mktemp -d "${TMPDIR:-/tmp}/census_round.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+
+. "$(dirname "$0")/tap.sh"
+
+if [ ! -f "$C/octal.tsv" ] || ! command -v python3 >/dev/null ||
+    ! command -v flock >/dev/null; then
+    echo "1..0 # SKIP no data/census/octal.tsv, python3 or flock"
+    exit 0
+fi
+export PYTHONDONTWRITEBYTECODE=1
+R=$SRC/scripts/census_round.sh
+RP=$SRC/scripts/census_round.py
+
+# The plan, judged by a count of its own.
+python3 "$RP" plan "$C/octal.tsv" >"$T/plan.tsv"
+python3 - "$C/octal.tsv" "$T/plan.tsv" >"$T/judge" <<'EOF'
+import sys
+def rows(p):
+    ls = [l.rstrip('\n').split('\t') for l in open(p) if not l.startswith('#')]
+    return [dict(zip(ls[0], l)) for l in ls[1:]]
+want = {}
+for r in rows(sys.argv[1]):
+    if r['status'] == 'unresolved' and len(r['code']) == 6 and r['code'][0] == '0':
+        goal = 2 ** 24 if r['sparse_mask'] else 2 ** 20
+        if int(r['computed']) < goal:
+            want[r['code']] = goal
+plan = rows(sys.argv[2])
+got = {r['code']: int(r['goal']) for r in plan}
+est = [(float(r['seconds_before']), min(float(r['estimate']), 600)) for r in plan]
+print('same', got == want, 'once', len(got) == len(plan),
+      'ordered', est == sorted(est),
+      'numbered', [int(r['order']) for r in plan] == list(range(1, len(plan) + 1)),
+      'caps', {r['cap_cpu'] for r in plan} == {'600'})
+EOF
+check "plan: every unresolved four-digit code below its goal (2^24 sparse, 2^20 not) once, least time so far first, then cheapest first ($(($(wc -l <"$T/plan.tsv") - 2)) codes)" \
+    grep -qx "same True once True ordered True numbered True caps True" "$T/judge"
+
+# A copy of the census in which 0.3357 (proven, bound 2055) is unresolved,
+# and a round of three codes: 0.6353 to 100,000 values (its goal), 0.3357
+# (proven), 0.0007 with a CPU cap of 1 s far below its goal.
+mkdir -p "$T/c/rounds" "$T/c/certs"
+awk -F'\t' -v OFS='\t' '$1 == "0.3357" { $3 = "unresolved"; $4 = $5 = $6 = $8 = $9 = $10 = $11 = ""; $7 = 1000 } { print }' \
+    "$C/octal.tsv" >"$T/c/octal.tsv"
+cp "$T/c/octal.tsv" "$T/octal.before"
+printf '# test\norder\tcode\tgoal\tcap_cpu\tsparse\tcomputed_before\tseconds_before\testimate\n1\t0.6353\t100000\t60\tsparse\t1\t1\t1\n2\t0.3357\t100000\t60\tsparse\t1\t1\t1\n3\t0.0007\t1048576\t1\tnone\t1\t1\t1\n' \
+    >"$T/c/rounds/t.tsv"
+cp "$T/c/rounds/t.tsv" "$T/round"
+done_file=$T/c/rounds/t-done.tsv
+
+SGEXPLORE=$SG bash "$R" -n 1 -w "$T/w" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "-n 1: stopped early (status 3) after one code, one whole row" \
+    test $rc -eq 3 -a "$(grep -vc '^#' "$done_file")" = 2
+SGEXPLORE=$SG bash "$R" -w "$T/w" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "the rest of the round: done (status 0), 2 codes left of 3" \
+    test $rc -eq 0 -a "$(grep -c '2 codes left of 3' "$T/err")" = 1
+python3 - "$done_file" "$T/c/octal.tsv" "$T/octal.before" >"$T/judge" <<'EOF'
+import sys
+def rows(p):
+    ls = [l.rstrip('\n').split('\t') for l in open(p) if not l.startswith('#')]
+    return [dict(zip(ls[0], l)) for l in ls[1:]]
+d = {r['code']: r for r in rows(sys.argv[1])}
+new = {r['code']: r for r in rows(sys.argv[2])}
+old = {r['code']: r for r in rows(sys.argv[3])}
+a, b, c = d['0.6353'], d['0.3357'], d['0.0007']
+print('codes', sorted(d) == ['0.0007', '0.3357', '0.6353'])
+print('goal', a['stopped'], a['computed'], a['status'])
+print('proven', b['stopped'], b['preperiod'], b['period'], b['theorem'],
+      b['certified_to'], b['verify'], b['pycheck'])
+print('cap', c['stopped'], c['status'], float(c['cpu_seconds']) < 3,
+      int(c['computed']) < 1048576)
+n = new['0.3357']
+print('row', n['status'], n['preperiod'], n['period'], n['certificate'],
+      n['checksum'] == b['checksum'], n['budgets'].endswith('+60cpu:0-%s' % b['computed']))
+# 0.6353's row had 4,498,176 values: a round of 100,000 only adds its budget.
+print('kept', new['0.6353']['computed'] == old['0.6353']['computed'],
+      new['0.6353']['budgets'] == old['0.6353']['budgets'] + '+60cpu:0-100000')
+print('others', [k for k in old if k not in d and old[k] != new[k]])
+EOF
+check "0.6353: at its goal (max, 100,000 values, unresolved)" \
+    grep -qx "goal max 100000 unresolved" "$T/judge"
+check "0.3357: proven again, n0 794 p 232 (guy-smith, bound 2055), confirmed by verify and check_certificate.py" \
+    grep -qx "proven proven 794 232 guy-smith 2055 confirmed confirmed" "$T/judge"
+check "0.0007: stopped by its 1 s CPU cap below its goal" \
+    grep -qx "cap time unresolved True True" "$T/judge"
+check "octal.tsv: 0.3357's row is the proof, with its certificate, checksum and budget" \
+    grep -qx "row periodic 794 232 certs/0.3357.cert True True" "$T/judge"
+check "octal.tsv: a row with more values than the round keeps them, the budget added" \
+    grep -qx "kept True True" "$T/judge"
+check "octal.tsv: no other row changed" grep -qx "others \[\]" "$T/judge"
+check "the certificate in certs/ is the row's (checksum)" \
+    grep -qx "checksum: $(awk -F'\t' '$1 == "0.3357" { print $10 }' "$T/c/octal.tsv")" "$T/c/certs/0.3357.cert"
+check "the work folders are removed" test -z "$(ls "$T/w" | grep -v '^\(todo\|lock\)$')"
+
+cp "$done_file" "$T/done.1"
+cp "$T/c/octal.tsv" "$T/octal.1"
+SGEXPLORE=$SG bash "$R" -w "$T/w" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "a rerun of a finished round runs nothing and changes nothing" \
+    test $rc -eq 0 -a "$(grep -c '0 codes left of 3' "$T/err")" = 1 -a \
+    -z "$(diff "$done_file" "$T/done.1"; diff "$T/c/octal.tsv" "$T/octal.1")"
+
+# Stand-ins: one that touches WORK/stop during its run (the round ends
+# after that code), one that hangs until killed, one whose verify refutes.
+cat >"$T/sg-stop" <<EOF
+#!/bin/bash
+[ "\$1" = 0.0007 ] && touch "$T/w2/stop"
+exec "$SG" "\$@"
+EOF
+cat >"$T/sg-hang" <<EOF
+#!/bin/bash
+[ "\$1" = 0.3357 ] && exec sleep 600
+exec "$SG" "\$@"
+EOF
+cat >"$T/sg-refute" <<EOF
+#!/bin/bash
+[ "\$1" = verify ] && { echo "refuted: a stand-in"; exit 1; }
+exec "$SG" "\$@"
+EOF
+chmod +x "$T/sg-stop" "$T/sg-hang" "$T/sg-refute"
+reset_copy() {
+    rm -rf "$T/c/certs" "$T/w2" && mkdir -p "$T/c/certs" "$T/w2"
+    cp "$T/octal.before" "$T/c/octal.tsv"
+    rm -f "$done_file"
+    printf '# test\norder\tcode\tgoal\tcap_cpu\tsparse\tcomputed_before\tseconds_before\testimate\n1\t0.0007\t4096\t60\tnone\t1\t1\t1\n2\t0.3357\t100000\t60\tsparse\t1\t1\t1\n3\t0.6353\t100000\t60\tsparse\t1\t1\t1\n' \
+        >"$T/c/rounds/t.tsv"
+}
+
+reset_copy
+SGEXPLORE=$T/sg-stop bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "WORK/stop during a code: that code is recorded, then the round stops (status 3)" \
+    test $rc -eq 3 -a "$(grep -vc '^#' "$done_file")" = 2 -a \
+    "$(grep -c 'stop: stopped before 0.3357' "$T/err")" = 1
+rm -f "$T/w2/stop"
+
+reset_copy
+SGEXPLORE=$T/sg-hang setsid bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err" &
+pid=$!
+for _ in $(seq 1 300); do
+    [ -d "$T/w2/0.3357" ] && break
+    sleep 0.1
+done
+sleep 0.5
+kill -KILL -- -"$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+check "SIGKILL during a code: the done file holds the codes before it, whole" \
+    test "$(grep -v '^#' "$done_file" | cut -f1 | tr '\n' ' ')" = "code 0.0007 "
+check "SIGKILL during a code: its row is still unresolved in octal.tsv, no certificate" \
+    test "$(awk -F'\t' '$1 == "0.3357" { print $3 }' "$T/c/octal.tsv")" = unresolved -a ! -e "$T/c/certs/0.3357.cert"
+SGEXPLORE=$SG bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "the next run computes the killed code from scratch and the rest (2 codes left of 3)" \
+    test $rc -eq 0 -a "$(grep -c '2 codes left of 3' "$T/err")" = 1 -a \
+    "$(grep -v '^#' "$done_file" | cut -f1 | tr '\n' ' ')" = "code 0.0007 0.3357 0.6353 "
+
+reset_copy
+SGEXPLORE=$T/sg-refute bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "a certificate verify refutes: the round fails (status 1), that code not recorded, no certificate" \
+    test $rc -eq 1 -a "$(grep -v '^#' "$done_file" | cut -f1 | tr '\n' ' ')" = "code 0.0007 " -a \
+    ! -e "$T/c/certs/0.3357.cert" -a \
+    "$(awk -F'\t' '$1 == "0.3357" { print $3 }' "$T/c/octal.tsv")" = unresolved
+check "... and says why" grep -q 'sgexplore verify refutes its certificate' "$T/err"
+
+# -V: certificates recorded as skipped (bounds over -b and -B) checked
+# later, each verdict recorded; a refuted one recorded as such, exit 1.
+reset_copy
+SGEXPLORE=$SG bash "$R" -b 100 -B 100 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>/dev/null
+awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file" >"$T/before"
+cp "$done_file" "$T/done.2"
+SGEXPLORE=$T/sg-refute bash "$R" -V -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "-V, verify refuting: exit 1, recorded as refuted, nothing else changed" \
+    test $rc -eq 1 -a "$(cat "$T/before")" = "skipped:2055 skipped:2055" -a \
+    "$(awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file")" = "refuted skipped:2055" -a \
+    "$(diff "$done_file" "$T/done.2" | grep -c '^[<>]')" = 2
+cp "$T/done.2" "$done_file"
+SGEXPLORE=$SG bash "$R" -V -b 3000 -B 3000 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "-V: 0.3357's certificate (bound 2055) confirmed later by both checkers, recorded" \
+    test $rc -eq 0 -a "$(awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file")" = "confirmed confirmed"
+SGEXPLORE=$SG bash "$R" -V -b 3000 -B 3000 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+check "-V again: nothing left to check" test -z "$(grep 'census_round: 0.3357' "$T/err")"
+
+# census_stats.py on the copy: the row counts and the round's.
+SGEXPLORE=$SG bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>/dev/null
+python3 "$SRC/scripts/census_stats.py" "$T/c" >"$T/stats"
+want=$(python3 - "$T/c/octal.tsv" <<'EOF'
+import sys
+ls = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+rs = [dict(zip(ls[0], l)) for l in ls[1:]]
+st = [r['status'] for r in rs]
+f = '{:,}'.format
+print('| all | %s | %s | %s | %s | %s | %s |' % (
+    f(len(rs)), f(st.count('periodic')), f(st.count('arithmetic-periodic')),
+    f(st.count('unresolved')), f(sum(1 for r in rs if r['sparse_mask'])),
+    f(sum(1 for r in rs if r['sparse_mask'] and r['status'] == 'unresolved'))))
+EOF
+)
+check "census_stats.py: the census's counts ($want)" grep -qxF -- "$want" "$T/stats"
+check "census_stats.py: the round's counts (3 codes, 3 finished, 1 proven, 2 at their goal)" \
+    grep -q '^| t | 3 | 3 | 1 | 2 | 0 | ' "$T/stats"
+check "census_stats.py: the proven code with the command that reproduces it" \
+    grep -q '^| t | 0.3357 | 794 | 232 | 0 | guy-smith | 2,055 | .*`sgexplore 0.3357 --max 100000` |$' "$T/stats"
+# census_shift.py: 0.7367 is 4.064 one heap earlier (docs/CENSUS.md, from
+# T. Czajka's lookup tables), and 0.7444's values are 0.7445's, no
+# three-digit code's.
+out=$(SGEXPLORE=$SG python3 "$SRC/scripts/census_shift.py" 0.7367 4.064 0.744 4.0)
+check "census_shift.py: 0.7367 agrees with 4.064 shifted by one heap, with no other candidate" \
+    test "$out" = "4.064 1
+# 3 candidates, G(0..4095), shifts -3..3"
+out=$(SGEXPLORE=$SG python3 "$SRC/scripts/census_shift.py" -n 512 0.7444 0.744 0.7445 0.74)
+check "census_shift.py: 0.7444 agrees with 0.7445 unshifted, not with 0.744 or 0.74" \
+    test "$out" = "0.7445 0
+# 3 candidates, G(0..511), shifts -3..3"
+
+if [ -f "$SRC/docs/CENSUS.md" ]; then
+    check "docs/CENSUS.md's statistics are census_stats.py's of data/census" \
+        python3 "$SRC/scripts/census_stats.py" --check "$SRC/docs/CENSUS.md" "$C"
+fi
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
