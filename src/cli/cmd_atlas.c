@@ -30,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "atlas.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -61,10 +62,8 @@
  * takes about 250 bytes a row, and a census has thousands of pages. */
 #define FIGURE_ROWS 1000
 
-/* --census: values computed for a page by default, and the largest
- * octal.tsv read. */
+/* --census: values computed for a page by default. */
 #define CENSUS_VALUES 4096
-#define CENSUS_MAX_FILE ((size_t)64 << 20)
 #define PERIOD_VALUES 2000
 
 static const cli_opt atlas_opts[] = {
@@ -100,38 +99,6 @@ const cli_command cli_cmd_atlas = {
 /* Rows                                                                 */
 /* ------------------------------------------------------------------ */
 
-/* One row of the cache.  canon is NULL for an invalid row, whose why
- * says what is wrong. */
-typedef struct arow {
-    char *key;   /* the cache's text: untrusted */
-    char *canon; /* the canonical form of the parsed key */
-    char *theorem, *theorem_id, *note; /* untrusted */
-    const char *family;                /* static: from the parsed rule */
-    char name[80]; /* page base name: whitelist or hash only */
-    char why[160];
-    sg_result res;
-    int figure; /* NAME.svg was drawn */
-    /* --census only */
-    char length[8];  /* "0.ddd": the code's form, for the index's filter */
-    char nofig[160]; /* why no figure, when it is not drawn */
-    size_t order;    /* the row's place in octal.tsv */
-} arow;
-
-typedef struct atlas {
-    arow *rows;
-    size_t n, cap;
-    int nomem;
-    const char *db_path;
-    const char *census;     /* --census DIR, or NULL */
-    uint64_t census_values; /* --census-values */
-    char tmp[4096];         /* the temporary folder */
-    char nonce[40];
-    int plots; /* 1: draw, 0: --no-plots, -1: no gnuplot */
-    size_t pages, figures, invalid;
-    sg_error err; /* an I/O error (SG_E_IO) */
-    int failed;
-} atlas;
-
 static void row_clear(arow *r)
 {
     free(r->key);
@@ -157,7 +124,7 @@ static uint64_t fnv1a(const char *s)
  * made of [a-z0-9.] only and does not start with a dot, else a whitelist
  * of it (other characters as '-') and its hash.  Plain names hold no '-',
  * hashed ones always do, so names of distinct rules never meet. */
-static void page_name(char *out, size_t outsz, const char *canon)
+void cli_atlas_page_name(char *out, size_t outsz, const char *canon)
 {
     size_t len = strlen(canon), i, o = 0;
     int plain = len > 0 && len <= 40 && canon[0] != '.';
@@ -185,7 +152,7 @@ static void page_name(char *out, size_t outsz, const char *canon)
     snprintf(out + o, outsz - o, "%016llx", (unsigned long long)fnv1a(canon));
 }
 
-static char *dup_or_null(const char *s, int *nomem)
+char *cli_atlas_dup(const char *s, int *nomem)
 {
     char *d;
 
@@ -211,10 +178,10 @@ static int collect(const sg_store_entry *e, void *arg)
     }
     r = &at->rows[at->n];
     memset(r, 0, sizeof *r);
-    r->key = dup_or_null(e->rule ? e->rule : "", &nomem);
-    r->theorem = dup_or_null(e->res.theorem, &nomem);
-    r->theorem_id = dup_or_null(e->res.theorem_id, &nomem);
-    r->note = dup_or_null(e->res.note, &nomem);
+    r->key = cli_atlas_dup(e->rule ? e->rule : "", &nomem);
+    r->theorem = cli_atlas_dup(e->res.theorem, &nomem);
+    r->theorem_id = cli_atlas_dup(e->res.theorem_id, &nomem);
+    r->note = cli_atlas_dup(e->res.note, &nomem);
     r->res = e->res;
     r->res.theorem = r->theorem;
     r->res.theorem_id = r->theorem_id;
@@ -240,7 +207,7 @@ static int collect(const sg_store_entry *e, void *arg)
         r->canon = NULL;
     } else {
         r->family = sg_rule_family(&rule);
-        page_name(r->name, sizeof r->name, r->canon);
+        cli_atlas_page_name(r->name, sizeof r->name, r->canon);
     }
     sg_rule_clear(&rule);
     return at->nomem;
@@ -373,7 +340,7 @@ static const char *status_name(const arow *r)
     return r->canon ? sg_period_status_name(r->res.status) : "invalid";
 }
 
-static int proven(const arow *r)
+int cli_atlas_proven(const arow *r)
 {
     return r->canon && r->res.status != SG_UNRESOLVED;
 }
@@ -498,7 +465,7 @@ static void row_facts(FILE *f, const arow *r)
     fputs("</td></tr>\n<tr><th>status</th><td>", f);
     html(f, status_name(r));
     fputs("</td></tr>\n", f);
-    if (proven(r)) {
+    if (cli_atlas_proven(r)) {
         fprintf(f,
                 "<tr><th>pre-period n0</th><td>%llu</td></tr>\n"
                 "<tr><th>period p</th><td>%llu</td></tr>\n"
@@ -523,13 +490,13 @@ static void row_facts(FILE *f, const arow *r)
 }
 
 /* The page of one valid row: DIR/rules/NAME.html (and .svg, .cert). */
-static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
-                      const char *loaded)
+int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
+                         const sg_seq *s, const char *loaded)
 {
     char rel[200], *cert = NULL;
     ofile o;
 
-    if (proven(r)) {
+    if (cli_atlas_proven(r)) {
         if (!(cert = sg_certificate_format(r->canon, &r->res))) {
             at->nomem = 1;
             return -1;
@@ -575,7 +542,8 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
         uint64_t k = s->n < FIRST_VALUES ? s->n : FIRST_VALUES;
         htmlf(o.f, "G(0..%llu):", (unsigned long long)(k - 1));
         values_block(o.f, s, 0, k);
-        if (proven(r) && r->res.preperiod + r->res.period <= PERIOD_VALUES &&
+        if (cli_atlas_proven(r) &&
+            r->res.preperiod + r->res.period <= PERIOD_VALUES &&
             r->res.preperiod + r->res.period <= s->n) {
             if (r->res.preperiod) {
                 fprintf(o.f, "<p>Pre-period G(0..%llu):</p>\n",
@@ -628,9 +596,9 @@ static int write_page(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s,
     shell_word(o.f, r->canon);
     fprintf(o.f, " --max %llu --no-cache\n",
             (unsigned long long)(r->res.computed ? r->res.computed : 1));
-    if (proven(r) && at->census) {
+    if (cli_atlas_proven(r) && at->census) {
         fprintf(o.f, "sgexplore verify --certificate %s.cert\n", r->name);
-    } else if (proven(r)) {
+    } else if (cli_atlas_proven(r)) {
         fputs("sgexplore verify ", o.f);
         shell_word(o.f, r->canon);
         fputc('\n', o.f);
@@ -693,9 +661,9 @@ static int rule_page(atlas *at, sg_store *db, arow *r)
         free(r->theorem);
         free(r->theorem_id);
         free(r->note);
-        r->theorem = dup_or_null(e.res.theorem, &nomem);
-        r->theorem_id = dup_or_null(e.res.theorem_id, &nomem);
-        r->note = dup_or_null(e.res.note, &nomem);
+        r->theorem = cli_atlas_dup(e.res.theorem, &nomem);
+        r->theorem_id = cli_atlas_dup(e.res.theorem_id, &nomem);
+        r->note = cli_atlas_dup(e.res.note, &nomem);
         r->res = e.res;
         r->res.theorem = r->theorem;
         r->res.theorem_id = r->theorem_id;
@@ -706,7 +674,7 @@ static int rule_page(atlas *at, sg_store *db, arow *r)
             goto out;
         }
     }
-    rc = write_page(at, r, &rule, &s, loaded);
+    rc = cli_atlas_write_page(at, r, &rule, &s, loaded);
     goto out;
 invalid:
     free(r->canon);
@@ -716,361 +684,6 @@ out:
     sg_rule_clear(&rule);
     sg_seq_clear(&s);
     sg_store_entry_clear(&e);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* --census: the rows of a census folder                                */
-/* ------------------------------------------------------------------ */
-
-/* A whole file of at most max bytes into a malloc'd string (NUL bytes
- * end it early, which the line parser then sees as a short file). */
-static char *read_text(atlas *at, const char *path, size_t max, int *too_big)
-{
-    FILE *f = fopen(path, "r");
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-
-    *too_big = 0;
-    if (!f)
-        return NULL;
-    for (;;) {
-        if (sg_grow(&buf, &cap, len + 65536 + 1, 1)) {
-            at->nomem = 1;
-            break;
-        }
-        got = fread(buf + len, 1, 65536, f);
-        len += got;
-        if (len > max) {
-            *too_big = 1;
-            break;
-        }
-        if (got < 65536)
-            break;
-    }
-    if (ferror(f) || *too_big || at->nomem) {
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    if (!buf && !(buf = malloc(1))) {
-        at->nomem = 1;
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-/* The code's form for the index ("0.ddd"), or 0 when the text is not a
- * code of the census: 0. or 4. and one to four (0.) or three (4.) octal
- * digits; "4.0" is one. */
-static int census_length(char *out, const char *code)
-{
-    size_t n = 0;
-    const char *d;
-
-    if ((code[0] != '0' && code[0] != '4') || code[1] != '.')
-        return 0;
-    for (d = code + 2; *d; d++, n++)
-        if (*d < '0' || *d > '7')
-            return 0;
-    if (n < 1 || n > (code[0] == '0' ? 4u : 3u))
-        return 0;
-    snprintf(out, 8, "%c.%.*s", code[0], (int)n, "dddd");
-    return 1;
-}
-
-/* A decimal count (digits only, at most 2^63 - 1), or -1. */
-static int census_u64(uint64_t *out, const char *t)
-{
-    uint64_t v = 0;
-
-    if (!*t)
-        return -1;
-    for (; *t; t++) {
-        if (*t < '0' || *t > '9' || v > (UINT64_MAX / 2 - 9) / 10)
-            return -1;
-        v = v * 10 + (uint64_t)(*t - '0');
-    }
-    *out = v;
-    return 0;
-}
-
-/* A certificate path as a row names it: certs/ and a plain file name
- * ending in .cert, nothing that leaves the census's folder. */
-static int census_cert_path(const char *p)
-{
-    const char *c;
-
-    if (strncmp(p, "certs/", 6) != 0 || strlen(p) > 200 || strlen(p) < 12 ||
-        strcmp(p + strlen(p) - 5, ".cert") != 0 || p[6] == '.')
-        return 0;
-    for (c = p + 6; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-              (*c >= '0' && *c <= '9') || *c == '.' || *c == '_' || *c == '-'))
-            return 0;
-    return 1;
-}
-
-enum {
-    C_CODE,
-    C_RULE,
-    C_STATUS,
-    C_PRE,
-    C_PER,
-    C_SAL,
-    C_COMPUTED,
-    C_CERT,
-    C_NCOLS
-};
-
-/* One data row of octal.tsv (its cells, in the header's columns): an
- * arow, valid or with the reason it is not. */
-static void census_row(atlas *at, arow *r, char **cell)
-{
-    sg_rule rule;
-    sg_error err;
-    sg_result claim;
-    char *text = NULL, *cert_rule = NULL, path[4400];
-    uint64_t pre = 0, per = 0, sal = 0;
-    int too_big, nomem = 0;
-
-    memset(r, 0, sizeof *r);
-    memset(&claim, 0, sizeof claim);
-    r->key = dup_or_null(cell[C_CODE], &nomem);
-    if (nomem) {
-        at->nomem = 1;
-        return;
-    }
-    r->res.status = SG_UNRESOLVED;
-    if (!census_length(r->length, cell[C_CODE])) {
-        snprintf(r->why, sizeof r->why, "its code is not a census code");
-        return;
-    }
-    if (census_u64(&r->res.computed, cell[C_COMPUTED]) ||
-        r->res.computed == 0) {
-        snprintf(r->why, sizeof r->why, "its computed count is not a count");
-        return;
-    }
-    sg_rule_init(&rule);
-    if (sg_rule_parse(&rule, SG_SYNTAX_RULE, r->key, &err) != SG_OK) {
-        if (err.code == SG_E_NOMEM)
-            at->nomem = 1;
-        snprintf(r->why, sizeof r->why, "its code does not parse");
-        goto out;
-    }
-    if (!(r->canon = sg_rule_canonical(&rule))) {
-        at->nomem = 1;
-        goto out;
-    }
-    if (strcmp(r->canon, cell[C_RULE]) != 0) {
-        snprintf(r->why, sizeof r->why,
-                 "its rule is not the canonical form of its code");
-        goto invalid;
-    }
-    r->family = sg_rule_family(&rule);
-    page_name(r->name, sizeof r->name, r->canon);
-    if (strcmp(cell[C_STATUS], "unresolved") == 0) {
-        if (cell[C_CERT][0]) {
-            snprintf(r->why, sizeof r->why,
-                     "it is unresolved and names a certificate");
-            goto invalid;
-        }
-        r->note = dup_or_null("unresolved over the census's values", &nomem);
-        r->res.note = r->note;
-        if (nomem)
-            at->nomem = 1;
-        goto out;
-    }
-    if (strcmp(cell[C_STATUS], "periodic") != 0 &&
-        strcmp(cell[C_STATUS], "arithmetic-periodic") != 0) {
-        snprintf(r->why, sizeof r->why, "its status is not a status");
-        goto invalid;
-    }
-    if (census_u64(&pre, cell[C_PRE]) || census_u64(&per, cell[C_PER]) ||
-        census_u64(&sal, cell[C_SAL]) || per == 0) {
-        snprintf(r->why, sizeof r->why, "its n0, p or saltus is not a count");
-        goto invalid;
-    }
-    if (!census_cert_path(cell[C_CERT])) {
-        snprintf(r->why, sizeof r->why, "it names no certificate file");
-        goto invalid;
-    }
-    snprintf(path, sizeof path, "%s/%s", at->census, cell[C_CERT]);
-    if (!(text = read_text(at, path, (size_t)1 << 20, &too_big))) {
-        if (!at->nomem)
-            snprintf(r->why, sizeof r->why, "its certificate cannot be read");
-        goto invalid;
-    }
-    if (sg_certificate_parse(&cert_rule, &claim, text, &err) != SG_OK) {
-        if (err.code == SG_E_NOMEM)
-            at->nomem = 1;
-        snprintf(r->why, sizeof r->why, "its certificate does not parse");
-        goto invalid;
-    }
-    if (strcmp(cert_rule, r->canon) != 0 ||
-        strcmp(sg_period_status_name(claim.status), cell[C_STATUS]) != 0 ||
-        claim.preperiod != pre || claim.period != per || claim.saltus != sal) {
-        snprintf(r->why, sizeof r->why,
-                 "its certificate does not state the row's claim");
-        goto invalid;
-    }
-    claim.computed = r->res.computed;
-    r->res = claim;
-    r->theorem = dup_or_null(claim.theorem, &nomem);
-    r->theorem_id = dup_or_null(claim.theorem_id, &nomem);
-    r->res.theorem = r->theorem;
-    r->res.theorem_id = r->theorem_id;
-    r->res.note = NULL;
-    if (nomem)
-        at->nomem = 1;
-    goto out;
-invalid:
-    free(r->canon);
-    r->canon = NULL;
-out:
-    free(text);
-    free(cert_rule);
-    sg_rule_clear(&rule);
-}
-
-/* Every row of CENSUS/octal.tsv: '#' lines are comments, the first other
- * line names the columns (code, rule, status, preperiod, period, saltus,
- * computed and certificate must be among them).  A ragged row is an
- * invalid row, not an error of the whole atlas. */
-static int census_collect(atlas *at)
-{
-    static const char *const want[C_NCOLS] = {
-        "code",   "rule",   "status",   "preperiod",
-        "period", "saltus", "computed", "certificate"};
-    char path[4200], *text, *line, *next, *cells[64], *pick[C_NCOLS];
-    size_t col[C_NCOLS], ncells, i, k;
-    int too_big, header = 0;
-
-    snprintf(path, sizeof path, "%s/octal.tsv", at->census);
-    if (!(text = read_text(at, path, CENSUS_MAX_FILE, &too_big))) {
-        if (at->nomem)
-            return -1;
-        if (too_big)
-            cli_error("--census: '%s' is larger than %zu bytes",
-                      cli_quote(path), CENSUS_MAX_FILE);
-        else
-            cli_error("--census: cannot read '%s': %s", cli_quote(path),
-                      strerror(errno));
-        return EXIT_RUNTIME;
-    }
-    for (line = text; line && *line; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        for (ncells = 0, cells[0] = line; ncells < 64;) {
-            char *tab = strchr(cells[ncells], '\t');
-            ncells++;
-            if (!tab || ncells == 64)
-                break;
-            *tab = '\0';
-            cells[ncells] = tab + 1;
-        }
-        if (!header) {
-            for (k = 0; k < C_NCOLS; k++) {
-                for (i = 0; i < ncells && strcmp(cells[i], want[k]); i++)
-                    ;
-                if (i == ncells) {
-                    cli_error("--census: '%s' has no column '%s'",
-                              cli_quote(path), want[k]);
-                    free(text);
-                    return EXIT_USAGE;
-                }
-                col[k] = i;
-            }
-            header = 1;
-            continue;
-        }
-        if (sg_grow(&at->rows, &at->cap, at->n + 1, sizeof *at->rows)) {
-            at->nomem = 1;
-            break;
-        }
-        for (k = 0; k < C_NCOLS; k++)
-            pick[k] = col[k] < ncells ? cells[col[k]] : "";
-        census_row(at, &at->rows[at->n], pick);
-        at->rows[at->n].order = at->n;
-        at->n++;
-        if (at->nomem)
-            break;
-        for (k = 0; k < C_NCOLS; k++)
-            if (col[k] >= ncells) {
-                arow *r = &at->rows[at->n - 1];
-                snprintf(r->why, sizeof r->why, "its row is short");
-                free(r->canon);
-                r->canon = NULL;
-                break;
-            }
-    }
-    free(text);
-    if (at->nomem)
-        return -1;
-    if (!header) {
-        cli_error("--census: '%s' has no header line", cli_quote(path));
-        return EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* A census row's page: its values computed again, up to --census-values,
- * and checked against the certificate's checksum when they reach its
- * bound (a row whose values differ becomes invalid, not an error). */
-static int census_page(atlas *at, arow *r)
-{
-    sg_enum_options opt;
-    sg_rule rule;
-    sg_seq s;
-    sg_error err;
-    uint64_t n = r->res.computed < at->census_values ? r->res.computed
-                                                     : at->census_values;
-    int rc = 0;
-
-    sg_rule_init(&rule);
-    sg_seq_init(&s);
-    memset(&opt, 0, sizeof opt);
-    opt.cancel = &cli_cancel;
-    if (sg_rule_parse(&rule, SG_SYNTAX_RULE, r->canon, &err) != SG_OK ||
-        sg_enumerate(&s, &rule, (size_t)n, &opt, &err) != SG_OK) {
-        if (cli_cancel || err.code == SG_E_INTERRUPTED) {
-            rc = -1;
-            goto out;
-        }
-        if (err.code == SG_E_NOMEM) {
-            at->nomem = 1;
-            rc = -1;
-            goto out;
-        }
-        snprintf(r->why, sizeof r->why, "its values cannot be computed");
-        goto invalid;
-    }
-    if (proven(r) && s.n > r->res.certified_to &&
-        sg_checksum(&s, (size_t)r->res.certified_to + 1) != r->res.checksum) {
-        snprintf(r->why, sizeof r->why,
-                 "its values do not match its certificate's checksum");
-        goto invalid;
-    }
-    if (proven(r) && r->res.preperiod + r->res.period > s.n)
-        snprintf(r->nofig, sizeof r->nofig,
-                 "its period ends at n = %llu, past the %llu values computed "
-                 "for this page (sgexplore plot draws it)",
-                 (unsigned long long)(r->res.preperiod + r->res.period - 1),
-                 (unsigned long long)s.n);
-    rc = write_page(at, r, &rule, &s, "the census computed no values for it");
-    goto out;
-invalid:
-    free(r->canon);
-    r->canon = NULL;
-    at->invalid++;
-out:
-    sg_seq_clear(&s);
-    sg_rule_clear(&rule);
     return rc;
 }
 
@@ -1226,7 +839,7 @@ static void num_cell(FILE *f, int have, uint64_t v)
 
 static void index_row(FILE *f, const atlas *at, const arow *r)
 {
-    int pv = proven(r);
+    int pv = cli_atlas_proven(r);
 
     fprintf(f, "<tr class=\"%s\" data-s=\"%s\" data-f=\"%s\"", status_name(r),
             status_name(r), r->canon ? r->family : "");
@@ -1536,10 +1149,77 @@ static int have_gnuplot(void)
     return 0;
 }
 
+/* The rows in the index's order, each page name once: names are unique
+ * by construction unless two rows share a key (a file without the UNIQUE
+ * constraint), and then the later ones are invalid. */
+static void rows_settle(atlas *at)
+{
+    size_t i;
+
+    if (at->n) /* qsort wants a non-NULL base even for no rows */
+        qsort(at->rows, at->n, sizeof *at->rows, by_name);
+    for (i = 1; i < at->n; i++)
+        if (at->rows[i].canon && at->rows[i - 1].canon &&
+            strcmp(at->rows[i].name, at->rows[i - 1].name) == 0) {
+            snprintf(at->rows[i].why, sizeof at->rows[i].why,
+                     "a second row for the same rule");
+            free(at->rows[i].canon);
+            at->rows[i].canon = NULL;
+        }
+    if (at->census && at->n)
+        qsort(at->rows, at->n, sizeof *at->rows, by_order);
+    for (i = 0; i < at->n; i++)
+        at->invalid += at->rows[i].canon == NULL;
+}
+
+/* The temporary folder beside DIR, on the same file system so that the
+ * final rename is one step; -1 (said) when it cannot be made. */
+static int make_tmp(atlas *at, const char *dir)
+{
+    const char *slash = strrchr(dir, '/');
+
+    if (slash)
+        snprintf(at->tmp, sizeof at->tmp, "%.*s/.%s.atlas-XXXXXX",
+                 (int)(slash - dir + (slash == dir)), dir, slash + 1);
+    else
+        snprintf(at->tmp, sizeof at->tmp, ".%s.atlas-XXXXXX", dir);
+    if (slash == dir) /* "/x": "/" + ".x..." */
+        snprintf(at->tmp, sizeof at->tmp, "/.%s.atlas-XXXXXX", dir + 1);
+    if (!mkdtemp(at->tmp)) {
+        cli_error("--out '%s': cannot create a folder beside it: %s",
+                  cli_quote(dir), strerror(errno));
+        at->tmp[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+/* The one record of a finished atlas. */
+static void atlas_report(const atlas *at, cli_args *a, const char *dir)
+{
+    cli_rec rec;
+
+    cli_rec_begin(&rec, stdout, cli_json(a));
+    cli_rec_str(&rec, "atlas", dir);
+    cli_rec_uint(&rec, "rules", at->n);
+    cli_rec_uint(&rec, "pages", at->pages);
+    cli_rec_uint(&rec, "invalid", at->invalid);
+    cli_rec_uint(&rec, "figures", at->figures);
+    cli_rec_textf(&rec,
+                  "atlas: %s/index.html: %zu row%s, %zu page%s, "
+                  "%zu invalid row%s, %zu figure%s%s\n",
+                  dir, at->n, at->n == 1 ? "" : "s", at->pages,
+                  at->pages == 1 ? "" : "s", at->invalid,
+                  at->invalid == 1 ? "" : "s", at->figures,
+                  at->figures == 1 ? "" : "s",
+                  at->plots < 0 ? " (gnuplot not found)" : "");
+    cli_rec_end(&rec);
+}
+
 static int atlas_run(const cli_command *self, cli_args *a)
 {
     const char *given = cli_get(a, "--out");
-    char *dir = NULL, *path = NULL, *slash;
+    char *dir = NULL, *path = NULL;
     sg_store *db = NULL;
     sg_error err;
     atlas at;
@@ -1590,7 +1270,7 @@ static int atlas_run(const cli_command *self, cli_args *a)
     at.plots = cli_get(a, "--no-plots") ? 0 : have_gnuplot() ? 1 : -1;
     if (at.census) {
         at.db_path = at.census;
-        if ((rc = census_collect(&at)) != 0) {
+        if ((rc = cli_atlas_census_collect(&at)) != 0) {
             if (rc < 0)
                 goto nomem;
             goto out;
@@ -1612,37 +1292,9 @@ static int atlas_run(const cli_command *self, cli_args *a)
     }
     if (at.nomem)
         goto nomem;
-    /* Page names are unique by construction unless two rows share a key
-     * (a file without the UNIQUE constraint): the later ones are invalid. */
-    if (at.n) /* qsort wants a non-NULL base even for no rows */
-        qsort(at.rows, at.n, sizeof *at.rows, by_name);
-    for (i = 1; i < at.n; i++)
-        if (at.rows[i].canon && at.rows[i - 1].canon &&
-            strcmp(at.rows[i].name, at.rows[i - 1].name) == 0) {
-            snprintf(at.rows[i].why, sizeof at.rows[i].why,
-                     "a second row for the same rule");
-            free(at.rows[i].canon);
-            at.rows[i].canon = NULL;
-        }
-    if (at.census && at.n)
-        qsort(at.rows, at.n, sizeof *at.rows, by_order);
-    for (i = 0; i < at.n; i++)
-        at.invalid += at.rows[i].canon == NULL;
+    rows_settle(&at);
 
-    /* The temporary folder beside DIR: same file system, so the final
-     * rename is one step. */
-    slash = strrchr(dir, '/');
-    if (slash)
-        snprintf(at.tmp, sizeof at.tmp, "%.*s/.%s.atlas-XXXXXX",
-                 (int)(slash - dir + (slash == dir)), dir, slash + 1);
-    else
-        snprintf(at.tmp, sizeof at.tmp, ".%s.atlas-XXXXXX", dir);
-    if (slash == dir) /* "/x": "/" + ".x..." */
-        snprintf(at.tmp, sizeof at.tmp, "/.%s.atlas-XXXXXX", dir + 1);
-    if (!mkdtemp(at.tmp)) {
-        cli_error("--out '%s': cannot create a folder beside it: %s",
-                  cli_quote(dir), strerror(errno));
-        at.tmp[0] = '\0';
+    if (make_tmp(&at, dir)) {
         rc = EXIT_RUNTIME;
         goto out;
     }
@@ -1658,8 +1310,9 @@ static int atlas_run(const cli_command *self, cli_args *a)
     for (i = 0; i < at.n; i++) {
         if (cli_cancel)
             goto cancelled;
-        if (at.rows[i].canon && (at.census ? census_page(&at, &at.rows[i])
-                                           : rule_page(&at, db, &at.rows[i])))
+        if (at.rows[i].canon &&
+            (at.census ? cli_atlas_census_page(&at, &at.rows[i])
+                       : rule_page(&at, db, &at.rows[i])))
             goto failed;
     }
     if (cli_cancel)
@@ -1670,24 +1323,7 @@ static int atlas_run(const cli_command *self, cli_args *a)
         goto cancelled;
     if (install(&at, dir, state))
         goto failed;
-    {
-        cli_rec rec;
-        cli_rec_begin(&rec, stdout, cli_json(a));
-        cli_rec_str(&rec, "atlas", dir);
-        cli_rec_uint(&rec, "rules", at.n);
-        cli_rec_uint(&rec, "pages", at.pages);
-        cli_rec_uint(&rec, "invalid", at.invalid);
-        cli_rec_uint(&rec, "figures", at.figures);
-        cli_rec_textf(&rec,
-                      "atlas: %s/index.html: %zu row%s, %zu page%s, "
-                      "%zu invalid row%s, %zu figure%s%s\n",
-                      dir, at.n, at.n == 1 ? "" : "s", at.pages,
-                      at.pages == 1 ? "" : "s", at.invalid,
-                      at.invalid == 1 ? "" : "s", at.figures,
-                      at.figures == 1 ? "" : "s",
-                      at.plots < 0 ? " (gnuplot not found)" : "");
-        cli_rec_end(&rec);
-    }
+    atlas_report(&at, a, dir);
     rc = EXIT_DONE;
     goto out;
 cancelled:
