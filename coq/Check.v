@@ -81,22 +81,36 @@ Definition val (t : array int) (n : nat) : nat := to_nat (get t (ii n)).
 Definition mark (m : array bool) (v : int) : array bool :=
   if PrimInt63.ltb v (PArray.length m) then PArray.set m v true else m.
 
+(** A set of numbers below 63, as the bits of an int (faster). *)
+Definition bmark (m v : int) : int :=
+  if PrimInt63.ltb v 63 then PrimInt63.lor m (PrimInt63.lsl 1 v) else m.
+
+(** ** Marking the values of a heap's moves
+
+    Over any structure [M] holding a set of small numbers, given how to
+    add one ([mk]) and what the structure means ([I m S]: [m] holds the
+    numbers [w] with [S w], as far as it can tell). *)
+Section Marking.
+Context {M : Type} (mk : M -> int -> M) (I : M -> (nat -> Prop) -> Prop).
+Context (Hiff : forall m S S', I m S -> (forall w, S w <-> S' w) -> I m S').
+Context (Hmark : forall m S v, I m S -> I (mk m v) (fun w => S w \/ w = to_nat v)).
+
 (** Mark [h i], [h (i+1)], ..., [h (i+k-1)]. *)
-Fixpoint mark_range (k : nat) (i : int) (h : int -> int) (m : array bool) : array bool :=
+Fixpoint mark_range (k : nat) (i : int) (h : int -> int) (m : M) : M :=
   match k with
   | O => m
-  | S k' => mark_range k' (PrimInt63.add i 1) h (mark m (h i))
+  | S k' => mark_range k' (PrimInt63.add i 1) h (mk m (h i))
   end.
 
 (** Mark the values of the moves of digit [d] at position [k] from heap
     [n] (whose int is [ni]); splits [a + (m - a)] with [a <= m / 2]. *)
 Definition mark_digit (t : array int) (n : nat) (ni : int)
-    (k : nat) (ki : int) (d : nat) (m : array bool) : array bool :=
+    (k : nat) (ki : int) (d : nat) (m : M) : M :=
   if k <=? n then
     let mn := n - k in
     let mi := PrimInt63.sub ni ki in
-    let m1 := if bit d 0 && (1 <=? k) && (mn =? 0) then mark m 0 else m in
-    let m2 := if bit d 1 && (1 <=? k) && (1 <=? mn) then mark m1 (get t mi) else m1 in
+    let m1 := if bit d 0 && (1 <=? k) && (mn =? 0) then mk m 0 else m in
+    let m2 := if bit d 1 && (1 <=? k) && (1 <=? mn) then mk m1 (get t mi) else m1 in
     if bit d 2 then
       mark_range (Nat.div2 mn) 1
         (fun a => PrimInt63.lxor (get t a) (get t (PrimInt63.sub mi a))) m2
@@ -104,11 +118,100 @@ Definition mark_digit (t : array int) (n : nat) (ni : int)
   else m.
 
 Fixpoint mark_digits (t : array int) (n : nat) (ni : int)
-    (dl : list (nat * int * nat)) (m : array bool) : array bool :=
+    (dl : list (nat * int * nat)) (m : M) : M :=
   match dl with
   | [] => m
   | (k, ki, d) :: dl' => mark_digits t n ni dl' (mark_digit t n ni k ki d m)
   end.
+
+
+(** What digit [d] at position [k] marks at heap [n]. *)
+Definition digit_marks (t : array int) (n k d w : nat) : Prop :=
+  k <= n /\
+  ((bit d 0 = true /\ 1 <= k /\ n - k = 0 /\ w = 0) \/
+   (bit d 1 = true /\ 1 <= k /\ 1 <= n - k /\ w = val t (n - k)) \/
+   (bit d 2 = true /\ exists a, 1 <= a <= Nat.div2 (n - k) /\
+                       w = Nat.lxor (val t a) (val t (n - k - a)))).
+
+Lemma Inv_mark_range k i h m S :
+  I m S ->
+  I (mark_range k (ii i) h m) 
+      (fun w => S w \/ exists j, i <= j < i + k /\ w = to_nat (h (ii j))).
+Proof.
+  revert i m S; induction k as [|k IH]; simpl; intros i m S H.
+  - apply (Hiff _ _ _ H); intros w; split; [tauto|].
+    intros [Hs|[j [Hj _]]]; auto; lia.
+  - rewrite <- ii_S. eapply Hiff; [apply IH, Hmark, H|].
+    intros w; split.
+    + intros [[Hs| ->]|[j [Hj ->]]]; [tauto| |].
+      * right; exists i; split; [lia|auto].
+      * right; exists j; split; [lia|auto].
+    + intros [Hs|[j [Hj ->]]]; [tauto|].
+      destruct (Nat.eq_dec j i) as [->|]; [left; right; auto|].
+      right; exists j; split; [lia|auto].
+Qed.
+
+Lemma Inv_mark_digit t n k d m S :
+  I m S ->
+  I (mark_digit t n (ii n) k (ii k) d m) (fun w => S w \/ digit_marks t n k d w).
+Proof.
+  intros H; unfold mark_digit, digit_marks.
+  destruct (k <=? n) eqn:Hk.
+  2:{ apply (Hiff _ _ _ H); intros w; apply Nat.leb_gt in Hk; split; [tauto|].
+      intros [Hs|[Hkn _]]; auto; lia. }
+  apply Nat.leb_le in Hk. rewrite <- ii_sub by auto. cbv zeta.
+  assert (H1 : I (if bit d 0 && (1 <=? k) && (n - k =? 0) then mk m 0 else m) 
+                 (fun w => S w \/ (bit d 0 = true /\ 1 <= k /\ n - k = 0 /\ w = 0))).
+  { destruct (bit d 0 && (1 <=? k) && (n - k =? 0)) eqn:E.
+    - repeat rewrite andb_true_iff in E; destruct E as [[E0 E1] E2].
+      apply Nat.leb_le in E1; apply Nat.eqb_eq in E2.
+      eapply Hiff; [apply Hmark, H|]; intros w; simpl; intuition.
+    - eapply Hiff; [apply H|]; intros w; split; [tauto|].
+      intros [Hs|[E0 [E1 [E2 ->]]]]; auto.
+      apply Nat.leb_le in E1; apply Nat.eqb_eq in E2; rewrite E0, E1, E2 in E; discriminate. }
+  set (m1 := if bit d 0 && (1 <=? k) && (n - k =? 0) then mk m 0 else m) in *.
+  assert (H2 : I (if bit d 1 && (1 <=? k) && (1 <=? n - k) then mk m1 (get t (ii (n - k))) else m1) 
+                 (fun w => (S w \/ (bit d 0 = true /\ 1 <= k /\ n - k = 0 /\ w = 0)) \/
+                           (bit d 1 = true /\ 1 <= k /\ 1 <= n - k /\ w = val t (n - k)))).
+  { destruct (bit d 1 && (1 <=? k) && (1 <=? n - k)) eqn:E.
+    - repeat rewrite andb_true_iff in E; destruct E as [[E0 E1] E2].
+      apply Nat.leb_le in E1, E2.
+      eapply Hiff; [apply Hmark, H1|]; intros w; unfold val; intuition.
+    - eapply Hiff; [apply H1|]; intros w; split; [tauto|].
+      intros [Hs|[E0 [E1 [E2 ->]]]]; auto.
+      apply Nat.leb_le in E1, E2; rewrite E0, E1, E2 in E; discriminate. }
+  set (m2 := if bit d 1 && (1 <=? k) && (1 <=? n - k) then mk m1 (get t (ii (n - k))) else m1) in *.
+  destruct (bit d 2) eqn:E2.
+  - change 1%uint63 with (ii 1).
+    eapply Hiff; [apply Inv_mark_range, H2|]; intros w; split.
+    + intros [[[Hs|Hb]|Hb]|[j [Hj ->]]]; [tauto|tauto|tauto|].
+      right; split; auto; right; right; split; auto; exists j; split; [lia|].
+      rewrite <- ii_sub, to_nat_lxor by (pose proof (Nat.div2_odd (n - k));
+        destruct (Nat.odd (n - k)); simpl Nat.b2n in *; lia).
+      reflexivity.
+    + intros [Hs|[_ [Hb|[Hb|[_ [a [Ha ->]]]]]]]; [tauto|tauto|tauto|].
+      right; exists a; split; [lia|].
+      rewrite <- ii_sub, to_nat_lxor by (pose proof (Nat.div2_odd (n - k));
+        destruct (Nat.odd (n - k)); simpl Nat.b2n in *; lia).
+      reflexivity.
+  - eapply Hiff; [apply H2|]; intros w; split.
+    + intros [[Hs|Hb]|Hb]; tauto.
+    + intros [Hs|[_ [Hb|[Hb|[Hb _]]]]]; [tauto|tauto|tauto|discriminate].
+Qed.
+
+Lemma Inv_mark_digits t n ds l m S :
+  I m S ->
+  I (mark_digits t n (ii n) (map (fun k => (k, ii k, nth k ds 0)) l) m) 
+      (fun w => S w \/ exists k, In k l /\ digit_marks t n k (nth k ds 0) w).
+Proof.
+  revert m S; induction l as [|k l IH]; simpl; intros m S H.
+  - eapply Hiff; [apply H|]; intros w; split; [tauto|]. intros [Hs|[k [[] _]]]; auto.
+  - eapply Hiff; [apply IH, Inv_mark_digit, H|]; intros w; split.
+    + intros [[Hs|Hd]|[j [Hj Hd]]]; [tauto| |]; right; eauto.
+    + intros [Hs|[j [[<-|Hj] Hd]]]; [tauto|left; right; auto|right; eauto].
+Qed.
+
+End Marking.
 
 Definition digit_list (ds : list nat) : list (nat * int * nat) :=
   map (fun k => (k, ii k, nth k ds 0)) (seq 0 (List.length ds)).
@@ -119,15 +222,25 @@ Fixpoint all_marked (k : nat) (i : int) (m : array bool) : bool :=
   | S k' => if get m i then all_marked k' (PrimInt63.add i 1) m else false
   end.
 
+Fixpoint all_bits (k : nat) (i : int) (m : int) : bool :=
+  match k with
+  | O => true
+  | S k' => if Uint63.bit m i then all_bits k' (PrimInt63.add i 1) m else false
+  end.
+
 (** The mex equation at heap [n]: [t.[n]] is not the value of a move, and
     every smaller number is. *)
 Definition heap_ok (t : array int) (L : int) (dl : list (nat * int * nat))
     (n : nat) (ni : int) : bool :=
   let g := get t ni in
-  let m := mark_digits t n ni dl (make L false) in
-  if PrimInt63.ltb g (PArray.length m) then
-    if get m g then false else all_marked (to_nat g) 0 m
-  else false.
+  if PrimInt63.ltb g 63 then
+    let m := mark_digits bmark t n ni dl 0%uint63 in
+    if Uint63.bit m g then false else all_bits (to_nat g) 0 m
+  else
+    let m := mark_digits mark t n ni dl (make L false) in
+    if PrimInt63.ltb g (PArray.length m) then
+      if get m g then false else all_marked (to_nat g) 0 m
+    else false.
 
 (** The first [j] in [n, n + k) where [P j] fails. *)
 Fixpoint first_bad (k n : nat) (ni : int) (P : nat -> int -> bool) : option nat :=
@@ -200,6 +313,15 @@ Proof.
   rewrite <- ii_S in H; apply (IH (S i) H); lia.
 Qed.
 
+Lemma all_bits_ok k i m :
+  all_bits k (ii i) m = true -> forall j, i <= j < i + k -> Uint63.bit m (ii j) = true.
+Proof.
+  revert i; induction k as [|k IH]; simpl; intros i H j Hj; [lia|].
+  destruct (Uint63.bit m (ii i)) eqn:E; [|discriminate].
+  destruct (Nat.eq_dec j i) as [->|Hne]; auto.
+  rewrite <- ii_S in H; apply (IH (S i) H); lia.
+Qed.
+
 (** [m] holds exactly the numbers [w] with [S w], below its length [L0]. *)
 Definition Inv (m : array bool) (L0 : int) (S : nat -> Prop) : Prop :=
   PArray.length m = L0 /\
@@ -236,92 +358,6 @@ Proof.
     apply to_nat_ltb in H0; rewrite HL in Hv; congruence.
 Qed.
 
-Lemma Inv_mark_range k i h m L0 S :
-  Inv m L0 S ->
-  Inv (mark_range k (ii i) h m) L0
-      (fun w => S w \/ exists j, i <= j < i + k /\ w = to_nat (h (ii j))).
-Proof.
-  revert i m S; induction k as [|k IH]; simpl; intros i m S H.
-  - apply (Inv_iff _ _ _ _ H); intros w; split; [tauto|].
-    intros [Hs|[j [Hj _]]]; auto; lia.
-  - rewrite <- ii_S. eapply Inv_iff; [apply IH, Inv_mark, H|].
-    intros w; split.
-    + intros [[Hs| ->]|[j [Hj ->]]]; [tauto| |].
-      * right; exists i; split; [lia|auto].
-      * right; exists j; split; [lia|auto].
-    + intros [Hs|[j [Hj ->]]]; [tauto|].
-      destruct (Nat.eq_dec j i) as [->|]; [left; right; auto|].
-      right; exists j; split; [lia|auto].
-Qed.
-
-(** What digit [d] at position [k] marks at heap [n]. *)
-Definition digit_marks (t : array int) (n k d w : nat) : Prop :=
-  k <= n /\
-  ((bit d 0 = true /\ 1 <= k /\ n - k = 0 /\ w = 0) \/
-   (bit d 1 = true /\ 1 <= k /\ 1 <= n - k /\ w = val t (n - k)) \/
-   (bit d 2 = true /\ exists a, 1 <= a <= Nat.div2 (n - k) /\
-                       w = Nat.lxor (val t a) (val t (n - k - a)))).
-
-Lemma Inv_mark_digit t n k d m L0 S :
-  Inv m L0 S ->
-  Inv (mark_digit t n (ii n) k (ii k) d m) L0 (fun w => S w \/ digit_marks t n k d w).
-Proof.
-  intros H; unfold mark_digit, digit_marks.
-  destruct (k <=? n) eqn:Hk.
-  2:{ apply (Inv_iff _ _ _ _ H); intros w; apply Nat.leb_gt in Hk; split; [tauto|].
-      intros [Hs|[Hkn _]]; auto; lia. }
-  apply Nat.leb_le in Hk. rewrite <- ii_sub by auto. cbv zeta.
-  assert (H1 : Inv (if bit d 0 && (1 <=? k) && (n - k =? 0) then mark m 0 else m) L0
-                 (fun w => S w \/ (bit d 0 = true /\ 1 <= k /\ n - k = 0 /\ w = 0))).
-  { destruct (bit d 0 && (1 <=? k) && (n - k =? 0)) eqn:E.
-    - repeat rewrite andb_true_iff in E; destruct E as [[E0 E1] E2].
-      apply Nat.leb_le in E1; apply Nat.eqb_eq in E2.
-      eapply Inv_iff; [apply Inv_mark, H|]; intros w; simpl; intuition.
-    - eapply Inv_iff; [apply H|]; intros w; split; [tauto|].
-      intros [Hs|[E0 [E1 [E2 ->]]]]; auto.
-      apply Nat.leb_le in E1; apply Nat.eqb_eq in E2; rewrite E0, E1, E2 in E; discriminate. }
-  set (m1 := if bit d 0 && (1 <=? k) && (n - k =? 0) then mark m 0 else m) in *.
-  assert (H2 : Inv (if bit d 1 && (1 <=? k) && (1 <=? n - k) then mark m1 (get t (ii (n - k))) else m1) L0
-                 (fun w => (S w \/ (bit d 0 = true /\ 1 <= k /\ n - k = 0 /\ w = 0)) \/
-                           (bit d 1 = true /\ 1 <= k /\ 1 <= n - k /\ w = val t (n - k)))).
-  { destruct (bit d 1 && (1 <=? k) && (1 <=? n - k)) eqn:E.
-    - repeat rewrite andb_true_iff in E; destruct E as [[E0 E1] E2].
-      apply Nat.leb_le in E1, E2.
-      eapply Inv_iff; [apply Inv_mark, H1|]; intros w; unfold val; intuition.
-    - eapply Inv_iff; [apply H1|]; intros w; split; [tauto|].
-      intros [Hs|[E0 [E1 [E2 ->]]]]; auto.
-      apply Nat.leb_le in E1, E2; rewrite E0, E1, E2 in E; discriminate. }
-  set (m2 := if bit d 1 && (1 <=? k) && (1 <=? n - k) then mark m1 (get t (ii (n - k))) else m1) in *.
-  destruct (bit d 2) eqn:E2.
-  - change 1%uint63 with (ii 1).
-    eapply Inv_iff; [apply Inv_mark_range, H2|]; intros w; split.
-    + intros [[[Hs|Hb]|Hb]|[j [Hj ->]]]; [tauto|tauto|tauto|].
-      right; split; auto; right; right; split; auto; exists j; split; [lia|].
-      rewrite <- ii_sub, to_nat_lxor by (pose proof (Nat.div2_odd (n - k));
-        destruct (Nat.odd (n - k)); simpl Nat.b2n in *; lia).
-      reflexivity.
-    + intros [Hs|[_ [Hb|[Hb|[_ [a [Ha ->]]]]]]]; [tauto|tauto|tauto|].
-      right; exists a; split; [lia|].
-      rewrite <- ii_sub, to_nat_lxor by (pose proof (Nat.div2_odd (n - k));
-        destruct (Nat.odd (n - k)); simpl Nat.b2n in *; lia).
-      reflexivity.
-  - eapply Inv_iff; [apply H2|]; intros w; split.
-    + intros [[Hs|Hb]|Hb]; tauto.
-    + intros [Hs|[_ [Hb|[Hb|[Hb _]]]]]; [tauto|tauto|tauto|discriminate].
-Qed.
-
-Lemma Inv_mark_digits t n ds l m L0 S :
-  Inv m L0 S ->
-  Inv (mark_digits t n (ii n) (map (fun k => (k, ii k, nth k ds 0)) l) m) L0
-      (fun w => S w \/ exists k, In k l /\ digit_marks t n k (nth k ds 0) w).
-Proof.
-  revert m S; induction l as [|k l IH]; simpl; intros m S H.
-  - eapply Inv_iff; [apply H|]; intros w; split; [tauto|]. intros [Hs|[k [[] _]]]; auto.
-  - eapply Inv_iff; [apply IH, Inv_mark_digit, H|]; intros w; split.
-    + intros [[Hs|Hd]|[j [Hj Hd]]]; [tauto| |]; right; eauto.
-    + intros [Hs|[j [[<-|Hj] Hd]]]; [tauto|left; right; auto|right; eauto].
-Qed.
-
 Lemma marks_are_options t ds n w :
   (exists k, In k (seq 0 (List.length ds)) /\ digit_marks t n k (nth k ds 0) w) <->
   code_option ds (val t) n w.
@@ -343,27 +379,92 @@ Proof.
       replace (n - k - (n - k - a)) with a by lia; apply Nat.lxor_comm.
 Qed.
 
+(** [m]'s bits below 63 are the numbers [w] with [S w]. *)
+Definition IB (m : int) (S : nat -> Prop) : Prop :=
+  forall w, w < 63 -> (Uint63.bit m (ii w) = true <-> S w).
+
+Lemma IB_iff m S S' : IB m S -> (forall w, S w <-> S' w) -> IB m S'.
+Proof. intros H H' w Hw; rewrite <- H'; apply H, Hw. Qed.
+
+Lemma IB_zero : IB 0 (fun _ => False).
+Proof. intros w _; rewrite bit_0; split; [discriminate|tauto]. Qed.
+
+Lemma bit_one_lsl v w :
+  to_nat v < 63 -> w < 63 -> Uint63.bit (PrimInt63.lsl 1 v) (ii w) = Nat.eqb w (to_nat v).
+Proof.
+  intros Hv Hw.
+  assert (Hw' : to_Z (ii w) = Z.of_nat w) by (apply (small_w w 63); exact Hw).
+  assert (Hv' : to_Z v = Z.of_nat (to_nat v)) by (rewrite of_to_nat; reflexivity).
+  pose proof (to_Z_bounded (ii w)) as Bw.
+  rewrite bit_lsl.
+  destruct (PrimInt63.ltb (ii w) v) eqn:E1.
+  - apply ltb_spec in E1. cbn [orb]. symmetry; apply Nat.eqb_neq; lia.
+  - assert (E1' : ~ (to_Z (ii w) < to_Z v)%Z)
+      by (intro C; apply ltb_spec in C; congruence).
+    destruct (PrimInt63.leb digits (ii w)) eqn:E2.
+    + apply leb_spec in E2. change (to_Z digits) with 63%Z in E2. lia.
+    + cbn [orb]. rewrite bit_1.
+      destruct (Nat.eqb w (to_nat v)) eqn:E3.
+      * apply Nat.eqb_eq in E3. apply eqb_spec. apply to_Z_inj.
+        rewrite sub_spec, Hw', Hv', E3, Z.sub_diag. reflexivity.
+      * apply Nat.eqb_neq in E3.
+        destruct (PrimInt63.eqb (PrimInt63.sub (ii w) v) 0) eqn:E4; auto.
+        apply eqb_spec in E4. apply (f_equal to_Z) in E4.
+        rewrite sub_spec in E4. change (to_Z 0) with 0%Z in E4.
+        rewrite Z.mod_small in E4 by lia. lia.
+Qed.
+
+Lemma IB_mark m S v : IB m S -> IB (bmark m v) (fun w => S w \/ w = to_nat v).
+Proof.
+  intros H w Hw; unfold bmark.
+  destruct (PrimInt63.ltb v 63) eqn:Hv.
+  - apply to_nat_ltb in Hv. change (to_nat 63) with 63 in Hv.
+    rewrite lor_spec, bit_one_lsl by auto. rewrite orb_true_iff, Nat.eqb_eq, (H w Hw).
+    tauto.
+  - rewrite (H w Hw). split; [tauto|]. intros [Hs| ->]; auto. exfalso.
+    assert (Hlt : to_nat v < to_nat 63) by (change (to_nat 63) with 63; lia).
+    apply to_nat_ltb in Hlt. congruence.
+Qed.
+
 Lemma heap_ok_sound t L ds n :
   heap_ok t L (digit_list ds) n (ii n) = true ->
   ~ In (val t n) (map (value (val t)) (moves (Code ds) n)) /\
   (forall u, u < val t n -> In u (map (value (val t)) (moves (Code ds) n))).
 Proof.
   unfold heap_ok, digit_list; cbv zeta.
-  pose proof (Inv_mark_digits t n ds (seq 0 (List.length ds)) _ _ _ (Inv_make L)) as HI.
-  set (m := mark_digits _ _ _ _ _) in *.
-  destruct HI as [HL HI].
-  destruct (PrimInt63.ltb (get t (ii n)) (PArray.length m)) eqn:Hg; [|discriminate].
-  destruct (get m (get t (ii n))) eqn:Hm; [discriminate|].
-  intros Ha. apply to_nat_ltb in Hg. rewrite HL in Hg.
-  change 0%uint63 with (ii 0) in Ha.
-  pose proof (all_marked_ok _ _ _ Ha) as Hall.
-  split.
-  - rewrite code_option_iff, <- marks_are_options. intros Hs.
-    assert (get m (ii (val t n)) = true) by (apply HI; auto).
-    unfold val in H; rewrite ii_to_nat in H; congruence.
-  - intros u Hu. rewrite code_option_iff, <- marks_are_options.
-    assert (Hu' : u < to_nat (PArray.length (make L false))) by (unfold val in Hu; lia).
-    destruct (proj1 (HI u Hu') (Hall u (conj (Nat.le_0_l u) Hu))) as [[]|Hs]; auto.
+  destruct (PrimInt63.ltb (get t (ii n)) 63) eqn:Hg63.
+  - pose proof (Inv_mark_digits bmark IB IB_iff IB_mark t n ds (seq 0 (List.length ds))
+                  0%uint63 _ IB_zero) as HI.
+    set (m := mark_digits bmark _ _ _ _ _) in *.
+    destruct (Uint63.bit m (get t (ii n))) eqn:Hm; [discriminate|].
+    intros Ha. apply to_nat_ltb in Hg63. change (to_nat 63) with 63 in Hg63.
+    change 0%uint63 with (ii 0) in Ha.
+    pose proof (all_bits_ok _ _ _ Ha) as Hall.
+    split.
+    + rewrite code_option_iff, <- marks_are_options. intros Hs.
+      assert (Uint63.bit m (ii (val t n)) = true) by (apply HI; [unfold val; lia|auto]).
+      unfold val in H; rewrite ii_to_nat in H; congruence.
+    + intros u Hu. rewrite code_option_iff, <- marks_are_options.
+      assert (Hu' : u < 63) by (unfold val in Hu; lia).
+      destruct (proj1 (HI u Hu') (Hall u (conj (Nat.le_0_l u) Hu))) as [[]|Hs]; auto.
+  - set (L0 := PArray.length (make L false)).
+    pose proof (Inv_mark_digits mark (fun m S => Inv m L0 S)
+                  (fun m S S' => Inv_iff m L0 S S') (fun m S v => Inv_mark m L0 S v)
+                  t n ds (seq 0 (List.length ds)) _ _ (Inv_make L)) as HI.
+    set (m := mark_digits mark _ _ _ _ _) in *.
+    destruct HI as [HL HI].
+    destruct (PrimInt63.ltb (get t (ii n)) (PArray.length m)) eqn:Hg; [|discriminate].
+    destruct (get m (get t (ii n))) eqn:Hm; [discriminate|].
+    intros Ha. apply to_nat_ltb in Hg. rewrite HL in Hg.
+    change 0%uint63 with (ii 0) in Ha.
+    pose proof (all_marked_ok _ _ _ Ha) as Hall.
+    split.
+    + rewrite code_option_iff, <- marks_are_options. intros Hs.
+      assert (get m (ii (val t n)) = true) by (apply HI; auto).
+      unfold val in H; rewrite ii_to_nat in H; congruence.
+    + intros u Hu. rewrite code_option_iff, <- marks_are_options.
+      assert (Hu' : u < to_nat L0) by (unfold val in Hu; lia).
+      destruct (proj1 (HI u Hu') (Hall u (conj (Nat.le_0_l u) Hu))) as [[]|Hs]; auto.
 Qed.
 
 Lemma covered_G r ds : covered r = Some ds -> forall n, G r n = G (Code ds) n.
