@@ -175,6 +175,23 @@ else
     not_ok "no Kayles script: no forged scripts"
 fi
 
+# Rules without a Coq theorem, and file names coqc cannot load: one
+# error line, no file.
+for x in "0.8F 2" "4.[3] 2" "0.7! 2" "0.6!2 3" "subtract{primes} 3"; do
+    set -- $x
+    rm -f "$T/nc.v"
+    "$SG" "$1" --no-cache --quiet --max 300 --export-proof "$T/nc.v" \
+        >/dev/null 2>"$T/nc.err"
+    rc=$?
+    check "$1: --export-proof gives exit $2, one 'no proof script' line, no file" \
+        test "$rc" = "$2" -a ! -e "$T/nc.v" -a \
+        "$(grep -c 'no proof script' "$T/nc.err")" = 1
+done
+"$SG" 0.07 --no-cache --quiet --export-proof "$T/0.07.v" >/dev/null 2>"$T/nc.err"
+rc=$?
+check "--export-proof 0.07.v (not a Coq identifier): exit 2, no file" \
+    test "$rc" = 2 -a ! -e "$T/0.07.v"
+
 # The bad certificates of tests/certs, through verify --export-proof:
 # rules the development does not cover get no script (exit 2); the false
 # claims it covers are refused by coqc; two are true statements (the
