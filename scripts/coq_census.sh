@@ -10,10 +10,13 @@
 #
 # usage: scripts/coq_census.sh [MAX [BATCH]]     (defaults 20000 and 40)
 # env:   SGEXPLORE (./sgexplore), CERTS (data/census/certs), OUT (a new
-#        temporary folder; the generated scripts are left there)
+#        temporary folder; the generated scripts are left there), SKIP (0:
+#        leave out that many certificates from the start of the list, to
+#        resume a run)
 set -u
 MAX=${1:-20000}
 BATCH=${2:-40}
+SKIP=${SKIP:-0}
 SG=${SGEXPLORE:-./sgexplore}
 CERTS=${CERTS:-data/census/certs}
 COQ=$(cd "$(dirname "$0")/../coq" && pwd)
@@ -30,9 +33,10 @@ for f in "$CERTS"/*.cert; do
     b=$(sed -n 's/^bound: //p' "$f")
     case $th in guy-smith | subtraction-window) ;; *) continue ;; esac
     [ "$b" -le "$MAX" ] && echo "$b $f"
-done | sort -n | cut -d' ' -f2- >"$OUT/list"
+done | sort -n | cut -d' ' -f2- | tail -n +$((SKIP + 1)) >"$OUT/list"
 total=$(wc -l <"$OUT/list")
-echo "coq_census: $total certificates with bound <= $MAX; scripts in $OUT/p"
+echo "coq_census: $total certificates with bound <= $MAX (after skipping" \
+     "$SKIP); scripts in $OUT/p"
 
 proven=0 failed=0 cpu=0 i=0 k=0
 compile() { # FILE: coqc's user + system CPU seconds on stdout
