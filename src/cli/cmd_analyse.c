@@ -31,7 +31,8 @@ static const cli_opt analyse_opts[] = {
     {"--plot", NULL, "FILE",
      "also draw G(n), with --misere G(n) and G-(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
-    {"--export-proof", NULL, "FILE.v", "write a Coq proof script of the period"},
+    {"--export-proof", NULL, "FILE.v",
+     "write a Coq proof script of the period"},
     {"--threads", NULL, "T",
      "threads of the sparse method, 1 to 64 (default: the cores, at most "
      "8)"},

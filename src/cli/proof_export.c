@@ -136,8 +136,8 @@ static int write_script(FILE *f, const sg_rule *r, const char *canon,
     write_rule(f, r, subtract);
     fputs(" n.\nProof.\n  intros n Hn.\n  apply (check_sound ", f);
     write_rule(f, r, subtract);
-    fprintf(f, " %llu %llu values); [|exact Hn].\n",
-            (unsigned long long)n0, (unsigned long long)p);
+    fprintf(f, " %llu %llu values); [|exact Hn].\n", (unsigned long long)n0,
+            (unsigned long long)p);
     fputs("  vm_cast_no_check (eq_refl Proved).\nQed.\n", f);
     return ferror(f) ? -1 : 0;
 }
@@ -150,8 +150,9 @@ static int module_name_ok(const char *path)
 
     b = b ? b + 1 : path;
     len = strlen(b);
-    if (len < 3 || strcmp(b + len - 2, ".v") != 0 || !(b[0] == '_' ||
-        (b[0] >= 'a' && b[0] <= 'z') || (b[0] >= 'A' && b[0] <= 'Z')))
+    if (len < 3 || strcmp(b + len - 2, ".v") != 0 ||
+        !(b[0] == '_' || (b[0] >= 'a' && b[0] <= 'z') ||
+          (b[0] >= 'A' && b[0] <= 'Z')))
         return 0;
     for (p = b; p < b + len - 2; p++)
         if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
@@ -207,8 +208,8 @@ int cli_export_proof(const char *path, const sg_rule *r, const char *canon,
     }
     sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
     f = fopen(tmp, "w");
-    ok = f && write_script(f, r, canon, subtract, res->preperiod,
-                           res->period, &vals, bound) == 0;
+    ok = f && write_script(f, r, canon, subtract, res->preperiod, res->period,
+                           &vals, bound) == 0;
     if (f && fclose(f) != 0)
         ok = 0;
     if (ok && rename(tmp, path) != 0)
