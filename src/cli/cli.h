@@ -211,6 +211,12 @@ int cli_parse_seconds(double *out, const char *opt, const char *text);
  * status after one line naming the option and the path. */
 int cli_check_folder(const char *opt, const char *path);
 
+/* --export-proof: write a Coq proof script of res's period to path
+ * (proof_export.c, docs/PROOFS.md); exit status after one error line
+ * when the Coq development does not cover the rule. */
+int cli_export_proof(const char *path, const sg_rule *r, const char *canon,
+                     const sg_result *res);
+
 /* Heaps of one position (--position, a line of --positions): numbers as
  * cli_parse_bignum reads them ("10^18+5"), separated by commas, spaces or
  * tabs (or a comma and spaces: "1, 2").  Exit status after one line

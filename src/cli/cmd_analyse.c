@@ -31,6 +31,8 @@ static const cli_opt analyse_opts[] = {
     {"--plot", NULL, "FILE",
      "also draw G(n), with --misere G(n) and G-(n) (.png, .svg or .pdf)"},
     {"--export-certificate", NULL, "FILE", "write the proof's certificate"},
+    {"--export-proof", NULL, "FILE.v",
+     "write a Coq proof script of the period"},
     {"--threads", NULL, "T",
      "threads of the sparse method, 1 to 64 (default: the cores, at most "
      "8)"},
@@ -227,7 +229,7 @@ typedef struct questions {
     size_t nheaps, npos;
     mpz_t *heaps, *pos_heaps, va, vb;
     const char **given; /* the --heap texts */
-    const char *position, *positions, *values, *plot, *cert;
+    const char *position, *positions, *values, *plot, *cert, *proof;
     int json, quiet;
     uint64_t upto;
 } questions;
@@ -260,6 +262,7 @@ static int questions_parse(questions *q, const cli_args *a)
     q->values = cli_get(a, "--values");
     q->plot = cli_get(a, "--plot");
     q->cert = cli_get(a, "--export-certificate");
+    q->proof = cli_get(a, "--export-proof");
     q->json = cli_json(a);
     q->quiet = cli_get(a, "--quiet") != NULL;
     if (q->plot && sg_plot_format_of(q->plot) == SG_PLOT_UNKNOWN) {
@@ -269,7 +272,8 @@ static int questions_parse(questions *q, const cli_args *a)
         return EXIT_USAGE;
     }
     if ((q->plot && (rc = cli_check_folder("--plot", q->plot))) ||
-        (q->cert && (rc = cli_check_folder("--export-certificate", q->cert))))
+        (q->cert && (rc = cli_check_folder("--export-certificate", q->cert))) ||
+        (q->proof && (rc = cli_check_folder("--export-proof", q->proof))))
         return rc;
     if (q->nheaps && (!(q->heaps = calloc(q->nheaps, sizeof *q->heaps)) ||
                       !(q->given = calloc(q->nheaps, sizeof *q->given)))) {
@@ -355,7 +359,8 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       cli_view *view)
 {
     static const char *const none[] = {"--heap", "--values",
-                                       "--export-certificate", "--deep"};
+                                       "--export-certificate", "--deep",
+                                       "--export-proof"};
     cli_misere x;
     size_t i, asked = CLI_MISERE_HEAPS, max_order = CLI_MISERE_MAX_ORDER;
     uint64_t max;
@@ -579,6 +584,11 @@ static int analyse_run(const cli_command *self, cli_args *a)
     }
     if (q.cert) {
         k = export_certificate(q.cert, &fl);
+        if (k)
+            rc = k;
+    }
+    if (q.proof) {
+        k = cli_export_proof(q.proof, &fl.r.rule, fl.r.canon, &fl.res);
         if (k)
             rc = k;
     }

@@ -63,6 +63,8 @@ static const cli_opt verify_opts[] = {
      "check this certificate instead of the cached proof"},
     {"--max", NULL, "N", "compute at most N values when the rule is new"},
     {"--seconds", NULL, "S", "stop computing after S seconds"},
+    {"--export-proof", NULL, "FILE.v",
+     "also write a Coq proof script of the claimed period"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -154,6 +156,7 @@ static void verify_write(cli_rec *r, const cli_flow *fl, int from_cert, int ok,
 static int verify_run(const cli_command *self, cli_args *a)
 {
     const char *cert_path = cli_get(a, "--certificate");
+    const char *proof_path = cli_get(a, "--export-proof");
     int json = cli_json(a), rc = EXIT_DONE, ok;
     cli_flow fl;
     sg_seq ref;
@@ -172,6 +175,8 @@ static int verify_run(const cli_command *self, cli_args *a)
         rc = EXIT_USAGE;
         goto out;
     }
+    if (proof_path && (rc = cli_check_folder("--export-proof", proof_path)))
+        goto out;
     if (cert_path) {
         if ((rc = load_certificate(&fl, a, cert_path)))
             goto out;
@@ -219,6 +224,13 @@ static int verify_run(const cli_command *self, cli_args *a)
     cli_rec_begin(&rec, stdout, json);
     verify_write(&rec, &fl, cert_path != NULL, ok, fail_n, why);
     cli_rec_end(&rec);
+    /* The claim (whatever the verdict above) as a Coq proof script:
+     * coqc then judges it without trusting either checker. */
+    if (proof_path) {
+        int k = cli_export_proof(proof_path, &fl.r.rule, fl.r.canon, &fl.res);
+        if (k)
+            rc = k;
+    }
 out:
     rc = cli_flow_finish(&fl, rc);
     cli_flow_clear(&fl);
