@@ -47,6 +47,10 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import census_table  # noqa: E402  (the census's codes, in sweep order)
+
 DONE_COLUMNS = ('code', 'goal', 'cap_cpu', 'status', 'preperiod', 'period',
                 'saltus', 'computed', 'stopped', 'cpu_seconds',
                 'wall_seconds', 'runs', 'theorem', 'checksum',
@@ -77,19 +81,7 @@ def write_atomic(path, text):
 
 def sweep_order():
     """{code: index} in the order of `sgexplore sweep octal`."""
-    out = []
-    for k in range(1, 5):
-        for i in range(8 ** k):
-            d = '%0*o' % (k, i)
-            if d[-1] != '0':
-                out.append('0.' + d)
-    out.append('4.0')
-    for k in range(1, 4):
-        for i in range(8 ** k):
-            d = '%0*o' % (k, i)
-            if d[-1] != '0':
-                out.append('4.' + d)
-    return {c: i for i, c in enumerate(out)}
+    return {c: i for i, c in enumerate(census_table.codes())}
 
 
 def budget_seconds(text):
