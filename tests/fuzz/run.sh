@@ -69,9 +69,15 @@ cli_objs=()
 # Two compilers at a time (FUZZ_BUILD_JOBS).
 building=0
 build_failed=0
-for f in "$src"/src/lib/*/*.c "$src"/src/lib/enum/sparse/*.c "$src/src/cli/args.c" \
-    "$src/src/cli/out.c"; do
-    o=$out/obj/$(basename "$(dirname "$f")")_$(basename "${f%.c}").o
+# Every .c under src/lib, at any depth (the layers' folders nest); the
+# object's name is its path under src/, so that two folders' files of one
+# name do not collide.
+lib_srcs=$(cd "$src" && find src/lib -name '*.c' | LC_ALL=C sort)
+[ -n "$lib_srcs" ] || { echo "fuzz: no sources under $src/src/lib" >&2; exit 1; }
+for rel in $lib_srcs src/cli/args.c src/cli/out.c; do
+    f=$src/$rel
+    o=$(echo "${rel#src/}" | tr / _)
+    o=$out/obj/${o%.c}.o
     if [ ! -f "$o" ] || [ "$f" -nt "$o" ]; then
         if [ $building -ge "${FUZZ_BUILD_JOBS:-2}" ]; then
             wait -n || build_failed=1
