@@ -32,6 +32,11 @@ extern "C" {
 /* Errors                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Also in api/sgexplore_api.h, the installed header, with the same
+ * values (api.c checks that they agree): whichever is included first
+ * defines it. */
+#ifndef SG_STATUS_DEFINED
+#define SG_STATUS_DEFINED
 typedef enum sg_status {
     SG_OK = 0,
     SG_E_INPUT,       /* malformed or out-of-range user input */
@@ -40,6 +45,7 @@ typedef enum sg_status {
     SG_E_INTERRUPTED, /* a cancel flag was raised (Ctrl-C) */
     SG_E_UNKNOWN      /* a question with no proven answer */
 } sg_status;
+#endif
 
 typedef struct sg_error {
     sg_status code;
