@@ -402,7 +402,8 @@ up to held_to in the values computed, never proven."""
 
 Move = collections.namedtuple("Move", "heap take leaves")
 Move.__doc__ = """A winning move: the index of the heap played, the
-tokens taken and the heaps left in its place."""
+tokens taken (None in a game given by a function, whose options are
+heaps, not removals) and the heaps left in its place."""
 
 
 class Certificate(dict):
@@ -563,7 +564,8 @@ class Position:
         if i < 0:
             self.move = None
         else:
-            self.move = Move(i, int(text(lib.sg_answer_move_take(a))),
+            take = text(lib.sg_answer_move_take(a))  # NULL: a function's
+            self.move = Move(i, None if take is None else int(take),
                              [int(text(lib.sg_answer_move_left(a, j)))
                               for j in range(lib.sg_answer_move_nleft(a))])
         self.heaps = None
@@ -684,23 +686,24 @@ class _Recent:
         self.lock = threading.Lock()
 
     def get(self, rule, max, cache):
-        key = None
-        if isinstance(rule, str):
-            key = (rule, max, cache if cache is None or cache is False
-                   else id(cache) if isinstance(cache, Cache) else cache,
-                   threading.get_ident())
-            with self.lock:
-                g = self.games.get(key)
-                if g is not None:
-                    self.games.move_to_end(key)
-                    return g
+        rule = _rule(rule)
+        # a text is the rule; a function is its Rule object (held here,
+        # so its id is not reused while the entry lives)
+        what = (rule.text, rule.form) if rule.moves is None else rule
+        key = (what, max, cache if cache is None or cache is False
+               else id(cache) if isinstance(cache, Cache) else cache,
+               threading.get_ident())
+        with self.lock:
+            g = self.games.get(key)
+            if g is not None:
+                self.games.move_to_end(key)
+                return g
         g = _new_game(rule, max, None, cache)
         g.compute(lib.sg_game_analyse)
-        if key is not None:
-            with self.lock:
-                self.games[key] = g
-                while len(self.games) > self.size:
-                    self.games.popitem(last=False)
+        with self.lock:
+            self.games[key] = g
+            while len(self.games) > self.size:
+                self.games.popitem(last=False)
         return g
 
 
@@ -736,7 +739,12 @@ def values(rule, a, b, *, cache=None, progress=None):
     if isinstance(rule, Result):
         return _values_extend(rule._game, a, b, progress)
     b = _int(b, "stop")
-    g = _game_of(rule, b if 0 < b <= U64_MAX else None, cache)
+    # a code gets the rule's own budget first (as the command line's
+    # --values), which may prove it; a function's values are only
+    # computed, so no more than asked
+    rule = _rule(rule)
+    budget = b if rule.moves is not None and 0 < b <= U64_MAX else None
+    g = _game_of(rule, budget, cache)
     return _values_extend(g, a, b, progress)
 
 

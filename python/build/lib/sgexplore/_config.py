@@ -1,2 +1,2 @@
 """Written when the package was built (setup.py)."""
-LIBDIR = '/tmp/x'
+LIBDIR = None
