@@ -566,12 +566,6 @@ static sg_answer *answer_new(size_t n, size_t nleft, int with_values)
     return a;
 }
 
-sg_answer *sgi_api_answer_new(size_t n, size_t nleft, int with_values);
-sg_answer *sgi_api_answer_new(size_t n, size_t nleft, int with_values)
-{
-    return answer_new(n, nleft, with_values);
-}
-
 /* The winning move of a game given by a function, into a. */
 static sg_status moves_answer(sg_answer *a, sg_game *g, const mpz_t *heaps,
                               const sg_position *p)
