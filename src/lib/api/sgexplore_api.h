@@ -301,7 +301,8 @@ sg_status sg_game_misere_position(sg_answer **out, sg_game *g,
                                   uint64_t budget_bytes);
 
 /* The misère quotient of the sums of heaps 1..heaps, each step proven
- * (max_order 0: 1000 elements; budget_bytes 0: 256 MiB).  SG_E_UNKNOWN
+ * (max_order 0: 1024 elements, as the command line; budget_bytes 0:
+ * 256 MiB).  SG_E_UNKNOWN
  * when a limit stops it, the last proven quotient being kept. */
 sg_status sg_game_quotient(sg_game *g, uint64_t heaps, uint64_t max_order,
                            uint64_t budget_bytes);
