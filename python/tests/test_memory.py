@@ -29,7 +29,7 @@ def test_analyse_10k_cached_is_flat(tmpdb):
         for i in range(n):
             r = sg.analyse(RULES[i % len(RULES)], max=3000, cache=cache)
             assert r.source == "cache"
-            if r.proven:
+            if r.proven and i % 20 == 0:
                 r.grundy(10**40)
                 r.position([10**18, 7])
 

@@ -115,9 +115,48 @@ elif test -x "$work/example"; then
 fi
 
 # 6. ---- The Python module (docs/PYTHON.md) --------------------------
-# Here the Python module is installed into "$prefix" and its pytest run
-# against this installed library (PKG_CONFIG_PATH, LD_LIBRARY_PATH=$lib).
+# `make install-python` into "$prefix" (pip from Debian, offline), the
+# module loading the library of $lib by the folder recorded at install
+# time (no SGEXPLORE_LIB, no LD_LIBRARY_PATH), its pytest run against
+# it, then `make uninstall-python`.  PYTHON3 (Makefile's) is tried
+# first, then Debian's /usr/bin/python3: the interpreter with pytest.
 # ---------------------------------------------------------------------
+py=
+for cand in "${PYTHON3:-python3}" /usr/bin/python3; do
+    if "$cand" -c 'import setuptools, pytest' 2>/dev/null &&
+        "$cand" -m pip --version >/dev/null 2>&1; then
+        py=$cand
+        break
+    fi
+done
+if test -z "$py"; then
+    say "no python3 with pytest, pip and setuptools (python3-pytest python3-pip python3-setuptools): the Python step is skipped"
+elif ! "$MAKE" -C "$abs_top_builddir" install-python prefix="$prefix" \
+    PYTHON3="$py" >"$work/install-python.log" 2>&1; then
+    cat "$work/install-python.log"
+    bad "make install-python prefix=$prefix"
+else
+    site=$("$py" "$abs_top_srcdir/python/sitedir.py" "$prefix")
+    loaded=$(cd "$work" && env -u SGEXPLORE_LIB -u LD_LIBRARY_PATH \
+        PYTHONPATH="$site" "$py" -c \
+        'import sgexplore as sg; print(sg.__file__, sg.library_path())')
+    case $loaded in
+    "$site/sgexplore/__init__.py $lib/libsgexplore.so.$SG_SO_MAJOR") ;;
+    *) bad "the installed module loads '$loaded', not $lib/libsgexplore.so.$SG_SO_MAJOR from $site" ;;
+    esac
+    t0=$(date +%s)
+    if (cd "$work" && env -u SGEXPLORE_LIB PYTHONPATH="$site" \
+        SGEXPLORE_CLI="$SGEXPLORE" PYTHONDONTWRITEBYTECODE=1 \
+        "$py" -m pytest -q -p no:cacheprovider \
+        "$abs_top_srcdir/python/tests" >"$work/pytest.log" 2>&1); then
+        say "ok: the Python module's tests pass against the installed library ($(tail -1 "$work/pytest.log" | tr -d =), $(($(date +%s) - t0)) s)"
+    else
+        tail -40 "$work/pytest.log"
+        bad "the Python module's tests fail against the installed library"
+    fi
+    "$MAKE" -C "$abs_top_builddir" uninstall-python prefix="$prefix" \
+        PYTHON3="$py" >/dev/null 2>&1 || bad "make uninstall-python"
+fi
 
 # 7. uninstall leaves no library file behind
 if ! "$MAKE" -C "$abs_top_builddir" uninstall prefix="$prefix" \

@@ -1,2 +1,0 @@
-"""Written when the package was built (setup.py)."""
-LIBDIR = None
