@@ -260,8 +260,9 @@ size_t sg_answer_heaps(const sg_answer *a);
 const char *sg_answer_value(const sg_answer *a, size_t i);
 const char *sg_answer_nim_sum(const sg_answer *a);
 /* The winning move, when the first player wins: the index of the heap
- * played (-1 when none), the tokens taken, and the heaps left in its
- * place (for a game given by a function: the option's heaps). */
+ * played (-1 when none), the tokens taken (NULL for a game given by a
+ * function), and the heaps left in its place (for a game given by a
+ * function: the option's heaps). */
 long sg_answer_move_heap(const sg_answer *a);
 const char *sg_answer_move_take(const sg_answer *a);
 size_t sg_answer_move_nleft(const sg_answer *a);
