@@ -69,8 +69,8 @@ static int64_t sub123(void *ctx, uint64_t n, uint64_t *buf, size_t cap)
 }
 
 /* One callback game to n values; *wall, *cpu in seconds. */
-static int run_moves(sg_moves_fn fn, const char *name, uint64_t n,
-                     double *wall, double *cpu)
+static int run_moves(sg_moves_fn fn, const char *name, uint64_t n, double *wall,
+                     double *cpu)
 {
     sg_game *g;
     double w0, c0;
