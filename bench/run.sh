@@ -449,6 +449,20 @@ print("  exact search (0.6, heaps to %d): %d positions stored in %.1f s, %.0f pe
 else
     echo "  skipped: needs \$SGEXPLORE and python3"
 fi
+
+# Games given by a function (the installed API, docs/API.md): three
+# options a heap through the callback, 10^5 and 10^6 values; and a
+# callback's subtract{1,2,3} against the reference method's, as a ratio.
+echo
+echo "games given by a function (bench/apibench):"
+if test -n "${APIBENCH:-}" && test -x "$APIBENCH"; then
+    for n in 100000 1000000; do
+        "$APIBENCH" "$n" | sed 's/^/  /'
+    done
+else
+    echo "  skipped: needs \$APIBENCH (make bench)"
+fi
+
 # Issue 49: the Python module (python/, docs/PYTHON.md) over the library
 # just built: a rule given by a Python function with three options per
 # heap to 10^5 values (target: under 2 s), and sg.values("0.6", 0, 10**7)

@@ -77,7 +77,7 @@ static void test_parse_forms(void **state)
     static const struct {
         const char *form, *text, *needle;
     } bad[] = {
-        {"rule", "0.7x", "'x'"},      {"rule", "", ""},
+        {"rule", "0.7x", "'x'"},       {"rule", "", ""},
         {"rule", "subtract{", ""},     {"octal", "0.9", "9"},
         {"subtract", "0", ""},         {"bogus", "0.77", "unknown rule form"},
         {"rule", "subtract{nope}", ""}};
@@ -189,6 +189,7 @@ static void test_budget_count(void **state)
     assert_false(sg_game_proven(g));
     assert_null(sg_game_certificate(g));
     assert_null(sg_game_theorem(g));
+    assert_non_null(sg_game_note(g));
     /* no candidate is claimed to be proven, whatever was observed */
     if (sg_game_observed(g, NULL, &p, NULL, NULL))
         assert_true(p > 0);
@@ -265,8 +266,7 @@ static void test_cancel(void **state)
     OK(sg_game_values(g, 0, n, got));
     assert_memory_equal(got, ref, n * sizeof *ref);
     /* the flag stays raised: a second run stops at once, keeping them */
-    expect_fail(sg_game_extend(g, n + 100000), SG_E_INTERRUPTED,
-                "interrupted");
+    expect_fail(sg_game_extend(g, n + 100000), SG_E_INTERRUPTED, "interrupted");
     assert_true(sg_game_computed(g) >= n);
     /* what was computed was stored: another game reads it back */
     h = game_of("grundy");
@@ -354,8 +354,8 @@ static void expect_move(sg_game *gm, const ref_rule *rr, const sg_answer *a,
 
 static void test_big_heaps(void **state)
 {
-    static const char *const rules[] = {"0.77", "0.8F", "4.37", "0.137",
-                                        "subtract{2,3,5,7,11,13}", "0.75"};
+    static const char *const rules[] = {
+        "0.77", "0.8F", "4.37", "0.137", "subtract{2,3,5,7,11,13}", "0.75"};
     size_t nref = 1000, i, j;
 
     (void)state;
@@ -965,6 +965,60 @@ static void test_misere(void **state)
     sg_game_free(g);
 }
 
+/* The families of sweeps: octal codes of one digit, and the subsets of
+ * {1..5} of one or two numbers, against lists made here. */
+static void test_sweep(void **state)
+{
+    uint64_t n, i, a, b;
+    char *rule, want[64];
+    size_t k = 0;
+
+    (void)state;
+    OK(sg_sweep_count("octal", 0, 0, 0, 1, 0, &n));
+    assert_int_equal(n, 7);
+    for (i = 0; i < n; i++) {
+        sg_game *g;
+        OK(sg_sweep_rule("octal", 0, 0, 0, 1, 0, i, &rule));
+        /* the codes 0.1 .. 0.7, each once (as digits seen) */
+        assert_int_equal(strlen(rule), 3);
+        assert_true(rule[0] == '0' && rule[1] == '.');
+        assert_true(rule[2] >= '1' && rule[2] <= '7');
+        assert_false(k & (1u << (rule[2] - '0')));
+        k |= 1u << (rule[2] - '0');
+        OK(sg_game_new(&g, rule));
+        sg_game_free(g);
+        sg_free(rule);
+    }
+    k = 0;
+    OK(sg_sweep_count("subtract", 1, 2, 5, 0, 0, &n));
+    assert_int_equal(n, 5 + 10);
+    for (a = 1; a <= 5; a++)
+        for (b = a; b <= 5; b++) {
+            int seen = 0;
+            if (a == b)
+                snprintf(want, sizeof want, "subtract{%llu}",
+                         (unsigned long long)a);
+            else
+                snprintf(want, sizeof want, "subtract{%llu,%llu}",
+                         (unsigned long long)a, (unsigned long long)b);
+            for (i = 0; i < n; i++) {
+                OK(sg_sweep_rule("subtract", 1, 2, 5, 0, 0, i, &rule));
+                seen += strcmp(rule, want) == 0;
+                sg_free(rule);
+            }
+            assert_int_equal(seen, 1);
+            k++;
+        }
+    assert_int_equal(k, n);
+    expect_fail(sg_sweep_count("octal", 1, 0, 0, 2, 0, &n), SG_E_INPUT,
+                "no sizes");
+    expect_fail(sg_sweep_count("bogus", 0, 0, 0, 0, 0, &n), SG_E_INPUT,
+                "unknown family");
+    expect_fail(sg_sweep_rule("octal", 0, 0, 0, 1, 0, 7, &rule), SG_E_INPUT,
+                "rule 7 of a family of 7");
+    assert_null(rule);
+}
+
 static void test_misc(void **state)
 {
     (void)state;
@@ -993,6 +1047,7 @@ int main(void)
         tu_tmp_test(test_memory_flat),
         tu_tmp_test(test_certificates),
         cmocka_unit_test(test_misere),
+        cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_misc),
     };
 

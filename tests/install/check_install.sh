@@ -58,6 +58,12 @@ if ! diff "$work/header.syms" "$work/so.syms" >"$work/syms.diff"; then
     bad "the exported symbols differ from the header's functions (< header, > library)"
 fi
 
+# ... and each is in the installed manual page
+while read -r f; do
+    grep -q "^\.BI \"[^\"]*\b$f(" "$prefix/share/man/man3/sgexplore.3" ||
+        bad "$f is not in sgexplore.3's synopsis"
+done <"$work/header.syms"
+
 # 3. the example against the shared library and the static archive
 export PKG_CONFIG_PATH=$lib/pkgconfig
 ex=$abs_top_srcdir/examples/example.c

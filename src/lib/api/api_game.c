@@ -332,6 +332,11 @@ const char *sg_game_method(const sg_game *g)
     return g->has_rule ? sg_enumerate_method(&g->rule) : "moves";
 }
 
+const char *sg_game_note(const sg_game *g)
+{
+    return sg_game_proven(g) ? NULL : g->res.note;
+}
+
 int sg_game_observed(const sg_game *g, uint64_t *preperiod, uint64_t *period,
                      uint64_t *saltus, uint64_t *held_to)
 {

@@ -204,6 +204,11 @@ const char *sg_game_stopped(const sg_game *g);
 /* The enumeration method ("sparse", "naive", ..., "moves"). */
 const char *sg_game_method(const sg_game *g);
 
+/* Why the result is unresolved, as the JSON's `note` ("no period proven
+ * in the computed range", ...); NULL when proven or before any
+ * analysis. */
+const char *sg_game_note(const sg_game *g);
+
 /* The best period candidate seen in the values of an unresolved rule:
  * observed, never proven.  Returns 1 and fills the non-NULL outputs
  * (pre-period, period, saltus, and the last heap the pattern was seen
@@ -260,8 +265,9 @@ size_t sg_answer_heaps(const sg_answer *a);
 const char *sg_answer_value(const sg_answer *a, size_t i);
 const char *sg_answer_nim_sum(const sg_answer *a);
 /* The winning move, when the first player wins: the index of the heap
- * played (-1 when none), the tokens taken, and the heaps left in its
- * place (for a game given by a function: the option's heaps). */
+ * played (-1 when none), the tokens taken (NULL for a game given by a
+ * function), and the heaps left in its place (for a game given by a
+ * function: the option's heaps). */
 long sg_answer_move_heap(const sg_answer *a);
 const char *sg_answer_move_take(const sg_answer *a);
 size_t sg_answer_move_nleft(const sg_answer *a);
@@ -361,6 +367,26 @@ sg_status sg_cache_store(sg_cache *c, const sg_game *g);
 /* Remove a rule's row (canonical text); *found says whether there was
  * one. */
 sg_status sg_cache_drop(sg_cache *c, const char *rule, int *found);
+
+/* ------------------------------------------------------------------ */
+/* Families of rules (sweeps)                                           */
+/* ------------------------------------------------------------------ */
+
+/* The families of `sgexplore sweep`, in its one order (docs/SWEEPS.md),
+ * so that a program walks the same rules as a sweep: `family` is
+ * "subtract" or "all-but" (sets of size_lo..size_hi numbers, each at
+ * most max_element), "octal" or "hex" (`digits` digits after the point,
+ * 1..20, `prefix` the digit before it) or "progressions"
+ * (subtract{a+bk} with a, b <= max_element).  A parameter the family
+ * does not take must be 0.  sg_sweep_count gives the number of rules,
+ * sg_sweep_rule the text of rule number `index` (0-based; malloc'd,
+ * accepted by sg_game_new).  Impossible parameters are SG_E_INPUT. */
+sg_status sg_sweep_count(const char *family, unsigned size_lo, unsigned size_hi,
+                         uint64_t max_element, unsigned digits, unsigned prefix,
+                         uint64_t *count);
+sg_status sg_sweep_rule(const char *family, unsigned size_lo, unsigned size_hi,
+                        uint64_t max_element, unsigned digits, unsigned prefix,
+                        uint64_t index, char **rule);
 
 /* ------------------------------------------------------------------ */
 /* Figures                                                              */
