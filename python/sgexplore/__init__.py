@@ -14,13 +14,13 @@ A thin layer over the C library libsgexplore (ctypes; docs/PYTHON.md):
 from ._lib import SGError, UnknownError
 from .game import (Cache, Certificate, Interrupted, Misere, Move, Observed,
                    Position, Quotient, Result, Rule, Verification, analyse,
-                   analyze, grundy, lib as _clib, misere_analysis as misere,
+                   analyze, family, grundy, lib as _clib, misere_analysis as misere,
                    position, sweep, values, verify)
 from .display import Figure
 
 __all__ = ["Cache", "Certificate", "Figure", "Interrupted", "Misere", "Move",
            "Observed", "Position", "Quotient", "Result", "Rule", "SGError",
-           "UnknownError", "Verification", "analyse", "analyze", "grundy",
+           "UnknownError", "Verification", "analyse", "analyze", "family", "grundy",
            "misere", "position", "sweep", "values", "verify",
            "library_version", "library_path"]
 

@@ -175,6 +175,13 @@ def _declare(lib):
         "sg_cache_store": (c_int, [C, G]),
         "sg_cache_drop": (c_int, [C, c_char_p, ctypes.POINTER(c_int)]),
         "sg_game_plot": (c_int, [G, c_char_p, c_u64, c_u64]),
+        "sg_game_note": (c_char_p, [G]),
+        "sg_sweep_count": (c_int, [c_char_p, ctypes.c_uint, ctypes.c_uint,
+                                   c_u64, ctypes.c_uint, ctypes.c_uint,
+                                   P_u64]),
+        "sg_sweep_rule": (c_int, [c_char_p, ctypes.c_uint, ctypes.c_uint,
+                                  c_u64, ctypes.c_uint, ctypes.c_uint, c_u64,
+                                  PP_char]),
     }
     for name, (restype, argtypes) in protos.items():
         fn = getattr(lib, name)

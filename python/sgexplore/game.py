@@ -432,8 +432,9 @@ class Result:
     rule, family, status ("periodic", "arithmetic-periodic",
     "unresolved"), proven; preperiod, period, saltus (None unless
     proven); theorem (its id), theorem_name, certified_to, certificate
-    (a Certificate or None); observed (an Observed or None); computed
-    (values G(0..computed-1) held), source, stopped, method; values.
+    (a Certificate or None); observed (an Observed or None); note (why
+    unresolved); computed (values G(0..computed-1) held), source,
+    stopped, method; values.
     Questions: grundy(n), position(heaps), values_range(a, b), plot().
     """
 
@@ -459,6 +460,7 @@ class Result:
         self.source = text(lib.sg_game_source(h))
         self.stopped = text(lib.sg_game_stopped(h))
         self.method = text(lib.sg_game_method(h))
+        self.note = text(lib.sg_game_note(h))
         o = [ctypes.c_uint64() for _ in range(4)]
         if lib.sg_game_observed(h, *(ctypes.byref(x) for x in o)):
             self.observed = Observed(*(x.value for x in o))
@@ -523,7 +525,7 @@ class Result:
         (values as a list)."""
         d = {k: getattr(self, k) for k in (
             "rule", "family", "source", "status", "preperiod", "period",
-            "saltus", "theorem", "certified_to", "computed")}
+            "saltus", "theorem", "certified_to", "computed", "note")}
         d["certificate"] = dict(self.certificate) if self.certificate \
             else None
         d["observed"] = self.observed._asdict() if self.observed else None
@@ -748,10 +750,63 @@ def values(rule, a, b, *, cache=None, progress=None):
     return _values_extend(g, a, b, progress)
 
 
-def sweep(rules, **options):
-    """Analyse every rule of an iterable (texts or Rules) in turn,
-    yielding each Result as it finishes; options as for analyse."""
-    for rule in rules:
+def family(name, *, size=None, max_element=0, digits=0, prefix=0):
+    """The rules of one of `sgexplore sweep`'s families, in its one
+    order (docs/SWEEPS.md), as texts: "subtract" and "all-but" (sets of
+    `size` numbers, an int or (lo, hi), each at most max_element),
+    "octal" and "hex" (`digits` digits after the point, `prefix` 0 or 4
+    before it), "progressions" (subtract{a+bk}, a and b at most
+    max_element)."""
+    args = _family_args(name, size, max_element, digits, prefix)
+    count = ctypes.c_uint64()
+    check(lib, lib.sg_sweep_count(*args, ctypes.byref(count)))
+    out = []
+    for i in range(count.value):
+        t = ctypes.c_void_p()
+        check(lib, lib.sg_sweep_rule(*args, i, ctypes.byref(t)))
+        out.append(take_string(lib, t))
+    return out
+
+
+def _family_args(name, size, max_element, digits, prefix):
+    if size is None:
+        lo = hi = 0
+    elif isinstance(size, int):
+        lo = hi = size
+    else:
+        lo, hi = size
+    return (_enc(name), _int(lo, "size"), _int(hi, "size"),
+            _u64(max_element, "max_element"), _int(digits, "digits"),
+            _int(prefix, "prefix"))
+
+
+def sweep(rules, *, size=None, max_element=0, digits=0, prefix=0,
+          shard=None, **options):
+    """Analyse rule after rule, yielding each Result as it finishes:
+    `rules` is an iterable of texts or Rules, or the name of a family
+    (as family(), with its parameters).  shard="K/N" keeps every N-th
+    rule from the K-th on, as `sgexplore sweep --shard`; a rule whose
+    canonical form came before is analysed once.  Other options as for
+    analyse."""
+    if isinstance(rules, str):
+        rules = family(rules, size=size, max_element=max_element,
+                       digits=digits, prefix=prefix)
+    k, n = 1, 1
+    if shard is not None:
+        try:
+            k, n = (int(x) for x in str(shard).split("/"))
+        except ValueError:
+            raise SGError("shard %r: expected K/N" % (shard,))
+        if not 1 <= k <= n:
+            raise SGError("shard %r: K must be 1..N" % (shard,))
+    seen = set()  # equal canonical forms once, as the program's sweep
+    for i, rule in enumerate(rules):
+        if i % n != k - 1:
+            continue
+        key = _rule(rule).canonical
+        if key in seen:
+            continue
+        seen.add(key)
         yield analyse(rule, **options)
 
 

@@ -42,6 +42,9 @@ def cli():
         p = subprocess.run([path, *args, "--json", "--no-cache"],
                            capture_output=True, text=True, timeout=300)
         assert p.returncode in (0, 3), (args, p.returncode, p.stderr)
+        if args and args[0] == "sweep":  # JSON Lines, the summary last
+            return p.returncode, [json.loads(x) for x in
+                                  p.stdout.splitlines()]
         return p.returncode, json.loads(p.stdout)
     return run
 

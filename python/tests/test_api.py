@@ -100,6 +100,53 @@ def test_sweep_yields_results(cli):
         assert (r.preperiod, r.period) == (want["preperiod"], want["period"])
 
 
+@pytest.mark.parametrize("args, params", [
+    (["octal", "--digits", "2"], dict(digits=2)),
+    (["hex", "--digits", "1", "--prefix", "4."], dict(digits=1, prefix=4)),
+    (["subtract", "--size", "2", "--max-element", "7"],
+     dict(size=2, max_element=7)),
+    (["all-but", "--size", "1-2", "--max-element", "5"],
+     dict(size=(1, 2), max_element=5)),
+    (["progressions", "--max-element", "4"], dict(max_element=4)),
+], ids=lambda x: x[0] if isinstance(x, list) else "")
+def test_family_and_sweep_as_the_program(cli, args, params):
+    name = args[0]
+    texts = sg.family(name, **params)
+    canon = [sg.Rule(t).canonical for t in texts]
+    _, rows = cli("sweep", *args, "--max", "300", "-j", "1")
+    summary = rows[-1]["summary"]
+    assert summary["family_rules"] == len(texts)
+    assert sorted(r["rule"] for r in rows[:-1]) == sorted(set(canon))
+    # one shard of it, analysed here as the program's sweep did
+    _, shard = cli("sweep", *args, "--max", "300", "-j", "1",
+                   "--shard", "2/3")
+    want = {r["rule"]: r for r in shard[:-1]}
+    got = {r.rule: r for r in sg.sweep(name, shard="2/3", max=300,
+                                       cache=False, **params)}
+    assert sorted(got) == sorted(want)
+    for rule, r in got.items():
+        w = want[rule]
+        assert (r.status, r.preperiod, r.period, r.saltus, r.computed) == \
+            (w["status"], w["preperiod"], w["period"], w["saltus"],
+             w["computed"]), rule
+
+
+def test_family_bad_parameters():
+    with pytest.raises(sg.SGError):
+        sg.family("octal", digits=0)
+    with pytest.raises(sg.SGError):
+        sg.family("frobnicate")
+    with pytest.raises(sg.SGError):
+        list(sg.sweep("octal", digits=1, shard="4/3"))
+
+
+def test_note_says_why_unresolved(cli):
+    r = sg.analyse("0.6", max=500, cache=False)
+    _, want = cli("0.6", "--max", "500")
+    assert r.note == want["note"] and r.note
+    assert sg.analyse("0.77", cache=False).note is None
+
+
 def test_verify_accepts_and_refuses():
     r = sg.analyse("0.77", cache=False)
     ok = sg.verify(r)

@@ -77,6 +77,7 @@ def test_result_keys(case):
                 "certified_to", "computed"):
         assert getattr(r, key) == cli[key], key
     assert r.theorem_name == cli["theorem"]
+    assert r.note == cli["note"]
     assert r.source == "computed"
     if cli["certificate"] is None:
         assert r.certificate is None
