@@ -210,9 +210,6 @@ def error(lib, status):
     msg = text(lib.sg_last_error()) or name
     if status == E_UNKNOWN:
         return UnknownError(msg, name)
-    if status == E_NOMEM:
-        e = SGError(msg, name)
-        return e
     return SGError(msg, name)
 
 
