@@ -14,7 +14,7 @@ import threading
 import weakref
 
 from . import _lib
-from ._lib import SGError, UnknownError, check, text, take_string
+from ._lib import SGError, check, text, take_string
 
 lib = _lib.load()
 
@@ -171,7 +171,6 @@ class Rule:
         self.name = name
         self.version = version
         self._canonical = None
-        self._mover = None
 
     def __repr__(self):
         if self.moves is not None:
@@ -202,20 +201,17 @@ class Rule:
                 lib.sg_game_free(g)
         return self._canonical
 
-    def _new(self):
-        """A new sg_game handle for this rule (the caller frees it)."""
+    def _new(self, mover_key=0):
+        """A new sg_game handle for this rule (the caller frees it); a
+        function's calls come with mover_key, its game's entry in
+        _movers (0: none, the handle computes nothing)."""
         h = ctypes.c_void_p()
         if self.moves is not None:
-            if self._mover is None:
-                self._mover = _Moves(self.moves)
-                self._key = next(_keys)
-                _movers[self._key] = self._mover
-                weakref.finalize(self, _movers.pop, self._key, None)
             name = self.name if self.name is not None else \
                 getattr(self.moves, "__name__", "function")
             version = self.version if self.version is not None else "0"
             st = lib.sg_game_from_moves(ctypes.byref(h), _enc(name),
-                                        _enc(version), _MOVES, self._key)
+                                        _enc(version), _MOVES, mover_key)
         elif self.form is not None:
             st = lib.sg_game_new_form(ctypes.byref(h), _enc(self.form),
                                       _enc(self.text or ""))
@@ -306,8 +302,17 @@ class _Game:
 
     def __init__(self, rule, cache=None, threads=0):
         self.rule = rule
-        self.h = rule._new()
+        # a function's state is the game's, so that one Rule may be
+        # analysed by several threads at once
+        self.mover = None if rule.moves is None else _Moves(rule.moves)
         self.run = _Run()
+        if self.mover is not None:
+            _movers[self.run.key] = self.mover
+        try:
+            self.h = rule._new(self.run.key if self.mover else 0)
+        except BaseException:
+            _movers.pop(self.run.key, None)
+            raise
         _runs[self.run.key] = self.run
         self.cache = cache
         lib.sg_game_set_cancel(self.h, ctypes.byref(self.run.cancel))
@@ -327,7 +332,7 @@ class _Game:
         raised once it returns."""
         run = self.run
         run.reset(progress)
-        mover = self.rule._mover
+        mover = self.mover
         if mover is not None:
             mover.exc = None
             mover.interrupted = False
@@ -361,6 +366,7 @@ class _Game:
 def _free_game(h, key, cache, run):
     lib.sg_game_free(h)
     _runs.pop(key, None)
+    _movers.pop(key, None)
 
 
 def _u64(n, what):

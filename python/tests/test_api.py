@@ -206,3 +206,34 @@ def test_missing_library_is_a_clear_import_error(monkeypatch):
     with pytest.raises(ImportError) as e:
         _lib.load()
     assert "/nonexistent/libsgexplore.so.0" in str(e.value)
+
+
+def test_threads_each_with_their_own_games():
+    # one Rule given by a function analysed by four threads at once, and
+    # codes beside them through each thread's own default cache
+    import threading
+
+    def moves(n):
+        return [[n - k] for k in (1, 2, 7) if k <= n] + \
+            ([[1, n - 2]] if n >= 3 else [])
+    from brute import grundy_values
+    want = grundy_values(moves, 3000)
+    rule = sg.Rule(moves=moves)
+    kayles = sg.analyse("0.77", cache=False).values.tolist()
+    errors, got = [], []
+
+    def work():
+        try:
+            for _ in range(3):
+                r = sg.analyse(rule, max=3000, cache=False)
+                got.append(r.values[:3000].tolist() == want)
+                got.append(sg.analyse("0.77").values.tolist() == kayles)
+        except BaseException as e:  # reported by the main thread
+            errors.append(e)
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len(got) == 24 and all(got)
