@@ -305,8 +305,8 @@ static int flow_begin(cli_flow *f, const cli_args *a)
     free(path);
     if (rc || !f->db)
         return rc;
-    if (sg_flow_lookup(&f->row, &f->res, &f->seq, &f->proven, f->db,
-                       f->r.canon, &err))
+    if (sg_flow_lookup(&f->row, &f->res, &f->seq, &f->proven, f->db, f->r.canon,
+                       &err))
         return cli_report(NULL, NULL, &err);
     f->t0 = now();
     return EXIT_DONE;

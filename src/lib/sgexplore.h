@@ -826,16 +826,15 @@ sg_status sg_flow_lookup(sg_flow_row *row, sg_result *res, sg_seq *s,
 const char *sg_flow_source(const sg_flow_row *row, const sg_seq *s);
 
 /* Whether res and s know more than the row read: worth storing. */
-int sg_flow_news(const sg_flow_row *row, const sg_result *res,
-                 const sg_seq *s);
+int sg_flow_news(const sg_flow_row *row, const sg_result *res, const sg_seq *s);
 
 /* Store res and s as `key`'s row (sg_store_put), the seconds of this
  * run added to those of the row read.  A cache that cannot be written
  * is SG_E_IO with sg_store_readonly's reason.  row is not changed. */
 sg_status sg_flow_store(const sg_flow_row *row, sg_store *db, const char *key,
                         const char *family, const sg_result *res,
-                        const sg_seq *s, const char *algorithm,
-                        double elapsed, sg_error *err);
+                        const sg_seq *s, const char *algorithm, double elapsed,
+                        sg_error *err);
 
 /* A run that its budget stopped (seconds, or memory for a run bounded by
  * time alone) ends as a result, not an error: the values computed are a

@@ -239,8 +239,7 @@ sg_status sgi_api_moves_find(sg_game *g, uint64_t h, uint64_t target,
  * far as they go (a rule) or observed (a function). */
 static sg_status prove_now(sg_game *g, sg_error *err)
 {
-    return sg_flow_settle(&g->res, g->has_rule ? &g->rule : NULL, &g->seq,
-                          err);
+    return sg_flow_settle(&g->res, g->has_rule ? &g->rule : NULL, &g->seq, err);
 }
 
 sg_status sgi_api_flow_lookup(sg_game *g, sg_store *st, int *found,

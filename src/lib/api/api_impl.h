@@ -51,7 +51,7 @@ struct sg_game {
     const char *source;  /* "computed", "cache", "extended" */
     const char *stopped; /* "proven", "time", "max", "memory",
                             "interrupted", or NULL */
-    double elapsed; /* seconds of computing not yet stored */
+    double elapsed;      /* seconds of computing not yet stored */
     /* misère play */
     sg_misere mis;
     sg_mquot quot;

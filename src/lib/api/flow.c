@@ -65,8 +65,7 @@ const char *sg_flow_source(const sg_flow_row *row, const sg_seq *s)
     return s->n > row->loaded ? "extended" : "cache";
 }
 
-int sg_flow_news(const sg_flow_row *row, const sg_result *res,
-                 const sg_seq *s)
+int sg_flow_news(const sg_flow_row *row, const sg_result *res, const sg_seq *s)
 {
     return !row->found || s->n > row->loaded ||
            res->status != row->loaded_status;
@@ -74,8 +73,8 @@ int sg_flow_news(const sg_flow_row *row, const sg_result *res,
 
 sg_status sg_flow_store(const sg_flow_row *row, sg_store *db, const char *key,
                         const char *family, const sg_result *res,
-                        const sg_seq *s, const char *algorithm,
-                        double elapsed, sg_error *err)
+                        const sg_seq *s, const char *algorithm, double elapsed,
+                        sg_error *err)
 {
     const char *why;
 
