@@ -239,75 +239,41 @@ sg_status sgi_api_moves_find(sg_game *g, uint64_t h, uint64_t target,
  * far as they go (a rule) or observed (a function). */
 static sg_status prove_now(sg_game *g, sg_error *err)
 {
-    sg_status st = g->has_rule ? sg_prove(&g->res, &g->rule, &g->seq)
-                               : sgi_prove_observe(&g->res, &g->seq);
-
-    g->res.computed = g->seq.n;
-    if (st)
-        return sg_error_set(err, st, -1,
-                            "out of memory while proving the period of %zu "
-                            "values",
-                            g->seq.n);
-    return SG_OK;
+    return sg_flow_settle(&g->res, g->has_rule ? &g->rule : NULL, &g->seq, err);
 }
 
 sg_status sgi_api_flow_lookup(sg_game *g, sg_store *st, int *found,
                               sg_error *err)
 {
-    sg_seq tmp;
     sg_status rc;
+    int proven = 0;
 
     *found = 0;
-    sg_seq_init(&tmp);
-    sg_store_entry_clear(&g->entry);
-    sg_store_entry_init(&g->entry);
-    if ((rc = sg_store_get(st, g->canon, &g->entry, &tmp, found, err))) {
-        sg_seq_clear(&tmp);
+    if ((rc = sg_flow_lookup(&g->row, &g->res, &g->seq, &proven, st, g->canon,
+                             err)))
         return rc;
-    }
-    if (!*found) {
-        sg_seq_clear(&tmp);
+    if (!(*found = g->row.found))
         return SG_OK;
-    }
-    g->found = 1;
-    g->loaded_status = g->entry.res.status;
-    g->elapsed = g->entry.elapsed;
-    if (g->entry.res.status != SG_UNRESOLVED || tmp.n > g->seq.n) {
-        sg_seq_clear(&g->seq);
-        g->seq = tmp;
-        sg_seq_init(&tmp);
-    }
-    g->loaded = g->seq.n;
-    sg_seq_clear(&tmp);
-    if (g->entry.res.status != SG_UNRESOLVED) {
-        /* the texts from the library's own table, not the row's, so that
-         * the entry need not outlive the result */
-        g->res = g->entry.res;
-        g->res.theorem_id =
-            sgi_theorem_lookup(g->entry.res.theorem_id, &g->res.theorem);
-        g->res.note = NULL;
-        g->res.computed = g->seq.n;
-        memset(&g->res.observed, 0, sizeof g->res.observed);
-        if (!g->res.theorem_id)
-            return sg_error_set(err, SG_E_IO, -1,
-                                "%s: the cached row names an unknown theorem",
-                                g->canon);
-    } else if ((rc = prove_now(g, err))) {
-        return rc;
-    }
-    sg_store_entry_clear(&g->entry);
-    sg_store_entry_init(&g->entry);
-    return SG_OK;
+    g->elapsed = 0;
+    /* an unresolved row: its observation, made from the values (the
+     * cache keeps none) */
+    return proven ? SG_OK : prove_now(g, err);
 }
 
 sg_status sgi_api_flow_store(sg_game *g, sg_store *st, sg_error *err)
 {
-    const char *why;
+    sg_status rc = sg_flow_store(&g->row, st, g->canon, g->family, &g->res,
+                                 &g->seq, sg_game_method(g), g->elapsed, err);
 
-    if (sg_store_readonly(st, &why))
-        return sg_error_set(err, SG_E_IO, -1, "%s", why);
-    return sg_store_put(st, g->canon, g->family, &g->res, &g->seq,
-                        sg_game_method(g), g->elapsed, err);
+    if (rc == SG_OK) {
+        /* what the row now holds, as if read back */
+        g->row.entry.elapsed += g->elapsed;
+        g->elapsed = 0;
+        g->row.found = 1;
+        g->row.loaded = g->seq.n;
+        g->row.loaded_status = g->res.status;
+    }
+    return rc;
 }
 
 /* Why a finished run ended. */
@@ -386,20 +352,13 @@ sg_status sgi_api_flow_run(sg_game *g, uint64_t n)
         return sgi_api_fail(&err);
     if (g->res.status == SG_UNRESOLVED && (n == 0 || n > g->seq.n))
         st = flow_compute(g, n, &by_memory, &memory_out, &err);
-    g->source = !g->found              ? "computed"
-                : g->seq.n > g->loaded ? "extended"
-                                       : "cache";
+    g->source = sg_flow_source(&g->row, &g->seq);
     g->stopped = stop_reason(g, st, by_memory, memory_out);
     g->elapsed += sgi_api_now() - t0;
+    /* a cache that cannot be written is no error: nothing is stored */
     if (db && g->seq.n > 0 && !sg_store_readonly(db, NULL) &&
-        (!g->found || g->seq.n > g->loaded ||
-         g->res.status != g->loaded_status)) {
-        if ((sst = sgi_api_flow_store(g, db, &serr)) == SG_OK) {
-            g->found = 1;
-            g->loaded = g->seq.n;
-            g->loaded_status = g->res.status;
-        }
-    }
+        sg_flow_news(&g->row, &g->res, &g->seq))
+        sst = sgi_api_flow_store(g, db, &serr);
     if (sgi_api_refresh(g))
         return SG_E_NOMEM;
     if (st)

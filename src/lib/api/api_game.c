@@ -106,7 +106,7 @@ static sg_game *game_alloc(void)
         return NULL;
     sg_rule_init(&g->rule);
     sg_seq_init(&g->seq);
-    sg_store_entry_init(&g->entry);
+    sg_flow_row_init(&g->row);
     sg_misere_init(&g->mis);
     sg_mquot_init(&g->quot);
     g->res.status = SG_UNRESOLVED;
@@ -123,7 +123,7 @@ void sg_game_free(sg_game *g)
     free(g->buf);
     free(g->mark);
     sg_seq_clear(&g->seq);
-    sg_store_entry_clear(&g->entry);
+    sg_flow_row_clear(&g->row);
     free(g->cert);
     sg_misere_clear(&g->mis);
     sg_mquot_clear(&g->quot);

@@ -33,8 +33,9 @@ struct sg_game {
     /* values and result */
     sg_seq seq;
     sg_result res;
-    sg_store_entry entry; /* the cached row the result's texts point into */
-    char *cert;           /* certificate text of a proven result */
+    sg_flow_row row; /* the cached row read (a proven result's texts
+                        point into it), as the program's flow keeps it */
+    char *cert;      /* certificate text of a proven result */
     /* settings */
     uint64_t max;
     double seconds;
@@ -50,10 +51,7 @@ struct sg_game {
     const char *source;  /* "computed", "cache", "extended" */
     const char *stopped; /* "proven", "time", "max", "memory",
                             "interrupted", or NULL */
-    int found;           /* its row was in the cache */
-    size_t loaded;       /* values read from it */
-    sg_period_status loaded_status;
-    double elapsed; /* seconds of computing, the row's included */
+    double elapsed;      /* seconds of computing not yet stored */
     /* misère play */
     sg_misere mis;
     sg_mquot quot;
