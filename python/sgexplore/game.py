@@ -516,14 +516,15 @@ class Result:
 
     def plot(self, start=0, stop=None, format="svg"):
         """G(start..stop) drawn by gnuplot, a Figure that Jupyter shows
-        (format "svg" or "png"); stop defaults to the values held, at
-        most 4*(n0+p) of a proven rule."""
+        (format "svg" or "png"); stop defaults to 4*(n0+p) of a proven
+        rule (at least 50), else the values held, at most 10,000 of them
+        (a figure of 10^6 points is megabytes of SVG)."""
         from .display import plot_game
         if stop is None:
             if self.proven:
                 stop = max(4 * (self.preperiod + self.period), 50)
             else:
-                stop = self.computed - 1
+                stop = min(self.computed, start + 10000) - 1
         return plot_game(self._game, start, stop, format)
 
     def as_dict(self):
