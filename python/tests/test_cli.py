@@ -1,5 +1,5 @@
 """The module's answers equal the command line's JSON (`sgexplore RULE
---json`, run here as a subprocess) on 40 rules of every kind: octal and
+--json`, run here as a subprocess) on 43 rules of every kind: octal and
 hexadecimal codes, set rules, CGSuite's `!`, `[..]` and whole notation,
 Grundy's game, names and the options' notations; the result's every
 key, heaps up to 10^40, positions with their winning moves, and the
