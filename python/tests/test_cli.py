@@ -180,11 +180,9 @@ def test_misere(cli, rule):
 
 @pytest.mark.parametrize("rule, heaps", [
     ("0.07", 10), ("0.77", 12),
-    # every heap of 3,5,9 is tame: the program decides by the tame rule,
-    # the library (api at 178be3f) by the quotient (/work/api-requests.txt)
-    pytest.param("subtract{1,3,4}", 9, marks=pytest.mark.xfail(
-        strict=True, reason="the library prefers the quotient to the tame "
-        "rule"))])
+    # every heap of 3,5,9 is tame: decided by the tame rule, not by the
+    # quotient computed beside it
+    ("subtract{1,3,4}", 9)])
 def test_misere_quotient(cli, rule, heaps):
     _, want = cli(rule, "--misere", "--quotient", "--max", str(heaps + 1),
                   "--position", "3,5,%d" % heaps)
