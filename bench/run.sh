@@ -449,5 +449,40 @@ print("  exact search (0.6, heaps to %d): %d positions stored in %.1f s, %.0f pe
 else
     echo "  skipped: needs \$SGEXPLORE and python3"
 fi
+
+# Games given by a function (the installed API, docs/API.md): three
+# options a heap through the callback, 10^5 and 10^6 values; a
+# callback's subtract{1,2,3} against the reference method's, as a ratio;
+# and 10^4 analyses of a cached rule with the resident set before and
+# after (it stays flat).
+echo
+echo "games given by a function (bench/apibench):"
+if test -n "${APIBENCH:-}" && test -x "$APIBENCH"; then
+    "$APIBENCH" 100000 | sed 's/^/  /'
+    "$APIBENCH" 1000000 nocache | sed 's/^/  /'
+else
+    echo "  skipped: needs \$APIBENCH (make bench)"
+fi
+
+# Issue 49: the Python module (python/, docs/PYTHON.md) over the library
+# just built: a rule given by a Python function with three options per
+# heap to 10^5 values (target: under 2 s), and sg.values("0.6", 0, 10**7)
+# against the program's --values for the same range (target: within
+# 1.2x), interleaved; bench/python_bench.py prints the ratios.
+echo
+echo "Python module (bench/python_bench.py):"
+PY=${PYTHON3:-python3}
+pylib=$(ls "$(dirname "$SGEXPLORE")"/src/lib/libsgexplore.so.* 2>/dev/null | head -1)
+if test -n "$pylib" && test -n "${top_srcdir:-}" && "$PY" -c 'import ctypes' 2>/dev/null; then
+    for what in moves values; do
+        runs=$RUNS
+        [ "$what" = values ] && runs=$(( RUNS < 3 ? RUNS : 3 ))
+        PYTHONPATH="$top_srcdir/python" SGEXPLORE_LIB="$pylib" \
+            timeout $((TIMEOUT * 8)) "$PY" "$top_srcdir/bench/python_bench.py" \
+            "$what" "$SGEXPLORE" "$runs" || echo "  $what: failed"
+    done
+else
+    echo "  skipped: needs the built libsgexplore.so and $PY"
+fi
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"

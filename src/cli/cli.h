@@ -282,12 +282,10 @@ typedef struct cli_flow {
     int memory_out;      /* memory ran out; the prefix is kept, unresolved */
     unsigned shares;     /* runs at once that share memory (sweep --jobs);
                            set before running, 0 as 1 */
-    /* cache state */
+    /* cache state: the row read (src/lib/api/flow.c, shared with the
+     * installed API) */
     sg_store *db;
-    sg_store_entry entry;
-    int found;
-    size_t loaded;
-    sg_period_status loaded_status;
+    sg_flow_row row;
     double t0;
     int store_rc;  /* exit status of the last store (0: stored) */
     uint64_t want; /* set before running: G(0..want-1) are computed when

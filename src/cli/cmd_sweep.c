@@ -603,7 +603,7 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
         snprintf(w.source, sizeof w.source, "%s", fl.source);
         w.b.max = fl.max;
         w.b.seconds = seconds;
-        w.b.from = fl.found ? fl.loaded : 0;
+        w.b.from = fl.row.found ? fl.row.loaded : 0;
         w.b.computed = fl.seq.n;
         snprintf(w.b.max_is, sizeof w.b.max_is, "%s",
                  scaled_default ? "default" : fl.max_is);

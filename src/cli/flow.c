@@ -2,8 +2,11 @@
  * flow.c - the one cached analysis every command uses (see cli.h): find
  * the cache, look the rule up, analyse or extend it within the budget
  * (--max, --seconds), store what was computed (also when interrupted),
- * and say where the answer came from.  Also the progress line that long
- * computations show on a terminal.
+ * and say where the answer came from.  The steps the installed library
+ * shares (look up, source, news, store, a stopped run settled) are
+ * libsg's sg_flow_* (src/lib/api/flow.c); the options, the messages and
+ * the --seconds alarm are the program's.  Also the progress line that
+ * long computations show on a terminal.
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
@@ -210,7 +213,7 @@ void cli_flow_init(cli_flow *f)
     memset(f, 0, sizeof *f);
     cli_rule_init(&f->r);
     sg_seq_init(&f->seq);
-    sg_store_entry_init(&f->entry);
+    sg_flow_row_init(&f->row);
     f->source = "computed";
     f->max_is = "default";
     f->stopped = "max";
@@ -219,7 +222,7 @@ void cli_flow_init(cli_flow *f)
 void cli_flow_clear(cli_flow *f)
 {
     sg_store_close(f->db);
-    sg_store_entry_clear(&f->entry);
+    sg_flow_row_clear(&f->row);
     sg_seq_clear(&f->seq);
     cli_rule_clear(&f->r);
     memset(f, 0, sizeof *f);
@@ -302,27 +305,16 @@ static int flow_begin(cli_flow *f, const cli_args *a)
     free(path);
     if (rc || !f->db)
         return rc;
-    if (sg_store_get(f->db, f->r.canon, &f->entry, &f->seq, &f->found, &err))
+    if (sg_flow_lookup(&f->row, &f->res, &f->seq, &f->proven, f->db, f->r.canon,
+                       &err))
         return cli_report(NULL, NULL, &err);
-    if (f->found) {
-        f->loaded = f->seq.n;
-        f->loaded_status = f->entry.res.status;
-        if (f->entry.res.status != SG_UNRESOLVED) {
-            f->proven = 1;
-            f->res = f->entry.res;
-            f->res.computed = f->seq.n;
-        }
-    }
     f->t0 = now();
     return EXIT_DONE;
 }
 
 static void flow_source(cli_flow *f)
 {
-    if (!f->found)
-        f->source = "computed";
-    else
-        f->source = f->seq.n > f->loaded ? "extended" : "cache";
+    f->source = sg_flow_source(&f->row, &f->seq);
 }
 
 /* Store; quiet_ro: no warning for a read-only cache. */
@@ -330,14 +322,9 @@ static int store(cli_flow *f, int quiet_ro)
 {
     sg_error err;
     const char *why;
-    double elapsed = now() - f->t0;
-
-    if (f->found)
-        elapsed += f->entry.elapsed;
-    if (!sg_store_readonly(f->db, NULL) &&
-        sg_store_put(f->db, f->r.canon, sg_rule_family(&f->r.rule), &f->res,
-                     &f->seq, sg_enumerate_method(&f->r.rule), elapsed,
-                     &err) == SG_OK)
+    if (sg_flow_store(&f->row, f->db, f->r.canon, sg_rule_family(&f->r.rule),
+                      &f->res, &f->seq, sg_enumerate_method(&f->r.rule),
+                      now() - f->t0, &err) == SG_OK)
         return EXIT_DONE;
     if (sg_store_readonly(f->db, &why)) {
         if (!quiet_ro)
@@ -352,7 +339,7 @@ int cli_flow_store(cli_flow *f)
 {
     if (!f->db)
         return EXIT_DONE;
-    if (f->found && f->seq.n <= f->loaded && f->res.status == f->loaded_status)
+    if (!sg_flow_news(&f->row, &f->res, &f->seq))
         return EXIT_DONE; /* nothing new to store */
     return store(f, 0);
 }
@@ -371,7 +358,7 @@ static int flow_failed(cli_flow *f, sg_status st, const char *what,
                       n);
         } else if (n == 0) {
             cli_error("interrupted before any value was computed");
-        } else if (f->found && f->seq.n <= f->loaded) {
+        } else if (f->row.found && f->seq.n <= f->row.loaded) {
             cli_error("interrupted; the cache %s still holds the %llu "
                       "values of an earlier run",
                       sg_store_path(f->db), n);
@@ -392,7 +379,7 @@ static int flow_failed(cli_flow *f, sg_status st, const char *what,
         return EXIT_RUNTIME;
     }
     /* Out of memory mid-way: keep what was computed, quietly. */
-    if (st == SG_E_NOMEM && f->db && f->seq.n > f->loaded &&
+    if (st == SG_E_NOMEM && f->db && f->seq.n > f->row.loaded &&
         !sg_store_readonly(f->db, NULL))
         store(f, 1);
     return cli_report(what, NULL, err);
@@ -407,12 +394,10 @@ static int budget_spent(cli_flow *f, sg_status *st, sg_error *err)
         return 0;
     cli_cancel = 0;
     f->budget_spent = 1;
-    if (sg_prove(&f->res, &f->r.rule, &f->seq) == SG_E_NOMEM) {
-        *st = sg_error_set(err, SG_E_NOMEM, -1,
-                           "out of memory while proving the period");
+    if (sg_flow_settle(&f->res, &f->r.rule, &f->seq, err)) {
+        *st = SG_E_NOMEM;
         return 0;
     }
-    f->res.computed = f->seq.n;
     return 1;
 }
 
@@ -471,11 +456,12 @@ static const char *stop_reason(const cli_flow *f)
  * proof itself runs out of memory (then the run fails). */
 static int memory_spent(cli_flow *f, sg_status st)
 {
+    sg_error settle_err; /* the run's own error is the one reported */
+
     if (st != SG_E_NOMEM || strcmp(f->max_is, "memory") != 0 || f->seq.n == 0)
         return 0;
-    if (sg_prove(&f->res, &f->r.rule, &f->seq) == SG_E_NOMEM)
+    if (sg_flow_settle(&f->res, &f->r.rule, &f->seq, &settle_err))
         return 0;
-    f->res.computed = f->seq.n;
     f->memory_out = 1;
     return 1;
 }

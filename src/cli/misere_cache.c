@@ -61,8 +61,7 @@ static int misere_store(const cli_flow *fl, const sg_store_misere *offer)
     if (!fl->db)
         return EXIT_DONE;
     if (sg_store_readonly(fl->db, &why)) {
-        if (fl->found && fl->seq.n <= fl->loaded &&
-            fl->res.status == fl->loaded_status)
+        if (!sg_flow_news(&fl->row, &fl->res, &fl->seq))
             cli_error("warning: %s; nothing was stored", why);
         return EXIT_DONE;
     }

@@ -101,6 +101,11 @@ void sgi_prove_memo_init(sgi_prove_memo *m, const sg_rule *r);
 sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
                           sgi_prove_memo *memo, int observing);
 
+/* The unresolved result of values no rule describes (a game given by
+ * a function, api/): the observed candidate alone, its saltus read off
+ * the end, `needs` UINT64_MAX (no theorem applies). */
+sg_status sgi_prove_observe(sg_result *res, const sg_seq *s);
+
 /* The count of values the analysis's next round should reach: twice the
  * current, or less when a candidate would be certified sooner. */
 size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,

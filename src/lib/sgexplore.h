@@ -32,6 +32,11 @@ extern "C" {
 /* Errors                                                               */
 /* ------------------------------------------------------------------ */
 
+/* Also in api/sgexplore_api.h, the installed header, with the same
+ * values (api.c checks that they agree): whichever is included first
+ * defines it. */
+#ifndef SG_STATUS_DEFINED
+#define SG_STATUS_DEFINED
 typedef enum sg_status {
     SG_OK = 0,
     SG_E_INPUT,       /* malformed or out-of-range user input */
@@ -40,6 +45,7 @@ typedef enum sg_status {
     SG_E_INTERRUPTED, /* a cancel flag was raised (Ctrl-C) */
     SG_E_UNKNOWN      /* a question with no proven answer */
 } sg_status;
+#endif
 
 typedef struct sg_error {
     sg_status code;
@@ -781,6 +787,62 @@ sg_status sg_store_checkpoint_list(sg_store *st,
 /* Remove the rule's checkpoint; *found says whether there was one. */
 sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
                                    sg_error *err);
+
+/* ------------------------------------------------------------------ */
+/* The cached analysis (src/lib/api/flow.c)                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The steps of one analysis through the cache that the program's flow
+ * (src/cli/flow.c) and the installed API's games (src/lib/api/) share,
+ * so that both look a rule up, say where its result came from, decide
+ * whether there is news to store and store it the same way: look up,
+ * analyse or extend (the caller's: budgets and messages differ), settle
+ * a run its budget stopped, store.
+ */
+typedef struct sg_flow_row {
+    sg_store_entry entry; /* the row read; a proven result read from it
+                             points into its texts */
+    int found;            /* the rule was cached */
+    size_t loaded;        /* values read from the row */
+    sg_period_status loaded_status;
+} sg_flow_row;
+
+void sg_flow_row_init(sg_flow_row *row);
+void sg_flow_row_clear(sg_flow_row *row);
+
+/* Look `key` (canonical text) up in db.  When the rule is cached, row
+ * records the row, s is replaced by its values when the row is proven or
+ * holds more values than s, and a proven row's result goes into *res
+ * (res->computed = s->n) with *proven set to 1.  When it is not, row,
+ * res and s are left as they were, but row->found is 0.  A damaged row
+ * is an SG_E_IO error. */
+sg_status sg_flow_lookup(sg_flow_row *row, sg_result *res, sg_seq *s,
+                         int *proven, sg_store *db, const char *key,
+                         sg_error *err);
+
+/* Where a result holding the values s came from: "computed" (not
+ * cached), "cache" (no value more than the row's) or "extended". */
+const char *sg_flow_source(const sg_flow_row *row, const sg_seq *s);
+
+/* Whether res and s know more than the row read: worth storing. */
+int sg_flow_news(const sg_flow_row *row, const sg_result *res, const sg_seq *s);
+
+/* Store res and s as `key`'s row (sg_store_put), the seconds of this
+ * run added to those of the row read.  A cache that cannot be written
+ * is SG_E_IO with sg_store_readonly's reason.  row is not changed. */
+sg_status sg_flow_store(const sg_flow_row *row, sg_store *db, const char *key,
+                        const char *family, const sg_result *res,
+                        const sg_seq *s, const char *algorithm, double elapsed,
+                        sg_error *err);
+
+/* A run that its budget stopped (seconds, or memory for a run bounded by
+ * time alone) ends as a result, not an error: the values computed are a
+ * correct prefix, proven as far as they go (r NULL: values no rule
+ * describes, observed only).  SG_E_NOMEM when the proof runs out of
+ * memory. */
+sg_status sg_flow_settle(sg_result *res, const sg_rule *r, const sg_seq *s,
+                         sg_error *err);
 
 /* ------------------------------------------------------------------ */
 /* Plots                                                                */

@@ -610,6 +610,22 @@ sg_status sgi_prove_round(sg_result *res, const sg_rule *r, const sg_seq *s,
     return prove_memo(res, r, s, memo, observing);
 }
 
+sg_status sgi_prove_observe(sg_result *res, const sg_seq *s)
+{
+    int nomem = 0;
+
+    memset(res, 0, sizeof *res);
+    res->status = SG_UNRESOLVED;
+    res->computed = s->n;
+    res->note = "no theorem applies to a game given by a function";
+    observe(res, SGI_PROOF_NONE, NULL, s, NULL, &nomem);
+    if (nomem) {
+        memset(&res->observed, 0, sizeof res->observed);
+        return SG_E_NOMEM;
+    }
+    return SG_OK;
+}
+
 sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
     run_memo memo;
