@@ -137,7 +137,7 @@ uint64_t sgi_agreement_end(proof_kind kind, uint64_t a, uint64_t p, uint64_t t)
     case SGI_PROOF_TWO_UNEQUAL:
         return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
     case SGI_PROOF_THREE:
-    case SGI_PROOF_HEX_ARITH: /* its own bound: hex_arith_check */
+    case SGI_PROOF_HEX_ARITH:    /* its own bound: hex_arith_check */
     case SGI_PROOF_SET_RESIDUES: /* its own bound: sgi_set_residue_needs */
     case SGI_PROOF_NONE:
     default:

@@ -263,8 +263,8 @@ int sgi_set_residues(const sgi_set *s, uint64_t p, uint64_t cap,
     for (r = 0; r < p; r++) {
         uint64_t v = first[r];
         int unknown = fbeyond[r] && !v;
-        if (v && excluded(s, v) && !class_least(&w, s, r, v + 1, mine, &v,
-                                                &unknown))
+        if (v && excluded(s, v) &&
+            !class_least(&w, s, r, v + 1, mine, &v, &unknown))
             goto out;
         if (unknown)
             goto out; /* a class whose least member is past the cap */
