@@ -18,6 +18,7 @@
  */
 #include "setexpr_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,62 +123,161 @@ static int walk_primes(walk *w, const sgi_set_item *it, uint64_t y, uint64_t x,
     return 1;
 }
 
+/* Past this, a member's size no longer matters: the walk only needs its
+ * residue (it is past every cap and bound). */
+#define HUGE ((u128)1 << 100)
+
+/* The k with k^e = y (e = 2, 3) or k(k+1)/2 = y (e = 0), y a member. */
+static uint64_t index_of(uint64_t y, int e)
+{
+    uint64_t k = 0;
+    u128 v;
+
+    for (;;) {
+        v = e ? (e == 2 ? (u128)k * k : (u128)k * k * k)
+              : (u128)k * (k + 1) / 2;
+        if (v >= y)
+            return k;
+        /* a first guess from floating point, then steps of one */
+        if (k == 0) {
+            long double g = e == 2   ? sqrtl((long double)y)
+                            : e == 3 ? cbrtl((long double)y)
+                                     : sqrtl(2.0L * (long double)y);
+            k = g > 4 ? (uint64_t)g - 3 : 1;
+        } else {
+            k++;
+        }
+    }
+}
+
+/* The j-th member from the first (index k0, value y0) of a kind whose
+ * members are a closed form of their index (HUGE when past it). */
+static u128 member_at(const sgi_set_item *it, uint64_t y0, uint64_t k0,
+                      uint64_t j)
+{
+    u128 k = (u128)k0 + j;
+
+    switch (it->kind) {
+    case SGI_SET_RANGE:
+        return (u128)y0 + j;
+    case SGI_SET_PROG:
+        return (u128)y0 + (u128)j * it->b;
+    case SGI_SET_SQUARES:
+        return k * k;
+    case SGI_SET_CUBES:
+        return k * k * k;
+    case SGI_SET_TRIANGULAR:
+        return k * (k + 1) / 2;
+    case SGI_SET_PRIMES:
+    case SGI_SET_FIBONACCI:
+    case SGI_SET_POWERS:
+    case SGI_SET_PROPER_DIV:
+    case SGI_SET_AT_MOST:
+    case SGI_SET_AT_LEAST:
+    default:
+        return HUGE;
+    }
+}
+
+/* Record member y of residue c: its class's least member of this item
+ * when within the cap, else the class may only start past the cap. */
+static void record(walk *w, uint64_t *mine, u128 y, uint64_t c)
+{
+    if (mine[c])
+        return;
+    if (y <= w->cap)
+        mine[c] = (uint64_t)y;
+    else
+        w->beyond[c] = 1;
+}
+
 /* The walk of one item from x on, into `mine` (least member per class of
- * this item alone).  Returns 1 when done (every class of the item is
- * either found, empty, or marked beyond), 0 when the budget ran out. */
+ * this item alone, w->beyond for classes met only past the cap).  The
+ * members are walked in increasing order, by value while it matters and
+ * by residue after: by index for the kinds with a closed form (the
+ * residues repeat after cycle_length members), by the residue recurrence
+ * for powers (c -> c B mod p: once a residue comes back, all later ones
+ * were seen) and Fibonacci numbers ((c, c') -> (c', c + c') is invertible
+ * mod p, so the pairs are purely periodic: back at the first pair, all
+ * were seen).  Returns 1 when done, 0 when the budget ran out. */
 static int walk_item(walk *w, const sgi_set_item *it, uint64_t x,
                      uint64_t *mine)
 {
-    uint64_t y = item_first(it, x), j = 0, L = cycle_length(it, w->p);
-    uint64_t f0 = 0, f1 = 0; /* Fibonacci: the first pair of residues */
-    uint64_t prev = 0;
-    int complete = 0;
+    uint64_t p = w->p, L = cycle_length(it, p), y0 = item_first(it, x);
+    uint64_t top = it->kind == SGI_SET_RANGE ? it->b : it->hi, j, k0 = 0;
+    uint64_t c = 0, c0 = 0, c1 = 0, cprev = 0, cnext = 0, bm = 0;
+    int bounded = it->kind == SGI_SET_RANGE || top < MAXV;
+    u128 y, ynext = 0;
 
-    if (it->kind == SGI_SET_POWERS)
-        memset(w->seen, 0, (size_t)w->p);
     if (it->kind == SGI_SET_PRIMES)
-        return walk_primes(w, it, y, x, mine);
-    while (y && y <= w->cap) {
-        uint64_t c = y % w->p;
+        return walk_primes(w, it, y0, x, mine);
+    if (!y0) {
+        /* nothing from x up to min(top, 2^63 - 1) */
+        if (!bounded)
+            mark_rest_beyond(w, mine);
+        return 1;
+    }
+    if (it->kind == SGI_SET_SQUARES || it->kind == SGI_SET_CUBES ||
+        it->kind == SGI_SET_TRIANGULAR)
+        k0 = index_of(y0, it->kind == SGI_SET_SQUARES  ? 2
+                          : it->kind == SGI_SET_CUBES ? 3
+                                                      : 0);
+    if (it->kind == SGI_SET_POWERS) {
+        memset(w->seen, 0, (size_t)p);
+        bm = it->a % p;
+    }
+    if (it->kind == SGI_SET_FIBONACCI) {
+        /* the member after y0 in the sequence 1, 2, 3, 5, ... */
+        u128 f0 = 1, f1 = 2;
+        while (f0 < y0) {
+            u128 t = f0 + f1;
+            f0 = f1;
+            f1 = t;
+        }
+        ynext = f1;
+        cnext = (uint64_t)(f1 % p);
+    }
+    y = y0;
+    c = y0 % p;
+    for (j = 0;; j++) {
         if (!w->budget--)
             return 0;
-        if (L && j == L) {
-            complete = 1;
-            break;
+        if (L) {
+            if (j == L)
+                return 1;
+            y = member_at(it, y0, k0, j);
+            c = (uint64_t)(y % p);
         }
+        if (bounded && y > top)
+            return 1; /* every member of the item was met */
         if (it->kind == SGI_SET_POWERS) {
-            /* The next power's residue is c * base mod p: once a residue
-             * comes back, every later one has been seen. */
-            if (w->seen[c]) {
-                complete = 1;
-                break;
-            }
+            if (w->seen[c])
+                return 1;
             w->seen[c] = 1;
         }
         if (it->kind == SGI_SET_FIBONACCI) {
-            /* Consecutive members are consecutive Fibonacci numbers, and
-             * (F_k, F_k+1) mod p is purely periodic (the step is
-             * invertible): back at the first pair, all residues are seen.
-             * 1 is a member once; the walk starts at 1, 2, 3, ... */
-            if (j == 1) {
-                f0 = prev % w->p;
-                f1 = c;
-            } else if (j > 1 && prev % w->p == f0 && c == f1) {
-                complete = 1;
-                break;
-            }
+            if (j == 0)
+                c0 = c;
+            else if (j == 1)
+                c1 = c;
+            else if (cprev == c0 && c == c1)
+                return 1;
+            cprev = c;
         }
-        if (!mine[c])
-            mine[c] = y;
-        prev = y;
-        j++;
-        y = item_first(it, y + 1);
+        record(w, mine, y, c);
+        if (it->kind == SGI_SET_POWERS) {
+            y = y > HUGE / it->a ? HUGE : y * it->a;
+            c = (uint64_t)((u128)c * bm % p);
+        } else if (it->kind == SGI_SET_FIBONACCI) {
+            /* the values saturate, the residues follow the recurrence */
+            u128 t = y + ynext > HUGE ? HUGE : y + ynext;
+            uint64_t rn = (uint64_t)(((u128)c + cnext) % p);
+            y = ynext;
+            ynext = t;
+            c = cnext;
+            cnext = rn;
+        }
     }
-    if (complete || (y == 0 && it->hi < MAXV) ||
-        (y == 0 && it->kind == SGI_SET_RANGE))
-        return 1; /* every residue the item will ever have was met */
-    mark_rest_beyond(w, mine);
-    return 1;
 }
 
 /* The least member >= x of the union of the included items in each
