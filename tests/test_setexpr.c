@@ -942,8 +942,8 @@ static void test_enum_published(void **state)
  * there by the reference, so only sets whose classes the reference can
  * tell are compared; a share of the claims must be made (the test is not
  * vacuous), and the named targets of THEORY.md 7.8 must be claimed. */
-static void residue_case(const char *text, const rset *r, uint64_t p,
-                         int must, size_t *claims)
+static void residue_case(const char *text, const rset *r, uint64_t p, int must,
+                         size_t *claims)
 {
     sgi_set s;
     uint64_t least[64], k, m = 0, n = 0, mm = 0, nn = 0, c;
@@ -1006,19 +1006,31 @@ static void test_residues(void **state)
     } named[] = {
         {"powers-of-2", 3, {rit(2, 0, 0, R_POW2)}, {{0}}, 1, 0},
         {"powers-of-2", 12, {rit(2, 0, 0, R_POW2)}, {{0}}, 1, 0},
-        {"1,primes\\2", 2, {rit(0, 1, 1, 0), rit(2, 0, 0, R_PRIMES)},
-         {rit(0, 2, 2, 0)}, 2, 1},
+        {"1,primes\\2",
+         2,
+         {rit(0, 1, 1, 0), rit(2, 0, 0, R_PRIMES)},
+         {rit(0, 2, 2, 0)},
+         2,
+         1},
         {"1,primes", 4, {rit(0, 1, 1, 0), rit(2, 0, 0, R_PRIMES)}, {{0}}, 2, 0},
         {"primes", 30, {rit(2, 0, 0, R_PRIMES)}, {{0}}, 1, 0},
         {"squares", 7, {rit(2, 0, 0, R_SQUARES)}, {{0}}, 1, 0},
         {"cubes", 9, {rit(2, 0, 0, R_CUBES)}, {{0}}, 1, 0},
         {"triangular", 10, {rit(2, 0, 0, R_TRI)}, {{0}}, 1, 0},
         {"fibonacci", 8, {rit(2, 0, 0, R_FIB)}, {{0}}, 1, 0},
-        {"2,powers-of-3", 5, {rit(0, 2, 2, 0), rit(2, 0, 0, R_POW3)}, {{0}}, 2,
+        {"2,powers-of-3",
+         5,
+         {rit(0, 2, 2, 0), rit(2, 0, 0, R_POW3)},
+         {{0}},
+         2,
          0},
         {"primes\\2,3", 6, {rit(2, 0, 0, R_PRIMES)}, {rit(0, 2, 3, 0)}, 1, 1},
-        {"4+3k,squares", 12, {rit(1, 4, 3, 0), rit(2, 0, 0, R_SQUARES)}, {{0}},
-         2, 0},
+        {"4+3k,squares",
+         12,
+         {rit(1, 4, 3, 0), rit(2, 0, 0, R_SQUARES)},
+         {{0}},
+         2,
+         0},
     };
     tu_rng g;
     size_t it, iters = tu_scaled(400), claims = 0, tried = 0, i;
@@ -1052,8 +1064,8 @@ static void test_residues(void **state)
         residue_case(text, &r, tu_range(&g, 1, 40), 0, &claims);
     }
     if (claims * 4 < tried)
-        fail_msg("only %zu of %zu random sets had their residues found",
-                 claims, tried);
+        fail_msg("only %zu of %zu random sets had their residues found", claims,
+                 tried);
 }
 
 int main(void)

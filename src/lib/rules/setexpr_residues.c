@@ -219,7 +219,7 @@ static int walk_item(walk *w, const sgi_set_item *it, uint64_t x,
     }
     if (it->kind == SGI_SET_SQUARES || it->kind == SGI_SET_CUBES ||
         it->kind == SGI_SET_TRIANGULAR)
-        k0 = index_of(y0, it->kind == SGI_SET_SQUARES  ? 2
+        k0 = index_of(y0, it->kind == SGI_SET_SQUARES ? 2
                           : it->kind == SGI_SET_CUBES ? 3
                                                       : 0);
     if (it->kind == SGI_SET_POWERS) {
