@@ -34,6 +34,7 @@ SPLIT_WORK_MAX = 1 << 28    # the same limits as prove/theorems.c
 CLASS_WORK_MAX = 1 << 27
 HEX_WORK_MAX = 1 << 28
 HEX_VALUE_MAX = 1 << 20
+RESIDUE_PERIOD_MAX = 1 << 16  # as rules/setexpr.h (set-residues)
 MAX_FILE = 1 << 20          # the same limit as `sgexplore verify`
 MAX_U63 = (1 << 63) - 1
 
@@ -272,7 +273,7 @@ def item_members(item, n, sieve):
         return set(range(item[1], min(item[2], n) + 1))
     if kind == 'prog':
         _, a, step, lo, hi = item
-        first = a + max(0, -(-(lo - a) // step))
+        first = a + step * max(0, -(-(lo - a) // step))
         return set(range(first, min(hi, n) + 1, step))
     _, base, lo, hi = item
     top = min(hi, n)
@@ -311,7 +312,7 @@ def beyond_residues(item, B, P):
         return {k % P for k in range(lo, min(hi, lo + P - 1) + 1)}
     if kind == 'prog':
         _, a, step, lo, hi = item
-        first = a + max(0, -(-(max(lo, B + 1) - a) // step))
+        first = a + step * max(0, -(-(max(lo, B + 1) - a) // step))
         # a + step k mod P repeats with period P / gcd(step, P) in k
         return {x % P for x in range(first, min(hi, first + step * P) + 1, step)}
     _, base, lo, hi = item
@@ -395,18 +396,15 @@ class SetRule:
         least = {}
         for k in self.members(B):
             least.setdefault(k % P, k)
-        for r in range(P):
-            if r in least:
-                continue
-            # No member <= B in class r: the class must hold none at all,
-            # so no included item may have a member past B in it.
-            for it in self.inc:
-                res = beyond_residues(it, B, P)
-                if res is None and it[0] == 'primes':
-                    res = prime_classes_beyond(it, B, P)
-                if r in res:
-                    return None, 'the least member of the class %d mod %d ' \
-                        'is not within the bound' % (r, P)
+        # A class with no member <= B must hold none at all: no included
+        # item may have a member past B in it.
+        late = set()
+        for it in self.inc:
+            res = beyond_residues(it, B, P)
+            late |= prime_classes_beyond(it, B, P) if res is None else res
+        for r in sorted(late - set(least)):
+            return None, 'the least member of the class %d mod %d is not ' \
+                'within the bound' % (r, P)
         return max(least.values()), None
 
 
@@ -826,6 +824,9 @@ def check_set_residues(c, rule, values_of, max_bound):
     if B > max_bound or P > max_bound:
         raise NotChecked("bound %d is beyond this checker's limit %d "
                          "(SG_CHECK_MAX_BOUND)" % (B, max_bound))
+    if P > RESIDUE_PERIOD_MAX:
+        return 'refuted: the period exceeds 65536, the largest whose ' \
+               'residue classes are walked'
     M, why = rule.residue_bound(P, B)
     if why:
         return 'refuted: ' + why

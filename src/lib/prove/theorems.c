@@ -934,6 +934,11 @@ int sgi_set_residue_needs(const sg_rule *r, uint64_t p, uint64_t cap,
         *why = "the set-residues theorem applies to subtraction sets only";
         return 0;
     }
+    if (p > SGI_SET_RESIDUE_PERIOD_MAX) {
+        *why = "the period exceeds 65536, the largest whose residue classes "
+               "are walked";
+        return 0;
+    }
     ok = sgi_set_residues(r->set, p, cap, &m, NULL);
     if (ok <= 0) {
         *why = "the least member of some class of the set modulo the "

@@ -119,11 +119,13 @@ int sgi_set_periodic(const sgi_set *s, uint64_t *period, uint64_t *offset);
  * least member of the class, and *classes = |R| (may be NULL).  Returns
  * 1 when M is known exactly and at most cap; 0 when it is not (a class
  * whose least member may lie past the cap or past 2^63, a walk longer
- * than SGI_SET_RESIDUE_WORK_MAX steps, p above
+ * than SGI_SET_RESIDUE_WORK_MAX steps, more than
+ * SGI_SET_RESIDUE_SKIPS_MAX excluded members skipped, p above
  * SGI_SET_RESIDUE_PERIOD_MAX, a heap-dependent set); -1 when out of
  * memory. */
-#define SGI_SET_RESIDUE_PERIOD_MAX ((uint64_t)1 << 20)
-#define SGI_SET_RESIDUE_WORK_MAX ((uint64_t)1 << 24)
+#define SGI_SET_RESIDUE_PERIOD_MAX ((uint64_t)1 << 16)
+#define SGI_SET_RESIDUE_WORK_MAX ((uint64_t)1 << 22)
+#define SGI_SET_RESIDUE_SKIPS_MAX ((uint64_t)1 << 12)
 int sgi_set_residues(const sgi_set *s, uint64_t p, uint64_t cap,
                      uint64_t *maxleast, uint64_t *classes);
 

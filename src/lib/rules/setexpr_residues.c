@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The state of one class during a walk. */
-enum { CLASS_EMPTY = 0, CLASS_FOUND = 1, CLASS_BEYOND = 2 };
+/* What one prime of a walk costs against the budget. */
+#define PRIME_STEP 8
 
 /* The scratch of one analysis: per class the least member found (0:
  * none) and whether members may lie beyond the cap. */
@@ -33,6 +33,7 @@ typedef struct walk {
     unsigned char *beyond;
     unsigned char *seen; /* powers: residues met; primes: scratch */
     uint64_t budget;     /* steps left before "unknown" */
+    uint64_t skips;      /* excluded members the walks may still skip */
 } walk;
 
 static void note(walk *w, uint64_t y)
@@ -106,8 +107,11 @@ static int walk_primes(walk *w, const sgi_set_item *it, uint64_t y, uint64_t x,
     }
     while (need && y && y <= w->cap) {
         uint64_t c = y % w->p;
-        if (!w->budget--)
+        /* a prime costs a primality test of each odd number up to the
+         * next: about 8 steps' worth near 10^7 */
+        if (w->budget < PRIME_STEP)
             return 0;
+        w->budget -= PRIME_STEP;
         if (!mine[c] && gcd64(c, w->p) == 1) {
             mine[c] = y;
             need--;
@@ -288,6 +292,12 @@ static int walk_union(walk *w, const sgi_set *s, uint64_t x, uint64_t *mine)
     size_t i;
     uint64_t r;
 
+    /* each walk of the union costs the p classes as well: a difference
+     * whose excluded items swallow a whole class (primes\1+2k) re-walks
+     * the union once per member skipped, and must stop within the budget */
+    if (w->budget < w->p)
+        return 0;
+    w->budget -= w->p;
     memset(w->least, 0, (size_t)w->p * sizeof *w->least);
     memset(w->beyond, 0, (size_t)w->p);
     for (i = 0; i < s->ninc; i++) {
@@ -323,7 +333,7 @@ static int class_least(walk *w, const sgi_set *s, uint64_t c, uint64_t x,
         *unknown = !*out && w->beyond[c];
         if (!*out || !excluded(s, *out))
             return 1;
-        if (*out >= w->cap)
+        if (*out >= w->cap || !w->skips--)
             return (*out = 0, *unknown = 1, 1);
         x = *out + 1;
     }
@@ -356,6 +366,7 @@ int sgi_set_residues(const sgi_set *s, uint64_t p, uint64_t cap,
     w.least = least;
     w.beyond = beyond;
     w.budget = SGI_SET_RESIDUE_WORK_MAX;
+    w.skips = SGI_SET_RESIDUE_SKIPS_MAX;
     if (!walk_union(&w, s, 1, mine))
         goto out;
     memcpy(first, least, (size_t)p * sizeof *first);
