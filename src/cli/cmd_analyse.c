@@ -536,6 +536,7 @@ static int report(const questions *q, const cli_flow *fl, cli_view *view)
     else if (!q->nheaps && !q->position && !q->values)
         quiet_status(&rec, fl);
     if (q->where) {
+        cli_view_values(&rec, view); /* the record's usual values */
         if ((k = cli_where_write(&rec, NULL, CLI_FMT_NONE, &fl->res, &fl->seq,
                                  q->va, q->vb, q->wv)) == EXIT_UNKNOWN)
             unknown = 1;

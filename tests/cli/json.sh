@@ -114,6 +114,9 @@ run set_periodic analysis 0 "$SG" --subtract 4+3k --heap 10^30 --json
 run values_huge analysis 0 "$SG" nim --max 200 --values '10^40:10^40+2' --json
 run values_2p63 analysis 0 "$SG" nim --max 200 --values '10^19:10^19+1' --json
 run values_2p53 analysis 0 "$SG" nim --max 200 --values '2^53-2:2^53+1' --json
+run where analysis 0 "$SG" --subtract powers-of-2 --values 0:20 --where 1 --json
+run where_huge analysis 0 "$SG" --subtract 1,3,4 --values '0:10^30' --where 0 --json
+run where_set analysis 0 "$SG" 0.8F --values 0:200 --where 4 --json
 printf '1,2\n4 7\n10^3\n' | sed 's/10^3/1000/' >"$T/pos"
 run positions positions_line 0 "$SG" 0.07 --positions "$T/pos" --json
 printf '1,2\n1,100000\n' >"$T/pos2"
