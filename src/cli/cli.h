@@ -118,7 +118,8 @@ extern const cli_command *const cli_commands[];
 
 /* The command entries, one per cmd_*.c file. */
 extern const cli_command cli_cmd_analyse, cli_cmd_verify, cli_cmd_cache,
-    cli_cmd_plot, cli_cmd_graph, cli_cmd_sweep, cli_cmd_merge, cli_cmd_atlas;
+    cli_cmd_plot, cli_cmd_graph, cli_cmd_sweep, cli_cmd_merge, cli_cmd_atlas,
+    cli_cmd_diff;
 
 /* Print the --help text of a command, generated from its entry. */
 void cli_help(FILE *f, const cli_command *c);
