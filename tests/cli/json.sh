@@ -238,6 +238,9 @@ run verify verify 0 "$SG" verify 0.07 --json
 "$SG" 0.07 --export-certificate "$T/c.cert" --quiet --heap 1 >/dev/null
 run verify_cert verify 0 "$SG" verify --certificate "$T/c.cert" --json
 run verify_unresolved verify 3 "$SG" verify 0.6 --max 500 --no-cache --json
+run diff_differ diff 0 "$SG" diff 0.07 0.137 --no-cache --json
+run diff_equal diff 0 "$SG" diff 'subtract{powers-of-2}' 'subtract{1,2}' --no-cache --json
+run diff_unknown diff 3 "$SG" diff 0.6 0.6 --max 500 --no-cache --json
 run cache_drop cache_drop 0 "$SG" cache drop 0.6 --json
 if command -v gnuplot >/dev/null 2>&1; then
     run plot plot 0 "$SG" plot 0.07 -o "$T/p.svg" --json
