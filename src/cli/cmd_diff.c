@@ -36,9 +36,7 @@ const cli_command cli_cmd_diff = {
     "max(n0) + lcm(p1, p2) heaps, twice that when the saltus per heap\n"
     "differs).  Exit 3 when neither is known: the values agree as far as\n"
     "they are computed but a period is unproven.",
-    /* CLI_CMD_RULE declares the rule options that cli_rule_get reads; a
-     * rule given by option beside two positional ones is refused there */
-    CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_EXIT3,
+    CLI_CMD_CACHE | CLI_CMD_EXIT3,
     diff_opts,
     diff_run,
 };
@@ -133,6 +131,26 @@ static uint64_t first_difference(const cli_flow *f1, const cli_flow *f2,
     return i;
 }
 
+/* Rule k (a positional argument: diff takes no rule options) run
+ * through the flow with --max and --seconds. */
+static int run_rule(cli_flow *f, const cli_args *a, size_t k)
+{
+    uint64_t max = 0;
+    double seconds = 0;
+    int rc;
+
+    if ((rc = cli_rule_parse_text(&f->r, "rule", cli_pos(a, k))))
+        return rc;
+    if (cli_get(a, "--max") &&
+        (rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
+        return rc;
+    if (cli_get(a, "--seconds") &&
+        (rc =
+             cli_parse_seconds(&seconds, "--seconds", cli_get(a, "--seconds"))))
+        return rc;
+    return cli_flow_run_rule(f, a, max, seconds, 0);
+}
+
 static int diff_run(const cli_command *self, cli_args *a)
 {
     cli_flow f1, f2;
@@ -152,7 +170,7 @@ static int diff_run(const cli_command *self, cli_args *a)
     cli_flow_init(&f2);
     mpz_init(y1);
     mpz_init(y2);
-    if ((rc = cli_flow_run(&f1, a, 0, 0)) || (rc = cli_flow_run(&f2, a, 1, 0)))
+    if ((rc = run_rule(&f1, a, 0)) || (rc = run_rule(&f2, a, 1)))
         goto out;
     if (compare_end(&f1, &f2, &end, &proof) < 0) {
         cli_error("diff: the comparison needs more than 10^8 heaps "

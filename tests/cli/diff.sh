@@ -132,6 +132,9 @@ check "diff with three rules: exit 2, one line" \
 sgd 0.07 0.x >"$T/o" 2>"$T/e"
 check "diff with a bad rule: exit 2, one line" \
     test "$?/$(wc -l <"$T/e")" = 2/1
+sgd 0.07 --subtract 1,2 >"$T/o" 2>"$T/e"
+check "diff takes its rules as arguments, not options: exit 2, one line" \
+    test "$?/$(wc -l <"$T/e")" = 2/1
 sgd 0.07 0.137 >"$T/o" 2>&1
 check "the text names both rules and the first difference" \
     test "$(grep -c '^rule [12]: \|^first difference: n = 1, G1 = 0, G2 = 1$' \
