@@ -29,11 +29,12 @@ NUMBER_KEYS = ('preperiod', 'period', 'saltus', 'proof_start', 'proof_period',
                'proof_saltus', 'bound')
 THEOREMS = ('subtraction-window', 'guy-smith', 'guy-smith-unequal',
             'guy-smith-3', 'tail-arith', 'tail-split-arith', 'tail-periodic',
-            'hex-arith')
+            'hex-arith', 'set-residues')
 SPLIT_WORK_MAX = 1 << 28    # the same limits as prove/theorems.c
 CLASS_WORK_MAX = 1 << 27
 HEX_WORK_MAX = 1 << 28
 HEX_VALUE_MAX = 1 << 20
+RESIDUE_PERIOD_MAX = 1 << 16  # as rules/setexpr.h (set-residues)
 MAX_FILE = 1 << 20          # the same limit as `sgexplore verify`
 MAX_U63 = (1 << 63) - 1
 
@@ -192,6 +193,9 @@ def parse_rule(text):
                          for k in range(top + 1)], [])
         return Rule([(0, False)] + [(0 if k in nums else 3, False)
                                     for k in range(1, top + 1)], [(3, False)])
+    m = re.fullmatch(r'(subtract|all-but)\{(.+)\}', text)
+    if m:
+        return SetRule(m.group(1) == 'all-but', m.group(2))
     if text.lower() == 'grundy':
         text = '4!.0'
     m = re.fullmatch(r'([0-9A-Fa-f]!?)\.((?:[0-9A-Fa-f]!?)*)'
@@ -204,6 +208,254 @@ def parse_rule(text):
     if finite[0][0] & 3:
         raise Malformed('the digit before the point may only split')
     return Rule(finite, toks(m.group(3)))
+
+
+# ----------------------------------------------------------------------
+# Rules over set expressions (docs/SETS.md), from their canonical text
+# ----------------------------------------------------------------------
+
+SET_NAMES = ('primes', 'squares', 'cubes', 'triangular', 'fibonacci')
+HEAP_NAMES = re.compile(r'proper-divisors|at-(?:most|least)-(?:half|[0-9]+/[0-9]+)')
+
+
+def parse_set_item(text):
+    """One item: ('range', a, b), ('prog', a, step, lo, hi),
+    (name, base, lo, hi) for the named sets, or ('heap',) for a set that
+    depends on the heap."""
+    m = re.fullmatch(r'([0-9]+)(?:-([0-9]+))?', text)
+    if m:
+        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+        if a < 1 or b < a or b > MAX_U63:
+            raise Malformed('bad set item %r' % text[:40])
+        return ('range', a, b)
+    m = re.fullmatch(r'(.*?)(?::([0-9]+)-([0-9]+))?', text)
+    body, lo, hi = m.group(1), int(m.group(2) or 1), int(m.group(3) or MAX_U63)
+    if lo < 1 or hi < lo or hi > MAX_U63:
+        raise Malformed('bad bound in %r' % text[:40])
+    if HEAP_NAMES.fullmatch(body):
+        return ('heap',)
+    m = re.fullmatch(r'([0-9]+)\+([0-9]+)k', body)
+    if m:
+        a, step = int(m.group(1)), int(m.group(2))
+        if a < 1 or step < 1:
+            raise Malformed('bad progression %r' % text[:40])
+        return ('prog', a, step, max(lo, a), hi)
+    m = re.fullmatch(r'powers-of-([0-9]+)', body)
+    if m and int(m.group(1)) >= 2:
+        return ('powers', int(m.group(1)), lo, hi)
+    if body in SET_NAMES:
+        return (body, 0, lo, hi)
+    raise Malformed('cannot read the set item %r' % text[:40])
+
+
+def isqrt(n):
+    r = int(n ** 0.5)
+    while r * r > n:
+        r -= 1
+    while (r + 1) * (r + 1) <= n:
+        r += 1
+    return r
+
+
+def icbrt(n):
+    r = int(round(n ** (1.0 / 3)))
+    while r ** 3 > n:
+        r -= 1
+    while (r + 1) ** 3 <= n:
+        r += 1
+    return r
+
+
+def item_members(item, n, sieve):
+    """The members <= n of a heap-independent item, as a set."""
+    kind = item[0]
+    if kind == 'range':
+        return set(range(item[1], min(item[2], n) + 1))
+    if kind == 'prog':
+        _, a, step, lo, hi = item
+        first = a + step * max(0, -(-(lo - a) // step))
+        return set(range(first, min(hi, n) + 1, step))
+    _, base, lo, hi = item
+    top = min(hi, n)
+    if kind == 'primes':
+        out = {k for k in range(max(lo, 2), top + 1) if sieve[k]}
+    elif kind == 'squares':
+        out = {k * k for k in range(1, isqrt(top) + 1)}
+    elif kind == 'cubes':
+        out = {k ** 3 for k in range(1, icbrt(top) + 1)}
+    elif kind == 'triangular':
+        out, k = set(), 1
+        while k * (k + 1) // 2 <= top:
+            out.add(k * (k + 1) // 2)
+            k += 1
+    elif kind == 'fibonacci':
+        out, x, y = set(), 1, 2
+        while x <= top:
+            out.add(x)
+            x, y = y, x + y
+    else:       # powers
+        out, x = set(), 1
+        while x <= top:
+            out.add(x)
+            x *= base
+    return {k for k in out if k >= lo}
+
+
+def beyond_residues(item, B, P):
+    """The residues mod P of the item's members greater than B (all of
+    them, by an argument of its own for each kind), or None when they
+    cannot be told (primes: a class coprime to P holds infinitely many,
+    by Dirichlet, and no list is needed: such a class has members past B)."""
+    kind = item[0]
+    if kind == 'range':
+        lo, hi = max(item[1], B + 1), item[2]
+        return {k % P for k in range(lo, min(hi, lo + P - 1) + 1)}
+    if kind == 'prog':
+        _, a, step, lo, hi = item
+        first = a + step * max(0, -(-(max(lo, B + 1) - a) // step))
+        # a + step k mod P repeats with period P / gcd(step, P) in k
+        return {x % P for x in range(first, min(hi, first + step * P) + 1, step)}
+    _, base, lo, hi = item
+    lo = max(lo, B + 1)
+    if lo > hi:
+        return set()
+    if kind == 'primes':
+        return None
+    if kind in ('squares', 'cubes', 'triangular'):
+        e = {'squares': 2, 'cubes': 3}.get(kind)
+        val = (lambda k: k ** e) if e else (lambda k: k * (k + 1) // 2)
+        k = 1
+        root = isqrt(lo) if kind == 'squares' else icbrt(lo) \
+            if kind == 'cubes' else isqrt(2 * lo)
+        k = max(1, root - 2)
+        while val(k) < lo:
+            k += 1
+        # k^e mod P repeats with period P in k; k(k+1)/2 with period 2P
+        return {val(j) % P for j in range(k, k + 2 * P) if val(j) <= hi}
+    if kind == 'powers':
+        k = 0
+        while base ** k < lo:
+            k += 1
+        if hi < MAX_U63:
+            return {base ** j % P for j in range(k, k + P + 1)
+                    if base ** j <= hi}
+        # b^j mod P is eventually periodic, pre-period and period <= P
+        return {pow(base, j, P) for j in range(k, k + P + 1)}
+    # fibonacci: the Pisano period of P, then one period of residues
+    x, y, k = 1, 2, 0
+    while x < lo:
+        x, y, k = y, x + y, k + 1
+    pi, u, v = 0, 0, 1 % P
+    while True:
+        u, v, pi = v, (u + v) % P, pi + 1
+        if (u, v) == (0, 1 % P):
+            break
+    out = set()
+    for _ in range(pi):
+        if x > hi:
+            break
+        out.add(x % P)
+        x, y = y, x + y
+    return out
+
+
+class SetRule:
+    """A subtraction or all-but game over a set expression: the union of
+    the included items minus the excluded ones."""
+
+    def __init__(self, allbut, text):
+        inc, _, exc = text.partition('\\')
+        self.allbut = allbut
+        self.inc = [parse_set_item(t) for t in inc.split(',')]
+        self.exc = [parse_set_item(t) for t in exc.split(',')] if exc else []
+        self.heap = any(i[0] == 'heap' for i in self.inc + self.exc)
+
+    def theorem(self):
+        if self.allbut or self.heap:
+            return None
+        return 'set-residues'
+
+    def members(self, n):
+        """The members <= n, ascending."""
+        sieve = bytearray([1]) * (n + 1)
+        sieve[0:2] = b'\0\0'[:min(2, n + 1)]
+        for q in range(2, isqrt(n) + 1):
+            if sieve[q]:
+                sieve[q * q::q] = bytearray(len(sieve[q * q::q]))
+        inc, exc = set(), set()
+        for it in self.inc:
+            inc |= item_members(it, n, sieve)
+        for it in self.exc:
+            exc |= item_members(it, n, sieve)
+        return sorted(inc - exc)
+
+    def residue_bound(self, P, B):
+        """(M, None): M the largest over the classes mod P holding a member
+        of the least member of the class, when every such least member is
+        at most B; (None, why) when that cannot be shown."""
+        least = {}
+        for k in self.members(B):
+            least.setdefault(k % P, k)
+        # A class with no member <= B must hold none at all: no included
+        # item may have a member past B in it.
+        late = set()
+        for it in self.inc:
+            res = beyond_residues(it, B, P)
+            late |= prime_classes_beyond(it, B, P) if res is None else res
+        for r in sorted(late - set(least)):
+            return None, 'the least member of the class %d mod %d is not ' \
+                'within the bound' % (r, P)
+        return max(least.values()), None
+
+
+def prime_classes_beyond(item, B, P):
+    """Classes mod P of the primes past B of the item: every class coprime
+    to P when the item is unbounded (Dirichlet) or reaches past B (then
+    listed up to its bound, which must be small); a class sharing a factor
+    d with P holds the prime d only."""
+    _, _, lo, hi = item
+    lo = max(lo, B + 1)
+    if hi < MAX_U63:
+        if hi - lo > 1 << 22:
+            raise NotChecked('a bounded set of primes too long to list')
+        return {k % P for k in range(lo, hi + 1)
+                if k > 1 and all(k % q for q in range(2, isqrt(k) + 1))}
+    out = {r for r in range(P) if gcd(r, P) == 1}
+    for d in range(2, P + 1):
+        if P % d == 0 and d >= lo and all(d % q for q in range(2, isqrt(d) + 1)):
+            out.add(d % P)
+    return out
+
+
+def gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+class SetValues:
+    """G(0), G(1), ... of a subtraction game over a set, by brute force:
+    the mex over every member k <= n."""
+
+    def __init__(self, rule):
+        self.rule, self.g = rule, []
+
+    def upto(self, n):
+        if len(self.g) >= n:
+            return self.g
+        ms, g = self.rule.members(n), []
+        for h in range(n):
+            opts = set()
+            for k in ms:
+                if k > h:
+                    break
+                opts.add(g[h - k])
+            v = 0
+            while v in opts:
+                v += 1
+            g.append(v)
+        self.g = g
+        return g
 
 
 # ----------------------------------------------------------------------
@@ -455,6 +707,8 @@ def check(c, values_of, max_bound):
 
     # 1. The theorem applies to the rule; saltus and start it allows.
     applies = rule.theorem()
+    if applies == 'set-residues' and thm == applies:
+        return check_set_residues(c, rule, values_of, max_bound)
     if applies == 'guy-smith-3' and thm == 'hex-arith':
         applies = thm       # finite codes with bit 8: plain or arithmetic
     if applies is None:
@@ -553,6 +807,42 @@ def check(c, values_of, max_bound):
     return claimed(c, g, B)
 
 
+def check_set_residues(c, rule, values_of, max_bound):
+    """Steps 1 to 6 for the set-residues theorem (THEORY.md 7.8): start
+    0, plain period, agreement G(n+P) = G(n) for 0 <= n < M."""
+    a, P, S, B = c['proof_start'], c['proof_period'], c['proof_saltus'], \
+        c['bound']
+    if c['period'] < 1 or P < 1:
+        return 'refuted: the period must be positive'
+    if (c['status'] == 'periodic') != (c['saltus'] == 0):
+        return 'refuted: the status %s contradicts the saltus %d' % (
+            c['status'], c['saltus'])
+    if S != 0 or c['saltus'] != 0:
+        return 'refuted: this theorem proves only plain periodicity'
+    if a != 0:
+        return 'refuted: the set-residues theorem starts at 0'
+    if B > max_bound or P > max_bound:
+        raise NotChecked("bound %d is beyond this checker's limit %d "
+                         "(SG_CHECK_MAX_BOUND)" % (B, max_bound))
+    if P > RESIDUE_PERIOD_MAX:
+        return 'refuted: the period exceeds 65536, the largest whose ' \
+               'residue classes are walked'
+    M, why = rule.residue_bound(P, B)
+    if why:
+        return 'refuted: ' + why
+    if M + P - 1 > B:
+        return 'refuted: the bound is smaller than the theorem needs ' \
+               '(%d < %d)' % (B, M + P - 1)
+    g = values_of(c['rule'], rule).upto(B + 1)
+    if c['checksum'] != 'fnv1a64:%016x' % fnv1a64(g, B + 1):
+        return 'refuted: checksum of G(0..bound) does not match'
+    for n in range(0, M):
+        if g[n + P] != g[n]:
+            return 'refuted at n = %d: G(n+P) != G(n) in the theorem\'s ' \
+                   'range' % n
+    return claimed(c, g, B)
+
+
 def claimed(c, g, B):
     """Steps 5 and 6: the claimed period and pre-period, given that the
     theorem proved (P, S) from a on."""
@@ -618,7 +908,8 @@ def main(argv):
 
     def values_of(text, rule):
         if text not in cache:
-            cache[text] = Values(rule)
+            cache[text] = SetValues(rule) if isinstance(rule, SetRule) \
+                else Values(rule)
         return cache[text]
 
     if argv[1:] == ['-']:

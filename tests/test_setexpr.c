@@ -930,6 +930,144 @@ static void test_enum_published(void **state)
     free(g);
 }
 
+/* ------------------------------------------------------------------ */
+/* Residues (setexpr_residues.c)                                        */
+/* ------------------------------------------------------------------ */
+
+/* Random heap-independent sets and moduli p <= 40: whenever
+ * sgi_set_residues claims M (every least member of a class at most the
+ * cap 1500), the reference's members up to LIM = 100000 must give the
+ * same classes and the same M: a class it called empty whose least member
+ * lies in (1500, LIM] would show.  Named sets that reach LIM are cut
+ * there by the reference, so only sets whose classes the reference can
+ * tell are compared; a share of the claims must be made (the test is not
+ * vacuous), and the named targets of THEORY.md 7.8 must be claimed. */
+static void residue_case(const char *text, const rset *r, uint64_t p, int must,
+                         size_t *claims)
+{
+    sgi_set s;
+    uint64_t least[64], k, m = 0, n = 0, mm = 0, nn = 0, c;
+    int ok;
+
+    parse_ok(&s, text);
+    ok = sgi_set_residues(&s, p, 1500, &mm, &nn);
+    sgi_set_clear(&s);
+    if (ok < 0)
+        fail_msg("out of memory for %s mod %llu", text, (unsigned long long)p);
+    if (must && ok != 1)
+        fail_msg("%s mod %llu: residues not found (seed %llu)", text,
+                 (unsigned long long)p, TU_SEED);
+    if (ok != 1)
+        return;
+    ++*claims;
+    memset(least, 0, sizeof least);
+    for (k = 1; k <= LIM; k++)
+        if (rset_has(r, k, k) && !least[k % p])
+            least[k % p] = k;
+    for (c = 0; c < p; c++)
+        if (least[c]) {
+            n++;
+            if (least[c] > m)
+                m = least[c];
+        }
+    if (m != mm || n != nn)
+        fail_msg("%s mod %llu: M = %llu over %llu classes, the reference "
+                 "says M = %llu over %llu (seed %llu)",
+                 text, (unsigned long long)p, (unsigned long long)mm,
+                 (unsigned long long)nn, (unsigned long long)m,
+                 (unsigned long long)n, TU_SEED);
+}
+
+/* An item of the reference: kind 0 range a..b, 1 progression a+bk,
+ * 2 the named table t; no bound. */
+static ritem rit(int kind, uint64_t a, uint64_t b, uint64_t t)
+{
+    ritem it;
+
+    memset(&it, 0, sizeof it);
+    it.kind = kind;
+    it.a = a;
+    it.b = b;
+    it.t = t;
+    it.lo = 1;
+    it.hi = UINT64_MAX;
+    return it;
+}
+
+static void test_residues(void **state)
+{
+    /* the targets of THEORY.md 7.8 and each kind of walk, with their
+     * meaning written out for the reference: included, excluded items */
+    const struct {
+        const char *text;
+        uint64_t p;
+        ritem inc[2], exc[1];
+        int ninc, nexc;
+    } named[] = {
+        {"powers-of-2", 3, {rit(2, 0, 0, R_POW2)}, {{0}}, 1, 0},
+        {"powers-of-2", 12, {rit(2, 0, 0, R_POW2)}, {{0}}, 1, 0},
+        {"1,primes\\2",
+         2,
+         {rit(0, 1, 1, 0), rit(2, 0, 0, R_PRIMES)},
+         {rit(0, 2, 2, 0)},
+         2,
+         1},
+        {"1,primes", 4, {rit(0, 1, 1, 0), rit(2, 0, 0, R_PRIMES)}, {{0}}, 2, 0},
+        {"primes", 30, {rit(2, 0, 0, R_PRIMES)}, {{0}}, 1, 0},
+        {"squares", 7, {rit(2, 0, 0, R_SQUARES)}, {{0}}, 1, 0},
+        {"cubes", 9, {rit(2, 0, 0, R_CUBES)}, {{0}}, 1, 0},
+        {"triangular", 10, {rit(2, 0, 0, R_TRI)}, {{0}}, 1, 0},
+        {"fibonacci", 8, {rit(2, 0, 0, R_FIB)}, {{0}}, 1, 0},
+        {"2,powers-of-3",
+         5,
+         {rit(0, 2, 2, 0), rit(2, 0, 0, R_POW3)},
+         {{0}},
+         2,
+         0},
+        {"primes\\2,3", 6, {rit(2, 0, 0, R_PRIMES)}, {rit(0, 2, 3, 0)}, 1, 1},
+        {"4+3k,squares",
+         12,
+         {rit(1, 4, 3, 0), rit(2, 0, 0, R_SQUARES)},
+         {{0}},
+         2,
+         0},
+    };
+    tu_rng g;
+    size_t it, iters = tu_scaled(400), claims = 0, tried = 0, i;
+
+    (void)state;
+    ref_tables();
+    for (i = 0; i < sizeof named / sizeof *named; i++) {
+        rset r;
+        int j;
+        memset(&r, 0, sizeof r);
+        r.ninc = named[i].ninc;
+        r.nexc = named[i].nexc;
+        for (j = 0; j < r.ninc; j++)
+            r.inc[j] = named[i].inc[j];
+        for (j = 0; j < r.nexc; j++)
+            r.exc[j] = named[i].exc[j];
+        residue_case(named[i].text, &r, named[i].p, 1, &claims);
+    }
+    tu_rng_init(&g, 303);
+    for (it = 0; it < iters; it++) {
+        char text[1024];
+        rset r;
+        sgi_set s;
+        sg_error err;
+        random_set(text, &r, &g, 0);
+        sgi_set_init(&s);
+        if (sgi_set_parse(&s, text, &err) != SG_OK)
+            continue;
+        sgi_set_clear(&s);
+        tried++;
+        residue_case(text, &r, tu_range(&g, 1, 40), 0, &claims);
+    }
+    if (claims * 4 < tried)
+        fail_msg("only %zu of %zu random sets had their residues found", claims,
+                 tried);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -943,6 +1081,7 @@ int main(void)
         cmocka_unit_test(test_enum_named),
         cmocka_unit_test(test_enum_random),
         cmocka_unit_test(test_enum_published),
+        cmocka_unit_test(test_residues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -118,7 +118,8 @@ extern const cli_command *const cli_commands[];
 
 /* The command entries, one per cmd_*.c file. */
 extern const cli_command cli_cmd_analyse, cli_cmd_verify, cli_cmd_cache,
-    cli_cmd_plot, cli_cmd_graph, cli_cmd_sweep, cli_cmd_merge, cli_cmd_atlas;
+    cli_cmd_plot, cli_cmd_graph, cli_cmd_sweep, cli_cmd_merge, cli_cmd_atlas,
+    cli_cmd_diff;
 
 /* Print the --help text of a command, generated from its entry. */
 void cli_help(FILE *f, const cli_command *c);
@@ -198,6 +199,27 @@ int cli_parse_bignum(mpz_t out, const char *opt, const char *text);
 /* "A:B" of such numbers with A <= B and B - A < span. */
 int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
                     uint64_t span);
+
+/* The sequence out (values_out.c): --format's three outputs; --values
+ * in one of them (exit 3 when a value is unknown, nothing written); the
+ * heaps of [a, b] with value v (--where: counted by the period over any
+ * range of a proven rule, listed up to 10^6 heaps) as the record's
+ * "where" (fmt CLI_FMT_NONE) or in a format on f; "A:B" with no bound on
+ * its span (--where). */
+struct cli_rec;
+typedef enum cli_seq_format {
+    CLI_FMT_NONE,
+    CLI_FMT_CSV,
+    CLI_FMT_BFILE,
+    CLI_FMT_LIST
+} cli_seq_format;
+int cli_seq_format_parse(const char *text, cli_seq_format *f);
+int cli_values_formatted(FILE *f, cli_seq_format fmt, const sg_result *res,
+                         const sg_seq *s, const mpz_t a, const mpz_t b);
+int cli_where_write(struct cli_rec *r, FILE *f, cli_seq_format fmt,
+                    const sg_result *res, const sg_seq *s, const mpz_t a,
+                    const mpz_t b, const mpz_t v);
+int cli_parse_span(mpz_t a, mpz_t b, const char *opt, const char *text);
 
 /* A positive count that fits in 63 bits (--max); B^E allowed. */
 int cli_parse_count(uint64_t *out, const char *opt, const char *text);

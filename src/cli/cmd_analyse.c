@@ -20,6 +20,10 @@ static const cli_opt analyse_opts[] = {
     {"--positions", NULL, "FILE|-",
      "one position per line; one answer line each"},
     {"--values", NULL, "A:B", "G(n) for A <= n <= B"},
+    {"--format", NULL, "FMT",
+     "with --values: the values alone, as csv, bfile (OEIS) or list"},
+    {"--where", NULL, "V",
+     "with --values: the heaps of value V (any range of a proven rule)"},
     {"--misere", NULL, NULL,
      "misere play: genus of heaps, winner of --position(s)"},
     {"--quotient", NULL, NULL,
@@ -230,7 +234,9 @@ typedef struct questions {
     mpz_t *heaps, *pos_heaps, va, vb;
     const char **given; /* the --heap texts */
     const char *position, *positions, *values, *plot, *cert, *proof;
-    int json, quiet;
+    int json, quiet, where;
+    cli_seq_format fmt;
+    mpz_t wv; /* --where's value */
     uint64_t upto;
 } questions;
 
@@ -248,6 +254,7 @@ static void questions_clear(questions *q)
         cli_heaps_free(q->pos_heaps, q->npos);
     mpz_clear(q->va);
     mpz_clear(q->vb);
+    mpz_clear(q->wv);
 }
 
 /* Read and check every question (exit status after one error line). */
@@ -291,11 +298,32 @@ static int questions_parse(questions *q, const cli_args *a)
     if (q->position && (rc = cli_parse_heaps(&q->pos_heaps, &q->npos,
                                              q->position, "--position")))
         return rc;
+    if ((rc = cli_seq_format_parse(cli_get(a, "--format"), &q->fmt)))
+        return rc;
+    q->where = cli_get(a, "--where") != NULL;
+    if ((q->fmt || q->where) && !q->values) {
+        cli_error("%s goes with --values A:B", q->fmt ? "--format" : "--where");
+        return EXIT_USAGE;
+    }
+    if (q->fmt && (q->json || q->nheaps || q->position || q->positions)) {
+        cli_error("--format writes the values alone: not with %s",
+                  q->json     ? "--json"
+                  : q->nheaps ? "--heap"
+                              : "--position");
+        return EXIT_USAGE;
+    }
+    if (q->where &&
+        (rc = cli_parse_bignum(q->wv, "--where", cli_get(a, "--where"))))
+        return rc;
     if (q->values) {
-        if ((rc = cli_parse_range(q->va, q->vb, "--values", q->values,
-                                  100000000)))
+        /* --where counts over any range (by the period): no bound there */
+        if ((rc = q->where ? cli_parse_span(q->va, q->vb, "--values", q->values)
+                           : cli_parse_range(q->va, q->vb, "--values",
+                                             q->values, 100000000)))
             return rc;
-        if (mpz_sizeinbase(q->vb, 2) < 63)
+        if (mpz_sizeinbase(q->vb, 2) < 27)
+            q->upto = (uint64_t)mpz_get_ui(q->vb) + 1;
+        else if (mpz_sizeinbase(q->vb, 2) < 63 && !q->where)
             q->upto = (uint64_t)mpz_get_ui(q->vb) + 1;
     }
     return EXIT_DONE;
@@ -497,12 +525,26 @@ static int report(const questions *q, const cli_flow *fl, cli_view *view)
     cli_rec rec;
     int unknown = 0, k = EXIT_DONE;
 
+    if (q->fmt) /* the values or heaps alone */
+        return q->where ? cli_where_write(NULL, stdout, q->fmt, &fl->res,
+                                          &fl->seq, q->va, q->vb, q->wv)
+                        : cli_values_formatted(stdout, q->fmt, &fl->res,
+                                               &fl->seq, q->va, q->vb);
     cli_rec_begin(&rec, stdout, q->json);
     if (q->json || !q->quiet)
         cli_view_write(&rec, view);
     else if (!q->nheaps && !q->position && !q->values)
         quiet_status(&rec, fl);
-    if (q->values) /* unknown values are printed as such */
+    if (q->where) {
+        cli_view_values(&rec, view); /* the record's usual values */
+        if ((k = cli_where_write(&rec, NULL, CLI_FMT_NONE, &fl->res, &fl->seq,
+                                 q->va, q->vb, q->wv)) == EXIT_UNKNOWN)
+            unknown = 1;
+        else if (k) {
+            cli_rec_end(&rec);
+            return k;
+        }
+    } else if (q->values) /* unknown values are printed as such */
         unknown |= cli_values_write(&rec, &fl->res, &fl->seq, q->va, q->vb);
     else
         cli_view_values(&rec, view);
@@ -534,6 +576,7 @@ static int analyse_run(const cli_command *self, cli_args *a)
     memset(&q, 0, sizeof q);
     mpz_init(q.va);
     mpz_init(q.vb);
+    mpz_init(q.wv);
     if (cli_npos(a) > 1) {
         cli_error("one rule at a time: '%s' is one argument too many (try "
                   "sgexplore --help)",

@@ -16,9 +16,11 @@
 
 /* Every command, the analysis first. */
 const cli_command *const cli_commands[] = {
-    &cli_cmd_analyse, &cli_cmd_verify, &cli_cmd_cache,
-    &cli_cmd_plot,    &cli_cmd_graph,  &cli_cmd_sweep,
-    &cli_cmd_merge,   &cli_cmd_atlas,  NULL,
+    &cli_cmd_analyse, &cli_cmd_verify,
+    &cli_cmd_cache,   &cli_cmd_plot,
+    &cli_cmd_graph,   &cli_cmd_sweep,
+    &cli_cmd_merge,   &cli_cmd_atlas,
+    &cli_cmd_diff,    NULL,
 };
 
 /* The program's own --help: the analysis's options and the commands. */

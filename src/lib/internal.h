@@ -122,7 +122,8 @@ typedef enum sgi_proof_kind {
     SGI_PROOF_TAIL3,
     SGI_PROOF_TAIL3_SPLIT,
     SGI_PROOF_TAIL_PERIODIC,
-    SGI_PROOF_HEX_ARITH
+    SGI_PROOF_HEX_ARITH,
+    SGI_PROOF_SET_RESIDUES
 } sgi_proof_kind;
 
 /* The enumeration methods, in the order the dispatcher prefers them: a
@@ -158,7 +159,8 @@ typedef struct sg_rule_profile {
     const char *family;   /* sg_rule_family */
     uint64_t tail_len;    /* the tail's length (0: finite) */
     int set;              /* the rule holds a set expression (r->set): only
-                           enum_set.c computes it, no theorem proves it */
+                           enum_set.c computes it; only the set-residues
+                           theorem proves it (subtraction, heap-independent) */
     int set_allbut;       /* ... of an all-but game */
     int set_heap_dep;     /* ... whose members depend on the heap */
     int set_window;       /* ... a subtraction set that enum_set.c's window

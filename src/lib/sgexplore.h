@@ -433,6 +433,7 @@ int sg_period_status_parse(sg_period_status *out, const char *word);
 #define SG_THM_TAIL_SPLIT "tail-split-arith"
 #define SG_THM_TAIL_PERIODIC "tail-periodic"
 #define SG_THM_HEX_ARITH "hex-arith"
+#define SG_THM_SET_RESIDUES "set-residues"
 
 /* The best period candidate seen in the computed values of an unresolved
  * rule: observed, not proven. */

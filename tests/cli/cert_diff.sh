@@ -81,6 +81,12 @@ all-but{1,2,3,20}
 0.A8
 0.FF
 0.9E
+subtract{powers-of-2}
+subtract{1,primes\2}
+subtract{1,primes}
+subtract{powers-of-4}
+subtract{3,powers-of-2}
+subtract{powers-of-2\2}
 EOF
 [ -n "$SG_CERT_DIFF_RULES" ] && cp "$SG_CERT_DIFF_RULES" "$T/rules"
 mkdir "$T/genuine" "$T/cases"
@@ -125,7 +131,9 @@ def text(c, order=KEYS, crlf=False, extra=()):
 values = {}
 def values_upto(c, bound):
     if c['rule'] not in values:
-        values[c['rule']] = cc.Values(cc.parse_rule(c['rule']))
+        r = cc.parse_rule(c['rule'])
+        values[c['rule']] = cc.SetValues(r) if isinstance(r, cc.SetRule) \
+            else cc.Values(r)
     return values[c['rule']].upto(bound + 1)
 
 def checksum(c, bound):

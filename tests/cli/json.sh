@@ -114,6 +114,9 @@ run set_periodic analysis 0 "$SG" --subtract 4+3k --heap 10^30 --json
 run values_huge analysis 0 "$SG" nim --max 200 --values '10^40:10^40+2' --json
 run values_2p63 analysis 0 "$SG" nim --max 200 --values '10^19:10^19+1' --json
 run values_2p53 analysis 0 "$SG" nim --max 200 --values '2^53-2:2^53+1' --json
+run where analysis 0 "$SG" --subtract powers-of-2 --values 0:20 --where 1 --json
+run where_huge analysis 0 "$SG" --subtract 1,3,4 --values '0:10^30' --where 0 --json
+run where_set analysis 0 "$SG" 0.8F --values 0:200 --where 4 --json
 printf '1,2\n4 7\n10^3\n' | sed 's/10^3/1000/' >"$T/pos"
 run positions positions_line 0 "$SG" 0.07 --positions "$T/pos" --json
 printf '1,2\n1,100000\n' >"$T/pos2"
@@ -235,6 +238,9 @@ run verify verify 0 "$SG" verify 0.07 --json
 "$SG" 0.07 --export-certificate "$T/c.cert" --quiet --heap 1 >/dev/null
 run verify_cert verify 0 "$SG" verify --certificate "$T/c.cert" --json
 run verify_unresolved verify 3 "$SG" verify 0.6 --max 500 --no-cache --json
+run diff_differ diff 0 "$SG" diff 0.07 0.137 --no-cache --json
+run diff_equal diff 0 "$SG" diff 'subtract{powers-of-2}' 'subtract{1,2}' --no-cache --json
+run diff_unknown diff 3 "$SG" diff 0.6 0.6 --max 500 --no-cache --json
 run cache_drop cache_drop 0 "$SG" cache drop 0.6 --json
 if command -v gnuplot >/dev/null 2>&1; then
     run plot plot 0 "$SG" plot 0.07 -o "$T/p.svg" --json

@@ -45,6 +45,20 @@ def members(name, n):
         return out
     if name == 'powers-of-2':
         return [1 << i for i in range(n.bit_length()) if 1 << i <= n]
+    if name in ('powers-of-3', 'powers-of-4'):
+        b, out, x = int(name[-1]), [], 1
+        while x <= n:
+            out.append(x)
+            x *= b
+        return out
+    if name == 'odd':                  # 1,primes\2: 1 and the odd primes
+        return [1] + [p for p in primes_upto(n) if p != 2]
+    if name == 'one-or-primes':        # 1,primes
+        return [1] + primes_upto(n)
+    if name == 'three-or-powers-of-2':  # 3,powers-of-2
+        return sorted({3} | set(members('powers-of-2', n)))
+    if name == 'powers-of-2-but-2':    # powers-of-2\2
+        return [k for k in members('powers-of-2', n) if k != 2]
     if name == 'progression-4-3':      # 4+3k
         return list(range(4, n + 1, 3))
     if name == 'squares-or-primes':    # squares,primes

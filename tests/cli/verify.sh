@@ -64,6 +64,13 @@ why bad-odd-and-100-bound-4 "bound is smaller than the theorem needs (4 < 104)"
 why bad-4-3k-period-4 "not a multiple of the tail's period 3"
 why bad-4-3k-saltus-2 "n = 1"
 why bad-212-class "class condition of the periodic-tail theorem fails"
+why bad-set-late-member "within the bound"
+why bad-set-late-power "within the bound"
+why bad-set-agreement "n = 38"
+why bad-set-start-1 "the set-residues theorem starts at 0"
+why bad-set-window "only set-residues does"
+why bad-set-allbut "no implemented theorem applies"
+why bad-set-heap "no implemented theorem applies"
 
 # A genuine certificate written by the program for a rule line of more
 # than 512 characters is read back by both.

@@ -85,9 +85,23 @@ static int check_agreement(const sg_rule *r, const sg_result *c,
     uint64_t B = c->certified_to, t, end, need, n;
     int pc;
 
-    t = sgi_kind_length(kind, r);
-    end = sgi_agreement_end(kind, a, p, t);
-    need = sgi_theorem_needs(kind, a, p, t);
+    if (kind == SGI_PROOF_SET_RESIDUES) {
+        /* THEORY.md 7.8: agreement for 0 <= n < M, M found within B */
+        const char *why;
+        int ok = sgi_set_residue_needs(r, p, B, &need, &why);
+        if (ok < 0) {
+            sg_error_set(err, SG_E_NOMEM, -1,
+                         "out of memory while reading the set's residues");
+            return 0;
+        }
+        if (ok == 0)
+            return refute(err, "%s", why);
+        end = need - (p - 1);
+    } else {
+        t = sgi_kind_length(kind, r);
+        end = sgi_agreement_end(kind, a, p, t);
+        need = sgi_theorem_needs(kind, a, p, t);
+    }
     if (need == UINT64_MAX)
         return refute(err,
                       "the theorem's bound for start %llu and period "
@@ -225,7 +239,9 @@ int sg_certificate_check(const sg_rule *r, const sg_result *c, const sg_seq *s,
         (sal != 0 || sq != 0))
         return refute(err,
                       "this theorem proves only plain periodicity (saltus 0)");
-    if (kind != SGI_PROOF_TAIL3 && a == 0)
+    if (kind == SGI_PROOF_SET_RESIDUES && a != 0)
+        return refute(err, "the set-residues theorem starts at 0");
+    if (kind != SGI_PROOF_TAIL3 && kind != SGI_PROOF_SET_RESIDUES && a == 0)
         return refute(err, "the theorem's start must be at least 1");
     if (kind == SGI_PROOF_TAIL3_SPLIT || kind == SGI_PROOF_HEX_ARITH) {
         if (!check_finite(r, c, s, kind, err))

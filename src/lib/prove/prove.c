@@ -33,6 +33,7 @@
  */
 #include "prove/prove_impl.h"
 #include "base/period_search.h"
+#include "rules/setexpr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -390,6 +391,34 @@ static int search_hex_arith(sg_result *res, const sg_rule *r, const sg_seq *s)
     return 0;
 }
 
+/* Search a proof by the set-residues theorem (THEORY.md 7.8): the least
+ * p at which G(n + p) = G(n) holds from 0 to the end of the data, then
+ * the set's residues mod p.  Only that p is tried: a multiple kp has M(kp)
+ * >= M(p) (each class mod p is a union of classes mod kp), so no
+ * multiple needs fewer values. */
+static int search_residues(sg_result *res, const sg_rule *r, const sg_seq *s,
+                           run_memo *memo)
+{
+    uint64_t N = s->n, p, need;
+    const char *why;
+    int ok;
+
+    for (p = 1; p < N; p++) {
+        if (start_of(s, p, 0, memo) != 0)
+            continue;
+        ok = sgi_set_residue_needs(r, p, N - p, &need, &why);
+        if (ok <= 0 || need >= N)
+            return ok < 0 ? -1 : 0;
+        res->proof_start = 0;
+        res->proof_period = p;
+        res->proof_saltus = 0;
+        res->certified_to = need;
+        minimise(res, s, 0, p, 0);
+        return 1;
+    }
+    return 0;
+}
+
 /* Whether candidate p is seen to repeat: its block from n0(p) occurs and
  * repeats at least twice more, N - n0 >= 3p, and, with a saltus, holds
  * over at least the last N/4 values.  Fills *n0, *sal. */
@@ -425,6 +454,18 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
 
     if (kind == SGI_PROOF_NONE)
         return UINT64_MAX;
+    if (kind == SGI_PROOF_SET_RESIDUES) {
+        /* pre-period 0 only; the residues within the same cap as the
+         * work limit allows */
+        uint64_t need;
+        const char *why;
+        if (n0 != 0 || sal != 0)
+            return UINT64_MAX;
+        ok = sgi_set_residue_needs(r, p, SGI_SET_MAX, &need, &why);
+        if (ok < 0)
+            *nomem = 1;
+        return ok == 1 ? need : UINT64_MAX;
+    }
     if (kind == SGI_PROOF_TAIL3_SPLIT) {
         /* As try_period, the values beyond N read through the candidate. */
         uint64_t need = UINT64_MAX;
@@ -577,7 +618,8 @@ static sg_status prove_memo(sg_result *res, const sg_rule *r, const sg_seq *s,
             observe(res, kind, r, s, memo, &nomem);
         return nomem ? SG_E_NOMEM : SG_OK;
     }
-    found = search(res, kind, r, s, memo);
+    found = kind == SGI_PROOF_SET_RESIDUES ? search_residues(res, r, s, memo)
+                                           : search(res, kind, r, s, memo);
     if (found == 0 && kind == SGI_PROOF_THREE &&
         (found = search_hex_arith(res, r, s)) > 0)
         kind = SGI_PROOF_HEX_ARITH;
@@ -652,7 +694,7 @@ size_t sgi_prove_next_count(const sg_rule *r, const sg_seq *s,
 
     if (kind == SGI_PROOF_NONE || kind == SGI_PROOF_TAIL3 ||
         kind == SGI_PROOF_TAIL3_SPLIT || kind == SGI_PROOF_TAIL_PERIODIC ||
-        kind == SGI_PROOF_WINDOW || N < 16)
+        kind == SGI_PROOF_WINDOW || kind == SGI_PROOF_SET_RESIDUES || N < 16)
         return (size_t)best;
     t = sgi_kind_length(kind, r);
     /* From SCAN_FROM on, a stretch of p/2 >= SCAN_FROM/2 agreeing values

@@ -81,6 +81,11 @@ int sgi_hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
                         uint64_t p, uint64_t sal, uint64_t *need,
                         const char **why, int *late);
 
+/* The set-residues theorem's bound M + p - 1 for period p (M at most
+ * cap): 1 with *need, 0 when unknown (*why), -1 when out of memory. */
+int sgi_set_residue_needs(const sg_rule *r, uint64_t p, uint64_t cap,
+                          uint64_t *need, const char **why);
+
 /* The least arithmetic period of a sequence with period (p, sal) from a,
  * and its saltus *sd. */
 uint64_t sgi_least_period(const sg_seq *s, uint64_t a, uint64_t p, uint64_t sal,

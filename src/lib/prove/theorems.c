@@ -25,9 +25,14 @@
  *    c the least x >= 1 with G(x) >= s, with the prefix condition of the
  *    equal-pair options for both parities of n, every value below G(n)
  *    for B <= n < B + p reached by an option the theorem follows, and the
- *    residue-or-size condition for every other split (THEORY.md 7.5).
+ *    residue-or-size condition for every other split (THEORY.md 7.5);
+ *  - set-residues (subtraction over a heap-independent set expression,
+ *    THEORY.md 7.8): G(n + p) = G(n) for 0 <= n < M, M the largest over
+ *    the classes mod p that hold a member of the least member of the
+ *    class (rules/setexpr_residues.c), pre-period 0.
  */
 #include "prove/prove_impl.h"
+#include "rules/setexpr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +64,9 @@ static const struct theorem theorems[] = {
     {SGI_PROOF_HEX_ARITH, SG_THM_HEX_ARITH,
      "hexadecimal arithmetic-periodicity theorem (finite code with "
      "three-heap moves, saltus a power of 2, such as 0.8F)"},
+    {SGI_PROOF_SET_RESIDUES, SG_THM_SET_RESIDUES,
+     "set-residues theorem (subtraction over a set whose residues modulo the "
+     "period are known, such as powers-of-2 or the odd primes)"},
 };
 
 const struct theorem *sgi_theorem_of(proof_kind k)
@@ -129,7 +137,8 @@ uint64_t sgi_agreement_end(proof_kind kind, uint64_t a, uint64_t p, uint64_t t)
     case SGI_PROOF_TWO_UNEQUAL:
         return add_sat(add_sat(mul_sat(2, m), mul_sat(2, p)), t);
     case SGI_PROOF_THREE:
-    case SGI_PROOF_HEX_ARITH: /* its own bound: hex_arith_check */
+    case SGI_PROOF_HEX_ARITH:    /* its own bound: hex_arith_check */
+    case SGI_PROOF_SET_RESIDUES: /* its own bound: sgi_set_residue_needs */
     case SGI_PROOF_NONE:
     default:
         return add_sat(add_sat(mul_sat(3, m), mul_sat(2, p)), t);
@@ -908,3 +917,34 @@ int sgi_hex_arith_check(const sg_seq *s, const sg_rule *r, uint64_t a,
 }
 
 #undef HV
+
+/* The last n whose value the set-residues theorem needs for period p
+ * (THEORY.md 7.8): M + p - 1, M the largest least member of a class mod
+ * p, found no larger than cap.  1 with *need set, 0 when the set's
+ * residues mod p are not known within cap (*why says so), -1 when out of
+ * memory. */
+int sgi_set_residue_needs(const sg_rule *r, uint64_t p, uint64_t cap,
+                          uint64_t *need, const char **why)
+{
+    uint64_t m = 0;
+    int ok;
+
+    *need = UINT64_MAX;
+    if (!r->set || r->set_allbut || p == 0) {
+        *why = "the set-residues theorem applies to subtraction sets only";
+        return 0;
+    }
+    if (p > SGI_SET_RESIDUE_PERIOD_MAX) {
+        *why = "the period exceeds 65536, the largest whose residue classes "
+               "are walked";
+        return 0;
+    }
+    ok = sgi_set_residues(r->set, p, cap, &m, NULL);
+    if (ok <= 0) {
+        *why = "the least member of some class of the set modulo the "
+               "period is not known within the bound";
+        return ok;
+    }
+    *need = add_sat(m, p - 1);
+    return 1;
+}

@@ -61,10 +61,14 @@ static sgi_proof_kind proof_kind_of(const sgi_profile *p, const char **why)
 {
     *why = NULL;
     if (p->set) {
-        *why = "no periodicity theorem is implemented for move sets "
-               "that no code can write (primes, squares, "
-               "proper-divisors, ...): the values are observed, never "
-               "proven";
+        /* Subtraction over a heap-independent set: the set-residues
+         * theorem, when the set's residues can be told (THEORY.md 7.8). */
+        if (!p->set_allbut && !p->set_heap_dep)
+            return SGI_PROOF_SET_RESIDUES;
+        *why = "no periodicity theorem is implemented for all-but games "
+               "over sets that no code can write, nor for move sets that "
+               "depend on the heap (proper-divisors, at-most-half, ...): "
+               "the values are observed, never proven";
         return SGI_PROOF_NONE;
     }
     if (p->tb) {

@@ -113,6 +113,22 @@ int sgi_set_cofinite(const sgi_set *s, uint64_t *from);
  * sets, and when the period would pass 2^63. */
 int sgi_set_periodic(const sgi_set *s, uint64_t *period, uint64_t *offset);
 
+/* The residues of a heap-independent set modulo p (setexpr_residues.c),
+ * for the set-residues theorem (docs/THEORY.md 7.8): with R the classes
+ * mod p that hold a member, *maxleast = M, the largest over R of the
+ * least member of the class, and *classes = |R| (may be NULL).  Returns
+ * 1 when M is known exactly and at most cap; 0 when it is not (a class
+ * whose least member may lie past the cap or past 2^63, a walk longer
+ * than SGI_SET_RESIDUE_WORK_MAX steps, more than
+ * SGI_SET_RESIDUE_SKIPS_MAX excluded members skipped, p above
+ * SGI_SET_RESIDUE_PERIOD_MAX, a heap-dependent set); -1 when out of
+ * memory. */
+#define SGI_SET_RESIDUE_PERIOD_MAX ((uint64_t)1 << 16)
+#define SGI_SET_RESIDUE_WORK_MAX ((uint64_t)1 << 22)
+#define SGI_SET_RESIDUE_SKIPS_MAX ((uint64_t)1 << 12)
+int sgi_set_residues(const sgi_set *s, uint64_t p, uint64_t cap,
+                     uint64_t *maxleast, uint64_t *classes);
+
 /* ------------------------------------------------------------------ */
 /* Enumeration (enum_set.c)                                             */
 /* ------------------------------------------------------------------ */
