@@ -445,7 +445,9 @@ sg_status sg_cache_store(sg_cache *c, const sg_game *g)
 
     if (g->seq.n == 0)
         return sgi_api_failf(SG_E_INPUT, "%s: no values to store", g->canon);
-    if (sgi_api_flow_store((sg_game *)(uintptr_t)g, c->st, &err))
+    /* the shared step alone: g's own record of its row is not changed */
+    if (sg_flow_store(&g->row, c->st, g->canon, g->family, &g->res, &g->seq,
+                      sg_game_method(g), g->elapsed, &err))
         return sgi_api_fail(&err);
     return SG_OK;
 }
