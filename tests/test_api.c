@@ -663,6 +663,10 @@ static void test_moves_errors(void **state)
                 "bad name");
     expect_fail(sg_game_from_moves(&g, "ok", "", inv_fn, &q), SG_E_INPUT,
                 "bad version");
+    expect_fail(sg_game_from_moves(&g, "ok\xff", "1", inv_fn, &q), SG_E_INPUT,
+                "bad name");
+    expect_fail(sg_game_from_moves(&g, "ok", "1\n", inv_fn, &q), SG_E_INPUT,
+                "bad version");
     expect_fail(sg_game_from_moves(&g, "ok", "1", NULL, &q), SG_E_INPUT,
                 "no moves function");
     assert_null(g);

@@ -183,13 +183,14 @@ sg_status sg_game_new(sg_game **out, const char *rule)
  * hold. */
 static int key_part_ok(const char *s)
 {
-    size_t n = strlen(s), i;
+    size_t n = strlen(s), i, len;
 
-    if (n == 0 || n > 200 || sg_utf8_len(s, n) == 0)
+    if (n == 0 || n > 200)
         return 0;
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n; i += len) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f || c == '{' || c == '}' || c == ',')
+        if (c < 0x20 || c == 0x7f || c == '{' || c == '}' || c == ',' ||
+            (len = sg_utf8_len(s + i, n - i)) == 0)
             return 0;
     }
     return 1;

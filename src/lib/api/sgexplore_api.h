@@ -109,8 +109,8 @@ sg_status sg_game_new_form(sg_game **out, const char *form, const char *text);
  * observed in the values computed (sg_game_observed).  Its cache key is
  * "moves{NAME,VERSION}": give a new version whenever the function
  * changes, so that its old values are not read back.  name and version
- * are non-empty texts of at most 200 bytes without control characters,
- * `{`, `}` or `,`.
+ * are non-empty texts of at most 200 bytes of valid UTF-8 without
+ * control characters, `{`, `}` or `,`.
  *
  * A callback that fails, asks for more than 2^26 entries, or lists a
  * heap >= n makes the analysis fail with SG_E_INPUT and a message naming
@@ -232,7 +232,7 @@ sg_status sg_game_export_certificate(const sg_game *g, const char *path);
 /* G(a..b-1) into out[0..b-a-1]: from the values computed, past them
  * through the proven period.  SG_E_UNKNOWN when some heap is past the
  * values of an unresolved rule (call sg_game_extend first), SG_E_INPUT
- * when a < b fails or a value exceeds 32 bits (use sg_game_heap). */
+ * when a > b or a value exceeds 32 bits (use sg_game_heap). */
 sg_status sg_game_values(const sg_game *g, uint64_t a, uint64_t b,
                          uint32_t *out);
 
