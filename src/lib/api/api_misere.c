@@ -107,7 +107,7 @@ sg_status sg_game_misere_position(sg_answer **out, sg_game *g,
     sg_error err;
     sg_status st;
     size_t *h, i;
-    int in_quot = g->quot.order > 0, k;
+    int in_quot = g->quot.order > 0, tame = 1, k;
 
     *out = NULL;
     if (!g->has_rule)
@@ -120,9 +120,12 @@ sg_status sg_game_misere_position(sg_answer **out, sg_game *g,
         h[i] = (size_t)heaps[i];
         if (heaps[i] > g->quot.heaps)
             in_quot = 0;
+        if (heaps[i] >= g->mis.tame_to)
+            tame = 0;
     }
     memset(&p, 0, sizeof p);
-    st = in_quot
+    /* as the program decides: the tame rule first, then the quotient */
+    st = !tame && in_quot
              ? sg_misere_position_quotient(&p, &g->rule, &g->quot, h, n, &err)
              : sg_misere_position_analyse(&p, &g->rule, &g->mis, h, n,
                                           budget_of(budget_bytes), g->cancel,
