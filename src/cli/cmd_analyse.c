@@ -179,9 +179,15 @@ static void heap_unknown_text(cli_rec *rec, const char *given, const mpz_t n,
                   given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
     mpz_init(end);
     mpz_add_ui(end, n, 1);
-    if (fl->budget_spent) {
+    if (fl->budget_spent && fl->db && fl->store_rc == 0 &&
+        !sg_store_readonly(fl->db, NULL)) {
         cli_rec_textf(rec, "; --seconds ran out first, and a rerun continues "
                            "from the stored values");
+    } else if (fl->budget_spent) {
+        /* --no-cache, or the store failed: nothing to continue from */
+        cli_rec_textf(rec, "; --seconds ran out first, and nothing was "
+                           "stored: a rerun with a cache and more --seconds "
+                           "goes further");
     } else if (cli_reach(&fl->r.rule, end) == CLI_REACH_DEEP) {
         cli_rec_textf(rec,
                       "; they would not fit in memory, but a deep run "
