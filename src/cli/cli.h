@@ -457,6 +457,8 @@ typedef struct cli_view {
     int sparse_state;            /* 0: not yet computed, 1: in `sparse`,
                                  -1: too few values */
     sg_sparse_space sparse;      /* filled by cli_view_prepare */
+    int open_values; /* an unresolved rule's "values" are its computed ones
+                        (the analysis, cache show), else empty (sweep) */
 } cli_view;
 
 /* Compute what the report derives from the values (the sparse space)
@@ -473,8 +475,9 @@ void cli_flow_view(cli_view *v, const cli_flow *f);
  * left out when v->seq is NULL (cache list, verify), never null. */
 void cli_view_write(cli_rec *r, const cli_view *v);
 
-/* The "values" of a proven rule: G(0..n0+p-1), cut after
- * CLI_JSON_VALUES (values_start, values, values_truncated; JSON only). */
+/* The "values" of a proven rule: G(0..n0+p-1); of an unresolved one with
+ * v->open_values, the values computed; cut after CLI_JSON_VALUES
+ * (values_start, values, values_truncated; JSON only). */
 void cli_view_values(cli_rec *r, const cli_view *v);
 
 /* G(n) for A <= n <= B: text lines "G(n) = v", or the keys values_start,

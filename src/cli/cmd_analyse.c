@@ -403,6 +403,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     if ((rc = cli_flow_run(fl, a, 0, 0)))
         return rc;
     cli_flow_view(view, fl);
+    view->open_values = 1;
     if ((rc = cli_view_prepare(view)))
         return rc;
     cli_misere_init(&x);
@@ -508,6 +509,12 @@ static int report(const questions *q, const cli_flow *fl, cli_view *view)
         cli_view_write(&rec, view);
     else if (!q->nheaps && !q->position && !q->values)
         quiet_status(&rec, fl);
+    if (!q->quiet && fl->res.status == SG_UNRESOLVED && fl->max_is &&
+        strcmp(fl->max_is, "question") == 0)
+        cli_rec_textf(&rec,
+                      "budget: %llu values, what the questions need; "
+                      "without them (or with --max) more may prove it\n",
+                      (unsigned long long)fl->max);
     if (q->values) /* unknown values are printed as such */
         unknown |= cli_values_write(&rec, &fl->res, &fl->seq, q->va, q->vb);
     else
@@ -577,6 +584,7 @@ static int analyse_run(const cli_command *self, cli_args *a)
         goto out;
 
     cli_flow_view(&view, &fl);
+    view.open_values = 1;
     if ((rc = cli_view_prepare(&view)))
         goto out;
     if (q.positions)

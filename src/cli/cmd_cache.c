@@ -444,6 +444,7 @@ static int cmd_show(const cli_args *a, int json)
             entry_observe(&e.res.observed, e.rule, &s);
         entry_view(&v, &e, &s);
         v.rerun = e.rule;
+        v.open_values = 1;
         if (!rc) {
             cli_rec rec;
             cli_rec_begin(&rec, stdout, json);

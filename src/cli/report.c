@@ -363,6 +363,8 @@ void cli_view_values(cli_rec *r, const cli_view *v)
 
     if (is_proven(res) && v->seq && v->seq->n >= res->preperiod + res->period)
         n = res->preperiod + res->period;
+    else if (!is_proven(res) && v->seq && v->open_values)
+        n = v->seq->n;
     cli_rec_str(r, "values_start", "0");
     cli_rec_arr(r, "values");
     for (i = 0; i < n && i < CLI_JSON_VALUES; i++)
