@@ -540,11 +540,13 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
 void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
                       const char *stopped, const char *source);
 
-/* --misere --position: the key "position" as cli_position_write (values
- * and nim_sum null, which have no misère meaning) plus "method", or one
- * text line (prefixed by `line` for --positions). */
+/* --misere --position: the key "position" as cli_position_write (each
+ * heap's value its G-(h) from m's genus table, null past it; nim_sum
+ * null, which has no misère meaning) plus "method", or one text line
+ * (prefixed by `line` for --positions). */
 void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
-                               const mpz_t *heaps, size_t n, const char *line);
+                               const sg_misere *m, const mpz_t *heaps, size_t n,
+                               const char *line);
 
 /* --misere --quotient: the key "quotient" ({"heaps", "order",
  * "orders", "generators", "relations", "p_portion", "heap_words",

@@ -657,7 +657,8 @@ void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
 }
 
 void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
-                               const mpz_t *heaps, size_t n, const char *line)
+                               const sg_misere *m, const mpz_t *heaps, size_t n,
+                               const char *line)
 {
     size_t i;
     int k;
@@ -686,7 +687,12 @@ void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
     for (i = 0; i < n; i++) {
         cli_rec_obj(r, NULL);
         cli_rec_heap(r, "heap", heaps[i]);
-        cli_rec_null(r, "value");
+        /* G-(h) where the genus table has the heap (issue 50: null) */
+        if (m && mpz_cmp_ui(heaps[i], (unsigned long)m->n) < 0)
+            cli_rec_strf(r, "value", "%llu",
+                         (unsigned long long)m->value[mpz_get_ui(heaps[i])]);
+        else
+            cli_rec_null(r, "value");
         cli_rec_close(r);
     }
     cli_rec_close(r);

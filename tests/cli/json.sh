@@ -120,12 +120,12 @@ printf '1,2\n1,100000\n' >"$T/pos2"
 run positions_unknown positions_line 3 "$SG" 0.6 --max 500 --positions "$T/pos2" --json
 run version version 0 "$SG" --version --json
 # --misere (docs/MISERE.md): the key misere, position.method
-run misere analysis 0 "$SG" kayles --misere --max 12 --json
-run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
-run misere_quotient analysis 0 "$SG" kayles --misere --quotient --max 12 --json
+run misere analysis 0 "$SG" kayles --misere --misere-max 12 --json
+run misere_position analysis 0 "$SG" kayles --misere --misere-max 12 --position 5,7 --json
+run misere_quotient analysis 0 "$SG" kayles --misere --quotient --misere-max 12 --json
 # (without the cache, which would answer with the Q_11 just stored)
-run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --no-cache --json
-run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --max 12 --position 5,7 --json
+run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --misere-max 12 --max-order 10 --no-cache --json
+run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --misere-max 12 --position 5,7 --json
 printf '1,2\n4 7\n0\n' >"$T/mpos"
 run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
 check "misere: values, genus texts, tame_to and method" \

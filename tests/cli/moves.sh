@@ -86,7 +86,7 @@ PY
 # search over sums; refused for digits that leave four heaps.  The cache
 # keeps the rule under its canonical text.
 for spec in '4@primes;3@1' 'C?@primes;2@1' '4!@at-most-half;3@1'; do
-    got=$(sg "moves{$spec}" --misere --max 14 2>&1 |
+    got=$(sg "moves{$spec}" --misere --misere-max 14 2>&1 |
         sed -n 's/.*: G-([0-9]*) = \([0-9]*\),.*/\1/p' | tr '\n' ' ')
     want="$(python3 "$REF" misere 14 "$spec") "
     check "misère moves{$spec}: G-(0..13) as the reference's" \
