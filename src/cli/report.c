@@ -219,15 +219,24 @@ static void proven_write(cli_rec *r, const cli_view *v)
                  (unsigned long long)res->checksum);
     cli_rec_close(r);
     cli_rec_uint(r, "computed", v->computed);
-    cli_rec_textf(
-        r,
-        "certified: G(n+%llu) = G(n)%s checked from n = %llu; "
-        "bound %llu; %llu values computed; checksum "
-        "fnv1a64:%016llx\n",
-        (unsigned long long)res->proof_period, res->proof_saltus ? " + s" : "",
-        (unsigned long long)res->proof_start,
-        (unsigned long long)res->certified_to, (unsigned long long)v->computed,
-        (unsigned long long)res->checksum);
+    /* The theorem's own claim (its period may be a multiple of the least,
+     * its start past the least pre-period, which the values reach by
+     * walking down: docs/THEORY.md, step 4). */
+    cli_rec_textf(r, "certified: G(n+%llu) = G(n)",
+                  (unsigned long long)res->proof_period);
+    if (res->proof_saltus)
+        cli_rec_textf(r, " + %llu", (unsigned long long)res->proof_saltus);
+    cli_rec_textf(r, " checked from n = %llu",
+                  (unsigned long long)res->proof_start);
+    if (res->preperiod < res->proof_start)
+        cli_rec_textf(r, ", and from the pre-period %llu in the values",
+                      (unsigned long long)res->preperiod);
+    cli_rec_textf(r,
+                  "; bound %llu; %llu values computed; checksum "
+                  "fnv1a64:%016llx\n",
+                  (unsigned long long)res->certified_to,
+                  (unsigned long long)v->computed,
+                  (unsigned long long)res->checksum);
     cli_rec_null(r, "note");
     cli_rec_null(r, "observed");
     if (!r->json && v->seq && v->seq->n >= res->preperiod + res->period) {

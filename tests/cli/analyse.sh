@@ -140,6 +140,27 @@ check "--heap 20000 without --max: G(0..20000) computed" \
 j=$(sg --grundy --heap 7 --max 3000 --json)
 check "--max still sets the count" test "$(jget "d['computed']" <<<"$j")" = 3000
 
+# The certified line names the saltus and, when the theorem's check starts
+# past the least pre-period, that pre-period (issue 50: "+ s" with no s;
+# 0.8F "checked from n = 8" with pre-period 7); judged on the values.
+for r in "--subtract 4+3k" "--hex 0.8F"; do
+    # shellcheck disable=SC2086
+    out=$(sg $r --values 0:199) j=$(sg $r --values 0:199 --json)
+    check "$r: the certified line is the certificate's, and the values obey it" \
+        python3 -c 'import json, re, sys
+text, d = sys.argv[1], json.loads(sys.argv[2])
+c, g = d["certificate"], d["values"]
+line = [l for l in text.splitlines() if l.startswith("certified: ")][0]
+m = re.match(r"certified: G\(n\+(\d+)\) = G\(n\) \+ (\d+) checked from n = (\d+), "
+             r"and from the pre-period (\d+) in the values; bound (\d+);", line)
+assert m, line
+p, s, a, n0, b = map(int, m.groups())
+assert (p, s, a, n0, b) == (c["proof_period"], c["proof_saltus"], c["proof_start"],
+                            d["preperiod"], c["bound"]) and s > 0 and n0 < a, (line, c)
+assert all(g[n + p] == g[n] + s for n in range(n0, 200 - p)), line
+assert n0 == 0 or g[n0 - 1 + d["period"]] != g[n0 - 1] + d["saltus"], line' "$out" "$j"
+done
+
 # --- huge heaps and unknown answers ----------------------------------------
 out=$(sg --subtract 2,3,5,7,11,13 --heap 1000000000000000000 --quiet)
 check "G(10^18) for S={2,..,13} is values[10^18 mod 9] = 0" has "$out" "G(1000000000000000000) = 0"
