@@ -6,9 +6,15 @@
  *
  * Grammar (names case-insensitive, no spaces; every example is canonical):
  *
- *   set     := union [ '\' union ]        difference: members of the first
+ *   set     := group [ '\' group ]        difference: members of the first
  *                                         union not in the second, e.g.
  *                                         `primes\2`, `1-100\squares`
+ *   group   := union | '(' union ')'      parentheses only group: ','
+ *                                         binds tighter than '\', so
+ *                                         `9,primes\2` is `(9,primes)\2`
+ *                                         and `primes\2,9` is
+ *                                         `primes\(2,9)`; a difference
+ *                                         inside a union is refused
  *   union   := item { ',' item }          union, e.g. `1,primes`
  *   item    := base [ ':' LO '-' HI ]     bound: the base cut to [LO, HI],
  *                                         e.g. `primes:1-997`
@@ -933,17 +939,53 @@ static sg_status parse_item(parser *ps, sgi_set_item *it)
     return SG_OK;
 }
 
-/* A union at ps->p, up to '\' or the end. */
+/* What a difference inside a union or parentheses gets (issue 50:
+ * `9,primes\2` read as a union of 9 and primes\2). */
+#define NESTED_DIFFERENCE                                                      \
+    "a difference cannot be part of a union: ',' binds tighter than "          \
+    "'\\', so 9,primes\\2 is (9,primes)\\2; write one '\\' for the "           \
+    "whole set, as in (9,primes)\\2 or primes\\(2,9)"
+
+/* The end of a union in parentheses opened at `open`: its ')', then '\'
+ * or the end of the set. */
+static sg_status union_close(parser *ps, const char *open)
+{
+    if (*ps->p == ')') {
+        ps->p++;
+        if (*ps->p == '\0' || *ps->p == '\\')
+            return SG_OK;
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                            *ps->p == ',' ? NESTED_DIFFERENCE
+                                          : "expected '\\' or the end after "
+                                            "')'");
+    }
+    if (*ps->p == '\\')
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                            NESTED_DIFFERENCE);
+    if (*ps->p == '\0')
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, open),
+                            "'(' without its ')'");
+    return unexpected(ps, ps->p, "in a set");
+}
+
+/* A union at ps->p, up to '\' or the end; or one in parentheses,
+ * `(9,primes)` or `(2,9)`, whose ')' is then followed by '\' or the end
+ * (parentheses only group: ',' binds tighter than '\' anyway). */
 static sg_status parse_union(parser *ps, ilist *l)
 {
     size_t big = 0;
+    const char *open = *ps->p == '(' ? ps->p++ : NULL;
 
     for (;;) {
         sgi_set_item it;
         const char *start = ps->p;
         sg_status st;
 
-        if (*ps->p == ',' || *ps->p == '\0' || *ps->p == '\\')
+        if (*ps->p == '(')
+            return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                                open ? "parentheses inside parentheses"
+                                     : NESTED_DIFFERENCE);
+        if (*ps->p == ',' || *ps->p == '\0' || *ps->p == '\\' || *ps->p == ')')
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
                                 ps->p == ps->text ? "empty set"
                                                   : "empty item in set");
@@ -961,8 +1003,13 @@ static sg_status parse_union(parser *ps, ilist *l)
             ps->p++;
             continue;
         }
+        if (open)
+            return union_close(ps, open);
         if (*ps->p == '\0' || *ps->p == '\\')
             return SG_OK;
+        if (*ps->p == ')')
+            return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                                "')' without its '('");
         return unexpected(ps, ps->p, "in a set");
     }
 }
