@@ -35,6 +35,9 @@
  *                                         `at-least-half`, `at-least-1/1`
  *                                         (the whole heap)
  *
+ * A number N may be written as a power B^E (`1-10^12`), as --heap takes
+ * it; the canonical form prints it in decimal.
+ *
  * The difference sign is a backslash (set minus), which no range or
  * progression uses; in a shell it needs quotes: --subtract 'primes\2'.
  * The bound uses ':' rather than '<', which a shell would take for a
@@ -671,6 +674,36 @@ static sg_status unexpected(parser *ps, const char *p, const char *where)
                         "unexpected character '%s' %s", cb, where);
 }
 
+/* The power B^E of a number B read up to *q, which points at its '^', as
+ * --heap writes numbers (issue 50: `1-10^12` was refused); *q moves past
+ * E.  Below 2^63 like every number of a set. */
+static sg_status parse_power(parser *ps, uint64_t *b, const char **q)
+{
+    const char *e0 = ++*q;
+    uint64_t e, v = 1; /* B^0 = 1 */
+    sg_status st;
+
+    while (isdigit((unsigned char)**q))
+        ++*q;
+    if (*q == e0)
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, e0),
+                            "expected an exponent after '^', as in 10^12");
+    if ((st =
+             sgi_parse_u63(&e, e0, (size_t)(*q - e0), pos_of(ps, e0), ps->err)))
+        return st;
+    for (; e > 0; e--) {
+        if (*b > 1 && v > (UINT64_MAX >> 1) / *b)
+            return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                                "number '%.*s' is larger than 2^63-1",
+                                (int)(*q - ps->p), ps->p);
+        v *= *b;
+        if (*b <= 1)
+            break; /* 0^e and 1^e */
+    }
+    *b = v;
+    return SG_OK;
+}
+
 /* A positive number at ps->p (what names it goes in the message). */
 static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
 {
@@ -691,6 +724,8 @@ static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
     st = sgi_parse_u63(out, ps->p, (size_t)(q - ps->p), pos_of(ps, ps->p),
                        ps->err);
     if (st)
+        return st;
+    if (*q == '^' && (st = parse_power(ps, out, &q)))
         return st;
     if (*out == 0)
         return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
