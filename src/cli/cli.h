@@ -243,6 +243,12 @@ typedef struct cli_position_item {
  * file without a rule is exit status 2, a read error or out of memory 1,
  * after one line naming the file (nothing is left allocated).  The texts
  * are not parsed here. */
+/* One line of a rules file: a rule as the command line gives it, a code,
+ * canonical form or name, or one of --subtract SET, --all-but SET,
+ * --octal CODE, --hex CODE, --rule R, --grundy (issue 50: `--subtract
+ * squares` was refused).  Exit status after one error line. */
+int cli_rule_parse_line(cli_rule *out, const char *from, const char *text);
+
 int cli_rules_read(char ***texts, unsigned long **lines, size_t *n, FILE *f,
                    const char *path);
 void cli_rules_free(char **texts, unsigned long *lines, size_t n);
