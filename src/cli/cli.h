@@ -50,6 +50,16 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * there is one; returns the exit status that matches err->code. */
 int cli_report(const char *what, const char *text, const sg_error *err);
 
+/* Under --json (or --format json) anywhere in argv, an error also gives
+ * one JSON object on stdout, {"error": {"code", "message", "position"}}
+ * (docs/JSON.md), written by cli_error_json at the end of the run when
+ * the command wrote no record: code "runtime", "usage" or "unknown" for
+ * exit status 1, 2 or 3, the first error line's message (without
+ * "sgexplore: "), the 1-based position in the input or null.  stderr
+ * keeps its line and the exit status is rc, returned. */
+void cli_error_json_mode(int argc, char **argv);
+int cli_error_json(int rc);
+
 /* Exit status for a library status code. */
 int cli_status_exit(sg_status st);
 
@@ -411,6 +421,10 @@ typedef struct cli_rec {
 /* Start a record (JSON: its '{'); end it (JSON: every open object or
  * array closed, then "}\n") and flush it, so that JSON Lines stream. */
 void cli_rec_begin(cli_rec *r, FILE *f, int json);
+
+/* Whether a JSON record was begun on stdout in this process (set by
+ * cli_rec_begin, read by cli_error_json). */
+extern int cli_rec_stdout;
 void cli_rec_end(cli_rec *r);
 
 /* Open an object or an array as the member `key` (NULL inside an
