@@ -1218,40 +1218,39 @@ static sg_result prove_prefix(const sg_rule *r, const uint32_t *g, size_t n)
 }
 
 /* The observed candidate straight from its definition (prove.c's header
- * comment), independently of prove.c: the least p with some start m such
- * that g[i+p] == g[i] + s for every m <= i < n - p, s >= 0 read off the
- * end in every family, taking the least such m, and n - m >= 3p; with
- * s > 0 also n - m >= n / 4. */
+ * comment), independently of prove.c: among the p with 3p <= n, s >= 0
+ * read off the end in every family and m the least start such that
+ * g[i+p] == g[i] + s for every m <= i < n - p, those with n - m >= 3p
+ * and n - m >= n / 4, or with s == 0 n - m >= min(n / 4, 64); of them
+ * the least m + p, then the least p. */
 static int naive_observe(sg_observed *o, const uint32_t *g, size_t n)
 {
     memset(o, 0, sizeof *o);
     for (size_t p = 1; 3 * p <= n; p++) {
         int64_t s = (int64_t)g[n - 1] - (int64_t)g[n - 1 - p];
-        size_t m;
+        size_t m = 0;
         if (s < 0) {
             continue;
         }
-        for (m = 0; m < n - p; m++) {
-            size_t i;
-            for (i = m; i < n - p; i++) {
-                if ((int64_t)g[i + p] != (int64_t)g[i] + s) {
-                    break;
-                }
-            }
-            if (i == n - p) {
-                break;
+        /* one past the last disagreement */
+        for (size_t i = 0; i + p < n; i++) {
+            if ((int64_t)g[i + p] != (int64_t)g[i] + s) {
+                m = i + 1;
             }
         }
-        if (n - m >= 3 * p && (s == 0 || n - m >= n / 4)) {
-            o->have = 1;
-            o->period = p;
-            o->preperiod = m;
-            o->saltus = (uint64_t)s;
-            o->held_to = n - 1;
-            return 1;
+        if (n - m < 3 * p || (n - m < n / 4 && (s > 0 || n - m < 64))) {
+            continue;
         }
+        if (o->have && m + p >= o->preperiod + o->period) {
+            continue; /* ties keep the smaller p, found first */
+        }
+        o->have = 1;
+        o->period = p;
+        o->preperiod = m;
+        o->saltus = (uint64_t)s;
+        o->held_to = n - 1;
     }
-    return 0;
+    return o->have;
 }
 
 /* A rule too short of values to be proven: its observed candidate is the
@@ -1404,6 +1403,81 @@ static void test_observed(void **state)
     assert_int_equal(res.observed.have, 0);
     free(g);
     sg_rule_clear(&r);
+}
+
+/* The observed candidate does not follow the last values (issue 50): for
+ * rules no theorem covers (0.G, 0.&48;, 0.3F, Grundy's game) and one
+ * proven (0.8F, seen by the definition alone), the result at every
+ * prefix length from 200 to 3,000 is the one at 200, and it is the naive
+ * definition's at every 50th length.  0.G at 300 once gave "period 1
+ * from 297" (three equal values at the end) where p 4, s 1 from 1 holds
+ * throughout. */
+static int same_candidate(const sg_observed *a, const sg_observed *b)
+{
+    return a->have == b->have && a->preperiod == b->preperiod &&
+           a->period == b->period && a->saltus == b->saltus;
+}
+
+static void test_observed_stable(void **state)
+{
+    static const struct {
+        sg_rule_syntax syntax;
+        const char *text;
+        int have; /* a candidate expected (the values of 200 decide which) */
+    } games[] = {{SG_SYNTAX_RULE, "0.G", 1},
+                 {SG_SYNTAX_RULE, "0.&48;", 1},
+                 {SG_SYNTAX_HEX, "0.3F", 1},
+                 {SG_SYNTAX_GRUNDY, "", 0},
+                 {SG_SYNTAX_HEX, "0.8F", 1}};
+    const size_t lo = 200, hi = 3000;
+
+    (void)state;
+    for (size_t k = 0; k < sizeof games / sizeof games[0]; k++) {
+        sg_rule r;
+        sg_seq all;
+        sg_error err;
+        sg_result first, res;
+        sg_observed want, at_lo;
+        uint32_t *g = malloc(hi * sizeof *g);
+
+        assert_non_null(g);
+        parse_or_fail(&r, games[k].syntax, games[k].text);
+        sg_seq_init(&all);
+        assert_int_equal(sg_enumerate(&all, &r, hi, NULL, &err), SG_OK);
+        for (size_t i = 0; i < hi; i++)
+            g[i] = (uint32_t)sg_seq_get(&all, i);
+        first = prove_prefix(&r, g, lo);
+        naive_observe(&at_lo, g, lo);
+        assert_int_equal(at_lo.have, games[k].have);
+        for (size_t n = lo; n <= hi; n++) {
+            res = prove_prefix(&r, g, n);
+            if (res.status != first.status ||
+                (res.status == SG_UNRESOLVED
+                     ? !same_candidate(&res.observed, &first.observed)
+                     : res.period != first.period ||
+                           res.preperiod != first.preperiod ||
+                           res.saltus != first.saltus))
+                fail_msg("%s at %zu values: status %d, observed p %llu n0 "
+                         "%llu s %llu, unlike at %zu",
+                         games[k].text, n, (int)res.status,
+                         (unsigned long long)res.observed.period,
+                         (unsigned long long)res.observed.preperiod,
+                         (unsigned long long)res.observed.saltus, lo);
+            if (n % 50 != 0)
+                continue;
+            naive_observe(&want, g, n);
+            if (!same_candidate(&want, &at_lo))
+                fail_msg("%s: the definition's candidate moves at %zu",
+                         games[k].text, n);
+            if (res.status == SG_UNRESOLVED &&
+                !same_candidate(&want, &res.observed))
+                fail_msg("%s at %zu: observed unlike the definition",
+                         games[k].text, n);
+        }
+        sg_seq_clear(&all);
+        sg_rule_clear(&r);
+        free(g);
+    }
 }
 
 /* Candidates of 1024 and more are found through the period scan: values
@@ -2619,6 +2693,7 @@ int main(void)
         cmocka_unit_test(test_hex_arith),
         cmocka_unit_test(test_observed),
         cmocka_unit_test(test_observed_random),
+        cmocka_unit_test(test_observed_stable),
         cmocka_unit_test(test_observed_long),
         cmocka_unit_test(test_observed_long_saltus),
         cmocka_unit_test(test_observed_hex2),

@@ -404,6 +404,12 @@ static void test_canonical_table(void **state)
         {"5,1-3,4", "1-5"},
         {"4+3k", "4+3k"},
         {"4+3K", "4+3k"},
+        /* powers as --heap writes them (issue 50) */
+        {"10^3", "1000"},
+        {"1-10^2", "1-100"},
+        {"primes:1-10^3", "primes:1-997"},
+        {"2^62", "4611686018427387904"},
+        {"10^3+1k\\3^7", "1000+1k\\2187"},
         {"PRIMES", "primes"},
         {"2,primes", "primes"},
         {"2,3,primes", "primes"},
@@ -698,7 +704,18 @@ static void test_bad_inputs(void **state)
         {"at-most-0/2", 8, "must be more than 0"},
         {"at-least-1/0", 9, "must be more than 0"},
         {"at-most-x", 8, "expected a fraction P/Q or 'half'"},
-        {"(primes)", 0, "unexpected character '(' in a set"},
+        /* parentheses group a union only (issue 50) */
+        {"(primes\\2),9", 7, "a difference cannot be part of a union"},
+        {"9,(primes\\2)", 2, "',' binds tighter than '\\'"},
+        {"(9,primes)\\2,(3)", 13, "a difference cannot be part of"},
+        {"(9,primes", 0, "'(' without its ')'"},
+        {"2^63", 0, "number '2^63' is larger than 2^63-1"},
+        {"1-10^19", 2, "larger than 2^63-1"},
+        {"10^", 3, "expected an exponent after '^'"},
+        {"9)", 1, "')' without its '('"},
+        {"((9))", 1, "parentheses inside parentheses"},
+        {"(9,primes)x", 10, "expected '\\' or the end after ')'"},
+        {"()", 1, "empty item in set"},
         {"1 ,2", 1, "unexpected character ' ' in a set"},
         {"primes;", 6, "unexpected character ';' in a set"},
     };
@@ -765,6 +782,53 @@ static void test_bad_inputs(void **state)
 /* ------------------------------------------------------------------ */
 /* Finite, cofinite, periodic                                           */
 /* ------------------------------------------------------------------ */
+
+/* Parentheses only group (issue 50: `9,primes\2` was read as a union
+ * with primes\2): ',' binds tighter than '\', so a set and its
+ * parenthesised spellings have one canonical text and the members of
+ * the definition, judged here by trial division. */
+static void test_parentheses(void **state)
+{
+    static const struct {
+        const char *text, *same;
+        uint64_t plus, minus1, minus2; /* (primes or plus) \ {minus1, 2} */
+    } cases[] = {
+        {"(9,primes)\\2", "9,primes\\2", 9, 2, 2},
+        {"primes\\(2,9)", "primes\\2,9", 0, 2, 9},
+        {"(primes,9)\\(9,2)", "primes,9\\2,9", 0, 9, 2},
+        {"(primes)", "primes", 0, 0, 0},
+    };
+
+    (void)state;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        sgi_set a, b;
+        char *ca, *cb;
+        parse_ok(&a, cases[c].text);
+        parse_ok(&b, cases[c].same);
+        ca = sgi_set_canonical(&a);
+        cb = sgi_set_canonical(&b);
+        assert_non_null(ca);
+        assert_non_null(cb);
+        if (strcmp(ca, cb) != 0 || strchr(ca, '('))
+            fail_msg("\"%s\" is \"%s\", \"%s\" is \"%s\"", cases[c].text, ca,
+                     cases[c].same, cb);
+        for (uint64_t k = 1; k <= 300; k++) {
+            int prime = k >= 2, want;
+            for (uint64_t d = 2; d * d <= k; d++)
+                if (k % d == 0)
+                    prime = 0;
+            want = (prime || k == cases[c].plus) && k != cases[c].minus1 &&
+                   k != cases[c].minus2;
+            if (sgi_set_contains(&a, k, 1000) != want)
+                fail_msg("%s: %llu %s", cases[c].text, (unsigned long long)k,
+                         want ? "missing" : "wrongly in");
+        }
+        free(ca);
+        free(cb);
+        sgi_set_clear(&a);
+        sgi_set_clear(&b);
+    }
+}
 
 static void test_shape(void **state)
 {
@@ -1077,6 +1141,7 @@ int main(void)
         cmocka_unit_test(test_canonical_table),
         cmocka_unit_test(test_canonical_random),
         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_parentheses),
         cmocka_unit_test(test_shape),
         cmocka_unit_test(test_enum_named),
         cmocka_unit_test(test_enum_random),

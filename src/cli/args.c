@@ -404,17 +404,68 @@ int cli_rule_parse_text(cli_rule *out, const char *from, const char *text)
     return rule_load(out, SG_SYNTAX_RULE, from, text);
 }
 
+/* The options that give a rule, on the command line and in a rules
+ * file's line. */
+static const struct {
+    const char *name;
+    sg_rule_syntax syntax;
+} forms[] = {
+    {"--subtract", SG_SYNTAX_SUBTRACT}, {"--all-but", SG_SYNTAX_ALLBUT},
+    {"--octal", SG_SYNTAX_OCTAL},       {"--hex", SG_SYNTAX_HEX},
+    {"--rule", SG_SYNTAX_RULE},         {"--grundy", SG_SYNTAX_GRUNDY},
+};
+
+/* Whether text is a set expression (`4+3k`, `1,3,4`) that is no rule:
+ * a bare set could be a subtraction or an all-but game. */
+static int set_not_rule(const char *text)
+{
+    sg_rule r;
+    int is_set;
+
+    sg_rule_init(&r);
+    is_set = sg_rule_parse(&r, SG_SYNTAX_RULE, text, NULL) != SG_OK;
+    sg_rule_clear(&r);
+    if (is_set) {
+        sg_rule_init(&r);
+        is_set = sg_rule_parse(&r, SG_SYNTAX_SUBTRACT, text, NULL) == SG_OK;
+        sg_rule_clear(&r);
+    }
+    return is_set;
+}
+
+int cli_rule_parse_line(cli_rule *out, const char *from, const char *text)
+{
+    size_t k, len;
+    const char *arg;
+
+    for (k = 0; k < sizeof forms / sizeof *forms; k++) {
+        len = strlen(forms[k].name);
+        if (strncmp(text, forms[k].name, len) != 0 ||
+            (text[len] && text[len] != ' ' && text[len] != '\t' &&
+             text[len] != '='))
+            continue;
+        for (arg = text + len; *arg == ' ' || *arg == '\t' || *arg == '=';)
+            arg++;
+        if ((forms[k].syntax == SG_SYNTAX_GRUNDY) != (*arg == '\0')) {
+            cli_error("%s '%s': %s %s", from, cli_quote(text), forms[k].name,
+                      *arg ? "takes no argument" : "needs its argument");
+            return EXIT_USAGE;
+        }
+        return rule_load(out, forms[k].syntax, from, arg);
+    }
+    if (set_not_rule(text)) {
+        cli_error("%s '%s': a set is not a rule: write --subtract %s, "
+                  "--all-but %s or subtract{%s}",
+                  from, cli_quote(text), cli_quote(text), cli_quote(text),
+                  cli_quote(text));
+        return EXIT_USAGE;
+    }
+    return rule_load(out, SG_SYNTAX_RULE, from, text);
+}
+
 int cli_rule_get(cli_rule *out, const cli_args *a, size_t pos, int optional,
                  int *present)
 {
-    static const struct {
-        const char *name;
-        sg_rule_syntax syntax;
-    } forms[] = {
-        {"--subtract", SG_SYNTAX_SUBTRACT}, {"--all-but", SG_SYNTAX_ALLBUT},
-        {"--octal", SG_SYNTAX_OCTAL},       {"--hex", SG_SYNTAX_HEX},
-        {"--rule", SG_SYNTAX_RULE},         {"--grundy", SG_SYNTAX_GRUNDY},
-    };
     size_t k, n = 0, which = 0;
     const char *positional = cli_pos(a, pos);
 

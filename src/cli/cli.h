@@ -50,6 +50,16 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * there is one; returns the exit status that matches err->code. */
 int cli_report(const char *what, const char *text, const sg_error *err);
 
+/* Under --json (or --format json) anywhere in argv, an error also gives
+ * one JSON object on stdout, {"error": {"code", "message", "position"}}
+ * (docs/JSON.md), written by cli_error_json at the end of the run when
+ * the command wrote no record: code "runtime", "usage" or "unknown" for
+ * exit status 1, 2 or 3, the first error line's message (without
+ * "sgexplore: "), the 1-based position in the input or null.  stderr
+ * keeps its line and the exit status is rc, returned. */
+void cli_error_json_mode(int argc, char **argv);
+int cli_error_json(int rc);
+
 /* Exit status for a library status code. */
 int cli_status_exit(sg_status st);
 
@@ -265,6 +275,12 @@ typedef struct cli_position_item {
  * file without a rule is exit status 2, a read error or out of memory 1,
  * after one line naming the file (nothing is left allocated).  The texts
  * are not parsed here. */
+/* One line of a rules file: a rule as the command line gives it, a code,
+ * canonical form or name, or one of --subtract SET, --all-but SET,
+ * --octal CODE, --hex CODE, --rule R, --grundy (issue 50: `--subtract
+ * squares` was refused).  Exit status after one error line. */
+int cli_rule_parse_line(cli_rule *out, const char *from, const char *text);
+
 int cli_rules_read(char ***texts, unsigned long **lines, size_t *n, FILE *f,
                    const char *path);
 void cli_rules_free(char **texts, unsigned long *lines, size_t n);
@@ -425,6 +441,10 @@ typedef struct cli_rec {
 /* Start a record (JSON: its '{'); end it (JSON: every open object or
  * array closed, then "}\n") and flush it, so that JSON Lines stream. */
 void cli_rec_begin(cli_rec *r, FILE *f, int json);
+
+/* Whether a JSON record was begun on stdout in this process (set by
+ * cli_rec_begin, read by cli_error_json). */
+extern int cli_rec_stdout;
 void cli_rec_end(cli_rec *r);
 
 /* Open an object or an array as the member `key` (NULL inside an
@@ -477,6 +497,8 @@ typedef struct cli_view {
     int sparse_state;            /* 0: not yet computed, 1: in `sparse`,
                                  -1: too few values */
     sg_sparse_space sparse;      /* filled by cli_view_prepare */
+    int open_values; /* an unresolved rule's "values" are its computed ones
+                        (the analysis, cache show), else empty (sweep) */
 } cli_view;
 
 /* Compute what the report derives from the values (the sparse space)
@@ -493,8 +515,9 @@ void cli_flow_view(cli_view *v, const cli_flow *f);
  * left out when v->seq is NULL (cache list, verify), never null. */
 void cli_view_write(cli_rec *r, const cli_view *v);
 
-/* The "values" of a proven rule: G(0..n0+p-1), cut after
- * CLI_JSON_VALUES (values_start, values, values_truncated; JSON only). */
+/* The "values" of a proven rule: G(0..n0+p-1); of an unresolved one with
+ * v->open_values, the values computed; cut after CLI_JSON_VALUES
+ * (values_start, values, values_truncated; JSON only). */
 void cli_view_values(cli_rec *r, const cli_view *v);
 
 /* G(n) for A <= n <= B: text lines "G(n) = v", or the keys values_start,
@@ -557,11 +580,13 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
 void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
                       const char *stopped, const char *source);
 
-/* --misere --position: the key "position" as cli_position_write (values
- * and nim_sum null, which have no misère meaning) plus "method", or one
- * text line (prefixed by `line` for --positions). */
+/* --misere --position: the key "position" as cli_position_write (each
+ * heap's value its G-(h) from m's genus table, null past it; nim_sum
+ * null, which has no misère meaning) plus "method", or one text line
+ * (prefixed by `line` for --positions). */
 void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
-                               const mpz_t *heaps, size_t n, const char *line);
+                               const sg_misere *m, const mpz_t *heaps, size_t n,
+                               const char *line);
 
 /* --misere --quotient: the key "quotient" ({"heaps", "order",
  * "orders", "generators", "relations", "p_portion", "heap_words",

@@ -26,8 +26,9 @@ static const cli_opt analyse_opts[] = {
      "with --values: the heaps of value V (any range of a proven rule)"},
     {"--misere", NULL, NULL,
      "misere play: genus of heaps, winner of --position(s)"},
+    {"--misere-max", NULL, "N", "with --misere: heaps 0..N-1 (default 40)"},
     {"--quotient", NULL, NULL,
-     "with --misere: the misere quotient of the heaps below --max"},
+     "with --misere: the misere quotient of the heaps below --misere-max"},
     {"--max-order", NULL, "N",
      "with --quotient: stop past N elements (default 1024)"},
     {"--quiet", NULL, NULL,
@@ -183,9 +184,15 @@ static void heap_unknown_text(cli_rec *rec, const char *given, const mpz_t n,
                   given, (unsigned long long)(fl->seq.n ? fl->seq.n - 1 : 0));
     mpz_init(end);
     mpz_add_ui(end, n, 1);
-    if (fl->budget_spent) {
+    if (fl->budget_spent && fl->db && fl->store_rc == 0 &&
+        !sg_store_readonly(fl->db, NULL)) {
         cli_rec_textf(rec, "; --seconds ran out first, and a rerun continues "
                            "from the stored values");
+    } else if (fl->budget_spent) {
+        /* --no-cache, or the store failed: nothing to continue from */
+        cli_rec_textf(rec, "; --seconds ran out first, and nothing was "
+                           "stored: a rerun with a cache and more --seconds "
+                           "goes further");
     } else if (cli_reach(&fl->r.rule, end) == CLI_REACH_DEEP) {
         cli_rec_textf(rec,
                       "; they would not fit in memory, but a deep run "
@@ -329,14 +336,36 @@ static int questions_parse(questions *q, const cli_args *a)
     return EXIT_DONE;
 }
 
+/* The exact misère search of a position, within --seconds (each
+ * position gets them whole, as the genus and the quotient get theirs):
+ * a search the time stops is SG_E_UNKNOWN, said in err. */
+static sg_status misere_search(sg_misere_position *pos, const sg_rule *r,
+                               const sg_misere *m, const size_t *heaps,
+                               size_t n, double seconds, sg_error *err)
+{
+    sg_status st;
+
+    cli_budget_start(seconds);
+    st = sg_misere_position_analyse(pos, r, m, heaps, n, cli_misere_budget(),
+                                    &cli_cancel, err);
+    cli_budget_stop();
+    if (st == SG_E_INTERRUPTED && cli_cancel == 2) {
+        cli_cancel = 0;
+        st = sg_error_set(err, SG_E_UNKNOWN, -1,
+                          "--seconds ran out in the exact search");
+    }
+    return st;
+}
+
 /* One misère position: its answer as the key "position" of rec, or one
  * text line: by the tame rule when every heap is tame, else by the
  * quotient q (NULL: none) when every heap is within it, else by the
- * search.  Exit status (3 when the search is too large: said). */
+ * search.  Exit status (3 when the search is too large or out of time:
+ * said, with the way that decides such sums, the quotient). */
 static int misere_position(cli_rec *rec, const cli_rule *rule,
                            const sg_misere *m, const sg_mquot *q,
-                           const mpz_t *h, size_t n, const char *line,
-                           const char *text)
+                           double seconds, const mpz_t *h, size_t n,
+                           const char *line, const char *text)
 {
     sg_misere_position pos;
     sg_error err;
@@ -365,23 +394,34 @@ static int misere_position(cli_rec *rec, const cli_rule *rule,
             st = sg_misere_position_quotient(&pos, &rule->rule, q, heaps, n,
                                              &err);
         else
-            st = sg_misere_position_analyse(&pos, &rule->rule, m, heaps, n,
-                                            cli_misere_budget(), &cli_cancel,
-                                            &err);
+            st = misere_search(&pos, &rule->rule, m, heaps, n, seconds, &err);
     }
     free(heaps);
+    if (st == SG_E_UNKNOWN && !q) {
+        cli_error("misère position '%s': %s; --quotient decides sums of "
+                  "wild heaps from the misère quotient (try: sgexplore '%s' "
+                  "--misere --quotient --position %s)",
+                  cli_quote(text), err.msg, rule->canon, cli_quote(text));
+        return EXIT_UNKNOWN;
+    }
+    if (st == SG_E_UNKNOWN) {
+        cli_error("misère position '%s': %s; --misere-max past its largest "
+                  "heap takes it into the quotient",
+                  cli_quote(text), err.msg);
+        return EXIT_UNKNOWN;
+    }
     if (st != SG_OK) {
         cli_error("misère position '%s': %s", cli_quote(text), err.msg);
         return st == SG_E_UNKNOWN ? EXIT_UNKNOWN
                : st == SG_E_INPUT ? EXIT_USAGE
                                   : EXIT_RUNTIME;
     }
-    cli_misere_position_write(rec, &pos, h, n, line);
+    cli_misere_position_write(rec, &pos, m, h, n, line);
     return EXIT_DONE;
 }
 
 /* --misere: the options with no misère meaning, then the normal report,
- * the genus of heaps 0..N-1 (N: --max, else CLI_MISERE_HEAPS) and the
+ * the genus of heaps 0..N-1 (N: --misere-max, else CLI_MISERE_HEAPS) and the
  * positions asked; --plot then draws G(n) beside G-(n) of those heaps. */
 static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       cli_view *view)
@@ -402,9 +442,16 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
                       none[i]);
             return EXIT_USAGE;
         }
-    if (cli_get(a, "--max")) {
-        if ((rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
+    /* --max is the normal-play budget; the heaps are --misere-max's */
+    if (cli_get(a, "--misere-max")) {
+        if ((rc = cli_parse_count(&max, "--misere-max",
+                                  cli_get(a, "--misere-max"))))
             return rc;
+        if (max < 1 || max > ((uint64_t)1 << 20)) {
+            cli_error("--misere-max: '%s' is not in 1..1048576",
+                      cli_quote(cli_get(a, "--misere-max")));
+            return EXIT_USAGE;
+        }
         asked = (size_t)max;
     }
     if (cli_get(a, "--max-order")) {
@@ -425,6 +472,7 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     if ((rc = cli_flow_run(fl, a, 0, 0)))
         return rc;
     cli_flow_view(view, fl);
+    view->open_values = 1;
     if ((rc = cli_view_prepare(view)))
         return rc;
     cli_misere_init(&x);
@@ -449,8 +497,8 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
         for (i = 0; i < count && !rc; i++) {
             cli_rec_begin(&rec, stdout, q->json);
             rc = misere_position(&rec, &fl->r, &x.m, want_q ? &x.quot : NULL,
-                                 (const mpz_t *)items[i].h, items[i].n,
-                                 items[i].text, items[i].text);
+                                 fl->seconds, (const mpz_t *)items[i].h,
+                                 items[i].n, items[i].text, items[i].text);
             cli_rec_end(&rec);
         }
         cli_positions_free(items, count);
@@ -486,8 +534,8 @@ static int misere_run(cli_flow *fl, const questions *q, cli_args *a,
     k = EXIT_DONE;
     if (q->position)
         k = misere_position(&rec, &fl->r, &x.m, want_q ? &x.quot : NULL,
-                            (const mpz_t *)q->pos_heaps, q->npos, NULL,
-                            q->position);
+                            fl->seconds, (const mpz_t *)q->pos_heaps, q->npos,
+                            NULL, q->position);
     cli_rec_end(&rec);
     if (x.qstopped && !q->position) {
         cli_error("misère quotient: heap %zu not finished: %s",
@@ -535,6 +583,12 @@ static int report(const questions *q, const cli_flow *fl, cli_view *view)
         cli_view_write(&rec, view);
     else if (!q->nheaps && !q->position && !q->values)
         quiet_status(&rec, fl);
+    if (!q->quiet && fl->res.status == SG_UNRESOLVED && fl->max_is &&
+        strcmp(fl->max_is, "question") == 0)
+        cli_rec_textf(&rec,
+                      "budget: %llu values, what the questions need; "
+                      "without them (or with --max) more may prove it\n",
+                      (unsigned long long)fl->max);
     if (q->where) {
         cli_view_values(&rec, view); /* the record's usual values */
         if ((k = cli_where_write(&rec, NULL, CLI_FMT_NONE, &fl->res, &fl->seq,
@@ -603,9 +657,12 @@ static int analyse_run(const cli_command *self, cli_args *a)
         rc = misere_run(&fl, &q, a, &view);
         goto out;
     }
-    if (cli_get(a, "--quotient") || cli_get(a, "--max-order")) {
+    if (cli_get(a, "--quotient") || cli_get(a, "--max-order") ||
+        cli_get(a, "--misere-max")) {
         cli_error("%s goes with --misere",
-                  cli_get(a, "--quotient") ? "--quotient" : "--max-order");
+                  cli_get(a, "--quotient")    ? "--quotient"
+                  : cli_get(a, "--max-order") ? "--max-order"
+                                              : "--misere-max");
         rc = EXIT_USAGE;
         goto out;
     }
@@ -614,6 +671,7 @@ static int analyse_run(const cli_command *self, cli_args *a)
         goto out;
 
     cli_flow_view(&view, &fl);
+    view.open_values = 1;
     if ((rc = cli_view_prepare(&view)))
         goto out;
     if (q.positions)

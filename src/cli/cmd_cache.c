@@ -54,6 +54,21 @@ static void entry_view(cli_view *v, const sg_store_entry *e, const sg_seq *s)
     v->entry = e;
 }
 
+/* The observation of an unresolved entry, made from its stored values
+ * (the cache keeps none), as the analysis makes it. */
+static void entry_observe(sg_observed *o, const char *rule, const sg_seq *s)
+{
+    sg_rule r;
+    sg_result tmp;
+
+    memset(o, 0, sizeof *o);
+    sg_rule_init(&r);
+    if (sg_rule_parse(&r, SG_SYNTAX_RULE, rule, NULL) == SG_OK &&
+        sg_prove(&tmp, &r, s) == SG_OK)
+        *o = tmp.observed;
+    sg_rule_clear(&r);
+}
+
 /* ------------------------------------------------------------------ */
 /* cache list                                                           */
 /* ------------------------------------------------------------------ */
@@ -73,7 +88,31 @@ typedef struct list_state {
     size_t n, cap;
     int nomem;
     size_t count[3]; /* by sg_period_status */
+    sg_store *db;    /* to read an unresolved row's values (JSON) */
+    int failed;      /* reading them failed: err says why */
+    sg_error err;
 } list_state;
+
+/* The observation of unresolved `rule` for its `cache list` row: its
+ * values loaded (a second statement on the listing's connection) and
+ * observed.  Returns 1 when the values cannot be read (ls->err set). */
+static int list_observe(list_state *ls, sg_observed *o, const char *rule)
+{
+    sg_store_entry e;
+    sg_seq s;
+    int found = 0, bad;
+
+    sg_store_entry_init(&e);
+    sg_seq_init(&s);
+    bad = sg_store_get(ls->db, rule, &e, &s, &found, &ls->err) != SG_OK;
+    memset(o, 0, sizeof *o);
+    if (!bad && found)
+        entry_observe(o, rule, &s);
+    ls->failed = bad;
+    sg_seq_clear(&s);
+    sg_store_entry_clear(&e);
+    return bad;
+}
 
 static int list_visit(const sg_store_entry *e, void *arg)
 {
@@ -85,10 +124,15 @@ static int list_visit(const sg_store_entry *e, void *arg)
     ls->count[e->res.status <= SG_ARITH_PERIODIC ? e->res.status : 0]++;
     if (ls->json) {
         /* The values are not loaded: the keys derived from them are left
-         * out (docs/JSON.md). */
+         * out (docs/JSON.md), but for the observed candidate of an
+         * unresolved rule, the one answer it has (read as `cache show`
+         * reads it). */
         cli_view v;
         cli_rec rec;
-        entry_view(&v, e, NULL);
+        sg_store_entry obs = *e;
+        if (!is_proven(e) && list_observe(ls, &obs.res.observed, e->rule))
+            return 1;
+        entry_view(&v, &obs, NULL);
         cli_rec_begin(&rec, stdout, 1);
         cli_view_write(&rec, &v);
         cli_rec_end(&rec);
@@ -259,10 +303,13 @@ static int cmd_list(const cli_args *a, int json)
     ckpt.family = family;
     ls.status = status;
     ls.json = json;
+    ls.db = db;
     if (db && sg_store_list(
                   db, status && strcmp(status, "proven") == 0 ? NULL : status,
                   family, list_visit, &ls, &err) != SG_OK)
         rc = cli_report(NULL, NULL, &err);
+    else if (ls.failed)
+        rc = cli_report(NULL, NULL, &ls.err);
     else if (ls.nomem)
         rc = (cli_error("out of memory"), EXIT_RUNTIME);
     total = ls.count[0] + ls.count[1] + ls.count[2];
@@ -393,19 +440,11 @@ static int cmd_show(const cli_args *a, int json)
         /* The values too (a proven entry's checksum is checked). */
         rc = cli_report(NULL, NULL, &err);
     } else {
-        if (!is_proven(&e)) {
-            /* The cache keeps no observation: make it from the values. */
-            sg_rule r;
-            sg_result tmp;
-            sg_rule_init(&r);
-            if (sg_rule_parse(&r, SG_SYNTAX_RULE, e.rule, NULL) == SG_OK) {
-                sg_prove(&tmp, &r, &s);
-                e.res.observed = tmp.observed;
-            }
-            sg_rule_clear(&r);
-        }
+        if (!is_proven(&e))
+            entry_observe(&e.res.observed, e.rule, &s);
         entry_view(&v, &e, &s);
         v.rerun = e.rule;
+        v.open_values = 1;
         if (!rc) {
             cli_rec rec;
             cli_rec_begin(&rec, stdout, json);

@@ -160,7 +160,7 @@ static int sweep_add(sweep *s, const char *from, const char *text,
     int rc;
 
     cli_rule_init(&r);
-    if ((rc = cli_rule_parse_text(&r, from, text))) {
+    if ((rc = cli_rule_parse_line(&r, from, text))) {
         cli_rule_clear(&r);
         return rc;
     }
@@ -388,19 +388,27 @@ static int load_rules(sweep *s, const cli_args *a, const char *path)
     if (rc)
         return rc;
     s->family_total = ntexts;
-    rc = too_large(ntexts, a);
-    for (i = 0; !rc && i < ntexts; i++) {
+    if ((rc = too_large(ntexts, a))) {
+        cli_rules_free(texts, lines, ntexts);
+        return rc;
+    }
+    /* Every bad line is named, one error line each, and the exit status
+     * is the first's (issue 50: only the first was named). */
+    for (i = 0; rc != EXIT_RUNTIME && i < ntexts; i++) {
         cli_rule r;
+        int k1;
         snprintf(from, sizeof from, "%s line %lu",
                  strcmp(path, "-") == 0 ? "stdin" : "rules file", lines[i]);
         if (!in_shard(s, k++)) {
             /* Still checked: a bad rule is found by every shard. */
             cli_rule_init(&r);
-            rc = cli_rule_parse_text(&r, from, texts[i]);
+            k1 = cli_rule_parse_line(&r, from, texts[i]);
             cli_rule_clear(&r);
-            continue;
+        } else {
+            k1 = sweep_add(s, from, texts[i], 1);
         }
-        rc = sweep_add(s, from, texts[i], 1);
+        if (k1 && !rc)
+            rc = k1;
     }
     cli_rules_free(texts, lines, ntexts);
     return rc;

@@ -466,6 +466,27 @@ static int memory_spent(cli_flow *f, sg_status st)
     return 1;
 }
 
+/* Values a run without --max or --seconds computes for its questions
+ * when fewer than the default budget: what they need, and at least
+ * this many, which prove the small periods on the way (Kayles: 168). */
+#define QUESTION_FLOOR 1000
+
+/* A question (--heap, --position: f->want; --values: upto) within the
+ * default budget sets the count: what it needs, not the default (issue
+ * 50: --values 0:10 of Grundy's game computed 10^6 values).  Returns 1
+ * when it did. */
+static int asked_max(cli_flow *f, uint64_t upto)
+{
+    uint64_t asked = upto > f->want ? upto : f->want;
+
+    if (!asked || asked >= f->max)
+        return 0;
+    if (asked < QUESTION_FLOOR)
+        asked = f->max < QUESTION_FLOOR ? f->max : QUESTION_FLOOR;
+    f->max = (size_t)asked;
+    return 1;
+}
+
 int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
                       double seconds, uint64_t upto)
 {
@@ -484,6 +505,8 @@ int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
     else
         f->max = sg_default_max(&f->r.rule);
     f->max_is = max ? "given" : by_memory ? "memory" : "default";
+    if (!max && seconds <= 0 && asked_max(f, upto))
+        f->max_is = "question";
     if (max && sg_seq_check_size(f->max, &err)) {
         cli_error("--max %llu: %s", (unsigned long long)max, err.msg);
         return EXIT_USAGE;

@@ -185,27 +185,30 @@ int main(int argc, char **argv)
     size_t k;
 
     mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+    cli_error_json_mode(argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
     }
     if (strcmp(argv[1], "--version") == 0)
-        return version(argc, argv);
+        return cli_error_json(version(argc, argv));
     for (k = 1; cli_commands[k]; k++)
         if (strcmp(argv[1], cli_commands[k]->name) == 0)
-            return cli_stdout_finish(run(cli_commands[k], argc, argv, 2));
+            return cli_stdout_finish(
+                cli_error_json(run(cli_commands[k], argc, argv, 2)));
     if (looks_like_command(argv[1]) && is_set(argv[1])) {
         cli_error("unknown command or rule '%s': a set, whose rules are "
                   "--subtract %s, --all-but %s or 'subtract{%s}'",
                   cli_quote(argv[1]), argv[1], argv[1], argv[1]);
-        return EXIT_USAGE;
+        return cli_stdout_finish(cli_error_json(EXIT_USAGE));
     }
     if (looks_like_command(argv[1])) {
         cli_error("unknown command or rule '%s' (commands: %s; rule names: "
                   "kayles, dawson, officers, grundy, nim; try sgexplore "
                   "--help)",
                   cli_quote(argv[1]), command_names());
-        return EXIT_USAGE;
+        return cli_stdout_finish(cli_error_json(EXIT_USAGE));
     }
-    return cli_stdout_finish(run(&cli_cmd_analyse, argc, argv, 1));
+    return cli_stdout_finish(
+        cli_error_json(run(&cli_cmd_analyse, argc, argv, 1)));
 }

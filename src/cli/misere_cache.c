@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 size_t cli_misere_budget(void)
 {
@@ -81,14 +82,43 @@ static int time_ran_out(sg_status st)
     return st == SG_E_INTERRUPTED && cli_cancel == 2;
 }
 
+/* Seconds on a monotonic clock. */
+static double mono(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The genus's half of --seconds is over (or the genus came from the
+ * cache): its timer stopped and its alarm, if it rang, lowered, so that
+ * the quotient does not stop at once. */
+static void genus_time_over(void)
+{
+    cli_budget_stop();
+    if (cli_cancel == 2)
+        cli_cancel = 0;
+}
+
+/* What is left of `seconds` since t0, at least a millisecond (a budget
+ * of 0 would be none). */
+static double time_left(double seconds, double t0)
+{
+    double left = seconds - (mono() - t0);
+
+    return left > 0.001 ? left : 0.001;
+}
+
 int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
                        int want_q, size_t max_order)
 {
     sg_store_misere row, offer;
     sg_error err, qerr;
     sg_status st = SG_OK;
-    int found = 0, rc, out_of_time = 0, timing = 0;
+    int found = 0, rc, out_of_time = 0;
     size_t budget = cli_misere_budget();
+    double t0 = mono();
 
     sg_store_misere_init(&row);
     if (fl->db &&
@@ -114,9 +144,10 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
         x->gsource = "cache";
     } else {
         /* --seconds S: the misère computation gets S seconds of its own
-         * (docs/MISERE.md), the genus and the quotient together */
-        cli_budget_start(fl->seconds);
-        timing = 1;
+         * (docs/MISERE.md), the genus and the quotient together; with a
+         * quotient the genus gets half, so that the quotient starts
+         * (issue 50: the genus of 80 heaps of Kayles took them all) */
+        cli_budget_start(want_q ? fl->seconds / 2 : fl->seconds);
         st = sg_misere_analyse(&x->m, &fl->r.rule, asked, budget, &cli_cancel,
                                &err);
         if (time_ran_out(st)) {
@@ -161,6 +192,7 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
         /* the sums of the heaps the genus table shows, 1..N-1 */
         size_t wanted = asked ? asked - 1 : 0;
         const sg_mquot *from = NULL;
+        genus_time_over();
         if (found && row.have_quot && row.quot.heaps == wanted) {
             x->quot = row.quot;
             sg_mquot_init(&row.quot);
@@ -178,8 +210,8 @@ int cli_misere_compute(cli_misere *x, const cli_flow *fl, size_t asked,
         } else {
             if (found && row.have_quot && row.quot.heaps < wanted)
                 from = &row.quot;
-            if (!timing) /* the genus came from the cache */
-                cli_budget_start(fl->seconds);
+            if (fl->seconds > 0)
+                cli_budget_start(time_left(fl->seconds, t0));
             st = sg_misere_quotient_from(&x->quot, &fl->r.rule, wanted,
                                          max_order, budget, from, &cli_cancel,
                                          &qerr);

@@ -14,6 +14,7 @@
 
 volatile sig_atomic_t cli_cancel = 0;
 int cli_out_of_memory = 0;
+int cli_rec_stdout = 0;
 
 static void on_signal(int sig)
 {
@@ -32,6 +33,15 @@ void cli_signals_install(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* The first error of the run, for its JSON object (cli_error_json). */
+static struct {
+    int json;      /* --json or --format json was asked */
+    int have;      /* an error (not a warning) was said */
+    long position; /* its 1-based position in the input, or 0 */
+    long pending;  /* the position cli_report passes to the next error */
+    char msg[1024];
+} first_error;
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
@@ -41,6 +51,42 @@ void cli_error(const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+    if (!first_error.have && strncmp(fmt, "warning:", 8) != 0) {
+        va_start(ap, fmt);
+        vsnprintf(first_error.msg, sizeof first_error.msg, fmt, ap);
+        va_end(ap);
+        first_error.have = 1;
+        first_error.position = first_error.pending;
+    }
+    first_error.pending = 0;
+}
+
+void cli_error_json_mode(int argc, char **argv)
+{
+    int k;
+
+    for (k = 1; k < argc; k++)
+        if (strcmp(argv[k], "--json") == 0 ||
+            strcmp(argv[k], "--format=json") == 0 ||
+            (strcmp(argv[k], "--format") == 0 && k + 1 < argc &&
+             strcmp(argv[k + 1], "json") == 0))
+            first_error.json = 1;
+}
+
+int cli_error_json(int rc)
+{
+    static const char *const codes[] = {"done", "runtime", "usage", "unknown"};
+
+    if (!first_error.json || !first_error.have || rc <= 0 || rc > 3 ||
+        cli_rec_stdout)
+        return rc;
+    printf("{\"error\":{\"code\":\"%s\",\"message\":", codes[rc]);
+    cli_json_string(stdout, first_error.msg);
+    if (first_error.position > 0)
+        printf(",\"position\":%ld}}\n", first_error.position);
+    else
+        printf(",\"position\":null}}\n");
+    return rc;
 }
 
 int cli_status_exit(sg_status st)
@@ -97,10 +143,11 @@ const char *cli_quote(const char *text)
 
 int cli_report(const char *what, const char *text, const sg_error *err)
 {
-    if (err->code == SG_E_INPUT && err->pos >= 0 && text)
+    if (err->code == SG_E_INPUT && err->pos >= 0 && text) {
+        first_error.pending = err->pos + 1;
         cli_error("%s '%s': %s (at position %ld)", what ? what : "input",
                   cli_quote(text), err->msg, err->pos + 1);
-    else if (what)
+    } else if (what)
         cli_error("%s: %s", what, err->msg);
     else
         cli_error("%s", err->msg);

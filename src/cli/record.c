@@ -31,6 +31,8 @@
 void cli_rec_begin(cli_rec *r, FILE *f, int json)
 {
     memset(r, 0, sizeof *r);
+    if (json && f == stdout)
+        cli_rec_stdout = 1;
     r->f = f;
     r->json = json;
     if (json)

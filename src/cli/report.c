@@ -219,15 +219,24 @@ static void proven_write(cli_rec *r, const cli_view *v)
                  (unsigned long long)res->checksum);
     cli_rec_close(r);
     cli_rec_uint(r, "computed", v->computed);
-    cli_rec_textf(
-        r,
-        "certified: G(n+%llu) = G(n)%s checked from n = %llu; "
-        "bound %llu; %llu values computed; checksum "
-        "fnv1a64:%016llx\n",
-        (unsigned long long)res->proof_period, res->proof_saltus ? " + s" : "",
-        (unsigned long long)res->proof_start,
-        (unsigned long long)res->certified_to, (unsigned long long)v->computed,
-        (unsigned long long)res->checksum);
+    /* The theorem's own claim (its period may be a multiple of the least,
+     * its start past the least pre-period, which the values reach by
+     * walking down: docs/THEORY.md, step 4). */
+    cli_rec_textf(r, "certified: G(n+%llu) = G(n)",
+                  (unsigned long long)res->proof_period);
+    if (res->proof_saltus)
+        cli_rec_textf(r, " + %llu", (unsigned long long)res->proof_saltus);
+    cli_rec_textf(r, " checked from n = %llu",
+                  (unsigned long long)res->proof_start);
+    if (res->preperiod < res->proof_start)
+        cli_rec_textf(r, ", and from the pre-period %llu in the values",
+                      (unsigned long long)res->preperiod);
+    cli_rec_textf(r,
+                  "; bound %llu; %llu values computed; checksum "
+                  "fnv1a64:%016llx\n",
+                  (unsigned long long)res->certified_to,
+                  (unsigned long long)v->computed,
+                  (unsigned long long)res->checksum);
     cli_rec_null(r, "note");
     cli_rec_null(r, "observed");
     if (!r->json && v->seq && v->seq->n >= res->preperiod + res->period) {
@@ -363,6 +372,8 @@ void cli_view_values(cli_rec *r, const cli_view *v)
 
     if (is_proven(res) && v->seq && v->seq->n >= res->preperiod + res->period)
         n = res->preperiod + res->period;
+    else if (!is_proven(res) && v->seq && v->open_values)
+        n = v->seq->n;
     cli_rec_str(r, "values_start", "0");
     cli_rec_arr(r, "values");
     for (i = 0; i < n && i < CLI_JSON_VALUES; i++)
@@ -655,7 +666,8 @@ void cli_misere_write(cli_rec *r, const sg_misere *m, size_t asked,
 }
 
 void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
-                               const mpz_t *heaps, size_t n, const char *line)
+                               const sg_misere *m, const mpz_t *heaps, size_t n,
+                               const char *line)
 {
     size_t i;
     int k;
@@ -684,7 +696,12 @@ void cli_misere_position_write(cli_rec *r, const sg_misere_position *p,
     for (i = 0; i < n; i++) {
         cli_rec_obj(r, NULL);
         cli_rec_heap(r, "heap", heaps[i]);
-        cli_rec_null(r, "value");
+        /* G-(h) where the genus table has the heap (issue 50: null) */
+        if (m && mpz_cmp_ui(heaps[i], (unsigned long)m->n) < 0)
+            cli_rec_strf(r, "value", "%llu",
+                         (unsigned long long)m->value[mpz_get_ui(heaps[i])]);
+        else
+            cli_rec_null(r, "value");
         cli_rec_close(r);
     }
     cli_rec_close(r);

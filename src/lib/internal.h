@@ -168,6 +168,7 @@ typedef struct sg_rule_profile {
     int tb;               /* the rule holds a general code (r->tb): only
                            enum_tb.c computes it, no theorem proves it */
     unsigned tb_heaps;    /* ... whose moves leave at most this many heaps */
+    int tb_sets;          /* ... written over sets, moves{D@SET;...} */
     sgi_proof_kind proof; /* the theorem that could prove it */
     const char *why_unproven; /* static, when proof is SGI_PROOF_NONE */
     unsigned methods;         /* bit m: method m applies */

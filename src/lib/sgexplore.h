@@ -439,7 +439,7 @@ int sg_period_status_parse(sg_period_status *out, const char *word);
  * rule: observed, not proven. */
 typedef struct sg_observed {
     int have;           /* 0: no candidate */
-    uint64_t preperiod; /* least n0 for the least period p it holds with */
+    uint64_t preperiod; /* least n0 for p; the pair with the least n0 + p */
     uint64_t period;
     uint64_t saltus;
     uint64_t held_to; /* G(n+p) = G(n)+s holds for n0 <= n, n+p <= held_to */

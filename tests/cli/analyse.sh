@@ -104,6 +104,63 @@ u=$(sg --grundy --max 200 --json)
 check "unresolved JSON: status unresolved, period null" \
     test "$(jget "d['status'],d['period'],d['preperiod'],d['saltus']" <<<"$u")" = "('unresolved', None, None, None)"
 
+# An unresolved rule's JSON carries its computed values (issue 50: it gave
+# "values": []), judged by a brute force of Grundy's game (split a heap
+# into two unequal heaps), and cut at 10,000 entries.
+grundy_ref='import sys
+def mex(s):
+    m = 0
+    while m in s: m += 1
+    return m
+g = []
+for n in range(int(sys.argv[1])):
+    g.append(mex({g[a] ^ g[n - a] for a in range(1, n) if 2 * a != n}))'
+check "unresolved JSON: values are G(0..199), as the brute force's" \
+    python3 -c "$grundy_ref"'
+import json
+d = json.loads(sys.argv[2])
+assert d["values"] == g and d["values_start"] == "0" and d["values_truncated"] is False, d["values"][:20]' 200 "$u"
+check "unresolved JSON: 20,000 values cut at 10,000" \
+    python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+assert len(d["values"]) == 10000 and d["values_truncated"] is True and d["computed"] == 20000' \
+    "$(sg --grundy --max 20000 --json)"
+# A question within the default budget computes what it needs, not the
+# default (10^6 values for Grundy's game); the text says so.
+out=$(sg --grundy --values 0:10)
+check "--values 0:10 without --max: 1,000 values (the floor), not 10^6" \
+    bash -c 'grep -qx "computed: G(0..999)" <<<"$1" && grep -q "^budget: 1000 values, what the questions need" <<<"$1"' _ "$out"
+check "... and G(0..10) are the brute force's" \
+    python3 -c "$grundy_ref"'
+got = [int(l.split(" = ")[1]) for l in sys.argv[2].splitlines() if l.startswith("G(")]
+assert got == g, got' 11 "$out"
+j=$(sg --grundy --heap 20000 --json)
+check "--heap 20000 without --max: G(0..20000) computed" \
+    test "$(jget "d['computed'],d['heaps'][0]['value'] is not None" <<<"$j")" = "(20001, True)"
+j=$(sg --grundy --heap 7 --max 3000 --json)
+check "--max still sets the count" test "$(jget "d['computed']" <<<"$j")" = 3000
+
+# The certified line names the saltus and, when the theorem's check starts
+# past the least pre-period, that pre-period (issue 50: "+ s" with no s;
+# 0.8F "checked from n = 8" with pre-period 7); judged on the values.
+for r in "--subtract 4+3k" "--hex 0.8F"; do
+    # shellcheck disable=SC2086
+    out=$(sg $r --values 0:199) j=$(sg $r --values 0:199 --json)
+    check "$r: the certified line is the certificate's, and the values obey it" \
+        python3 -c 'import json, re, sys
+text, d = sys.argv[1], json.loads(sys.argv[2])
+c, g = d["certificate"], d["values"]
+line = [l for l in text.splitlines() if l.startswith("certified: ")][0]
+m = re.match(r"certified: G\(n\+(\d+)\) = G\(n\) \+ (\d+) checked from n = (\d+), "
+             r"and from the pre-period (\d+) in the values; bound (\d+);", line)
+assert m, line
+p, s, a, n0, b = map(int, m.groups())
+assert (p, s, a, n0, b) == (c["proof_period"], c["proof_saltus"], c["proof_start"],
+                            d["preperiod"], c["bound"]) and s > 0 and n0 < a, (line, c)
+assert all(g[n + p] == g[n] + s for n in range(n0, 200 - p)), line
+assert n0 == 0 or g[n0 - 1 + d["period"]] != g[n0 - 1] + d["saltus"], line' "$out" "$j"
+done
+
 # --- huge heaps and unknown answers ----------------------------------------
 out=$(sg --subtract 2,3,5,7,11,13 --heap 1000000000000000000 --quiet)
 check "G(10^18) for S={2,..,13} is values[10^18 mod 9] = 0" has "$out" "G(1000000000000000000) = 0"

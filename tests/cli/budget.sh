@@ -129,6 +129,19 @@ check "--seconds 20 --escalate 3: 0.354 proven, budgets 0.2 s, 2 s (, 20 s), eac
             for k in range(len(r["budgets"]) - 1)) and
         [b["stopped"] for b in r["budgets"][:-1]] == ["time"] * (len(r["budgets"]) - 1)'
 
+# --heap past what --seconds computed: a rerun continues from the cache
+# only when the values were stored (issue 50: --no-cache said it did).
+out=$("$SG" 0.3F --heap 10^12 --seconds 0.3 --no-cache); rc=$?
+check "--no-cache --seconds: unknown, exit 3, nothing stored, no promise of a continuation" \
+    bash -c '[ $2 = 3 ] && grep -q "^G(10^12) = unknown .*--seconds ran out first, and nothing was stored" <<<"$1" &&
+             ! grep -q "continues from the stored" <<<"$1"' _ "$out" $rc
+out=$("$SG" 0.3F --heap 10^12 --seconds 0.3 --db "$T/h.db"); rc=$?
+stored=$("$SG" cache list --db "$T/h.db" --format json | python3 -c 'import json, sys
+print([json.loads(l) for l in sys.stdin][0]["stored"])')
+check "with a cache: the values are stored and a rerun continues from them" \
+    bash -c '[ $2 = 3 ] && grep -q "continues from the stored values" <<<"$1" &&
+             grep -q "only G(0..$(($3 - 1))) were computed" <<<"$1"' _ "$out" $rc "$stored"
+
 # --- bad input ---------------------------------------------------------
 for bad in 0 7 x; do
     echo 0.07 | "$SG" sweep rules - --db "$T/b.db" --escalate $bad >/dev/null 2>"$T/err"

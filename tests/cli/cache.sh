@@ -90,6 +90,30 @@ check "--family subtract keeps the subtraction game only" \
 "$SG" cache list --status bogus >/dev/null 2>&1
 check "cache list --status bogus exits 2" test $? -eq 2
 
+# An unresolved row's observed candidate in `cache list` (issue 50: it was
+# null there): the one `cache show` and the analysis give, made from the
+# stored values; 0.3F's G(n+6) = G(n) + 3 judged on its values here.
+"$SG" 0.3F --max 600 --db "$T/obs.db" >/dev/null 2>&1
+"$SG" kayles --max 120 --db "$T/obs.db" >/dev/null 2>&1
+check "cache list --format json: the observed candidates of cache show" \
+    python3 -c 'import json, subprocess, sys
+sg, db = sys.argv[1:]
+rows = [json.loads(l) for l in subprocess.run([sg, "cache", "list", "--format", "json", "--db", db],
+        capture_output=True, text=True, check=True).stdout.splitlines()]
+rows = {r["rule"]: r for r in rows if "rule" in r}
+assert set(rows) == {"0.3F", "0.77"}, rows
+for rule, r in rows.items():
+    show = json.loads(subprocess.run([sg, "cache", "show", rule, "--json", "--db", db],
+                      capture_output=True, text=True, check=True).stdout)
+    assert r["observed"] is not None and r["observed"] == show["observed"], (r, show)
+o = rows["0.3F"]["observed"]
+assert (o["preperiod"], o["period"], o["saltus"]) == (0, 6, 3), o
+g = json.loads(subprocess.run([sg, "0.3F", "--values", "0:599", "--json", "--db", db],
+               capture_output=True, text=True, check=True).stdout)["values"]
+assert len(g) == 600 and all(g[n + 6] == g[n] + 3 for n in range(594)), g[:20]
+o = rows["0.77"]["observed"]
+assert (o["preperiod"], o["period"], o["saltus"], o["needs"]) == (71, 12, 0, 167), o' "$SG" "$T/obs.db"
+
 out=$("$SG" cache show 0.77); rc=$?
 check "cache show 0.77: exit 0, p 12, n0 71, 83 values stored" \
     bash -c '[ $2 = 0 ] && grep -qx "period: 12" <<<"$1" && grep -qx "preperiod: 71" <<<"$1" && grep -qx "stored: 83 values" <<<"$1"' _ "$out" "$rc"

@@ -148,7 +148,7 @@ if command -v script >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
     out=$(progress_lines officers --no-cache --max 10^7 --seconds 2.5 --heap 5 --quiet)
     check "progress with --max 10^7 --seconds 2.5: 'budget 10000000 (--max)', time left to the run's end" \
         budget_ok "$out" 10000000 --max 2.5
-    out=$(progress_lines grundy --no-cache --heap 5 --quiet)
+    out=$(progress_lines grundy --no-cache --quiet)
     if [ -n "$out" ]; then
         # the default budget of a sparse-method rule (src/lib/enum/policy.c)
         check "progress of the default budget: 'budget 1000000 (default)', time left to it" \

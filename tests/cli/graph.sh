@@ -441,7 +441,14 @@ bad "--position with --outcome: exit 2" 2 "do not combine" \
     "$T/small" --position a --outcome
 bad "a partizan graph without --outcome: exit 2" 2 "partizan" "$T/lpart" \
     --loopy
-bad "no file: exit 2" 2 "no graph given" --json
+bad "no file: exit 2" 2 "no graph given"
+# under --json the error is also one object on stdout (docs/JSON.md)
+"$SG" graph --json >"$T/out" 2>"$T/err"
+check "no file, --json: exit 2, the error line, and its JSON object" \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[2]))["error"]
+assert sys.argv[1] == "2" and d["code"] == "usage" and d["position"] is None
+assert open(sys.argv[3]).read() == "sgexplore: " + d["message"] + "\n", d' $? "$T/out" "$T/err"
 bad "two files: exit 2" 2 "only one graph" "$T/small" "$T/small"
 bad "an unknown option: exit 2" 2 "unknown option '--bogus'" "$T/small" \
     --bogus

@@ -122,13 +122,27 @@ run positions positions_line 0 "$SG" 0.07 --positions "$T/pos" --json
 printf '1,2\n1,100000\n' >"$T/pos2"
 run positions_unknown positions_line 3 "$SG" 0.6 --max 500 --positions "$T/pos2" --json
 run version version 0 "$SG" --version --json
+# errors under --json: one object on stdout, stderr keeps its line
+run err_rule error 2 "$SG" 0.x --json
+run err_option error 2 "$SG" 0.07 --bogus --json
+run err_set error 2 "$SG" --subtract 'primes\2\3' --format json
+run err_file error 1 "$SG" sweep rules "$T/no-such-file" --format json
+check "error object: the stderr line's message and position" \
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["error"]
+err = open(sys.argv[2]).read()
+assert err == "sgexplore: " + d["message"] + "\n" and d["code"] == "usage", (d, err)
+assert d["position"] == 3 and d["message"].endswith("(at position 3)"), d' "$T/err_rule.json" "$T/err_rule.err"
+"$SG" 0.x >"$T/plain.out" 2>/dev/null
+check "without --json: no error object" test ! -s "$T/plain.out"
+
 # --misere (docs/MISERE.md): the key misere, position.method
-run misere analysis 0 "$SG" kayles --misere --max 12 --json
-run misere_position analysis 0 "$SG" kayles --misere --max 12 --position 5,7 --json
-run misere_quotient analysis 0 "$SG" kayles --misere --quotient --max 12 --json
+run misere analysis 0 "$SG" kayles --misere --misere-max 12 --json
+run misere_position analysis 0 "$SG" kayles --misere --misere-max 12 --position 5,7 --json
+run misere_quotient analysis 0 "$SG" kayles --misere --quotient --misere-max 12 --json
 # (without the cache, which would answer with the Q_11 just stored)
-run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --max 12 --max-order 10 --no-cache --json
-run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --max 12 --position 5,7 --json
+run misere_quotient_stopped analysis 3 "$SG" kayles --misere --quotient --misere-max 12 --max-order 10 --no-cache --json
+run misere_quotient_position analysis 0 "$SG" kayles --misere --quotient --misere-max 12 --position 5,7 --json
 printf '1,2\n4 7\n0\n' >"$T/mpos"
 run misere_positions positions_line 0 "$SG" kayles --misere --positions "$T/mpos" --json
 check "misere: values, genus texts, tame_to and method" \

@@ -34,17 +34,17 @@ jkey() { python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]])' "$@"; }
 
 # --- the genus ----------------------------------------------------------
-"$SG" 0.77 --misere --max 30 >"$T/a" 2>"$T/err"
-check "first --misere --max 30 exits 0, quietly" test $? = 0 -a ! -s "$T/err"
-"$SG" 0.77 --misere --max 30 >"$T/b" 2>"$T/err"
+"$SG" 0.77 --misere --misere-max 30 >"$T/a" 2>"$T/err"
+check "first --misere --misere-max 30 exits 0, quietly" test $? = 0 -a ! -s "$T/err"
+"$SG" 0.77 --misere --misere-max 30 >"$T/b" 2>"$T/err"
 check "second run exits 0" test $? = 0 -a ! -s "$T/err"
 check "the second says the genus came from the cache" grep -q \
     '^misère: genus of heaps 0..29 (from the cache), exact over' "$T/b"
 check "apart from the source lines both print the same" test \
     "$(grep -v '^source:' "$T/a")" = \
     "$(grep -v '^source:' "$T/b" | sed 's/ (from the cache)//')"
-"$SG" 0.77 --misere --max 30 --json >"$T/c.json"
-"$SG" --no-cache 0.77 --misere --max 30 --json >"$T/f.json"
+"$SG" 0.77 --misere --misere-max 30 --json >"$T/c.json"
+"$SG" --no-cache 0.77 --misere --misere-max 30 --json >"$T/f.json"
 check "JSON: misere.source is cache" test "$(jkey "$T/c.json" misere source)" = cache
 check "JSON: a fresh run's is computed" test "$(jkey "$T/f.json" misere source)" = computed
 check "JSON: the misere objects agree" test \
@@ -52,12 +52,12 @@ check "JSON: the misere objects agree" test \
 check "one row, heaps 30, tame_to 5 (Kayles' heap 5 is 4^146)" test \
     "$(sqlite3 "$DB" 'SELECT rule, genus_heaps, genus_tame_to FROM misere')" = "0.77|30|5"
 
-"$SG" 0.77 --misere --max 35 --json >"$T/l.json"
+"$SG" 0.77 --misere --misere-max 35 --json >"$T/l.json"
 check "--max 35: computed again (no genus resumption), 35 heaps" test \
     "$(jkey "$T/l.json" misere source) $(jkey "$T/l.json" misere heaps)" = "computed 35"
 check "... and the row grows to 35" test \
     "$(sqlite3 "$DB" 'SELECT genus_heaps FROM misere')" = 35
-"$SG" 0.77 --misere --max 30 --json >"$T/s.json"
+"$SG" 0.77 --misere --misere-max 30 --json >"$T/s.json"
 check "--max 30 after: cut from the cached 35" test \
     "$(jkey "$T/s.json" misere source)" = cache
 check "... the same heaps, values and genera as a fresh run" test \
@@ -68,38 +68,38 @@ check "... and the row keeps its 35 heaps" test \
 
 sum() { md5sum "$DB" | cut -d' ' -f1; }
 before=$(sum)
-"$SG" --no-cache 0.75 --misere --quotient --max 20 >/dev/null
+"$SG" --no-cache 0.75 --misere --quotient --misere-max 20 >/dev/null
 check "--no-cache leaves the file as it was" test "$(sum)" = "$before"
 
 # --- the quotient: stopped, cached, resumed -----------------------------
-"$SG" 0.77 --misere --quotient --max 30 --max-order 20 >"$T/q1" 2>"$T/e1"
+"$SG" 0.77 --misere --quotient --misere-max 30 --max-order 20 >"$T/q1" 2>"$T/e1"
 check "--max-order 20 stops: exit 3" test $? = 3
 check "... Q_11 of order 18 stored, stopped at heap 12" test \
     "$(sqlite3 "$DB" 'SELECT quot_heaps, quot_order, quot_stopped_at, quot_max_order, quot_runs FROM misere')" = "11|18|12|20|1"
-"$SG" 0.77 --misere --quotient --max 30 --max-order 20 >"$T/q2" 2>"$T/e2"
+"$SG" 0.77 --misere --quotient --misere-max 30 --max-order 20 >"$T/q2" 2>"$T/e2"
 check "the same rerun: exit 3 again, the same message" test $? = 3 -a \
     "$(cat "$T/e1")" = "$(cat "$T/e2")"
 check "... answered from the cache" grep -qx '  from the cache' "$T/q2"
 check "... the same quotient printed" test \
     "$(grep -v '^source:\|from the cache' "$T/q1" | sed 's/ (from the cache)//')" = \
     "$(grep -v '^source:\|from the cache' "$T/q2" | sed 's/ (from the cache)//')"
-"$SG" 0.77 --misere --quotient --max 30 --max-order 100 --json >"$T/q3.json" 2>"$T/err"
+"$SG" 0.77 --misere --quotient --misere-max 30 --max-order 100 --json >"$T/q3.json" 2>"$T/err"
 check "--max-order 100: exit 0" test $? = 0 -a ! -s "$T/err"
 check "... extended, resumed from the stored Q_11" test \
     "$(jkey "$T/q3.json" quotient source) $(jkey "$T/q3.json" quotient resumed_from)" = "extended 11"
-"$SG" --no-cache 0.77 --misere --quotient --max 30 --max-order 100 --json >"$T/q4.json"
+"$SG" --no-cache 0.77 --misere --quotient --misere-max 30 --max-order 100 --json >"$T/q4.json"
 check "... the quotient a fresh run without the cache computes" test \
     "$(jget "$T/q3.json" quotient source resumed_from positions)" = \
     "$(jget "$T/q4.json" quotient source resumed_from positions)"
 check "... order 40 (Q_29 of Kayles)" test "$(jkey "$T/q4.json" quotient order)" = 40
 check "... the row now holds Q_29, built by 2 runs" test \
     "$(sqlite3 "$DB" 'SELECT quot_heaps, quot_order, quot_stopped_at IS NULL, quot_runs FROM misere')" = "29|40|1|2"
-"$SG" 0.77 --misere --quotient --max 30 --json >"$T/q5.json"
+"$SG" 0.77 --misere --quotient --misere-max 30 --json >"$T/q5.json"
 check "a third run: from the cache, the same quotient" test \
     "$(jkey "$T/q5.json" quotient source)" = cache -a \
     "$(jget "$T/q5.json" quotient source resumed_from positions)" = \
     "$(jget "$T/q4.json" quotient source resumed_from positions)"
-"$SG" 0.77 --misere --quotient --max 30 --json --position 5,5,1 >"$T/p.json"
+"$SG" 0.77 --misere --quotient --misere-max 30 --json --position 5,5,1 >"$T/p.json"
 check "--position from the cached quotient: method quotient" test \
     "$(jkey "$T/p.json" position method)" = quotient
 
@@ -120,7 +120,7 @@ bad=0 rows=0
 while read -r rule mh tt qh qo qs; do
     rows=$((rows + 1))
     [ $((rows % step)) = 0 ] || continue
-    "$SG" --no-cache "$rule" --misere --quotient --max 10 --json \
+    "$SG" --no-cache "$rule" --misere --quotient --misere-max 10 --max 3000 --json \
         >"$T/one.json" 2>/dev/null
     want=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
@@ -156,22 +156,22 @@ check "sweep --quotient without --misere: exit 2" test $? = 2
 # signal meet.
 TDB=$T/time.db
 "$SG" 0.77 --max 100 --db "$TDB" >/dev/null
-"$SG" 0.77 --misere --max 100 --seconds 1 --db "$TDB" >"$T/t1" 2>"$T/err"
+"$SG" 0.77 --misere --misere-max 100 --seconds 1 --db "$TDB" >"$T/t1" 2>"$T/err"
 rc=$?
 line=$(grep '^misère: genus of heaps' "$T/t1")
 check "--misere --seconds 1: exit 0, quietly, fewer heaps than asked because --seconds ran out" \
     test $rc = 0 -a ! -s "$T/err" -a \
     "$(grep -c '^misère: genus of heaps 0\.\.[0-9]* (of the 100 asked: --seconds ran out)' <<<"$line")" = 1
 k=$(sed -n 's/^misère: genus of heaps 0\.\.\([0-9]*\) .*/\1/p' <<<"$line")
-"$SG" 0.77 --misere --max $((k + 1)) --no-cache >"$T/t2"
+"$SG" 0.77 --misere --misere-max $((k + 1)) --no-cache >"$T/t2"
 check "  its heaps 0..$k are those of a run to heap $k without the cache" \
     test "$(grep '^ *[0-9]*: G-' "$T/t1")" = "$(grep '^ *[0-9]*: G-' "$T/t2")"
-"$SG" 0.77 --misere --max $((k + 1)) --db "$TDB" >"$T/t3"
+"$SG" 0.77 --misere --misere-max $((k + 1)) --db "$TDB" >"$T/t3"
 check "  and were stored: a run to heap $k reads them from the cache" \
     grep -q "^misère: genus of heaps 0..$k (from the cache)" "$T/t3"
-"$SG" 0.77 --misere --quotient --max 100 --seconds 1 --no-cache \
+"$SG" 0.77 --misere --quotient --misere-max 100 --seconds 1 --no-cache \
     >"$T/t4" 2>"$T/err"
-check "--quotient --seconds 1, the genus using the time up: exit 3, one line, the quotient not finished for --seconds" \
+check "--quotient --seconds 1, the genus given half of it: exit 3, one line, the quotient not finished for --seconds" \
     test $? = 3 -a "$(wc -l <"$T/err")" = 1 -a \
     "$(grep -c 'misère quotient: heap [0-9]* not finished: --seconds ran out' "$T/err")" = 1
 # SIGINT after 2 s (timeout reaps the program before it returns; a
@@ -180,7 +180,7 @@ check "--quotient --seconds 1, the genus using the time up: exit 3, one line, th
 rm -f "$TDB"*
 "$SG" 0.77 --max 100 --db "$TDB" >/dev/null
 timeout --foreground --preserve-status -s INT 2 \
-    "$SG" 0.77 --misere --max 100 --db "$TDB" >"$T/t5" 2>"$T/err"
+    "$SG" 0.77 --misere --misere-max 100 --db "$TDB" >"$T/t5" 2>"$T/err"
 rc=$?
 if [ $rc = 130 ] && [ ! -s "$T/err" ]; then
     skip "SIGINT during the genus: the signal came before the handlers"
@@ -190,7 +190,7 @@ else
         test $rc = 1 -a "$(wc -l <"$T/err")" = 1 -a ! -s "$T/t5" -a \
         "$(grep -c '^sgexplore: misère genus: interrupted' "$T/err")" = 1
     k=$(sqlite3 "$TDB" "SELECT count(*) FROM misere" 2>/dev/null)
-    "$SG" 0.77 --misere --max 5 --db "$TDB" >"$T/t6" 2>&1
+    "$SG" 0.77 --misere --misere-max 5 --db "$TDB" >"$T/t6" 2>&1
     check "  the cache intact, the heaps finished kept (misère rows: $k)" \
         test "$(sqlite3 "$TDB" 'PRAGMA integrity_check')" = ok -a \
         "$(grep -c '^source: cache' "$T/t6")" = 1
@@ -200,12 +200,12 @@ fi
 "$SG" cache drop 0.77 >/dev/null
 check "cache drop removes the misère row" test \
     "$(sqlite3 "$DB" 'SELECT count(*) FROM misere')" = 0
-"$SG" 0.75 --misere --max 12 >/dev/null
+"$SG" 0.75 --misere --misere-max 12 >/dev/null
 sqlite3 "$DB" "DROP TABLE misere; PRAGMA user_version = 2"
 "$SG" cache list >/dev/null
 check "a version-2 file read by cache list stays version 2" test \
     "$(sqlite3 "$DB" 'PRAGMA user_version')" = 2
-"$SG" 0.75 --misere --max 12 >"$T/u" 2>"$T/err"
+"$SG" 0.75 --misere --misere-max 12 >"$T/u" 2>"$T/err"
 check "a writable version-2 file is upgraded to 3" test $? = 0 -a \
     "$(sqlite3 "$DB" 'PRAGMA user_version')" = 3
 check "... its rules kept (source: cache) and the misère row added" test \
@@ -213,7 +213,7 @@ check "... its rules kept (source: cache) and the misère row added" test \
     "$(sqlite3 "$DB" 'SELECT rule FROM misere')" = 0.75
 sqlite3 "$DB" "PRAGMA user_version = 4"
 before=$(sum)
-"$SG" 0.75 --misere --max 12 >/dev/null 2>"$T/err"
+"$SG" 0.75 --misere --misere-max 12 >/dev/null 2>"$T/err"
 check "a version-4 file is refused: exit 1, one line" test $? = 1 -a \
     "$(wc -l <"$T/err")" = 1
 check "... and left as it was" test "$(sum)" = "$before"

@@ -28,13 +28,13 @@ fi
 find_gnuplot
 
 # --- usage and runtime errors ---------------------------------------------
-sg 0.77 --misere --max 30 --plot "$T/k.bmp" >"$T/out" 2>"$T/err"
+sg 0.77 --misere --misere-max 30 --plot "$T/k.bmp" >"$T/out" 2>"$T/err"
 rc=$?
 check "--misere --plot k.bmp exits 2 before analysing" \
     test $rc -eq 2 -a ! -s "$T/out" -a ! -e "$T/k.bmp"
 check "... with one line naming the types" \
     eval '[ "$(lines "$T/err")" = 1 ] && grep -q "\.png, \.svg or \.pdf" "$T/err"'
-SGEXPLORE_GNUPLOT=/nonexistent sg 0.77 --misere --max 30 --plot "$T/k.png" \
+SGEXPLORE_GNUPLOT=/nonexistent sg 0.77 --misere --misere-max 30 --plot "$T/k.png" \
     >"$T/out" 2>"$T/err"
 rc=$?
 check "--misere --plot without gnuplot exits 1" test $rc -eq 1
@@ -112,9 +112,9 @@ print('none' if first is None else first)
 PY
 }
 KEEP="$T/kept" SGEXPLORE_GNUPLOT="$T/keep_gp.sh" \
-    sg 0.77 --misere --max 30 --plot "$T/k.png" --quiet >"$T/out" 2>"$T/err"
+    sg 0.77 --misere --misere-max 30 --plot "$T/k.png" --quiet >"$T/out" 2>"$T/err"
 rc=$?
-check "0.77 --misere --max 30 --plot: exit 0, the status line" \
+check "0.77 --misere --misere-max 30 --plot: exit 0, the status line" \
     eval '[ $rc = 0 ] && grep -qx "0.77: misère genus of heaps 0..29, first wild heap 5" "$T/out"'
 first=$(judge 0.77 30 2>&1)
 cp "$T/kept.dat" "$T/kayles.dat"
@@ -123,14 +123,14 @@ check "0.77: heaps 0..29 (G, G-, genus, wild) as the reference; heap 5 first wil
 check "... the title names misère play and heap 5" \
     grep -q "^plottitle = '0.77: misère play, heaps 0..29, the first not tame is heap 5'" "$T/kept.gp"
 # From the cache (G(n) then comes from the stored genus): the same data.
-"$SG" --db "$T/c.db" 0.77 --misere --max 30 --quiet >/dev/null 2>&1
+"$SG" --db "$T/c.db" 0.77 --misere --misere-max 30 --quiet >/dev/null 2>&1
 KEEP="$T/kept" SGEXPLORE_GNUPLOT="$T/keep_gp.sh" \
-    "$SG" --db "$T/c.db" 0.77 --misere --max 30 --plot "$T/k.png" --json \
+    "$SG" --db "$T/c.db" 0.77 --misere --misere-max 30 --plot "$T/k.png" --json \
     >"$T/out" 2>"$T/err"
 check "... drawn from the cache: the same rows" \
     eval 'grep -q "\"source\":\"cache\"" "$T/out" && cmp -s "$T/kept.dat" "$T/kayles.dat"'
 KEEP="$T/kept" SGEXPLORE_GNUPLOT="$T/keep_gp.sh" \
-    sg --subtract 1,3,4 --misere --max 30 --plot "$T/s.png" --quiet >"$T/out" 2>"$T/err"
+    sg --subtract 1,3,4 --misere --misere-max 30 --plot "$T/s.png" --quiet >"$T/out" 2>"$T/err"
 # The reference reads octal codes: subtract{1,3,4} is 0.3033 (take 1, 3
 # or 4 tokens, leaving the rest as one heap or none).
 first=$(judge 0.3033 30 2>&1)
@@ -160,10 +160,10 @@ print(' '.join(out))
 PY
 }
 if [ $have_gp = 1 ]; then
-    sg 0.77 --misere --max 30 --plot "$T/k.svg" >"$T/out" 2>"$T/err"
+    sg 0.77 --misere --misere-max 30 --plot "$T/k.svg" >"$T/out" 2>"$T/err"
     rc=$?
 fi
-gp_check "0.77 --misere --max 30 --plot k.svg: exit 0, nothing on stderr" \
+gp_check "0.77 --misere --misere-max 30 --plot k.svg: exit 0, nothing on stderr" \
     test "$rc" = 0 -a ! -s "$T/err"
 gp_check "... a well-formed SVG" \
     python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$T/k.svg"
@@ -178,7 +178,7 @@ nwild=$(awk '!/^#/ && $4 == 1' "$T/kayles.dat" | wc -l)
 gp_check "... the $nwild wild heaps ringed, and the shading from heap 5 in the key" \
     eval '[ "$(svg_series "$T/k.svg" | cut -d" " -f3-)" = "$((nwild + 1)) genus not tame ($nwild heaps)" ] && grep -q ">heaps from 5, the first not tame<" "$T/k.svg"'
 if [ $have_gp = 1 ]; then
-    sg --subtract 1,3,4 --misere --max 30 --plot "$T/s.svg" >"$T/out" 2>"$T/err"
+    sg --subtract 1,3,4 --misere --misere-max 30 --plot "$T/s.svg" >"$T/out" 2>"$T/err"
     rc=$?
 fi
 gp_check "subtract{1,3,4} --misere --plot s.svg: exit 0, well-formed" \
@@ -186,9 +186,9 @@ gp_check "subtract{1,3,4} --misere --plot s.svg: exit 0, well-formed" \
 gp_check "... all tame in the title, no rings, no shading" \
     eval 'grep -q "all tame" "$T/s.svg" && [ "$(svg_series "$T/s.svg" | cut -d" " -f1-3)" = "31 31 0" ] && ! grep -q "not tame" "$T/s.svg"'
 if [ $have_gp = 1 ]; then
-    sg 0.77 --misere --max 30 --plot "$T/k.png" >/dev/null 2>"$T/err"
+    sg 0.77 --misere --misere-max 30 --plot "$T/k.png" >/dev/null 2>"$T/err"
     rc_png=$?
-    sg 0.77 --misere --max 30 --plot "$T/k.pdf" >/dev/null 2>"$T/err"
+    sg 0.77 --misere --misere-max 30 --plot "$T/k.pdf" >/dev/null 2>"$T/err"
     rc_pdf=$?
 fi
 gp_check "--plot k.png: a PNG" \
@@ -196,7 +196,7 @@ gp_check "--plot k.png: a PNG" \
 gp_check "--plot k.pdf: a PDF" \
     eval '[ "$rc_pdf" = 0 ] && [ "$(head -c 5 "$T/k.pdf")" = "%PDF-" ]'
 if [ $have_gp = 1 ]; then
-    sg 0.77 --misere --max 12 --positions - --plot "$T/p.svg" \
+    sg 0.77 --misere --misere-max 12 --positions - --plot "$T/p.svg" \
         >"$T/out" 2>"$T/err" <<<"1,2"
     rc=$?
 fi

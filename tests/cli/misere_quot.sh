@@ -31,8 +31,8 @@ python3 "$REF" positions 0.77 4 18 >"$T/pos"
 total=$(wc -l <"$T/pos")
 CODES="0.77 0.07 0.137 0.4 0.51 0.75 0.31 0.123 0.312 0.34 0.71 0.15"
 for c in $CODES; do
-    sg "$c" --misere --quotient --max 19 --json >"$T/q.json"
-    sg "$c" --misere --quotient --max 19 --json --positions "$T/pos" \
+    sg "$c" --misere --quotient --misere-max 19 --json >"$T/q.json"
+    sg "$c" --misere --quotient --misere-max 19 --json --positions "$T/pos" \
         >"$T/ans"
     python3 "$QREF" "$c" 4 18 "$T/ans" <"$T/q.json" >"$T/judged"
     judged "$c: quotient of heaps 1..18 against the search" $((total + 2)) \
@@ -45,18 +45,18 @@ for c in $CODES; do
         test $((nq + nt)) = "$total"
 done
 check "Kayles: wild sums decided by the quotient" test "$(sg kayles \
-    --misere --quotient --max 19 --json --position 5,5,1 |
+    --misere --quotient --misere-max 19 --json --position 5,5,1 |
     grep -c '"method":"quotient"')" = 1
 
 # Misère Nim: the quotient of heaps 1..3 (*3 = *1 + *2) has 6 elements.
-out=$(sg nim --misere --quotient --max 4)
+out=$(sg nim --misere --quotient --misere-max 4)
 check "Nim, heaps 1..3: order 6" contains "$out" \
     'heaps 1..3: order 6, 2 generators'
 check "Nim: relations a^2 = 1, b^3 = b" contains "$out" \
     'relations: a^2 = 1, b^3 = b$'
 
 # Budgets and bad input.
-sg kayles --misere --quotient --max 19 --max-order 10 >"$T/out" 2>"$T/err"
+sg kayles --misere --quotient --misere-max 19 --max-order 10 >"$T/out" 2>"$T/err"
 rc=$?
 check "--max-order exceeded: exit 3" test "$rc" = 3
 check "... one line naming the heap and the budget" test \
@@ -74,7 +74,7 @@ check "--max-order 0: exit 2" test $? = 2
 
 # Ctrl-C stops a long quotient (0.6's exact search runs for a minute):
 # exit 1, one line.
-"$SG" --no-cache 0.6 --misere --quotient --max 17 >/dev/null 2>"$T/err" &
+"$SG" --no-cache 0.6 --misere --quotient --misere-max 17 >/dev/null 2>"$T/err" &
 pid=$!
 sleep 2
 kill -INT "$pid"

@@ -131,8 +131,10 @@ def apply_move(heaps, mv):
     return heaps[:i] + heaps[i + 1:] + [int(x) for x in mv["leaves"]]
 
 
-def check(code, made=None, lines=None):
-    d, first_wins, _ = made or make(code)
+def check(code, made=None, lines=None, table=None):
+    """Outcomes and moves; with `table` (the heaps of the genus table),
+    each heap's value too: G-(h) below it, null from it on."""
+    d, first_wins, gminus = made or make(code)
     bad = count = 0
     for line in lines if lines is not None else sys.stdin:
         p = json.loads(line)["position"]
@@ -141,6 +143,15 @@ def check(code, made=None, lines=None):
         want = first_wins(pos)
         got = p["winner"] == "first"
         count += 1
+        if table is not None:
+            vals = [h["value"] for h in p["heaps"]]
+            wantv = [str(gminus((h,) if h else (), 0, 0)) if h < table
+                     else None for h in heaps]
+            if vals != wantv:
+                bad += 1
+                print(f"# {code} {heaps}: values {vals}, want {wantv}",
+                      file=sys.stderr)
+                continue
         if got != want:
             bad += 1
             print(f"# {code} {heaps}: got {p['winner']}", file=sys.stderr)
@@ -230,7 +241,8 @@ if __name__ == "__main__":
         for p in positions(int(sys.argv[3]), int(sys.argv[4])):
             print(",".join(map(str, p)))
     elif cmd == "check":
-        check(sys.argv[2])
+        check(sys.argv[2], table=int(sys.argv[3]) if len(sys.argv) > 3
+              else None)
     elif cmd == "nim":
         nim()
     elif cmd == "genus":

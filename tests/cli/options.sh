@@ -78,8 +78,8 @@ value() { # a plausible value for a placeholder
 }
 base() { # the arguments a command needs besides the option tried
     case $1 in
-    # --max 40: with --misere, Kayles's genus to heap 64 (what --max 100
-    # asks) takes half a minute before its memory budget stops it.
+    # --max 40 keeps the normal-play run short; --misere's heaps are
+    # --misere-max's (default 40), not --max's.
     "") echo "0.77 --max 40" ;;
     verify) echo "0.77 --max 100" ;;
     cache) echo "show 0.77" ;;

@@ -198,7 +198,7 @@ for c in "--subtract|primes|misere-subtract:primes" \
     "--subtract|at-most-half|misere-subtract:at-most-half" \
     "--all-but|primes|misere-all-but:primes"; do
     IFS='|' read -r opt set case <<<"$c"
-    sg "$opt" "$set" --misere --max 60 >"$T/mo" 2>"$T/me"
+    sg "$opt" "$set" --misere --misere-max 60 >"$T/mo" 2>"$T/me"
     rc=$?
     got=$(sed -n 's/.*: G-([0-9]*) = \([0-9]*\),.*/\1/p' "$T/mo" | tr '\n' ' ')
     want="$(python3 "$REF" 60 "$case") "

@@ -250,6 +250,22 @@ bad 1 "an unreadable rules file" sweep rules "$T/no-such-file"
 printf '0.07\n# fine\n0.x\n' >"$T/badrules"
 bad 2 "a bad rule in a rules file" sweep rules "$T/badrules"
 check "the bad rule's message names its line number" grep -q 'line 3' "$T/bad.err"
+# Every bad line is named in one run (issue 50: the first only), and a
+# line may give its rule as the command line does (--subtract squares).
+printf '0.07\n4+3k\n# fine\n0.x\n--octal\n--grundy 5\nbogus\n' >"$T/badrules"
+"$SG" sweep rules "$T/badrules" --no-cache >/dev/null 2>"$T/bad.err"
+rc=$?
+check "five bad lines: exit 2, one error line for each, in order" \
+    test "$rc/$(wc -l <"$T/bad.err")/$(grep -o 'line [0-9]*' "$T/bad.err" | tr '\n' ' ')" = \
+    "2/5/line 2 line 4 line 5 line 6 line 7 "
+check "a bare set is no rule: the line says how to write it" \
+    grep -q "line 2 '4+3k': a set is not a rule: write --subtract 4+3k, --all-but 4+3k or subtract{4+3k}" "$T/bad.err"
+printf -- '--subtract squares\n--all-but=4+3k\n--grundy\n--subtract 1,3,4\n' >"$T/optrules"
+"$SG" sweep rules "$T/optrules" --no-cache --max 300 --format json >"$T/opt.jsonl" 2>/dev/null
+check "--subtract, --all-but=, --grundy lines are the rules the options give" \
+    python3 -c 'import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{\"rule\"")]
+assert sorted(r["rule"] for r in rows) == sorted(["subtract{squares}", "0.3[330]", "4!.0", "subtract{1,3,4}"]), rows' "$T/opt.jsonl"
 : >"$T/empty"
 bad 2 "an empty rules file" sweep rules "$T/empty"
 check "--yes lets the large family through (checked with --shard and --max 1)" \

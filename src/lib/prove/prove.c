@@ -9,13 +9,15 @@
  * product on certificate fields checked for overflow.
  *
  * An unresolved result carries the best candidate observed in the values
- * (res->observed, labelled "observed, not proven"): the least period p
+ * (res->observed, labelled "observed, not proven"): of the periods p
  * whose block G(n0..n0+p-1) occurs and then repeats at least twice more up
  * to the last computed value (N - n0 >= 3p), n0 = n0(p) being the least
- * start it holds from (one past the last disagreement).  A saltus is
- * allowed in every family (issue 23), read off the end of the data as in
- * the proof search; a candidate with a saltus must also hold over the
- * last N/4 values.  `needs` is the certified_to that the
+ * start it holds from (one past the last disagreement), and that hold
+ * over the last min(N/4, OBSERVE_SPAN) values, the one with the least
+ * n0 + p (then the least p), which settles as N grows (issue 50).  A
+ * saltus is allowed in every family (issue 23), read off the end of the
+ * data as in the proof search; a candidate with a saltus must hold over
+ * the last N/4 values.  `needs` is the certified_to that the
  * applicable theorem would report for this candidate (the same bound
  * function as the proof; for the tail theorem at the first start from n0
  * whose prefix condition holds), so `--max needs+1` proves it if the
@@ -419,13 +421,18 @@ static int search_residues(sg_result *res, const sg_rule *r, const sg_seq *s,
     return 0;
 }
 
+/* A plain candidate must hold over at least the last min(N/4, this)
+ * values (see observed_at). */
+#define OBSERVE_SPAN 64
+
 /* Whether candidate p is seen to repeat: its block from n0(p) occurs and
- * repeats at least twice more, N - n0 >= 3p, and, with a saltus, holds
- * over at least the last N/4 values.  Fills *n0, *sal. */
+ * repeats at least twice more, N - n0 >= 3p, over at least the last
+ * min(N/4, OBSERVE_SPAN) values, and with a saltus over at least the last
+ * N/4.  Fills *n0, *sal. */
 static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
                        uint64_t *n0, uint64_t *sal, run_memo *memo)
 {
-    uint64_t N = s->n, i;
+    uint64_t N = s->n, i, span;
 
     if (saltus_of(sal, s, with_saltus, p))
         return 0;
@@ -434,11 +441,44 @@ static int observed_at(const sg_seq *s, int with_saltus, uint64_t p,
      * stretch come from the memo. */
     i = start_of(s, p, *sal, memo);
     *n0 = i;
-    /* With a saltus, also over the last quarter of the values: short
-     * arithmetic runs (x, x+1, x+1, x+2, ...) occur inside the blocks of
-     * longer arithmetic periods (0.8F: p = 2 over the last 8 of 400
-     * values, inside its period 7). */
-    return N - i >= 3 * p && (*sal == 0 || N - i >= N / 4);
+    /* The span keeps a short tail from counting: three equal values at
+     * the end are no period 1 (0.G at --max 300, from 297).  With a
+     * saltus, the last quarter: short arithmetic runs (x, x+1, x+1, x+2,
+     * ...) occur inside the blocks of longer arithmetic periods (0.8F:
+     * p = 2 over the last 8 of 400 values, inside its period 7).  A plain
+     * period may start late (0.127: p 4 from 46578 of 60000). */
+    span = *sal || N / 4 < OBSERVE_SPAN ? N / 4 : OBSERVE_SPAN;
+    return N - i >= 3 * p && N - i >= span;
+}
+
+/* The best candidate so far, ranked by n0 + p (the values that describe
+ * the whole computed sequence), then by p. */
+typedef struct observe_best {
+    int have;
+    uint64_t n0, p, sal;
+} observe_best;
+
+/* Whether p can still beat *b: its n0 + p is at least p. */
+static int observe_open(const observe_best *b, uint64_t p)
+{
+    return !b->have || p < b->n0 + b->p;
+}
+
+/* Try candidate p against *b (diff: with a saltus read off the end). */
+static void observe_try(observe_best *b, const sg_seq *s, int diff, uint64_t p,
+                        run_memo *memo)
+{
+    uint64_t n0, sal;
+
+    if (!observed_at(s, diff, p, &n0, &sal, memo))
+        return;
+    if (b->have &&
+        (n0 + p > b->n0 + b->p || (n0 + p == b->n0 + b->p && p >= b->p)))
+        return;
+    b->have = 1;
+    b->n0 = n0;
+    b->p = p;
+    b->sal = sal;
 }
 
 /* What the theorem of `kind` would need (its certified_to) to prove the
@@ -526,12 +566,11 @@ static uint64_t observed_needs(proof_kind kind, const sg_rule *r,
     return UINT64_MAX;
 }
 
-/* The least p >= from, below `below`, at which the last SCAN_FROM values
- * (plain) or differences (diff) recur and the candidate is seen to
- * repeat; 0 when none.  Falls back to trying every p when the scan's
- * table cannot be allocated. */
-static uint64_t observe_scan(const sg_seq *s, int diff, uint64_t below,
-                             uint64_t *n0, uint64_t *sal, run_memo *memo)
+/* Every p >= SCAN_FROM that can still beat *b, among the shifts where
+ * the last SCAN_FROM values (plain) or differences (diff) recur.  Falls
+ * back to trying every p when the scan's table cannot be allocated. */
+static void observe_scan(observe_best *b, const sg_seq *s, int diff,
+                         run_memo *memo)
 {
     uint64_t N = s->n, p;
     sgi_period_scan ps;
@@ -540,62 +579,56 @@ static uint64_t observe_scan(const sg_seq *s, int diff, uint64_t below,
              : sgi_period_scan_init(&ps, s, SCAN_FROM, SCAN_FROM, NULL);
 
     if (st == SG_OK) {
-        while ((p = sgi_period_scan_next(&ps)) != 0 && p <= N / 3 && p < below)
-            if (observed_at(s, diff, p, n0, sal, memo)) {
-                sgi_period_scan_clear(&ps);
-                return p;
-            }
+        while ((p = sgi_period_scan_next(&ps)) != 0 && p <= N / 3 &&
+               observe_open(b, p))
+            observe_try(b, s, diff, p, memo);
         sgi_period_scan_clear(&ps);
-        return 0;
+        return;
     }
-    for (p = SCAN_FROM; p <= N / 3 && p < below; p++)
-        if (observed_at(s, diff, p, n0, sal, memo))
-            return p;
-    return 0;
+    for (p = SCAN_FROM; p <= N / 3 && observe_open(b, p); p++)
+        observe_try(b, s, diff, p, memo);
 }
 
 /* Fill res->observed for an unresolved result (see the comment at the top):
- * the least p seen to repeat, with the saltus read off the end of the data
- * in every family (issue 23: a hexadecimal code such as 0.8F is
- * arithmetic-periodic; finite octal codes never are [HoN], and their
- * saltus read off the end is then 0 for every candidate that repeats).
- * p below SCAN_FROM are tried one by one; from it on, the plain period
- * scan lists the shifts where the last SCAN_FROM values recur and the
- * scan of differences those where they recur up to a saltus, which
- * every candidate with N - n0 >= 3p > SCAN_FROM is; the scan of
- * differences (slower) only looks below the plain candidate. */
+ * among the p seen to repeat, the one with the least n0 + p (then the
+ * least p), with the saltus read off the end of the data in every family
+ * (issue 23: a hexadecimal code such as 0.8F is arithmetic-periodic;
+ * finite octal codes never are [HoN], and their saltus read off the end
+ * is then 0 for every candidate that repeats).  A candidate that goes on
+ * keeps its n0 + p as N grows, and one that fails gets an n0 past its
+ * failure, so the choice settles instead of following the last values
+ * (issue 50: 0.G's period 4, saltus 1 from 1 lost to "period 1 from 297"
+ * at --max 300).  p below SCAN_FROM are tried one by one; from it on, the
+ * plain period scan lists the shifts where the last SCAN_FROM values
+ * recur and the scan of differences those where they recur up to a
+ * saltus, which every candidate with N - n0 >= 3p > SCAN_FROM is; both
+ * stop at the first p that cannot beat the best so far. */
 static void observe(sg_result *res, proof_kind kind, const sg_rule *r,
                     const sg_seq *s, run_memo *memo, int *nomem)
 {
     sg_observed *o = &res->observed;
-    uint64_t N = s->n, p, n0 = 0, sal = 0, pn0 = 0, psal = 0, pp;
-    int found = 0;
+    observe_best b;
+    uint64_t N = s->n, p;
 
     memset(o, 0, sizeof *o);
+    memset(&b, 0, sizeof b);
     if (N < 3)
         return;
-    for (p = 1; p <= N / 3 && p < SCAN_FROM; p++)
-        if ((found = observed_at(s, 1, p, &n0, &sal, memo)))
-            break;
-    if (!found && p < N / 3 + 1) {
-        /* plain first (fast), then with a saltus below it */
-        pp = observe_scan(s, 0, UINT64_MAX, &pn0, &psal, memo);
-        p = observe_scan(s, 1, pp ? pp : UINT64_MAX, &n0, &sal, memo);
-        if (!p && pp) {
-            p = pp;
-            n0 = pn0;
-            sal = psal;
-        }
-        found = p != 0;
+    for (p = 1; p <= N / 3 && p < SCAN_FROM && observe_open(&b, p); p++)
+        observe_try(&b, s, 1, p, memo);
+    if (p == SCAN_FROM && p <= N / 3 && observe_open(&b, p)) {
+        /* plain first (fast, and it narrows the slower scan) */
+        observe_scan(&b, s, 0, memo);
+        observe_scan(&b, s, 1, memo);
     }
-    if (!found)
+    if (!b.have)
         return;
     o->have = 1;
-    o->preperiod = n0;
-    o->period = p;
-    o->saltus = sal;
+    o->preperiod = b.n0;
+    o->period = b.p;
+    o->saltus = b.sal;
     o->held_to = N - 1;
-    o->needs = observed_needs(kind, r, s, n0, p, sal, nomem);
+    o->needs = observed_needs(kind, r, s, b.n0, b.p, b.sal, nomem);
 }
 
 /* sg_prove with the memo of agreement stretches that sg_analyse keeps

@@ -71,6 +71,12 @@ static sgi_proof_kind proof_kind_of(const sgi_profile *p, const char **why)
                "the values are observed, never proven";
         return SGI_PROOF_NONE;
     }
+    if (p->tb && p->tb_sets) {
+        *why = "no periodicity theorem is implemented for moves{..} "
+               "rules over sets that no code can write (4@primes, "
+               "...): the values are observed, never proven";
+        return SGI_PROOF_NONE;
+    }
     if (p->tb) {
         *why = "no periodicity theorem is implemented for codes in "
                "CGSuite's whole notation (digits past F, '?', '='): the "
@@ -283,6 +289,7 @@ static void shape_of(sgi_profile *pr, const sg_rule *r)
         pr->tail_len = r->tb->tail_len;
         pr->tail_start = pr->has_tail ? r->tb->len - r->tb->tail_len : 0;
         pr->tb_heaps = sgi_tb_max_heaps(r->tb);
+        pr->tb_sets = r->tb->nent != 0;
     }
 }
 

@@ -666,9 +666,6 @@ sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
     int all_three = 1;
 
     *code = NULL;
-    if (*p == '\0')
-        return sg_error_set(err, SG_E_INPUT, off,
-                            "moves{} needs an entry such as 4@primes");
     while (*p) {
         const char *at = strchr(p, '@'), *end = strchr(p, ';');
         sgi_tb_digit d;
@@ -748,8 +745,10 @@ sg_status sgi_rule_parse_moves(sg_rule *r, const char *inner, long off,
         p = *end ? end + 1 : end;
     }
     if (n == 0 && d0.mask == 0) {
-        st = sg_error_set(err, SG_E_INPUT, off,
-                          "moves{..} allows no move at all");
+        /* no move at all: the game 0.0, as the code `0.` is (issue 50:
+         * one was refused, the other accepted) */
+        if (!(*code = strdup("0.0")))
+            st = sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
         goto out;
     }
     if ((st = entries_merge(e, &n, err)))

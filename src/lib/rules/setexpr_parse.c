@@ -6,9 +6,15 @@
  *
  * Grammar (names case-insensitive, no spaces; every example is canonical):
  *
- *   set     := union [ '\' union ]        difference: members of the first
+ *   set     := group [ '\' group ]        difference: members of the first
  *                                         union not in the second, e.g.
  *                                         `primes\2`, `1-100\squares`
+ *   group   := union | '(' union ')'      parentheses only group: ','
+ *                                         binds tighter than '\', so
+ *                                         `9,primes\2` is `(9,primes)\2`
+ *                                         and `primes\2,9` is
+ *                                         `primes\(2,9)`; a difference
+ *                                         inside a union is refused
  *   union   := item { ',' item }          union, e.g. `1,primes`
  *   item    := base [ ':' LO '-' HI ]     bound: the base cut to [LO, HI],
  *                                         e.g. `primes:1-997`
@@ -28,6 +34,9 @@
  *                                         0 < P/Q <= 1, `at-least-2/3`,
  *                                         `at-least-half`, `at-least-1/1`
  *                                         (the whole heap)
+ *
+ * A number N may be written as a power B^E (`1-10^12`), as --heap takes
+ * it; the canonical form prints it in decimal.
  *
  * The difference sign is a backslash (set minus), which no range or
  * progression uses; in a shell it needs quotes: --subtract 'primes\2'.
@@ -665,6 +674,36 @@ static sg_status unexpected(parser *ps, const char *p, const char *where)
                         "unexpected character '%s' %s", cb, where);
 }
 
+/* The power B^E of a number B read up to *q, which points at its '^', as
+ * --heap writes numbers (issue 50: `1-10^12` was refused); *q moves past
+ * E.  Below 2^63 like every number of a set. */
+static sg_status parse_power(parser *ps, uint64_t *b, const char **q)
+{
+    const char *e0 = ++*q;
+    uint64_t e, v = 1; /* B^0 = 1 */
+    sg_status st;
+
+    while (isdigit((unsigned char)**q))
+        ++*q;
+    if (*q == e0)
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, e0),
+                            "expected an exponent after '^', as in 10^12");
+    if ((st =
+             sgi_parse_u63(&e, e0, (size_t)(*q - e0), pos_of(ps, e0), ps->err)))
+        return st;
+    for (; e > 0; e--) {
+        if (*b > 1 && v > (UINT64_MAX >> 1) / *b)
+            return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                                "number '%.*s' is larger than 2^63-1",
+                                (int)(*q - ps->p), ps->p);
+        v *= *b;
+        if (*b <= 1)
+            break; /* 0^e and 1^e */
+    }
+    *b = v;
+    return SG_OK;
+}
+
 /* A positive number at ps->p (what names it goes in the message). */
 static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
 {
@@ -685,6 +724,8 @@ static sg_status parse_num(parser *ps, uint64_t *out, const char *what)
     st = sgi_parse_u63(out, ps->p, (size_t)(q - ps->p), pos_of(ps, ps->p),
                        ps->err);
     if (st)
+        return st;
+    if (*q == '^' && (st = parse_power(ps, out, &q)))
         return st;
     if (*out == 0)
         return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
@@ -933,17 +974,53 @@ static sg_status parse_item(parser *ps, sgi_set_item *it)
     return SG_OK;
 }
 
-/* A union at ps->p, up to '\' or the end. */
+/* What a difference inside a union or parentheses gets (issue 50:
+ * `9,primes\2` read as a union of 9 and primes\2). */
+#define NESTED_DIFFERENCE                                                      \
+    "a difference cannot be part of a union: ',' binds tighter than "          \
+    "'\\', so 9,primes\\2 is (9,primes)\\2; write one '\\' for the "           \
+    "whole set, as in (9,primes)\\2 or primes\\(2,9)"
+
+/* The end of a union in parentheses opened at `open`: its ')', then '\'
+ * or the end of the set. */
+static sg_status union_close(parser *ps, const char *open)
+{
+    if (*ps->p == ')') {
+        ps->p++;
+        if (*ps->p == '\0' || *ps->p == '\\')
+            return SG_OK;
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                            *ps->p == ',' ? NESTED_DIFFERENCE
+                                          : "expected '\\' or the end after "
+                                            "')'");
+    }
+    if (*ps->p == '\\')
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                            NESTED_DIFFERENCE);
+    if (*ps->p == '\0')
+        return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, open),
+                            "'(' without its ')'");
+    return unexpected(ps, ps->p, "in a set");
+}
+
+/* A union at ps->p, up to '\' or the end; or one in parentheses,
+ * `(9,primes)` or `(2,9)`, whose ')' is then followed by '\' or the end
+ * (parentheses only group: ',' binds tighter than '\' anyway). */
 static sg_status parse_union(parser *ps, ilist *l)
 {
     size_t big = 0;
+    const char *open = *ps->p == '(' ? ps->p++ : NULL;
 
     for (;;) {
         sgi_set_item it;
         const char *start = ps->p;
         sg_status st;
 
-        if (*ps->p == ',' || *ps->p == '\0' || *ps->p == '\\')
+        if (*ps->p == '(')
+            return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                                open ? "parentheses inside parentheses"
+                                     : NESTED_DIFFERENCE);
+        if (*ps->p == ',' || *ps->p == '\0' || *ps->p == '\\' || *ps->p == ')')
             return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
                                 ps->p == ps->text ? "empty set"
                                                   : "empty item in set");
@@ -961,8 +1038,13 @@ static sg_status parse_union(parser *ps, ilist *l)
             ps->p++;
             continue;
         }
+        if (open)
+            return union_close(ps, open);
         if (*ps->p == '\0' || *ps->p == '\\')
             return SG_OK;
+        if (*ps->p == ')')
+            return sg_error_set(ps->err, SG_E_INPUT, pos_of(ps, ps->p),
+                                "')' without its '('");
         return unexpected(ps, ps->p, "in a set");
     }
 }
