@@ -134,12 +134,14 @@ int sgi_set_residues(const sgi_set *s, uint64_t p, uint64_t cap,
 /* ------------------------------------------------------------------ */
 
 typedef enum sgi_set_method {
-    SGI_SET_AUTO,  /* the fastest for the set (FAST, but the naive loop
+    SGI_SET_AUTO,   /* the fastest for the set (FAST, but the naive loop
                       for subtraction sets with few members) */
-    SGI_SET_NAIVE, /* the straightforward loop: mex over the moves */
-    SGI_SET_FAST   /* bitsets of heaps per value (subtraction), the
+    SGI_SET_NAIVE,  /* the straightforward loop: mex over the moves */
+    SGI_SET_FAST,   /* bitsets of heaps per value (subtraction), the
                       complement count (all-but), the moves of each heap
                       (heap-dependent subtraction sets) */
+    SGI_SET_BLOCKED /* the blocked passes over the values (subtraction,
+                       heap-independent sets; else as FAST) */
 } sgi_set_method;
 
 /* G(0..n-1) of "remove k tokens, k in S" (allbut = 0) or "remove k >= 1
@@ -151,7 +153,8 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut, size_t n,
                             sg_error *err);
 
 /* The method `method` stands for in G(0..n-1) ("naive", "bitset",
- * "complement" or "moves", see enum_set.c), for reports and benchmarks. */
+ * "blocked", "complement", "moves", "window" or "divisors", see
+ * enum_set.c), for reports and benchmarks. */
 const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
                                 sgi_set_method method);
 

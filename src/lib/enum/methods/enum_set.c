@@ -3,7 +3,8 @@
  * and the all-but game "take k >= 1 tokens, k not in S", for any set
  * expression S (setexpr.h).  Four methods, each checked against the others
  * and against a brute force written apart from the library
- * (tests/test_setexpr.c); docs/SETS.md has their measured speed.
+ * (tests/test_setexpr.c); docs/SETS.md has their measured speed against
+ * the straightforward loop (bench/setbench).
  *
  *  - naive: for each heap h, every move k <= h stamps G(h - k), and G(h)
  *    is the least value not stamped.  The reference and the fallback.
@@ -21,9 +22,13 @@
  *    of the same block decided at this value count) has value v; the
  *    others go on to v+1.  This is the mex, decided for 64 heaps per word
  *    operation; it pays where the values stay few (subtract-a-prime: 12
- *    values to 10^6), and gives way to the naive loop for the remaining
- *    heaps once more than SET_MAX_VALUES values appear (subtract-a-square,
- *    whose values pass 160 by 10^6).
+ *    values to 10^6), and gives way to the blocked method for the
+ *    remaining heaps once more than SET_MAX_VALUES values appear
+ *    (subtract-a-square, whose values pass 160 by 10^6) or its passes cost
+ *    more than the blocked method's steps would (subtract-a-cube).
+ *  - blocked (subtraction, S independent of the heap, many members): the
+ *    naive loop's steps, block by block, each member's options read in
+ *    order (run_blocked).
  *  - complement (all-but games): the options of heap h are every heap
  *    j < h except h - s for the members s <= h, so value v is an option
  *    unless all count[v] heaps of value v below h are among those h - s.
@@ -110,20 +115,69 @@ static int cancelled(run *r, size_t h)
     return 0;
 }
 
-/* The naive loop from heap r->done to r->n. */
+/* The naive loop of a subtraction game over a heap-independent set, from
+ * heap h0 on (maxg: the largest value below it): the straightforward
+ * loop, with stamps of four bytes (a tag h + 1 <= 2^32 - 1, as n <=
+ * UINT32_MAX) and the members up to h counted as h grows, so that a set
+ * of a few members costs what the loop a researcher writes costs. */
+static sg_status run_naive_sub(run *r, size_t h0, uint32_t maxg, sg_error *err)
+{
+    uint32_t *const g = r->g;
+    const uint64_t *const mem = r->mem;
+    const size_t nmem = r->nmem, n = r->n;
+    size_t cap = (size_t)maxg + 2, h, i, top = 0;
+    uint32_t *seen = calloc(cap, sizeof *seen);
+
+    if (!seen)
+        return nomem(err);
+    for (h = h0; h < n; h++) {
+        const uint32_t tag = (uint32_t)(h + 1);
+        uint32_t v = 0;
+
+        if (h % SG_ENUM_POLL == 0 && cancelled(r, h)) {
+            free(seen);
+            return SG_E_INTERRUPTED;
+        }
+        while (top < nmem && mem[top] <= h)
+            top++;
+        for (i = 0; i < top; i++)
+            seen[g[h - mem[i]]] = tag;
+        while (seen[v] == tag)
+            v++;
+        g[h] = v;
+        r->done = h + 1;
+        if (v + 2 > cap) { /* room for the next mex */
+            size_t old = cap;
+            if (sg_grow(&seen, &cap, (size_t)v + 2, sizeof *seen)) {
+                free(seen);
+                return nomem(err);
+            }
+            memset(seen + old, 0, (cap - old) * sizeof *seen);
+        }
+    }
+    free(seen);
+    return SG_OK;
+}
+
+/* The naive loop from heap r->done to r->n (subtraction over a
+ * heap-independent set: run_naive_sub).  The arrays are read into
+ * locals: a store to the stamps (uint64_t) may alias r's fields, and the
+ * compiler would reload them for every move. */
 static sg_status run_naive(run *r, sg_error *err)
 {
-    size_t h, i;
+    size_t h;
     int dep = sgi_set_heap_dependent(r->set);
     uint32_t maxg = 0;
+    uint32_t *const g = r->g;
 
     for (h = 0; h < r->done; h++)
-        if (r->g[h] > maxg)
-            maxg = r->g[h];
+        if (g[h] > maxg)
+            maxg = g[h];
     if (stamps_fit(&r->st, maxg))
         return nomem(err);
     for (h = r->done; h < r->n; h++) {
         uint64_t tag = (uint64_t)h + 1;
+        uint64_t *const t = r->st.t;
 
         if (h % SG_ENUM_POLL == 0 && cancelled(r, h))
             return SG_E_INTERRUPTED;
@@ -131,20 +185,128 @@ static sg_status run_naive(run *r, sg_error *err)
             uint64_t k;
             for (k = 1; k <= h; k++)
                 if (sgi_set_contains(r->set, k, h) != r->allbut)
-                    r->st.t[r->g[h - k]] = tag;
+                    t[g[h - k]] = tag;
         } else if (r->allbut) {
             uint64_t k;
             for (k = 1; k <= h; k++)
                 if (!(r->mbits[k >> 6] >> (k & 63) & 1))
-                    r->st.t[r->g[h - k]] = tag;
+                    t[g[h - k]] = tag;
         } else {
-            for (i = 0; i < r->nmem && r->mem[i] <= h; i++)
-                r->st.t[r->g[h - r->mem[i]]] = tag;
+            return run_naive_sub(r, h, maxg, err);
         }
         if (store_mex(r, h, tag))
             return nomem(err);
     }
     return SG_OK;
+}
+
+/* Heaps decided together by the blocked method: KB, fewer when the
+ * values grow, so that the rows stay within ROWS_BYTES (the L1 cache). */
+#define KB 64
+#define KB_MIN 8
+#define ROWS_BYTES 32768
+/* The largest value the blocked method's rows hold (KB_MIN rows of this
+ * many bytes fill ROWS_BYTES); past it, the naive loop. */
+#define BLOCKED_MAX_VALUE 4000
+
+/*
+ * The blocked method (subtraction, S independent of the heap, many
+ * members, many values: subtract-a-square): the naive loop's steps, in
+ * another order.  For the block of heaps [b, b+kb), every member k >= kb
+ * reaches only heaps below b, whose values are known, and the kb options
+ * it gives, G(b-k .. b+kb-1-k), are consecutive: one pass over them per
+ * member marks a byte in each heap's row (row j, column G), so the values
+ * are read in order instead of a cache line per member and heap.  Then,
+ * heap by heap, the members below kb (whose options may be in the block)
+ * and the mex: the first zero byte of the row.  A row has room for the
+ * largest value so far plus KB + 1 (each heap of the block may raise it
+ * by one), a few hundred bytes for subtract-a-square; kb shrinks as the
+ * rows grow, so that they stay in the L1 cache (clearing rows that do not
+ * cost more than the steps gain).  The values are read from a copy of
+ * two bytes each; a value past BLOCKED_MAX_VALUE hands the rest to the
+ * naive loop (r->done tells where).
+ */
+static sg_status run_blocked(run *r, sg_error *err)
+{
+    const uint64_t *const mem = r->mem;
+    const size_t nmem = r->nmem, n = r->n;
+    uint32_t *const g = r->g;
+    uint16_t *g16 = malloc(n * sizeof *g16);
+    uint8_t *rows = NULL;
+    size_t width = 0, kb = KB, nnear = 0, nupto = 0, b, h, j, i;
+    uint32_t maxg = 0;
+    sg_status st = SG_OK;
+
+    if (!g16)
+        return nomem(err);
+    for (h = 0; h < r->done; h++) {
+        g16[h] = (uint16_t)g[h];
+        if (g[h] > maxg)
+            maxg = g[h];
+    }
+    for (b = r->done; b < n; b += kb) {
+        size_t cnt;
+
+        if ((b / KB) % 64 == 0 && cancelled(r, b)) {
+            st = SG_E_INTERRUPTED;
+            break;
+        }
+        /* a row holds values up to maxg + KB + 1, the largest mex
+         * possible in this block */
+        if (maxg + KB + 2 > width) {
+            size_t want = ((size_t)maxg + KB + 2 + 63) & ~(size_t)63;
+            uint8_t *nr;
+            kb = ROWS_BYTES / want;
+            kb = kb > KB ? KB : kb < KB_MIN ? KB_MIN : kb;
+            nr = realloc(rows, kb * want);
+            if (!nr) {
+                st = nomem(err);
+                break;
+            }
+            rows = nr;
+            width = want;
+            nnear = 0;
+            while (nnear < nmem && mem[nnear] < kb)
+                nnear++;
+        }
+        cnt = n - b < kb ? n - b : kb;
+        memset(rows, 0, cnt * width);
+        while (nupto < nmem && mem[nupto] <= b + cnt - 1)
+            nupto++;
+        for (i = nnear; i < nupto; i++) {
+            const size_t k = (size_t)mem[i];
+            const size_t j0 = k > b ? k - b : 0;
+            const uint16_t *src = g16 + (b + j0 - k); /* G(b + j0 - k) */
+            uint8_t *row = rows + j0 * width;
+            for (j = 0; j < cnt - j0; j++)
+                row[j * width + src[j]] = 1;
+        }
+        for (j = 0; j < cnt; j++) {
+            uint8_t *row = rows + j * width;
+            const uint8_t *z;
+            uint32_t v;
+            h = b + j;
+            for (i = 0; i < nnear && mem[i] <= h; i++)
+                row[g16[h - mem[i]]] = 1;
+            z = memchr(row, 0, width); /* found: see width */
+            v = z ? (uint32_t)(z - row) : (uint32_t)width;
+            g[h] = v;
+            g16[h] = (uint16_t)v;
+            if (v > maxg)
+                maxg = v;
+            if (v > BLOCKED_MAX_VALUE) {
+                r->done = h + 1;
+                goto out;
+            }
+        }
+        r->done = b + cnt;
+    }
+out:
+    free(rows);
+    free(g16);
+    if (st == SG_OK && r->done < n)
+        st = run_naive(r, err);
+    return st;
 }
 
 /* Heaps decided together by the bitset method: BW = 64 * BWORDS. */
@@ -240,11 +402,36 @@ static inline void block_mask(uint64_t u[BWORDS], size_t cnt)
     }
 }
 
-/* The bitset method; gives way to the naive loop (r->done tells where)
- * when more values appear than it keeps bitsets for. */
+/* The bitset method gives way to the blocked one when, over a window of
+ * HANDOFF_BLOCKS blocks, the blocked method's steps (a byte per far
+ * member and heap) are fewer than HANDOFF_RATIO times its own passes
+ * (eight words each).  Measured (bench/setbench, AMD EPYC): primes to
+ * 10^5, 78 steps a pass, the bitset method 8.5 times as fast; cubes to
+ * 10^6, 22 steps a pass, the blocked method 1.2 times as fast, to 10^7,
+ * 14, 2.6 times. */
+#define HANDOFF_BLOCKS 16
+#define HANDOFF_RATIO 32
+
+/* At the end of each window of HANDOFF_BLOCKS blocks (the block from heap
+ * b just done): whether the window's passes cost more than the blocked
+ * method's steps would; the counts start again for the next window. */
+static int handoff_due(size_t b, size_t *ors, size_t *steps)
+{
+    int due;
+
+    if ((b / BW) % HANDOFF_BLOCKS != HANDOFF_BLOCKS - 1)
+        return 0;
+    due = *steps < HANDOFF_RATIO * *ors;
+    *steps = *ors = 0;
+    return due;
+}
+
+/* The bitset method; gives way to the blocked method (r->done tells
+ * where) when more values appear than it keeps bitsets for, or when its
+ * passes cost more than the blocked method's steps would. */
 static sg_status run_bitset(run *r, sg_error *err)
 {
-    size_t nnear = 0, fi = 0, nvals = 0, b, i, maxvals;
+    size_t nnear = 0, fi = 0, nvals = 0, b, i, maxvals, ors = 0, steps = 0;
     shifted sb, bv[SET_MAX_VALUES];
     vheaps lv[SET_MAX_VALUES];
     uint64_t maxm = r->nmem ? r->mem[r->nmem - 1] : 0;
@@ -311,6 +498,7 @@ static sg_status run_bitset(run *r, sg_error *err)
                         if (b - j > maxm + BW)
                             break;
                         OR_AT(&sb, (int64_t)(b - j));
+                        ors++;
                         if (++c % 8 == 0 && COVERS())
                             break;
                     }
@@ -319,6 +507,7 @@ static sg_status run_bitset(run *r, sg_error *err)
                     size_t x;
                     for (x = 0; x < fi; x++) {
                         OR_AT(bs, (int64_t)b - (int64_t)far[x]);
+                        ors++;
                         if (x % 8 == 7 && COVERS())
                             break;
                     }
@@ -375,6 +564,9 @@ static sg_status run_bitset(run *r, sg_error *err)
             }
         }
         r->done = b + cnt;
+        steps += fi * BW;
+        if (handoff_due(b, &ors, &steps))
+            goto out;
     }
 out:
     for (i = 0; i < SET_MAX_VALUES; i++) {
@@ -383,7 +575,7 @@ out:
     }
     shifted_clear(&sb);
     if (st == SG_OK && r->done < r->n)
-        st = run_naive(r, err);
+        st = run_blocked(r, err);
     return st;
 }
 
@@ -705,13 +897,17 @@ static sg_status run_divisors(run *r, sg_error *err)
  * member and heap) beats the bitset method's fixed cost per block and
  * value (measured: powers-of-2 and fibonacci, docs/SETS.md). */
 #define SET_BITSET_MIN 128
+/* Below this many members in [KB, n), the blocked method's passes are too
+ * short to gain on the naive loop (docs/SETS.md). */
+#define SET_BLOCKED_MIN 32
 
 /* The method `method` resolves to for G(0..n-1), given the members
- * below n when the set is heap-independent. */
+ * below n when the set is heap-independent: 0 naive, 1 bitset (then
+ * blocked), 2 complement, 3 moves, 4 window, 5 divisors, 6 blocked. */
 static int pick(const sgi_set *set, int allbut, const uint64_t *mem,
                 size_t nmem, sgi_set_method method)
 {
-    size_t far = 0;
+    size_t far = 0, kfar = 0;
 
     if (method == SGI_SET_NAIVE)
         return 0;
@@ -725,16 +921,21 @@ static int pick(const sgi_set *set, int allbut, const uint64_t *mem,
         return 3;
     if (method == SGI_SET_FAST)
         return 1;
+    if (method == SGI_SET_BLOCKED)
+        return 6;
     while (far < nmem && mem[nmem - 1 - far] >= BW)
         far++;
-    return far >= SET_BITSET_MIN ? 1 : 0;
+    while (kfar < nmem && mem[nmem - 1 - kfar] >= KB)
+        kfar++;
+    return far >= SET_BITSET_MIN ? 1 : kfar >= SET_BLOCKED_MIN ? 6 : 0;
 }
 
 const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
                                 sgi_set_method method)
 {
-    static const char *const names[] = {"naive", "bitset", "complement",
-                                        "moves", "window", "divisors"};
+    static const char *const names[] = {"naive",  "bitset", "complement",
+                                        "moves",  "window", "divisors",
+                                        "blocked"};
     uint64_t *mem = NULL;
     size_t nmem = 0, cap = 0;
     int how;
@@ -746,6 +947,40 @@ const char *sgi_set_method_name(const sgi_set *set, int allbut, size_t n,
     how = pick(set, allbut, mem, nmem, method);
     free(mem);
     return names[how];
+}
+
+/* G(0..n-1) from g into the empty sequence s. */
+static sg_status copy_values(sg_seq *s, const uint32_t *g, size_t n,
+                             sg_error *err)
+{
+    uint32_t maxg = 0;
+    size_t i;
+    sg_status st;
+
+    for (i = 0; i < n; i++)
+        if (g[i] > maxg)
+            maxg = g[i];
+    st = sg_seq_append(s, maxg, err); /* the width and the first slot */
+    if (!st)
+        st = sg_seq_reserve(s, n, err);
+    if (st)
+        return st;
+    switch (s->width) {
+    case 1:
+        for (i = 0; i < n; i++)
+            s->data[i] = (uint8_t)g[i];
+        break;
+    case 2:
+        for (i = 0; i < n; i++)
+            ((uint16_t *)(void *)s->data)[i] = (uint16_t)g[i];
+        break;
+    default:
+        memcpy(s->data, g, n * sizeof *g);
+        break;
+    }
+    s->n = n;
+    s->max = maxg;
+    return SG_OK;
 }
 
 sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut, size_t n,
@@ -805,17 +1040,20 @@ sg_status sgi_set_enumerate(sg_seq *s, const sgi_set *set, int allbut, size_t n,
         case 5:
             st = run_divisors(&r, err);
             break;
+        case 6:
+            st = run_blocked(&r, err);
+            break;
         default:
             st = run_naive(&r, err);
             break;
         }
     }
-    for (h = 0; h < r.done && (st == SG_OK || st == SG_E_INTERRUPTED); h++) {
-        sg_status a = sg_seq_append(s, r.g[h], err);
-        if (a) {
+    if ((st == SG_OK || st == SG_E_INTERRUPTED) && r.done) {
+        /* the values into s at once, at their width: an append per value
+         * cost a sixth of a short naive run */
+        sg_status a = copy_values(s, r.g, r.done, err);
+        if (a)
             st = a;
-            break;
-        }
     }
     if (st == SG_E_INTERRUPTED)
         st = sgi_enum_interrupted(s, err);
