@@ -1130,90 +1130,91 @@ static void test_residues(void **state)
     if (claims * 4 < tried)
         fail_msg("only %zu of %zu random sets had their residues found", claims,
                  tried);
+}
 
-    /* G(0..n-1) of subtract {k^e : k >= 1} by a loop written here. */
-    static uint32_t powers_loop(uint32_t * want, size_t n, unsigned e)
-    {
-        uint32_t *seen = calloc(n + 1, sizeof *seen), maxg = 0;
-        size_t h, k;
+/* G(0..n-1) of subtract {k^e : k >= 1} by a loop written here. */
+static uint32_t powers_loop(uint32_t *want, size_t n, unsigned e)
+{
+    uint32_t *seen = calloc(n + 1, sizeof *seen), maxg = 0;
+    size_t h, k;
 
-        assert_non_null(seen);
-        for (h = 0; h < n; h++) {
-            uint32_t v = 0;
-            for (k = 1; (e == 2 ? k * k : k * k * k) <= h; k++)
-                seen[want[h - (e == 2 ? k * k : k * k * k)]] = (uint32_t)h + 1;
-            while (seen[v] == h + 1)
-                v++;
-            want[h] = v;
-            if (v > maxg)
-                maxg = v;
-        }
-        free(seen);
-        return maxg;
+    assert_non_null(seen);
+    for (h = 0; h < n; h++) {
+        uint32_t v = 0;
+        for (k = 1; (e == 2 ? k * k : k * k * k) <= h; k++)
+            seen[want[h - (e == 2 ? k * k : k * k * k)]] = (uint32_t)h + 1;
+        while (seen[v] == h + 1)
+            v++;
+        want[h] = v;
+        if (v > maxg)
+            maxg = v;
     }
+    free(seen);
+    return maxg;
+}
 
-    /* The hand-offs between methods: the bitset method gives way to the
+/* The hand-offs between methods: the bitset method gives way to the
  * blocked one past 64 values (subtract-a-square passes 64 values near
  * heap 10^5) or when its passes cost more (subtract-a-cube: from heap
  * 106,496 of 200,000), and the
  * blocked one to the naive loop past its largest value (subtract{1-5000}:
  * G(n) = n mod 5001).  Each method against a loop written here over k^2
  * and k^3, and against the formula. */
-    static void test_enum_handoffs(void **state)
-    {
-        static const struct {
-            const char *text;
-            unsigned e;
-            size_t n;
-        } cases[] = {{"squares", 2, 150000}, {"cubes", 3, 200000}};
-        const size_t m2 = 12000;
-        uint32_t *g = malloc(200000 * sizeof *g);
-        uint32_t *want = malloc(200000 * sizeof *want);
-        sgi_set_method m;
-        size_t c, h;
+static void test_enum_handoffs(void **state)
+{
+    static const struct {
+        const char *text;
+        unsigned e;
+        size_t n;
+    } cases[] = {{"squares", 2, 150000}, {"cubes", 3, 200000}};
+    const size_t m2 = 12000;
+    uint32_t *g = malloc(200000 * sizeof *g);
+    uint32_t *want = malloc(200000 * sizeof *want);
+    sgi_set_method m;
+    size_t c, h;
 
-        (void)state;
-        assert_non_null(g);
-        assert_non_null(want);
-        for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-            uint32_t maxg = powers_loop(want, cases[c].n, cases[c].e);
-            if (cases[c].e == 2)
-                assert_true(maxg > 64); /* the bitset method's hand-off */
-            for (m = SGI_SET_AUTO; m <= SGI_SET_BLOCKED; m++) {
-                lib_grundy(g, cases[c].n, cases[c].text, 0, m);
-                for (h = 0; h < cases[c].n; h++)
-                    if (g[h] != want[h])
-                        fail_msg("%s, method %d: G(%zu) = %u, the loop says %u",
-                                 cases[c].text, (int)m, h, g[h], want[h]);
-            }
-        }
+    (void)state;
+    assert_non_null(g);
+    assert_non_null(want);
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint32_t maxg = powers_loop(want, cases[c].n, cases[c].e);
+        if (cases[c].e == 2)
+            assert_true(maxg > 64); /* the bitset method's hand-off */
         for (m = SGI_SET_AUTO; m <= SGI_SET_BLOCKED; m++) {
-            lib_grundy(g, m2, "1-5000", 0, m);
-            for (h = 0; h < m2; h++)
-                if (g[h] != h % 5001)
-                    fail_msg("1-5000, method %d: G(%zu) = %u, not %zu", (int)m,
-                             h, g[h], h % 5001);
+            lib_grundy(g, cases[c].n, cases[c].text, 0, m);
+            for (h = 0; h < cases[c].n; h++)
+                if (g[h] != want[h])
+                    fail_msg("%s, method %d: G(%zu) = %u, the loop says %u",
+                             cases[c].text, (int)m, h, g[h], want[h]);
         }
-        free(g);
-        free(want);
     }
+    for (m = SGI_SET_AUTO; m <= SGI_SET_BLOCKED; m++) {
+        lib_grundy(g, m2, "1-5000", 0, m);
+        for (h = 0; h < m2; h++)
+            if (g[h] != h % 5001)
+                fail_msg("1-5000, method %d: G(%zu) = %u, not %zu", (int)m, h,
+                         g[h], h % 5001);
+    }
+    free(g);
+    free(want);
+}
 
-    int main(void)
-    {
-        const struct CMUnitTest tests[] = {
-            cmocka_unit_test(test_members),
-            cmocka_unit_test(test_enum_handoffs),
-            cmocka_unit_test(test_members_large),
-            cmocka_unit_test(test_heap_dependent),
-            cmocka_unit_test(test_canonical_table),
-            cmocka_unit_test(test_canonical_random),
-            cmocka_unit_test(test_bad_inputs),
-            cmocka_unit_test(test_parentheses),
-            cmocka_unit_test(test_shape),
-            cmocka_unit_test(test_enum_named),
-            cmocka_unit_test(test_enum_random),
-            cmocka_unit_test(test_enum_published),
-            cmocka_unit_test(test_residues),
-        };
-        return cmocka_run_group_tests(tests, NULL, NULL);
-    }
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_members),
+        cmocka_unit_test(test_enum_handoffs),
+        cmocka_unit_test(test_members_large),
+        cmocka_unit_test(test_heap_dependent),
+        cmocka_unit_test(test_canonical_table),
+        cmocka_unit_test(test_canonical_random),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_parentheses),
+        cmocka_unit_test(test_shape),
+        cmocka_unit_test(test_enum_named),
+        cmocka_unit_test(test_enum_random),
+        cmocka_unit_test(test_enum_published),
+        cmocka_unit_test(test_residues),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
