@@ -593,13 +593,11 @@ done:
     return rc;
 }
 
-int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
-                    uint64_t span)
+int cli_parse_span(mpz_t a, mpz_t b, const char *opt, const char *text)
 {
     const char *colon = strchr(text, ':');
     char *left;
     int rc;
-    mpz_t d;
 
     if (!colon) {
         cli_error("%s '%s': expected A:B", opt, cli_quote(text));
@@ -617,6 +615,17 @@ int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
         cli_error("%s '%s': the range is reversed", opt, cli_quote(text));
         return EXIT_USAGE;
     }
+    return EXIT_DONE;
+}
+
+int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
+                    uint64_t span)
+{
+    int rc = cli_parse_span(a, b, opt, text);
+    mpz_t d;
+
+    if (rc)
+        return rc;
     mpz_init(d);
     mpz_sub(d, b, a);
     if (mpz_cmp_ui(d, (unsigned long)span) >= 0) {

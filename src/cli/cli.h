@@ -206,16 +206,17 @@ int cli_rule_parse_text(cli_rule *out, const char *from, const char *text);
  * differences of those ("10^18+100").  Exit status after one line. */
 int cli_parse_bignum(mpz_t out, const char *opt, const char *text);
 
-/* "A:B" of such numbers with A <= B and B - A < span. */
+/* "A:B" of such numbers with A <= B and B - A < span; cli_parse_span
+ * with no bound on the span (--where answers any range by the period). */
 int cli_parse_range(mpz_t a, mpz_t b, const char *opt, const char *text,
                     uint64_t span);
+int cli_parse_span(mpz_t a, mpz_t b, const char *opt, const char *text);
 
 /* The sequence out (values_out.c): --format's three outputs; --values
  * in one of them (exit 3 when a value is unknown, nothing written); the
  * heaps of [a, b] with value v (--where: counted by the period over any
  * range of a proven rule, listed up to 10^6 heaps) as the record's
- * "where" (fmt CLI_FMT_NONE) or in a format on f; "A:B" with no bound on
- * its span (--where). */
+ * "where" (fmt CLI_FMT_NONE) or in a format on f. */
 struct cli_rec;
 typedef enum cli_seq_format {
     CLI_FMT_NONE,
@@ -229,7 +230,6 @@ int cli_values_formatted(FILE *f, cli_seq_format fmt, const sg_result *res,
 int cli_where_write(struct cli_rec *r, FILE *f, cli_seq_format fmt,
                     const sg_result *res, const sg_seq *s, const mpz_t a,
                     const mpz_t b, const mpz_t v);
-int cli_parse_span(mpz_t a, mpz_t b, const char *opt, const char *text);
 
 /* A positive count that fits in 63 bits (--max); B^E allowed. */
 int cli_parse_count(uint64_t *out, const char *opt, const char *text);

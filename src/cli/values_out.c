@@ -328,28 +328,3 @@ int cli_where_write(cli_rec *r, FILE *f, cli_seq_format fmt,
     mpz_clear(count);
     return EXIT_DONE;
 }
-
-int cli_parse_span(mpz_t a, mpz_t b, const char *opt, const char *text)
-{
-    const char *colon = strchr(text, ':');
-    char *left;
-    int rc;
-
-    if (!colon) {
-        cli_error("%s '%s': expected A:B", opt, cli_quote(text));
-        return EXIT_USAGE;
-    }
-    if (!(left = strndup(text, (size_t)(colon - text)))) {
-        cli_error("out of memory");
-        return EXIT_RUNTIME;
-    }
-    rc = cli_parse_bignum(a, opt, left);
-    free(left);
-    if (rc || (rc = cli_parse_bignum(b, opt, colon + 1)))
-        return rc;
-    if (mpz_cmp(b, a) < 0) {
-        cli_error("%s '%s': the range is reversed", opt, cli_quote(text));
-        return EXIT_USAGE;
-    }
-    return EXIT_DONE;
-}
