@@ -184,8 +184,8 @@ def test_misere(cli, rule):
     # quotient computed beside it
     ("subtract{1,3,4}", 9)])
 def test_misere_quotient(cli, rule, heaps):
-    _, want = cli(rule, "--misere", "--quotient", "--max", str(heaps + 1),
-                  "--position", "3,5,%d" % heaps)
+    _, want = cli(rule, "--misere", "--quotient", "--misere-max",
+                  str(heaps + 1), "--position", "3,5,%d" % heaps)
     q = want["quotient"]
     m = sg.misere(rule, heaps + 1)
     got = m.quotient(heaps)

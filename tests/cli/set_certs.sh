@@ -81,9 +81,11 @@ while n < count:
                           '--subtract', text, '--max', '1', '--json'],
                          capture_output=True, text=True).stdout
     try:
-        rule = json.loads(out)['rule']
+        rule = json.loads(out).get('rule')
     except ValueError:
-        continue    # refused
+        continue
+    if rule is None:
+        continue    # refused: the JSON is {"error": ...}
     if not rule.startswith('subtract{'):
         continue    # a code: the set was eventually periodic
     r = cc.parse_rule(rule)
