@@ -353,6 +353,10 @@ int cli_cache_open(sg_store **db, char **path, const cli_args *a, int readonly);
  * cli_flow_finish); returns an exit status after one error line. */
 int cli_flow_run(cli_flow *f, const cli_args *a, size_t pos, uint64_t upto);
 
+/* --max and --seconds of a (0 when absent), parsed once for every command
+ * that runs a rule through the flow; an exit status after one line. */
+int cli_flow_budget(const cli_args *a, uint64_t *max, double *seconds);
+
 /* Run the flow for an already parsed rule, with explicit settings. */
 int cli_flow_run_rule(cli_flow *f, const cli_args *a, uint64_t max,
                       double seconds, uint64_t upto);

@@ -135,18 +135,12 @@ static uint64_t first_difference(const cli_flow *f1, const cli_flow *f2,
  * through the flow with --max and --seconds. */
 static int run_rule(cli_flow *f, const cli_args *a, size_t k)
 {
-    uint64_t max = 0;
-    double seconds = 0;
+    uint64_t max;
+    double seconds;
     int rc;
 
-    if ((rc = cli_rule_parse_text(&f->r, "rule", cli_pos(a, k))))
-        return rc;
-    if (cli_get(a, "--max") &&
-        (rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
-        return rc;
-    if (cli_get(a, "--seconds") &&
-        (rc =
-             cli_parse_seconds(&seconds, "--seconds", cli_get(a, "--seconds"))))
+    if ((rc = cli_rule_parse_text(&f->r, "rule", cli_pos(a, k))) ||
+        (rc = cli_flow_budget(a, &max, &seconds)))
         return rc;
     return cli_flow_run_rule(f, a, max, seconds, 0);
 }

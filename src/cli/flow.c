@@ -568,20 +568,29 @@ int cli_flow_finish(const cli_flow *f, int rc)
     return rc == EXIT_DONE && f->store_rc ? f->store_rc : rc;
 }
 
-int cli_flow_run(cli_flow *f, const cli_args *a, size_t pos, uint64_t upto)
+int cli_flow_budget(const cli_args *a, uint64_t *max, double *seconds)
 {
-    uint64_t max = 0;
-    double seconds = 0;
     int rc;
 
-    if ((rc = cli_rule_get(&f->r, a, pos, 0, NULL)))
-        return rc;
+    *max = 0;
+    *seconds = 0;
     if (cli_get(a, "--max") &&
-        (rc = cli_parse_count(&max, "--max", cli_get(a, "--max"))))
+        (rc = cli_parse_count(max, "--max", cli_get(a, "--max"))))
         return rc;
     if (cli_get(a, "--seconds") &&
-        (rc =
-             cli_parse_seconds(&seconds, "--seconds", cli_get(a, "--seconds"))))
+        (rc = cli_parse_seconds(seconds, "--seconds", cli_get(a, "--seconds"))))
+        return rc;
+    return EXIT_DONE;
+}
+
+int cli_flow_run(cli_flow *f, const cli_args *a, size_t pos, uint64_t upto)
+{
+    uint64_t max;
+    double seconds;
+    int rc;
+
+    if ((rc = cli_rule_get(&f->r, a, pos, 0, NULL)) ||
+        (rc = cli_flow_budget(a, &max, &seconds)))
         return rc;
     return cli_flow_run_rule(f, a, max, seconds, upto);
 }
