@@ -24,7 +24,10 @@ bad() {
     fails=$((fails + 1))
 }
 
-rm -rf "$work" && mkdir -p "$work" || exit 1
+# The pytest cases' results, one `:test-result:` line each, as
+# tap-driver.sh writes them, so that .ci/run's totals count them.
+trs=$abs_top_builddir/tests/install-python.trs
+rm -rf "$work" "$trs" && mkdir -p "$work" || exit 1
 export SGEXPLORE_DB=$work/cache.db
 
 # 1. install into the scratch prefix
@@ -153,13 +156,26 @@ else
     t0=$(date +%s)
     if (cd "$work" && env -u SGEXPLORE_LIB PYTHONPATH="$site" \
         SGEXPLORE_CLI="$SGEXPLORE" PYTHONDONTWRITEBYTECODE=1 \
-        "$py" -m pytest -q -p no:cacheprovider \
+        "$py" -m pytest -q -p no:cacheprovider --junitxml="$work/pytest.xml" \
         "$abs_top_srcdir/python/tests" >"$work/pytest.log" 2>&1); then
         say "ok: the Python module's tests pass against the installed library ($(tail -1 "$work/pytest.log" | tr -d =), $(($(date +%s) - t0)) s)"
     else
         tail -40 "$work/pytest.log"
         bad "the Python module's tests fail against the installed library"
     fi
+    # A case with <failure> or <error> failed, one with <skipped> was
+    # skipped; no XML (pytest did not start) counts as one failure.
+    "$py" - "$work/pytest.xml" >"$trs" <<'PYEOF' ||
+import sys
+import xml.etree.ElementTree as ET
+for case in ET.parse(sys.argv[1]).iter("testcase"):
+    tags = {child.tag for child in case}
+    verdict = ("FAIL" if tags & {"failure", "error"} else
+               "SKIP" if "skipped" in tags else "PASS")
+    print(":test-result: %s %s::%s" % (verdict, case.get("classname"),
+                                       case.get("name")))
+PYEOF
+        echo ":test-result: FAIL pytest wrote no results" >"$trs"
     "$MAKE" -C "$abs_top_builddir" uninstall-python prefix="$prefix" \
         PYTHON3="$py" >/dev/null 2>&1 || bad "make uninstall-python"
 fi
