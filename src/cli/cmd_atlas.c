@@ -301,6 +301,11 @@ static void html(FILE *f, const char *s)
         }
 }
 
+void cli_atlas_html(FILE *f, const char *s)
+{
+    html(f, s);
+}
+
 /* Untrusted one-line text (a key, a theorem, a note): control characters
  * and invalid UTF-8 as \n, \xNN, ... (cli_quote), then HTML-escaped. */
 static void html_untrusted(FILE *f, const char *s)
@@ -455,6 +460,16 @@ static int draw(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s)
     }
     r->figure = 1;
     at->figures++;
+    if (res.status != SG_ARITH_PERIODIC || res.preperiod + res.period > s->n)
+        return 0;
+    /* G(n) - s floor(n/p): the pattern the saltus hides (issue 50) */
+    snprintf(path, sizeof path, "%s/rules/%s-detrended.svg", at->tmp, r->name);
+    if (sg_plot_detrended(path, rule, &res, s, a, b, &opt, &at->err)) {
+        at->failed = 1;
+        return -1;
+    }
+    r->detrended = 1;
+    at->figures++;
     return 0;
 }
 
@@ -495,6 +510,7 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
 {
     char rel[200], *cert = NULL;
     ofile o;
+    int bad;
 
     if (cli_atlas_proven(r)) {
         if (!(cert = sg_certificate_format(r->canon, &r->res))) {
@@ -518,6 +534,9 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
     html(o.f, r->canon);
     fputs("</h1>\n", o.f);
     row_facts(o.f, r);
+    bad = cli_atlas_research(o.f, r, rule, s);
+    if (!bad && at->db)
+        bad = cli_atlas_misere(o.f, at->db, r->canon, r->canon);
 
     fputs("<h2>Figure</h2>\n", o.f);
     if (r->figure)
@@ -536,6 +555,17 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
     else
         fprintf(o.f, "<p>No figure: %s.</p>\n",
                 r->nofig[0] ? r->nofig : loaded);
+    if (r->detrended)
+        fprintf(o.f,
+                "<h2>Detrended figure</h2>\n<p id=\"detrended\">G(n) "
+                "&minus; %llu&lfloor;n/%llu&rfloor;, which repeats with "
+                "period %llu after the pre-period: the pattern that the "
+                "saltus hides in the figure above.</p>\n<p><img "
+                "src=\"%s-detrended.svg\" width=\"960\" height=\"540\" "
+                "alt=\"G(n) detrended\"></p>\n",
+                (unsigned long long)r->res.saltus,
+                (unsigned long long)r->res.period,
+                (unsigned long long)r->res.period, r->name);
 
     fputs("<h2>First values</h2>\n", o.f);
     if (s->n) {
@@ -609,6 +639,10 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
     free(cert);
     if (out_close(&o, at))
         return -1;
+    if (bad) {
+        at->nomem = 1;
+        return -1;
+    }
     at->pages++;
     return 0;
 fail:
@@ -1285,6 +1319,7 @@ static int atlas_run(const cli_command *self, cli_args *a)
             goto out;
         }
         at.db_path = path;
+        at.db = db;
         if (sg_store_list(db, NULL, NULL, collect, &at, &err)) {
             rc = cli_report(NULL, NULL, &err);
             goto out;

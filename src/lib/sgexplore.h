@@ -497,6 +497,14 @@ uint64_t sg_checksum(const sg_seq *s, size_t n);
  * have been proven with more memory). */
 sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
 
+/* The theorem that could prove rule r's period, as the proof search
+ * decides it from the rule's form alone (its profile): its name, or NULL
+ * when no theorem of the tool applies to the form, with *why (may be
+ * NULL) saying why.  Such a rule stays unresolved at any --max; one with
+ * a theorem is unresolved only while the computed range is too short
+ * (or its values break the theorem's hypotheses).  Texts are static. */
+const char *sg_prove_theorem_for(const sg_rule *r, const char **why);
+
 /* Re-check a claimed result (a certificate: claim, theorem, proof fields,
  * bound, checksum) against values s holding at least G(0..certified_to),
  * however they were computed.  Returns 1 when every hypothesis of the
@@ -919,6 +927,18 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
                            const sg_result *res, const sg_seq *s, uint64_t from,
                            uint64_t to, const sg_plot_options *opt,
                            sg_error *err);
+
+/* The figure of an arithmetic-periodic rule detrended: G(n) - s
+ * floor(n/p) for n = from..to, which is periodic after the pre-period
+ * (so the period's pattern shows where G(n) only climbs), drawn as
+ * sg_plot_sequence draws G(n), without rare values, shifted up (and the
+ * axis named so) when it is negative in the pre-period.  res must be
+ * proven arithmetic-periodic with G(0..n0+p-1) in s, else SG_E_INPUT;
+ * other errors as for sg_plot_sequence. */
+sg_status sg_plot_detrended(const char *path, const sg_rule *r,
+                            const sg_result *res, const sg_seq *s,
+                            uint64_t from, uint64_t to,
+                            const sg_plot_options *opt, sg_error *err);
 
 /* One rule's result, for the figure of many rules (cache, sweep). */
 typedef struct sg_plot_result {
