@@ -15,6 +15,9 @@ typedef struct arow {
     char *canon; /* the canonical form of the parsed key */
     char *theorem, *theorem_id, *note; /* untrusted */
     const char *family;                /* static: from the parsed rule */
+    char *given;   /* the form it was given in, re-derived by the parser
+                    from the row's given text when that names this rule;
+                    NULL: none */
     char name[80]; /* page base name: whitelist or hash only */
     char why[160];
     sg_result res;

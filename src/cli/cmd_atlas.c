@@ -106,6 +106,7 @@ static void row_clear(arow *r)
     free(r->theorem);
     free(r->theorem_id);
     free(r->note);
+    free(r->given);
 }
 
 /* FNV-1a (64-bit): the file name of a rule whose text is not plain. */
@@ -164,6 +165,32 @@ char *cli_atlas_dup(const char *s, int *nomem)
 }
 
 /* sg_store_list's visitor: keep the row and judge its key. */
+/* The row's given form (sg_store_entry.given), untrusted: kept only as
+ * the parser writes it again, and only when it is a form of the row's
+ * rule.  -1 when out of memory. */
+static int given_form(arow *r, const char *given)
+{
+    sg_rule g;
+    sg_error err;
+    char *canon = NULL;
+    int rc = 0;
+
+    if (!given)
+        return 0;
+    sg_rule_init(&g);
+    if (sg_rule_parse(&g, SG_SYNTAX_RULE, given, &err) != SG_OK) {
+        rc = err.code == SG_E_NOMEM ? -1 : 0;
+    } else if (!(canon = sg_rule_canonical(&g))) {
+        rc = -1;
+    } else if (g.given && strcmp(canon, r->canon) == 0 &&
+               !(r->given = strdup(g.given))) {
+        rc = -1;
+    }
+    free(canon);
+    sg_rule_clear(&g);
+    return rc;
+}
+
 static int collect(const sg_store_entry *e, void *arg)
 {
     atlas *at = arg;
@@ -208,6 +235,8 @@ static int collect(const sg_store_entry *e, void *arg)
     } else {
         r->family = sg_rule_family(&rule);
         cli_atlas_page_name(r->name, sizeof r->name, r->canon);
+        if (given_form(r, e->given))
+            at->nomem = 1;
     }
     sg_rule_clear(&rule);
     return at->nomem;
@@ -477,6 +506,12 @@ static void row_facts(FILE *f, const arow *r)
 {
     fputs("<table>\n<tr><th>family</th><td>", f);
     html(f, r->family);
+    if (r->given) {
+        fputs("</td></tr>\n<tr id=\"given\"><th>given as</th><td>", f);
+        html(f, r->given);
+        if (sg_rule_given_family(r->given))
+            fprintf(f, " (family %s)", sg_rule_given_family(r->given));
+    }
     fputs("</td></tr>\n<tr><th>status</th><td>", f);
     html(f, status_name(r));
     fputs("</td></tr>\n", f);

@@ -370,6 +370,18 @@ import json, sys
 print(json.load(sys.stdin)["quotient"]["order"])')
 check "atlas research: ... and its quotient of the order a fresh run finds ($order)" \
     grep -q "<p id=\"misere-quotient\">Misère quotient of heaps 1..11 (proven by Theorem Q): order $order," "$P07"
+check "atlas: the page of --subtract 4+3k (0.0[003]) shows the form it was given in" \
+    grep -q "<tr id=\"given\"><th>given as</th><td>subtract{4+3k} (family subtract)</td></tr>" "$(page '0.0\[003\]')"
+if command -v sqlite3 >/dev/null 2>&1; then
+    cp "$RDB" "$T/g.db"
+    sqlite3 "$T/g.db" "UPDATE rules SET given = 'subtract{5}' WHERE rule = '0.0[003]';
+                       UPDATE rules SET given = '<b>x' WHERE rule = '0.07'"
+    "$SG" atlas --db "$T/g.db" --out "$T/gsite" --no-plots >/dev/null 2>&1
+    check "atlas: a given form that is not one of its rule, or no rule, is not shown" \
+        bash -c '! grep -q "id=\"given\"" "$1"/rules/*.html && ! grep -q "<b>x" "$1"/rules/*.html' _ "$T/gsite"
+else
+    skip "a forged given form (no sqlite3)"
+fi
 check "atlas research: a rule without misère rows says how to compute them" \
     grep -q "<p id=\"misere-none\">No misère results are cached" "$P8F"
 
