@@ -75,6 +75,17 @@ static void test_parse_forms(void **state)
         {"grundy", NULL, "4!.0", "take-and-break"},
     };
     static const struct {
+        const char *form, *text, *canon, *given;
+    } given[] = {
+        {"subtract", "4+3k", "0.0[003]", "subtract{4+3k}"},
+        {"rule", "subtract{4+6k,7+6k}", "0.0[003]", "subtract{4+6k,7+6k}"},
+        {"all-but", "4+3k", "0.3[330]", "all-but{4+3k}"},
+        {"rule", "subtract{3+1k}", "all-but{1,2}", "subtract{3+1k}"},
+        {"rule", "0.0[003]", "0.0[003]", NULL},
+        {"rule", "subtract{primes}", "subtract{primes}", NULL},
+        {"subtract", "1-3,7", "subtract{1-3,7}", NULL},
+    };
+    static const struct {
         const char *form, *text, *needle;
     } bad[] = {
         {"rule", "0.7x", "'x'"},       {"rule", "", ""},
@@ -91,6 +102,17 @@ static void test_parse_forms(void **state)
         assert_string_equal(sg_game_family(g), ok[i].family);
         assert_string_equal(sg_game_status(g), "unresolved");
         assert_int_equal(sg_game_computed(g), 0);
+        sg_game_free(g);
+    }
+    /* the form given: kept when a set became another notation */
+    for (i = 0; i < sizeof given / sizeof given[0]; i++) {
+        sg_game *g = NULL;
+        OK(sg_game_new_form(&g, given[i].form, given[i].text));
+        assert_string_equal(sg_game_rule(g), given[i].canon);
+        if (given[i].given)
+            assert_string_equal(sg_game_given(g), given[i].given);
+        else
+            assert_null(sg_game_given(g));
         sg_game_free(g);
     }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -545,6 +567,7 @@ static void test_moves_naive(void **state)
         snprintf(ver, sizeof ver, "%zu", k);
         OK(sg_game_from_moves(&g, "invented", ver, inv_fn, &q));
         assert_string_equal(sg_game_family(g), "moves");
+        assert_null(sg_game_given(g));
         assert_string_equal(sg_game_method(g), "moves");
         OK(sg_game_set_budget(g, n, 0));
         OK(sg_game_analyse(g));

@@ -1588,6 +1588,76 @@ static void test_misere_script(void **state)
     free(out);
 }
 
+/* The detrended figure of arithmetic-periodic rules: every row of its
+ * data is G(n) - s floor(n/p) of the reference values (shifted up by the
+ * same amount when that is negative, the axis then naming the shift), far
+ * past the computed values too; no rare values; and a periodic or
+ * unresolved result is refused. */
+static void test_detrended_script(void **state)
+{
+    static const char *const codes[] = {"0.8F", "0.0[003]", "0.F7", "0.3F"};
+    const fake *f = *state;
+    char *out = tu_scratch("det.png"), *script, *v;
+    sg_plot_options opt;
+    sg_error err;
+    size_t c, i, nrows, done = 0;
+
+    memset(&opt, 0, sizeof opt);
+    opt.gnuplot = f->gp;
+    for (c = 0; c < sizeof codes / sizeof *codes; c++) {
+        tu_game g;
+        row *rows;
+        int64_t lo = 0, d;
+        uint64_t p, sal, to = 799;
+
+        tu_game_init(&g, codes[c], 3000, to + 1);
+        if (g.res.status != SG_ARITH_PERIODIC) {
+            /* refused, nothing drawn */
+            assert_int_equal(
+                sg_plot_detrended(out, &g.r, &g.res, &g.s, 0, to, &opt, &err),
+                SG_E_INPUT);
+            tu_game_clear(&g);
+            continue;
+        }
+        p = g.res.period;
+        sal = g.res.saltus;
+        for (i = 0; i <= to; i++) {
+            d = (int64_t)g.ref[i] - (int64_t)(sal * (i / p));
+            if (d < lo)
+                lo = d;
+        }
+        assert_int_equal(
+            sg_plot_detrended(out, &g.r, &g.res, &g.s, 0, to, &opt, &err),
+            SG_OK);
+        rows = read_rows(f->kept_dat, &nrows);
+        assert_int_equal(nrows, to + 1);
+        for (i = 0; i < nrows; i++) {
+            d = (int64_t)g.ref[i] - (int64_t)(sal * (i / p)) - lo;
+            if (rows[i].n != i || (int64_t)rows[i].max != d ||
+                (int64_t)rows[i].min != d || rows[i].have_rare)
+                fail_msg("%s: row %zu is %llu %llu, expected %lld", codes[c], i,
+                         (unsigned long long)rows[i].max,
+                         (unsigned long long)rows[i].min, (long long)d);
+        }
+        free(rows);
+        script = tu_slurp(f->kept_gp, NULL);
+        v = script_str(script, "ylabel");
+        assert_non_null(strstr(v, "floor(n/"));
+        assert_true((strstr(v, " + ") != NULL) == (lo < 0));
+        free(v);
+        v = script_str(script, "plottitle");
+        assert_non_null(strstr(v, "detrended"));
+        free(v);
+        assert_int_equal(script_u64(script, "raremask"), 0);
+        free(script);
+        tu_game_clear(&g);
+        done++;
+    }
+    assert_true(done >= 2);
+    unlink(out);
+    free(out);
+}
+
 /* Its failures: an unknown extension and no heaps (SG_E_INPUT), a
  * missing directory and a missing gnuplot (SG_E_IO); no file left. */
 static void test_misere_errors(void **state)
@@ -1699,6 +1769,7 @@ int main(void)
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_gnuplot_error),
         fake_test(test_misere_script),
+        fake_test(test_detrended_script),
         cmocka_unit_test(test_misere_errors),
     };
 

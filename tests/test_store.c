@@ -950,7 +950,7 @@ static void test_schema_v1(void **state)
 
     /* writable: upgraded on open */
     db = open_ok(path);
-    assert_int_equal(sql_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 4);
     assert_int_equal(sql_int(path, "SELECT count(*) FROM sqlite_master"
                                    " WHERE name = 'misere'"),
                      1);
@@ -966,6 +966,133 @@ static void test_schema_v1(void **state)
                      1);
     sg_store_close(db);
     free(before);
+    free(ro);
+}
+
+/* The given forms (schema 4): the first form stays, a form without a row
+ * makes none, the family filter also reads the given form; a file of
+ * version 3 (the rules table without the column, as version 3 made it)
+ * reads with no forms read-only, left byte-for-byte as it was, and is
+ * upgraded on a writable open with its rows kept. */
+static int visit_given(const sg_store_entry *e, void *arg)
+{
+    char *out = arg;
+
+    if (strlen(out) + strlen(e->rule) + 2 < 256) {
+        strcat(out, e->rule);
+        strcat(out, " ");
+    }
+    return 0;
+}
+
+static void expect_given(sg_store *db, const char *rule, const char *given)
+{
+    sg_store_entry e;
+    sg_error err;
+    int found = 0;
+
+    sg_store_entry_init(&e);
+    if (sg_store_get(db, rule, &e, NULL, &found, &err))
+        fail_msg("%s: %s", rule, err.msg);
+    assert_true(found);
+    if (given)
+        assert_string_equal(e.given, given);
+    else
+        assert_null(e.given);
+    sg_store_entry_clear(&e);
+}
+
+static void test_given_forms(void **state)
+{
+    const tu_tmp *tmp = *state;
+    const char *path = tmp->path;
+    char *ro = tu_path_in(tmp->dir, "ro.db");
+    sg_store *db = open_ok(path);
+    char names[256] = "";
+    unsigned char *before, *after;
+    size_t n1, n2, i;
+    sg_result res;
+    sg_error err;
+    sg_seq s;
+
+    sg_seq_init(&s);
+    for (i = 0; i < 50; i++)
+        assert_int_equal(sg_seq_append(&s, (sg_value)(i % 5), NULL), SG_OK);
+    res = unresolved(&s);
+    assert_int_equal(
+        sg_store_put(db, "0.0[003]", "take-and-break", &res, &s, "t", 0, &err),
+        SG_OK);
+    assert_int_equal(
+        sg_store_put(db, "subtract{1,2}", "subtract", &res, &s, "t", 0, &err),
+        SG_OK);
+    assert_int_equal(
+        sg_store_put(db, "0.[3]", "take-and-break", &res, &s, "t", 0, &err),
+        SG_OK);
+    expect_given(db, "0.0[003]", NULL);
+    assert_int_equal(sg_store_given(db, "0.0[003]", "subtract{4+3k}", &err),
+                     SG_OK);
+    assert_int_equal(sg_store_given(db, "0.0[003]", "subtract{4+3k,7}", &err),
+                     SG_OK);
+    expect_given(db, "0.0[003]", "subtract{4+3k}"); /* the first stays */
+    assert_int_equal(sg_store_given(db, "0.77", "subtract{9}", &err), SG_OK);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 3);
+    /* a row rewritten by a better result keeps its form */
+    res = unresolved(&s);
+    res.status = SG_PERIODIC;
+    res.period = 5;
+    res.theorem = "t";
+    res.theorem_id = "t";
+    res.certified_to = 10;
+    res.checksum = sg_checksum(&s, 11);
+    assert_int_equal(
+        sg_store_put(db, "0.0[003]", "take-and-break", &res, &s, "t", 0, &err),
+        SG_OK);
+    expect_given(db, "0.0[003]", "subtract{4+3k}");
+    assert_int_equal(
+        sg_store_list(db, NULL, "subtract", visit_given, names, &err), SG_OK);
+    assert_string_equal(names, "subtract{1,2} 0.0[003] ");
+    names[0] = '\0';
+    assert_int_equal(
+        sg_store_list(db, NULL, "take-and-break", visit_given, names, &err),
+        SG_OK);
+    assert_string_equal(names, "0.0[003] 0.[3] ");
+    sg_store_close(db);
+
+    /* version 3: the table as it was, without the column */
+    sql(path, "ALTER TABLE rules DROP COLUMN given; PRAGMA user_version = 3");
+    before = tu_slurp(path, &n1);
+    write_file(ro, before, n1);
+    assert_int_equal(sg_store_open(&db, ro, SG_STORE_READONLY, &err), SG_OK);
+    expect_given(db, "0.0[003]", NULL);
+    names[0] = '\0';
+    assert_int_equal(
+        sg_store_list(db, NULL, "subtract", visit_given, names, &err), SG_OK);
+    assert_string_equal(names, "subtract{1,2} ");
+    sg_store_close(db);
+    after = tu_slurp(ro, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(before, after, n1);
+    free(after);
+    free(before);
+
+    db = open_ok(path);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 4);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM pragma_table_info("
+                                   "'rules') WHERE name = 'given'"),
+                     1);
+    assert_int_equal(sql_int(path, "SELECT count(*) FROM rules"), 3);
+    expect_given(db, "0.0[003]", NULL);
+    assert_int_equal(sg_store_given(db, "0.0[003]", "subtract{4+3k}", &err),
+                     SG_OK);
+    expect_given(db, "0.0[003]", "subtract{4+3k}");
+    sg_store_close(db);
+    /* relabelled version 3 with the column present: upgraded again */
+    sql(path, "PRAGMA user_version = 3");
+    db = open_ok(path);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 4);
+    expect_given(db, "0.0[003]", "subtract{4+3k}");
+    sg_store_close(db);
+    sg_seq_clear(&s);
     free(ro);
 }
 
@@ -1997,7 +2124,7 @@ static void test_misere_rows(void **state)
     sg_store_close(db);
     assert_int_equal(sql_int(path, "PRAGMA user_version"), 2);
     db = open_ok(path);
-    assert_int_equal(sql_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(sql_int(path, "PRAGMA user_version"), 4);
     memset(&in, 0, sizeof in);
     in.have_genus = 1;
     in.genus = small;
@@ -2035,6 +2162,7 @@ int main(void)
         tu_tmp_test(test_refuse_foreign_and_corrupt),
         tu_tmp_test(test_refuse_schema_version),
         tu_tmp_test(test_schema_v1),
+        tu_tmp_test(test_given_forms),
         tu_tmp_test(test_damaged_chunk),
         cmocka_unit_test(test_readonly),
         tu_tmp_test(test_disk_full),

@@ -121,6 +121,7 @@ def _declare(lib):
         "sg_game_free": (None, [G]),
         "sg_game_rule": (c_char_p, [G]),
         "sg_game_family": (c_char_p, [G]),
+        "sg_game_given": (c_char_p, [G]),
         "sg_game_set_budget": (c_int, [G, c_u64, c_double]),
         "sg_game_set_cancel": (None, [G, ctypes.POINTER(c_int)]),
         "sg_game_set_progress": (None, [G, PROGRESS_FN, c_void_p]),

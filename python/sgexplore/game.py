@@ -435,7 +435,8 @@ class Certificate(dict):
 class Result:
     """The analysis of one rule: what the command line's report says.
 
-    rule, family, status ("periodic", "arithmetic-periodic",
+    rule, given_as (the form given when a set became another notation, else
+    None), family, status ("periodic", "arithmetic-periodic",
     "unresolved"), proven; preperiod, period, saltus (None unless
     proven); theorem (its id), theorem_name, certified_to, certificate
     (a Certificate or None); observed (an Observed or None); note (why
@@ -449,6 +450,7 @@ class Result:
         self._game = game
         self.rule = text(lib.sg_game_rule(h))
         self.family = text(lib.sg_game_family(h))
+        self.given_as = text(lib.sg_game_given(h))
         self.status = text(lib.sg_game_status(h))
         self.proven = bool(lib.sg_game_proven(h))
         if self.proven:
@@ -531,8 +533,9 @@ class Result:
         """The result's fields as the command line's JSON names them
         (values as a list)."""
         d = {k: getattr(self, k) for k in (
-            "rule", "family", "source", "status", "preperiod", "period",
-            "saltus", "theorem", "certified_to", "computed", "note")}
+            "rule", "given_as", "family", "source", "status", "preperiod",
+            "period", "saltus", "theorem", "certified_to", "computed",
+            "note")}
         d["certificate"] = dict(self.certificate) if self.certificate \
             else None
         d["observed"] = self.observed._asdict() if self.observed else None

@@ -73,8 +73,8 @@ def case(request, cli):
 
 def test_result_keys(case):
     cli, _, r, _ = case
-    for key in ("rule", "family", "status", "preperiod", "period", "saltus",
-                "certified_to", "computed"):
+    for key in ("rule", "given_as", "family", "status", "preperiod", "period",
+                "saltus", "certified_to", "computed"):
         assert getattr(r, key) == cli[key], key
     assert r.theorem_name == cli["theorem"]
     assert r.note == cli["note"]

@@ -15,10 +15,14 @@ typedef struct arow {
     char *canon; /* the canonical form of the parsed key */
     char *theorem, *theorem_id, *note; /* untrusted */
     const char *family;                /* static: from the parsed rule */
+    char *given;   /* the form it was given in, re-derived by the parser
+                    from the row's given text when that names this rule;
+                    NULL: none */
     char name[80]; /* page base name: whitelist or hash only */
     char why[160];
     sg_result res;
-    int figure; /* NAME.svg was drawn */
+    int figure;    /* NAME.svg was drawn */
+    int detrended; /* NAME-detrended.svg was drawn (arithmetic-periodic) */
     /* --census only */
     char length[8];  /* "0.ddd": the code's form, for the index's filter */
     char nofig[160]; /* why no figure, when it is not drawn */
@@ -30,6 +34,7 @@ typedef struct atlas {
     size_t n, cap;
     int nomem;
     const char *db_path;
+    sg_store *db;           /* the cache (its misère rows), NULL: census */
     const char *census;     /* --census DIR, or NULL */
     uint64_t census_values; /* --census-values */
     char tmp[4096];         /* the temporary folder */
@@ -40,6 +45,18 @@ typedef struct atlas {
     int failed;
 } atlas;
 
+/* Text as HTML: & < > " ' escaped. */
+void cli_atlas_html(FILE *f, const char *s);
+/* A page's research rows (atlas_research.c): the largest value, and for
+ * an unresolved rule its observed candidate and why it is unresolved;
+ * -1 when out of memory. */
+int cli_atlas_research(FILE *f, const arow *r, const sg_rule *rule,
+                       const sg_seq *s);
+/* A page's misère section from the cache's misère row of canon (genus,
+ * quotient, or how to compute them: `sgexplore RERUN --misere ...`); -1
+ * when out of memory. */
+int cli_atlas_misere(FILE *f, sg_store *db, const char *canon,
+                     const char *rerun);
 /* A copy of s (NULL stays NULL); *nomem set when the copy fails. */
 char *cli_atlas_dup(const char *s, int *nomem);
 /* The row is periodic or arithmetic-periodic, proven. */

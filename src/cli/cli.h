@@ -491,6 +491,8 @@ void cli_rec_text_mpz(cli_rec *r, const mpz_t x);
 /* What to print about one rule. */
 typedef struct cli_view {
     const char *rule, *family, *source; /* source NULL: not shown */
+    const char *given;     /* the form the rule was given in (sg_rule.given,
+                          a row's first: sg_store_entry.given), or NULL */
     const sg_rule *parsed; /* the rule itself when the command holds it
                               (NULL: parsed again from `rule`) */
     const sg_result *res;

@@ -106,6 +106,7 @@ static void row_clear(arow *r)
     free(r->theorem);
     free(r->theorem_id);
     free(r->note);
+    free(r->given);
 }
 
 /* FNV-1a (64-bit): the file name of a rule whose text is not plain. */
@@ -164,6 +165,32 @@ char *cli_atlas_dup(const char *s, int *nomem)
 }
 
 /* sg_store_list's visitor: keep the row and judge its key. */
+/* The row's given form (sg_store_entry.given), untrusted: kept only as
+ * the parser writes it again, and only when it is a form of the row's
+ * rule.  -1 when out of memory. */
+static int given_form(arow *r, const char *given)
+{
+    sg_rule g;
+    sg_error err;
+    char *canon = NULL;
+    int rc = 0;
+
+    if (!given)
+        return 0;
+    sg_rule_init(&g);
+    if (sg_rule_parse(&g, SG_SYNTAX_RULE, given, &err) != SG_OK) {
+        rc = err.code == SG_E_NOMEM ? -1 : 0;
+    } else if (!(canon = sg_rule_canonical(&g))) {
+        rc = -1;
+    } else if (g.given && strcmp(canon, r->canon) == 0 &&
+               !(r->given = strdup(g.given))) {
+        rc = -1;
+    }
+    free(canon);
+    sg_rule_clear(&g);
+    return rc;
+}
+
 static int collect(const sg_store_entry *e, void *arg)
 {
     atlas *at = arg;
@@ -208,6 +235,8 @@ static int collect(const sg_store_entry *e, void *arg)
     } else {
         r->family = sg_rule_family(&rule);
         cli_atlas_page_name(r->name, sizeof r->name, r->canon);
+        if (given_form(r, e->given))
+            at->nomem = 1;
     }
     sg_rule_clear(&rule);
     return at->nomem;
@@ -299,6 +328,11 @@ static void html(FILE *f, const char *s)
         default:
             fputc(*s, f);
         }
+}
+
+void cli_atlas_html(FILE *f, const char *s)
+{
+    html(f, s);
 }
 
 /* Untrusted one-line text (a key, a theorem, a note): control characters
@@ -455,6 +489,16 @@ static int draw(atlas *at, arow *r, const sg_rule *rule, const sg_seq *s)
     }
     r->figure = 1;
     at->figures++;
+    if (res.status != SG_ARITH_PERIODIC || res.preperiod + res.period > s->n)
+        return 0;
+    /* G(n) - s floor(n/p): the pattern the saltus hides (issue 50) */
+    snprintf(path, sizeof path, "%s/rules/%s-detrended.svg", at->tmp, r->name);
+    if (sg_plot_detrended(path, rule, &res, s, a, b, &opt, &at->err)) {
+        at->failed = 1;
+        return -1;
+    }
+    r->detrended = 1;
+    at->figures++;
     return 0;
 }
 
@@ -462,6 +506,12 @@ static void row_facts(FILE *f, const arow *r)
 {
     fputs("<table>\n<tr><th>family</th><td>", f);
     html(f, r->family);
+    if (r->given) {
+        fputs("</td></tr>\n<tr id=\"given\"><th>given as</th><td>", f);
+        html(f, r->given);
+        if (sg_rule_given_family(r->given))
+            fprintf(f, " (family %s)", sg_rule_given_family(r->given));
+    }
     fputs("</td></tr>\n<tr><th>status</th><td>", f);
     html(f, status_name(r));
     fputs("</td></tr>\n", f);
@@ -495,6 +545,7 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
 {
     char rel[200], *cert = NULL;
     ofile o;
+    int bad;
 
     if (cli_atlas_proven(r)) {
         if (!(cert = sg_certificate_format(r->canon, &r->res))) {
@@ -518,6 +569,9 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
     html(o.f, r->canon);
     fputs("</h1>\n", o.f);
     row_facts(o.f, r);
+    bad = cli_atlas_research(o.f, r, rule, s);
+    if (!bad && at->db)
+        bad = cli_atlas_misere(o.f, at->db, r->canon, r->canon);
 
     fputs("<h2>Figure</h2>\n", o.f);
     if (r->figure)
@@ -536,6 +590,17 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
     else
         fprintf(o.f, "<p>No figure: %s.</p>\n",
                 r->nofig[0] ? r->nofig : loaded);
+    if (r->detrended)
+        fprintf(o.f,
+                "<h2>Detrended figure</h2>\n<p id=\"detrended\">G(n) "
+                "&minus; %llu&lfloor;n/%llu&rfloor;, which repeats with "
+                "period %llu after the pre-period: the pattern that the "
+                "saltus hides in the figure above.</p>\n<p><img "
+                "src=\"%s-detrended.svg\" width=\"960\" height=\"540\" "
+                "alt=\"G(n) detrended\"></p>\n",
+                (unsigned long long)r->res.saltus,
+                (unsigned long long)r->res.period,
+                (unsigned long long)r->res.period, r->name);
 
     fputs("<h2>First values</h2>\n", o.f);
     if (s->n) {
@@ -609,6 +674,10 @@ int cli_atlas_write_page(atlas *at, arow *r, const sg_rule *rule,
     free(cert);
     if (out_close(&o, at))
         return -1;
+    if (bad) {
+        at->nomem = 1;
+        return -1;
+    }
     at->pages++;
     return 0;
 fail:
@@ -1285,6 +1354,7 @@ static int atlas_run(const cli_command *self, cli_args *a)
             goto out;
         }
         at.db_path = path;
+        at.db = db;
         if (sg_store_list(db, NULL, NULL, collect, &at, &err)) {
             rc = cli_report(NULL, NULL, &err);
             goto out;

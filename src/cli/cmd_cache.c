@@ -47,6 +47,7 @@ static void entry_view(cli_view *v, const sg_store_entry *e, const sg_seq *s)
     memset(v, 0, sizeof *v);
     v->rule = e->rule;
     v->family = e->family;
+    v->given = e->given;
     v->source = "cache";
     v->res = &e->res;
     v->seq = s;
@@ -77,6 +78,7 @@ static void entry_observe(sg_observed *o, const char *rule, const sg_seq *s)
  * a cache that travelled may hold anything in them. */
 typedef struct row {
     char *rule, *family, *status, *updated;
+    char *given; /* NULL: none */
     int proven;
     uint64_t n0, p, s, computed;
 } row;
@@ -147,11 +149,14 @@ static int list_visit(const sg_store_entry *e, void *arg)
     r->family = cli_escape_dup(e->family);
     r->status = strdup(sg_period_status_name(e->res.status));
     r->updated = cli_escape_dup(e->updated);
-    if (!r->rule || !r->family || !r->status || !r->updated) {
+    r->given = e->given ? cli_escape_dup(e->given) : NULL;
+    if (!r->rule || !r->family || !r->status || !r->updated ||
+        (e->given && !r->given)) {
         free(r->rule);
         free(r->family);
         free(r->status);
         free(r->updated);
+        free(r->given);
         ls->nomem = 1;
         return 1;
     }
@@ -186,19 +191,25 @@ static void print_padded(const char *s, size_t w)
         putchar(' ');
 }
 
+/* The table; a last column GIVEN (the form a rule was given in, "-" for
+ * none) only when some row has one, so that other tables stay as they
+ * were. */
 static void print_table(const list_state *ls)
 {
     size_t i, wr = 4, wf = 6;
+    int given = 0;
 
     for (i = 0; i < ls->n; i++) {
         if (text_width(ls->rows[i].rule) > wr)
             wr = text_width(ls->rows[i].rule);
         if (text_width(ls->rows[i].family) > wf)
             wf = text_width(ls->rows[i].family);
+        given |= ls->rows[i].given != NULL;
     }
-    printf("%-*s  %-*s  %-19s  %9s  %9s  %6s  %12s  %s\n", (int)wr, "RULE",
+    printf("%-*s  %-*s  %-19s  %9s  %9s  %6s  %12s  %s%s\n", (int)wr, "RULE",
            (int)wf, "FAMILY", "STATUS", "PREPERIOD", "PERIOD", "SALTUS",
-           "COMPUTED", "UPDATED");
+           "COMPUTED", given ? "UPDATED               " : "UPDATED",
+           given ? "GIVEN" : "");
     for (i = 0; i < ls->n; i++) {
         const row *r = &ls->rows[i];
         char n0[24] = "-", p[24] = "-", s[24] = "-";
@@ -210,8 +221,11 @@ static void print_table(const list_state *ls)
         print_padded(r->rule, wr);
         fputs("  ", stdout);
         print_padded(r->family, wf);
-        printf("  %-19s  %9s  %9s  %6s  %12llu  %s\n", r->status, n0, p, s,
+        printf("  %-19s  %9s  %9s  %6s  %12llu  %s", r->status, n0, p, s,
                (unsigned long long)r->computed, r->updated);
+        if (given)
+            printf("  %s", r->given ? r->given : "-");
+        putchar('\n');
     }
 }
 
@@ -347,6 +361,7 @@ static int cmd_list(const cli_args *a, int json)
         free(ls.rows[i].family);
         free(ls.rows[i].status);
         free(ls.rows[i].updated);
+        free(ls.rows[i].given);
     }
     free(ls.rows);
     sg_store_close(db);

@@ -45,7 +45,8 @@ const cli_command cli_cmd_merge = {
 /* One row of one cache, as listed. */
 typedef struct row {
     char *rule, *family;
-    size_t src; /* 0: OUT as it was, k: the k-th input */
+    char *given; /* the row's given form (sg_store_entry.given), or NULL */
+    size_t src;  /* 0: OUT as it was, k: the k-th input */
     sg_result res;
     int verified; /* an incoming proven row passed its certificate */
 } row;
@@ -70,9 +71,11 @@ static int collect(const sg_store_entry *e, void *arg)
     memset(x, 0, sizeof *x);
     x->rule = strdup(e->rule);
     x->family = strdup(e->family ? e->family : "");
-    if (!x->rule || !x->family) {
+    x->given = e->given ? strdup(e->given) : NULL;
+    if (!x->rule || !x->family || (e->given && !x->given)) {
         free(x->rule);
         free(x->family);
+        free(x->given);
         r->nomem = 1;
         return 1;
     }
@@ -260,6 +263,49 @@ static int choose(rows *all, sg_store **in, const cli_args *a, size_t *win,
     return EXIT_DONE;
 }
 
+/* Whether `given`, a form read from a cache that may have travelled, is
+ * a form of `rule`: it parses, and to that canonical text. */
+static int given_names(const char *given, const char *rule)
+{
+    sg_rule r;
+    char *canon = NULL;
+    int same;
+
+    sg_rule_init(&r);
+    if (sg_rule_parse(&r, SG_SYNTAX_RULE, given, NULL) == SG_OK)
+        canon = sg_rule_canonical(&r);
+    same = canon && strcmp(canon, rule) == 0;
+    free(canon);
+    sg_rule_clear(&r);
+    return same;
+}
+
+/* The given forms of the inputs' rows (winners or not), into the
+ * batch: OUT keeps its own, else the first input's in order
+ * (sg_store_given keeps the first).  A form that is not one of its rule
+ * is left out with a warning. */
+static int write_given(sg_store *out, const rows *all, const cli_args *a)
+{
+    sg_error err;
+    size_t i;
+
+    for (i = 0; i < all->n; i++) {
+        const row *x = &all->v[i];
+        if (x->src == 0 || !x->given)
+            continue;
+        if (!given_names(x->given, x->rule)) {
+            cli_error("warning: merge: the given form %s of %s in '%s' is "
+                      "not a form of that rule; left out",
+                      cli_quote(x->given), cli_quote(x->rule),
+                      cli_quote(cli_pos(a, x->src)));
+            continue;
+        }
+        if (sg_store_given(out, x->rule, x->given, &err))
+            return cli_report(NULL, NULL, &err);
+    }
+    return EXIT_DONE;
+}
+
 /* Write the winning rows into OUT as one batch: all of them or none. */
 static int write_rows(sg_store *out, sg_store **in, const rows *all,
                       const size_t *win, size_t nwin, const cli_args *a,
@@ -295,6 +341,8 @@ static int write_rows(sg_store *out, sg_store **in, const rows *all,
         sg_store_entry_clear(&e);
         sg_seq_clear(&seq);
     }
+    if (rc == EXIT_DONE)
+        rc = write_given(out, all, a);
     if (rc == EXIT_DONE && cli_cancel) {
         cli_error("merge: interrupted; nothing was merged");
         rc = EXIT_RUNTIME;
@@ -525,6 +573,7 @@ out:
     for (i = 0; i < all.n; i++) {
         free(all.v[i].rule);
         free(all.v[i].family);
+        free(all.v[i].given);
     }
     free(all.v);
     free(win);

@@ -98,6 +98,7 @@ static void sweep_clear(sweep *s)
         for (j = 0; j < s->items[i].ngiven; j++)
             free(s->items[i].given[j]);
         free(s->items[i].given);
+        free(s->items[i].form);
         free(s->items[i].canon);
         free(s->items[i].json);
     }
@@ -179,6 +180,8 @@ static int sweep_add(sweep *s, const char *from, const char *text,
         r.canon = NULL;
         *slot = s->n;
     }
+    if (!it->form && r.rule.given && !(it->form = strdup(r.rule.given)))
+        goto nomem;
     {
         /* The same text twice is one name of the rule. */
         const char *name = keep_given ? text : it->canon;
@@ -589,7 +592,9 @@ static int work_one(const sweep *s, const cli_args *a, uint64_t index, int out)
     w.index = index;
     cli_flow_init(&fl);
     fl.shares = s->shares;
-    rc = cli_rule_parse_text(&fl.r, "rule", s->items[index].canon);
+    rc = cli_rule_parse_text(&fl.r, "rule",
+                             s->items[index].form ? s->items[index].form
+                                                  : s->items[index].canon);
     round_budget(s, &fl, &max, &seconds, &scaled_default);
     if (!rc)
         rc = cli_flow_run_rule(&fl, a, max, seconds, 0);

@@ -324,8 +324,10 @@ static int store(cli_flow *f, int quiet_ro)
     const char *why;
     if (sg_flow_store(&f->row, f->db, f->r.canon, sg_rule_family(&f->r.rule),
                       &f->res, &f->seq, sg_enumerate_method(&f->r.rule),
-                      now() - f->t0, &err) == SG_OK)
+                      now() - f->t0, &err) == SG_OK) {
+        sg_flow_given(&f->row, f->db, f->r.canon, f->r.rule.given);
         return EXIT_DONE;
+    }
     if (sg_store_readonly(f->db, &why)) {
         if (!quiet_ro)
             cli_error("warning: %s; nothing was stored", why);
@@ -339,8 +341,11 @@ int cli_flow_store(cli_flow *f)
 {
     if (!f->db)
         return EXIT_DONE;
-    if (!sg_flow_news(&f->row, &f->res, &f->seq))
-        return EXIT_DONE; /* nothing new to store */
+    if (!sg_flow_news(&f->row, &f->res, &f->seq)) {
+        /* nothing new to store, but perhaps a form the row lacks */
+        sg_flow_given(&f->row, f->db, f->r.canon, f->r.rule.given);
+        return EXIT_DONE;
+    }
     return store(f, 0);
 }
 

@@ -184,6 +184,7 @@ void cli_flow_view(cli_view *v, const cli_flow *f)
     v->rule = f->r.canon;
     v->parsed = &f->r.rule;
     v->family = sg_rule_family(&f->r.rule);
+    v->given = f->r.rule.given;
     v->source = f->source;
     v->res = &f->res;
     v->seq = &f->seq;
@@ -349,6 +350,13 @@ void cli_view_write(cli_rec *r, const cli_view *v)
 {
     cli_rec_str(r, "rule", v->rule);
     cli_rec_textf(r, "rule: %s\n", cli_quote(v->rule));
+    /* a line of its own, after `rule:`, which scripts read as the key */
+    if (v->given) {
+        cli_rec_str(r, "given_as", v->given);
+        cli_rec_textf(r, "given as: %s\n", cli_quote(v->given));
+    } else {
+        cli_rec_null(r, "given_as");
+    }
     cli_rec_str(r, "family", v->family);
     cli_rec_textf(r, "family: %s\n", cli_quote(v->family));
     if (v->source) {

@@ -52,6 +52,8 @@ typedef struct sweep_round {
 /* One distinct rule (canonical form) and the texts that named it. */
 typedef struct item {
     char *canon;
+    char *form; /* the first sg_rule.given among its texts, parsed by the
+                   worker instead of canon so that its row keeps it */
     char **given;
     size_t ngiven, capgiven;
     /* the result, once its row has come back */

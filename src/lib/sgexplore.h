@@ -119,6 +119,12 @@ typedef struct sg_rule {
      * once by sg_rule_parse and read by every module; opaque here
      * (internal.h, sgi_rule_profile). */
     struct sg_rule_profile *profile;
+    /* The form the rule was given in when a set expression became another
+     * rule (`subtract{4+3k}` for the code 0.0[003], `subtract{3+k}` for
+     * all-but{1,2}), in the set's canonical spelling; NULL when the rule
+     * was written in its canonical form's own notation.  The cache keeps
+     * it beside the canonical key (sg_store_given). */
+    char *given;
 } sg_rule;
 
 /* How the rule was written on the command line. */
@@ -157,6 +163,10 @@ char *sg_rule_canonical(const sg_rule *r);
  * when some digit exceeds 7), and "take-and-break" for every other code
  * (`!` as in Grundy's game 4!.0, or a repeating tail as in 0.[7]). */
 const char *sg_rule_family(const sg_rule *r);
+
+/* The family of a given form (sg_rule.given): "subtract" or "all-but"
+ * after its notation, NULL for NULL or any other text. */
+const char *sg_rule_given_family(const char *given);
 
 /* Digit at position k (0 when none); *unequal receives its `!` flag when
  * unequal is non-NULL. */
@@ -487,6 +497,14 @@ uint64_t sg_checksum(const sg_seq *s, size_t n);
  * have been proven with more memory). */
 sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s);
 
+/* The theorem that could prove rule r's period, as the proof search
+ * decides it from the rule's form alone (its profile): its name, or NULL
+ * when no theorem of the tool applies to the form, with *why (may be
+ * NULL) saying why.  Such a rule stays unresolved at any --max; one with
+ * a theorem is unresolved only while the computed range is too short
+ * (or its values break the theorem's hypotheses).  Texts are static. */
+const char *sg_prove_theorem_for(const sg_rule *r, const char **why);
+
 /* Re-check a claimed result (a certificate: claim, theorem, proof fields,
  * bound, checksum) against values s holding at least G(0..certified_to),
  * however they were computed.  Returns 1 when every hypothesis of the
@@ -657,7 +675,7 @@ sg_status sg_family_rule(char **text, const sg_family *f, uint64_t index,
  * sgexplore cache, or one of a newer schema, is refused and never written.
  */
 #define SG_STORE_APPLICATION_ID 0x53474558 /* PRAGMA application_id: "SGEX" */
-#define SG_STORE_SCHEMA_VERSION 3          /* PRAGMA user_version */
+#define SG_STORE_SCHEMA_VERSION 4          /* PRAGMA user_version */
 #define SG_STORE_CHUNK_VALUES 1048576      /* values per chunk row, at most */
 
 /* An open cache (opaque). */
@@ -683,6 +701,8 @@ typedef struct sg_store_entry {
     double elapsed;   /* seconds of computation, summed over runs */
     char created[24]; /* "YYYY-MM-DDTHH:MM:SSZ", UTC */
     char updated[24];
+    char *given; /* the first form other than `rule` the rule was analysed
+                    under (sg_rule.given), or NULL (schema 4) */
 } sg_store_entry;
 
 void sg_store_entry_init(sg_store_entry *e);
@@ -734,6 +754,13 @@ sg_status sg_store_put(sg_store *db, const char *rule, const char *family,
                        const sg_result *res, const sg_seq *s,
                        const char *algorithm, double elapsed, sg_error *err);
 
+/* Record `given` (sg_rule.given) as the form `rule` (canonical text)
+ * was given in, when its row exists and has none yet: the first form
+ * stays, so that a row names the notation it was first asked in.  NULL
+ * given, or no row, does nothing. */
+sg_status sg_store_given(sg_store *db, const char *rule, const char *given,
+                         sg_error *err);
+
 /* A batch: every write between sg_store_batch_begin and
  * sg_store_batch_end (sg_store_put, sg_store_drop, the checkpoints) joins
  * one transaction, so that all of them reach the file or none does (a
@@ -753,7 +780,8 @@ typedef int (*sg_store_visit)(const sg_store_entry *e, void *arg);
 
 /* Visit the cached rules, ordered by family then rule, keeping those whose
  * status text ("periodic", "arithmetic-periodic", "unresolved") equals
- * `status` and whose family equals `family` (NULL: any). */
+ * `status` and whose family, or the family of whose given form
+ * (sg_rule_given_family), equals `family` (NULL: any). */
 sg_status sg_store_list(sg_store *db, const char *status, const char *family,
                         sg_store_visit fn, void *arg, sg_error *err);
 
@@ -837,6 +865,13 @@ sg_status sg_flow_store(const sg_flow_row *row, sg_store *db, const char *key,
                         const sg_seq *s, const char *algorithm, double elapsed,
                         sg_error *err);
 
+/* Record the rule's given form (sg_rule.given) in its row when the row
+ * has none yet (sg_store_given); nothing when given is NULL, the row
+ * read already had one, or the cache cannot be written (a form is no
+ * result: losing it is no reason to fail). */
+void sg_flow_given(const sg_flow_row *row, sg_store *db, const char *key,
+                   const char *given);
+
 /* A run that its budget stopped (seconds, or memory for a run bounded by
  * time alone) ends as a result, not an error: the values computed are a
  * correct prefix, proven as far as they go (r NULL: values no rule
@@ -892,6 +927,18 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
                            const sg_result *res, const sg_seq *s, uint64_t from,
                            uint64_t to, const sg_plot_options *opt,
                            sg_error *err);
+
+/* The figure of an arithmetic-periodic rule detrended: G(n) - s
+ * floor(n/p) for n = from..to, which is periodic after the pre-period
+ * (so the period's pattern shows where G(n) only climbs), drawn as
+ * sg_plot_sequence draws G(n), without rare values, shifted up (and the
+ * axis named so) when it is negative in the pre-period.  res must be
+ * proven arithmetic-periodic with G(0..n0+p-1) in s, else SG_E_INPUT;
+ * other errors as for sg_plot_sequence. */
+sg_status sg_plot_detrended(const char *path, const sg_rule *r,
+                            const sg_result *res, const sg_seq *s,
+                            uint64_t from, uint64_t to,
+                            const sg_plot_options *opt, sg_error *err);
 
 /* One rule's result, for the figure of many rules (cache, sweep). */
 typedef struct sg_plot_result {

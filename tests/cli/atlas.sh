@@ -309,6 +309,82 @@ else
     for i in 1 2 3; do skip "plot --cache of a crafted cache: needs sqlite3, gnuplot and python3"; done
 fi
 
+# --- the pages for research use (issue 50) ---------------------------------
+# Each fact a page states is judged against a run of its own (--no-cache):
+# the largest value against the values, the observed candidate against
+# the analysis's, "the range ran out" by proving the rule with the --max
+# the page names, the misère genus against a fresh misère run.
+RDB=$T/r.db
+"$SG" 0.G --db "$RDB" --max 600 >/dev/null          # no theorem applies
+"$SG" 0.77 --db "$RDB" --max 150 >/dev/null         # Guy-Smith, range too short
+"$SG" 0.3F --db "$RDB" --max 2000 >/dev/null        # theorem, candidate fails it
+"$SG" 0.8F --db "$RDB" --max 2000 >/dev/null        # arithmetic-periodic
+"$SG" 0.07 --db "$RDB" --misere --misere-max 12 --quotient >/dev/null 2>&1
+"$SG" --subtract 4+3k --db "$RDB" --max 500 >/dev/null
+"$SG" atlas --db "$RDB" --out "$T/rsite" >/dev/null 2>"$T/err"
+page() { grep -l "<h1>$1</h1>" "$T/rsite"/rules/*.html; }
+why() { sed -n 's/.*<tr id="why" data-why="\([a-z-]*\)">.*/\1/p' "$1"; }
+PG=$(page 0.G)
+check "atlas research: 0.G is unresolved because no theorem applies to its form" \
+    bash -c '[ "$(sed -n "s/.*<tr id=\"why\" data-why=\"\([a-z-]*\)\">.*/\1/p" "$1")" = no-theorem ] && grep -q "no theorem of sgexplore applies to this rule.s form" "$1"' _ "$PG"
+want=$("$SG" 0.G --max 600 --no-cache --json | python3 -c '
+import json, sys
+o = json.load(sys.stdin)["observed"]
+print("pre-period %d, period %d, saltus %d" % (o["preperiod"], o["period"], o["saltus"]))')
+check "atlas research: 0.G's observed candidate is the analysis's ($want)" \
+    grep -q "<tr id=\"observed\"><th>observed candidate</th><td>$want," "$PG"
+big=$("$SG" 0.G --max 600 --no-cache --values 0:599 --format list | tr ' ,' '\n\n' | grep -v '^$' | python3 -c '
+import sys
+v = [int(x) for x in sys.stdin.read().split()]
+m = max(v)
+print("G(%d) = %d" % (v.index(m), m))')
+check "atlas research: 0.G's largest value is the values' ($big)" \
+    grep -q "<tr id=\"largest\"><th>largest value</th><td>$big," "$PG"
+P77=$(page 0.77)
+need=$(sed -n 's/.*would prove the observed candidate with G(0\.\.\([0-9]*\)).*/\1/p' "$P77")
+check "atlas research: Kayles at 150 values: a theorem applies, the range ran out" \
+    bash -c '[ "$(sed -n "s/.*<tr id=\"why\" data-why=\"\([a-z-]*\)\">.*/\1/p" "$1")" = range ] && grep -q "Guy-Smith" "$1"' _ "$P77"
+check "atlas research: ... and --max $((need + 1)), the page's figure, proves it" \
+    bash -c '[ -n "$2" ] && "$1" 0.77 --no-cache --max $(($2 + 1)) | grep -q "^status: periodic (proven)$" && ! "$1" 0.77 --no-cache --max $2 | grep -q "^status: periodic"' _ "$SG" "$need"
+check "atlas research: 0.3F: a theorem applies, but not to its candidate" \
+    bash -c '[ "$(sed -n "s/.*<tr id=\"why\" data-why=\"\([a-z-]*\)\">.*/\1/p" "$1")" = hypotheses ]' _ "$(page 0.3F)"
+P8F=$(page 0.8F)
+check "atlas research: a proven rule has no why-unresolved line" \
+    bash -c '! grep -q "id=\"why\"" "$1" && grep -q "grow without bound (saltus 4 every 7 heaps)" "$1"' _ "$P8F"
+if [ $have_gp = 1 ]; then
+    check "atlas research: 0.8F's page shows G(n) - 4 floor(n/7), drawn" \
+        bash -c 'grep -q "<p id=\"detrended\">G(n) &minus; 4&lfloor;n/7&rfloor;" "$1" && grep -q "<img src=\"[^\"]*-detrended.svg\"" "$1" && head -c 300 "${1%.html}-detrended.svg" | grep -q "<svg" && grep -q "detrended: G(n) - 4 floor(n/7)" "${1%.html}-detrended.svg"' _ "$P8F"
+    check "atlas research: no detrended figure for a periodic rule" \
+        bash -c '! grep -q "detrended" "$1" && ! ls "$2"/rules/0.07-detrended.svg 2>/dev/null' _ "$(page 0.07)" "$T/rsite"
+else
+    skip "detrended figure (no gnuplot)"
+    skip "no detrended figure for a periodic rule (no gnuplot)"
+fi
+P07=$(page 0.07)
+fresh=$("$SG" 0.07 --misere --misere-max 12 --no-cache | sed -n 's/^  \([0-9]*\): G-(\([0-9]*\)) = \([0-9]*\), genus \(.*\)$/\1: G-(\2) = \3, genus \4/p')
+paged=$(sed -n '/id="misere-genus"/,/<\/pre>/p' "$P07" | sed 's/<[^>]*>//g' | sed -n 's/^ *\([0-9]*: G-.*\)$/\1/p')
+check "atlas research: 0.07's cached misère genus is a fresh run's (12 heaps)" \
+    bash -c '[ -n "$1" ] && [ "$1" = "$2" ] && [ $(wc -l <<<"$1") = 12 ]' _ "$fresh" "$paged"
+order=$("$SG" 0.07 --misere --misere-max 12 --quotient --no-cache --json | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["quotient"]["order"])')
+check "atlas research: ... and its quotient of the order a fresh run finds ($order)" \
+    grep -q "<p id=\"misere-quotient\">Misère quotient of heaps 1..11 (proven by Theorem Q): order $order," "$P07"
+check "atlas: the page of --subtract 4+3k (0.0[003]) shows the form it was given in" \
+    grep -q "<tr id=\"given\"><th>given as</th><td>subtract{4+3k} (family subtract)</td></tr>" "$(page '0.0\[003\]')"
+if command -v sqlite3 >/dev/null 2>&1; then
+    cp "$RDB" "$T/g.db"
+    sqlite3 "$T/g.db" "UPDATE rules SET given = 'subtract{5}' WHERE rule = '0.0[003]';
+                       UPDATE rules SET given = '<b>x' WHERE rule = '0.07'"
+    "$SG" atlas --db "$T/g.db" --out "$T/gsite" --no-plots >/dev/null 2>&1
+    check "atlas: a given form that is not one of its rule, or no rule, is not shown" \
+        bash -c '! grep -q "id=\"given\"" "$1"/rules/*.html && ! grep -q "<b>x" "$1"/rules/*.html' _ "$T/gsite"
+else
+    skip "a forged given form (no sqlite3)"
+fi
+check "atlas research: a rule without misère rows says how to compute them" \
+    grep -q "<p id=\"misere-none\">No misère results are cached" "$P8F"
+
 # --- allocation failures ---------------------------------------------------
 # The k-th allocation fails (tests/alloc_fail.so) for every k in steps of
 # 20 * SG_ALLOC_STRIDE (default 5, so 100: about 30 runs, from a first k

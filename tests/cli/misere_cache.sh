@@ -206,15 +206,15 @@ sqlite3 "$DB" "DROP TABLE misere; PRAGMA user_version = 2"
 check "a version-2 file read by cache list stays version 2" test \
     "$(sqlite3 "$DB" 'PRAGMA user_version')" = 2
 "$SG" 0.75 --misere --misere-max 12 >"$T/u" 2>"$T/err"
-check "a writable version-2 file is upgraded to 3" test $? = 0 -a \
-    "$(sqlite3 "$DB" 'PRAGMA user_version')" = 3
+check "a writable version-2 file is upgraded to 4" test $? = 0 -a \
+    "$(sqlite3 "$DB" 'PRAGMA user_version')" = 4
 check "... its rules kept (source: cache) and the misère row added" test \
     "$(grep -c '^source: cache' "$T/u")" = 1 -a \
     "$(sqlite3 "$DB" 'SELECT rule FROM misere')" = 0.75
-sqlite3 "$DB" "PRAGMA user_version = 4"
+sqlite3 "$DB" "PRAGMA user_version = 5"
 before=$(sum)
 "$SG" 0.75 --misere --misere-max 12 >/dev/null 2>"$T/err"
-check "a version-4 file is refused: exit 1, one line" test $? = 1 -a \
+check "a version-5 file is refused: exit 1, one line" test $? = 1 -a \
     "$(wc -l <"$T/err")" = 1
 check "... and left as it was" test "$(sum)" = "$before"
 

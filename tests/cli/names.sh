@@ -78,8 +78,8 @@ if command -v sqlite3 >/dev/null 2>&1; then
     out=$("$SG" --db "$db" nim 2>&1)
     check "a writable version-1 cache serves Nim from the cache" \
         test "$(field source "$out")" = cache
-    check "... and is upgraded to the current version, 3" \
-        test "$(sqlite3 "$db" 'PRAGMA user_version')" = 3
+    check "... and is upgraded to the current version, 4" \
+        test "$(sqlite3 "$db" 'PRAGMA user_version')" = 4
     check "... its keys and families renamed" \
         test "$(sqlite3 "$db" "SELECT group_concat(rule || ' ' || family, ', ')
                                FROM (SELECT * FROM rules ORDER BY rule)")" \

@@ -266,6 +266,7 @@ sg_status sgi_api_flow_store(sg_game *g, sg_store *st, sg_error *err)
                                  &g->seq, sg_game_method(g), g->elapsed, err);
 
     if (rc == SG_OK) {
+        sg_flow_given(&g->row, st, g->canon, sg_game_given(g));
         /* what the row now holds, as if read back */
         g->row.entry.elapsed += g->elapsed;
         g->elapsed = 0;
@@ -449,6 +450,7 @@ sg_status sg_cache_store(sg_cache *c, const sg_game *g)
     if (sg_flow_store(&g->row, c->st, g->canon, g->family, &g->res, &g->seq,
                       sg_game_method(g), g->elapsed, &err))
         return sgi_api_fail(&err);
+    sg_flow_given(&g->row, c->st, g->canon, sg_game_given(g));
     return SG_OK;
 }
 

@@ -238,6 +238,11 @@ const char *sg_game_family(const sg_game *g)
     return g->family;
 }
 
+const char *sg_game_given(const sg_game *g)
+{
+    return g->has_rule ? g->rule.given : NULL;
+}
+
 sg_status sg_game_set_budget(sg_game *g, uint64_t max_values, double seconds)
 {
     sg_error err;

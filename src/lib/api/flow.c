@@ -85,6 +85,17 @@ sg_status sg_flow_store(const sg_flow_row *row, sg_store *db, const char *key,
     return sg_store_put(db, key, family, res, s, algorithm, elapsed, err);
 }
 
+void sg_flow_given(const sg_flow_row *row, sg_store *db, const char *key,
+                   const char *given)
+{
+    sg_error err;
+
+    if (!db || !given || (row->found && row->entry.given) ||
+        sg_store_readonly(db, NULL))
+        return;
+    (void)sg_store_given(db, key, given, &err);
+}
+
 sg_status sg_flow_settle(sg_result *res, const sg_rule *r, const sg_seq *s,
                          sg_error *err)
 {

@@ -133,6 +133,13 @@ const char *sg_game_rule(const sg_game *g);
  * "take-and-break", or "moves" for a game given by a function. */
 const char *sg_game_family(const sg_game *g);
 
+/* The form the rule was given in when a set expression became another
+ * notation ("subtract{4+3k}" for the code "0.0[003]"), in the set's
+ * canonical spelling; NULL when the rule is written in its canonical
+ * notation, and for a game given by a function.  The cache keeps it
+ * beside the rule's row.  (Since 0.2.) */
+const char *sg_game_given(const sg_game *g);
+
 /* ------------------------------------------------------------------ */
 /* Analysis                                                             */
 /* ------------------------------------------------------------------ */

@@ -664,10 +664,99 @@ static void offset_label(char *out, size_t outsz, const char *what,
  * em (960 pixels less the margins). */
 #define PLOT_ROOM 52000UL
 
+/* What the detrended figure changes in the figure of one rule: its title,
+ * the value axis's name, and no rare values (classes of G(n) say nothing
+ * about G(n) - s floor(n/p)). */
+typedef struct seq_look {
+    const char *title; /* NULL: sequence_title */
+    const char *yname; /* the values' name: "G(n)" */
+    int rare;          /* look for rare values */
+} seq_look;
+
+static sg_status sequence_figure(const char *path, const sg_rule *r,
+                                 const sg_result *res, const sg_seq *s,
+                                 uint64_t from, uint64_t to,
+                                 const sg_plot_options *opt,
+                                 const seq_look *look, sg_error *err);
+
 sg_status sg_plot_sequence(const char *path, const sg_rule *r,
                            const sg_result *res, const sg_seq *s, uint64_t from,
                            uint64_t to, const sg_plot_options *opt,
                            sg_error *err)
+{
+    static const seq_look plain = {NULL, "G(n)", 1};
+
+    return sequence_figure(path, r, res, s, from, to, opt, &plain, err);
+}
+
+sg_status sg_plot_detrended(const char *path, const sg_rule *r,
+                            const sg_result *res, const sg_seq *s,
+                            uint64_t from, uint64_t to,
+                            const sg_plot_options *opt, sg_error *err)
+{
+    uint64_t p, sal, len, n;
+    int64_t lo = 0, d;
+    sg_result dres;
+    sg_seq ds;
+    seq_look look;
+    char title[600], yname[160];
+    sg_status st;
+
+    if (!res || res->status != SG_ARITH_PERIODIC || res->period == 0 ||
+        res->preperiod + res->period > s->n)
+        return sg_error_set(err, SG_E_INPUT, -1,
+                            "the detrended figure needs a proven "
+                            "arithmetic-periodic result with its values");
+    p = res->period;
+    sal = res->saltus;
+    len = res->preperiod + p;
+    /* D(n) = G(n) - s floor(n/p) is periodic from n0 on with period p
+     * and no saltus: G(n0..n0+p-1) and the pre-period define it all.  It
+     * may be negative in the pre-period: drawn shifted, and named so. */
+    for (n = 0; n < len; n++) {
+        d = (int64_t)sg_seq_get(s, (size_t)n) - (int64_t)(sal * (n / p));
+        if (d < lo)
+            lo = d;
+    }
+    sg_seq_init(&ds);
+    for (n = 0, st = SG_OK; n < len && !st; n++) {
+        d = (int64_t)sg_seq_get(s, (size_t)n) - (int64_t)(sal * (n / p)) - lo;
+        if (d > (int64_t)UINT32_MAX)
+            st = sg_error_set(err, SG_E_INPUT, -1,
+                              "G(n) - s floor(n/p) spans too many values to "
+                              "draw");
+        else
+            st = sg_seq_append(&ds, (sg_value)d, err);
+    }
+    if (st) {
+        sg_seq_clear(&ds);
+        return st;
+    }
+    dres = *res;
+    dres.status = SG_PERIODIC;
+    dres.saltus = 0;
+    snprintf(yname, sizeof yname, "G(n) " MINUS " %llu floor(n/%llu)%s",
+             (ull)sal, (ull)p, lo ? " + " : "");
+    if (lo)
+        snprintf(yname + strlen(yname), sizeof yname - strlen(yname), "%llu",
+                 (ull)(uint64_t)-lo);
+    snprintf(title, sizeof title,
+             " detrended: G(n) - %llu floor(n/%llu), periodic with period "
+             "%llu after pre-period %llu",
+             (ull)sal, (ull)p, (ull)p, (ull)res->preperiod);
+    look.title = title;
+    look.yname = yname;
+    look.rare = 0;
+    st = sequence_figure(path, r, &dres, &ds, from, to, opt, &look, err);
+    sg_seq_clear(&ds);
+    return st;
+}
+
+static sg_status sequence_figure(const char *path, const sg_rule *r,
+                                 const sg_result *res, const sg_seq *s,
+                                 uint64_t from, uint64_t to,
+                                 const sg_plot_options *opt,
+                                 const seq_look *look, sg_error *err)
 {
     sg_plot_format fmt;
     sgi_plot_rare rare;
@@ -683,13 +772,22 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     st = check_format(&fmt, path, err);
     if (!st)
         st = sgi_plot_cursor_init(&c, s, res, from, to, err);
-    if (!st)
+    if (!st && look->title) {
+        char *canon = sg_rule_canonical(r);
+        if (!canon)
+            return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+        fit_title(title, sizeof title, canon, look->title,
+                  sgi_plot_title_width(0));
+        free(canon);
+    } else if (!st)
         st = sequence_title(title, sizeof title, r, res, s, err);
     if (!st)
         st = figure_begin(&d, &w, path, fmt, opt, err);
     if (st)
         return st;
-    st = sgi_plot_find_rare(&rare, s, r, res, from, to, err);
+    memset(&rare, 0, sizeof rare);
+    if (look->rare)
+        st = sgi_plot_find_rare(&rare, s, r, res, from, to, err);
     if (!st)
         st = sgi_plot_write_sequence(w.data, &data, s, res, from, to,
                                      opt ? opt->max_rows : 0, &rare, err);
@@ -759,7 +857,7 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
         snprintf(label, sizeof label, "largest G(n) per %llu positions",
                  (ull)data.step);
     else
-        snprintf(label, sizeof label, "G(n)");
+        snprintf(label, sizeof label, "%s", look->yname);
     sgi_plot_put_var_str(sc.vars, "vallabel", label);
     offset_label(label, sizeof label, "n", xb, "n (heap size)",
                  " (heap size n)");
@@ -773,7 +871,7 @@ sg_status sg_plot_sequence(const char *path, const sg_rule *r,
     sgi_plot_put_var_u64(sc.vars, "ymin", ymin);
     sgi_plot_put_var_u64(sc.vars, "ymax", ymax);
     sgi_plot_put_var_u64(sc.vars, "ytic", tick_step(ymin, ymax, 11));
-    offset_label(label, sizeof label, "G(n)", data.ybase, "G(n)", "");
+    offset_label(label, sizeof label, look->yname, data.ybase, look->yname, "");
     sgi_plot_put_var_str(sc.vars, "ylabel", label);
     return sgi_plot_draw(&sc, &w, &d, template_sequence,
                          "plots/sequence.gp (built in)", opt, err);

@@ -701,6 +701,18 @@ sg_status sgi_prove_observe(sg_result *res, const sg_seq *s)
     return SG_OK;
 }
 
+const char *sg_prove_theorem_for(const sg_rule *r, const char **why)
+{
+    const char *w = NULL;
+    proof_kind kind = rule_kind(r, &w);
+    const struct theorem *th =
+        kind == SGI_PROOF_NONE ? NULL : sgi_theorem_of(kind);
+
+    if (why)
+        *why = th ? NULL : w;
+    return th ? th->name : NULL;
+}
+
 sg_status sg_prove(sg_result *res, const sg_rule *r, const sg_seq *s)
 {
     run_memo memo;

@@ -31,6 +31,7 @@ void sg_rule_clear(sg_rule *r)
     }
     sgi_tb_free(r->tb);
     free(r->profile);
+    free(r->given);
     memset(r, 0, sizeof *r);
 }
 
@@ -622,6 +623,30 @@ static int is_set_text(const char *text)
     return ok;
 }
 
+/* A given form equal to the canonical text says nothing: dropped. */
+static sg_status drop_canonical_given(sg_rule *r, sg_error *err)
+{
+    char *canon = sg_rule_canonical(r);
+
+    if (!canon)
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    if (strcmp(canon, r->given) == 0) {
+        free(r->given);
+        r->given = NULL;
+    }
+    free(canon);
+    return SG_OK;
+}
+
+const char *sg_rule_given_family(const char *given)
+{
+    if (given && strncmp(given, "subtract{", 9) == 0)
+        return "subtract";
+    if (given && strncmp(given, "all-but{", 8) == 0)
+        return "all-but";
+    return NULL;
+}
+
 sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
                         sg_error *err)
 {
@@ -712,6 +737,8 @@ sg_status sg_rule_parse(sg_rule *r, sg_rule_syntax syntax, const char *text,
     /* The profile, once the rule is whole (rules are immutable after). */
     if (!st)
         st = sgi_rule_profile_build(r, err);
+    if (!st && r->given)
+        st = drop_canonical_given(r, err);
     if (st)
         sg_rule_clear(r);
     return st;

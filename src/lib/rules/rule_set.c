@@ -134,6 +134,28 @@ static sg_status periodic_code(sg_rule *r, const sgi_set *set, uint64_t off,
     return st;
 }
 
+/* Keep the set's own form in r->given: the rule it became (a list, an
+ * all-but list, a code) is keyed and listed under another notation, and
+ * the user would not recognise `0.0[003]` as the `--subtract 4+3k` they
+ * typed.  sg_rule_parse drops it when it equals the canonical text. */
+static sg_status given_form(sg_rule *r, const sgi_set *set, int allbut,
+                            sg_error *err)
+{
+    char *inner = sgi_set_canonical(set);
+    const char *head = allbut ? "all-but{" : "subtract{";
+    size_t len;
+
+    if (inner) {
+        len = strlen(head) + strlen(inner) + 2;
+        if ((r->given = malloc(len)))
+            snprintf(r->given, len, "%s%s}", head, inner);
+        free(inner);
+    }
+    if (!r->given)
+        return sg_error_set(err, SG_E_NOMEM, -1, "out of memory");
+    return SG_OK;
+}
+
 sg_status sgi_rule_parse_set(sg_rule *r, const char *text, long base,
                              int allbut, sg_error *err)
 {
@@ -179,6 +201,8 @@ sg_status sgi_rule_parse_set(sg_rule *r, const char *text, long base,
     } else {
         goto keep;
     }
+    if (!st)
+        st = given_form(r, &set, allbut, err);
     free(v);
     sgi_set_clear(&set);
     return st;

@@ -42,7 +42,8 @@
 /* Schema                                                               */
 /* ------------------------------------------------------------------ */
 
-/* The tables of versions 1 and 2 (version 3 adds schema_v3's).  Any
+/* The tables of versions 1 and 2 (version 3 adds schema_v3's, version 4
+ * schema_v4's column).  Any
  * change here needs a new
  * SG_STORE_SCHEMA_VERSION, an upgrade path in init_schema and an update of
  * docs/CACHE.md.  The one compatible exception is the optional
@@ -118,6 +119,10 @@ static const char schema_v3[] =
     " updated TEXT NOT NULL,"
     " CHECK ((genus_heaps IS NULL) = (exponents IS NULL)),"
     " CHECK ((quot_heaps IS NULL) = (quot_trans IS NULL)));";
+
+/* Version 4's addition: the form a rule was given in, when it differs
+ * from its canonical key (sg_store_given). */
+static const char schema_v4[] = "ALTER TABLE rules ADD COLUMN given TEXT;";
 
 /* ------------------------------------------------------------------ */
 /* Errors                                                               */
@@ -538,17 +543,28 @@ static int upgrade_v1(sqlite3 *db)
     return rc;
 }
 
-/* Version 1 or 2 to version 3, inside the caller's write transaction:
- * version 1's texts first (upgrade_v1), then the misere table, then the
- * version. */
+/* Version 1, 2 or 3 to version 4, inside the caller's write
+ * transaction: version 1's texts first (upgrade_v1), then the misere
+ * table, then the given column, then the version. */
 static int upgrade(sqlite3 *db, int from)
 {
     int rc = from < 2 ? upgrade_v1(db) : SQLITE_OK;
 
     if (rc == SQLITE_OK)
         rc = sgi_store_exec(db, schema_v3);
+    if (rc == SQLITE_OK && from < 4) {
+        /* a file a later version wrote and an older one relabelled may
+         * have the column already */
+        sqlite3_int64 has = 0;
+        rc = sgi_store_query_int(db,
+                                 "SELECT count(*) FROM pragma_table_info("
+                                 "'rules') WHERE name = 'given'",
+                                 &has);
+        if (rc == SQLITE_OK && !has)
+            rc = sgi_store_exec(db, schema_v4);
+    }
     if (rc == SQLITE_OK)
-        rc = sgi_store_exec(db, "PRAGMA user_version = 3");
+        rc = sgi_store_exec(db, "PRAGMA user_version = 4");
     return rc;
 }
 
@@ -607,6 +623,8 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
         rc = sgi_store_exec(st->db, schema_v1);
         if (rc == SQLITE_OK)
             rc = sgi_store_exec(st->db, schema_v3);
+        if (rc == SQLITE_OK)
+            rc = sgi_store_exec(st->db, schema_v4);
         if (rc == SQLITE_OK) {
             snprintf(sql, sizeof sql,
                      "PRAGMA application_id = %d; PRAGMA user_version = %d",
@@ -618,7 +636,7 @@ static sg_status init_schema(sg_store *st, int create, int *denied,
             return s;
     } else if (st->schema < SG_STORE_SCHEMA_VERSION) {
         s = schema_commit(st, upgrade(st->db, st->schema), denied,
-                          "upgrading it to schema version 3", err);
+                          "upgrading it to schema version 4", err);
         if (s || *denied)
             return s;
     } else if (sgi_store_exec(st->db, "COMMIT") != SQLITE_OK) {

@@ -21,8 +21,17 @@
     " certified_to, theorem, theorem_id, proof_start, proof_period,"           \
     " proof_saltus, checksum, note, stored, version, algorithm, elapsed,"      \
     " created, updated"
-#define ENTRY_COLUMNS "id, rule, family," ENTRY_TAIL
-#define ENTRY_COLUMNS_V1 "id, " V1_RULE ", " V1_FAMILY "," ENTRY_TAIL
+#define ENTRY_COLUMNS "id, rule, family," ENTRY_TAIL ", given"
+/* Files of schema 2 or 3 (read-only, else upgraded when opened) have no
+ * given column; version 1's also need their texts turned (V1_RULE). */
+#define ENTRY_COLUMNS_V3 "id, rule, family," ENTRY_TAIL ", NULL"
+#define ENTRY_COLUMNS_V1 "id, " V1_RULE ", " V1_FAMILY "," ENTRY_TAIL ", NULL"
+
+/* The family filter of a listing (?2): the row's family, or the family
+ * of its given form (sg_rule_given_family: "subtract{..}" is of family
+ * subtract), so that `--subtract 4+3k`, keyed 0.0[003], is listed under
+ * subtract. */
+#define GIVEN_FAMILY "substr(given, 1, length(?2) + 1) = ?2 || '{'"
 
 /* ------------------------------------------------------------------ */
 /* Entries                                                              */
@@ -42,6 +51,7 @@ void sg_store_entry_clear(sg_store_entry *e)
     free(e->note);
     free(e->version);
     free(e->algorithm);
+    free(e->given);
     memset(e, 0, sizeof *e);
 }
 
@@ -87,6 +97,7 @@ static sqlite3_int64 read_entry(sg_store_entry *e, sqlite3_stmt *q)
     snprintf(e->created, sizeof e->created, "%s", t ? t : "");
     t = (const char *)sqlite3_column_text(q, 21);
     snprintf(e->updated, sizeof e->updated, "%s", t ? t : "");
+    e->given = sgi_store_dup_text(q, 22, &nomem);
     e->res.theorem = e->theorem;
     e->res.theorem_id = e->theorem_id;
     e->res.note = e->note;
@@ -298,13 +309,14 @@ sg_status sg_store_get(sg_store *st, const char *rule, sg_store_entry *e,
     /* One read transaction: the row and its chunks from one snapshot. */
     rc = sgi_store_read_begin(st);
     if (rc == SQLITE_OK)
-        rc = sqlite3_prepare_v2(st->db,
-                                st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1
-                                                 " FROM rules"
-                                                 " WHERE " V1_RULE " = ?"
-                                               : "SELECT " ENTRY_COLUMNS
-                                                 " FROM rules WHERE rule = ?",
-                                -1, &q, NULL);
+        rc = sqlite3_prepare_v2(
+            st->db,
+            st->schema < 2 ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
+                             " WHERE " V1_RULE " = ?"
+            : st->schema < 4
+                ? "SELECT " ENTRY_COLUMNS_V3 " FROM rules WHERE rule = ?"
+                : "SELECT " ENTRY_COLUMNS " FROM rules WHERE rule = ?",
+            -1, &q, NULL);
     if (rc != SQLITE_OK) {
         r = sgi_store_db_error(err, st, rc, "looking a rule up");
         goto done;
@@ -361,17 +373,22 @@ sg_status sg_store_list(sg_store *st, const char *status, const char *family,
     if (!st->db)
         return SG_OK;
     sg_store_entry_init(&e);
-    rc = sqlite3_prepare_v2(st->db,
-                            st->schema < 2
-                                ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
-                                  " WHERE (?1 IS NULL OR status = ?1)"
-                                  " AND (?2 IS NULL OR " V1_FAMILY " = ?2)"
-                                  " ORDER BY " V1_FAMILY ", " V1_RULE
-                                : "SELECT " ENTRY_COLUMNS " FROM rules"
-                                  " WHERE (?1 IS NULL OR status = ?1)"
-                                  " AND (?2 IS NULL OR family = ?2)"
-                                  " ORDER BY family, rule",
-                            -1, &q, NULL);
+    rc = sqlite3_prepare_v2(
+        st->db,
+        st->schema < 2   ? "SELECT " ENTRY_COLUMNS_V1 " FROM rules"
+                           " WHERE (?1 IS NULL OR status = ?1)"
+                           " AND (?2 IS NULL OR " V1_FAMILY " = ?2)"
+                           " ORDER BY " V1_FAMILY ", " V1_RULE
+        : st->schema < 4 ? "SELECT " ENTRY_COLUMNS_V3 " FROM rules"
+                           " WHERE (?1 IS NULL OR status = ?1)"
+                           " AND (?2 IS NULL OR family = ?2)"
+                           " ORDER BY family, rule"
+                         : "SELECT " ENTRY_COLUMNS " FROM rules"
+                           " WHERE (?1 IS NULL OR status = ?1)"
+                           " AND (?2 IS NULL OR family = ?2 OR " GIVEN_FAMILY
+                           ")"
+                           " ORDER BY family, rule",
+        -1, &q, NULL);
     if (rc != SQLITE_OK)
         return sgi_store_db_error(err, st, rc, "listing rules");
     sgi_store_bind_text(q, 1, status);
@@ -632,6 +649,32 @@ sqlfail:
     if (q)
         sqlite3_finalize(q);
     return sgi_store_write_end(st, rc, "storing a rule", err);
+}
+
+sg_status sg_store_given(sg_store *st, const char *rule, const char *given,
+                         sg_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    int rc;
+    sg_status r;
+
+    if (!given)
+        return SG_OK;
+    if ((r = sgi_store_write_begin(st, err)))
+        return r;
+    rc = sqlite3_prepare_v2(st->db,
+                            "UPDATE rules SET given = ?2"
+                            " WHERE rule = ?1 AND given IS NULL",
+                            -1, &q, NULL);
+    if (rc == SQLITE_OK) {
+        BIND(sqlite3_bind_text(q, 1, rule, -1, SQLITE_STATIC));
+        BIND(sqlite3_bind_text(q, 2, given, -1, SQLITE_STATIC));
+        if (rc == SQLITE_OK)
+            rc = sqlite3_step(q);
+        rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+        sqlite3_finalize(q);
+    }
+    return sgi_store_write_end(st, rc, "storing a rule's given form", err);
 }
 
 sg_status sg_store_drop(sg_store *st, const char *rule, int *found,
