@@ -95,6 +95,11 @@ static int keep_proven(qctx *q)
 static void qctx_clear(qctx *q)
 {
     sgi_mquot_fast_reset(q);
+    free(q->free_heap);
+    free(q->free_idx);
+    free(q->fail);
+    free(q->btrans);
+    free(q->fold_at);
     sgi_mis_search_free(q->search);
     sg_seq_clear(&q->g);
     sgi_mquot_wtab_clear(&q->w);
@@ -172,6 +177,82 @@ static int resume(qctx *q, sg_mquot *m, const sg_mquot *from)
     return 0;
 }
 
+/* The fast oracle's next rung for heap k, after it contradicted itself
+ * at the sum q->fail (MisereSolver's recalibration, in our terms): the
+ * states of the rest of w are now the last hypothesis's, and some heaps
+ * of the failing sum are counted on their own (each up to its count
+ * there, then modulo 2), the fewest that make the oracle obey the rule
+ * of play at that sum.  1: a rung set, 0: none left (the exact search
+ * next), -1 when out of memory. */
+static int next_rung(qctx *q)
+{
+    uint32_t d[16], h[16], *x;
+    size_t nd = 0, nx = q->nfail, i, size;
+    int rc = 1;
+
+    if (++q->rung > SGI_MQUOT_MAX_RUNGS || !nx)
+        return 0;
+    if (q->hyp_complete) {
+        size_t nt = q->nq * q->k;
+        uint32_t *b = malloc((nt ? nt : 1) * sizeof *b);
+        if (!b)
+            return nomem(q), -1;
+        memcpy(b, q->trans, nt * sizeof *b);
+        free(q->btrans);
+        q->btrans = b;
+        q->bk = q->k;
+    }
+    if (!(x = malloc(nx * sizeof *x)))
+        return nomem(q), -1;
+    memcpy(x, q->fail, nx * sizeof *x);
+    q->nfail = 0;
+    for (i = 0; i < nx; i++) {
+        size_t c = 1;
+        while (i + 1 < nx && x[i + 1] == x[i])
+            i++, c++;
+        if (x[i] >= q->k)
+            continue;
+        if (c > q->fold_at[x[i]] + 1)
+            q->fold_at[x[i]] = (uint32_t)c - 1;
+        if (nd < sizeof d / sizeof *d)
+            d[nd++] = x[i];
+    }
+    /* one heap, then two, then all of them */
+    for (size = 1; size <= nd; size++) {
+        unsigned mask;
+        if (size > 2 && size < nd)
+            continue;
+        for (mask = 1; mask < 1u << nd; mask++) {
+            size_t n = 0, b;
+            int r;
+            for (b = 0; b < nd; b++)
+                if (mask >> b & 1)
+                    h[n++] = d[b];
+            if (n != size)
+                continue;
+            if (sgi_mquot_set_free(q, h, n)) {
+                rc = -1;
+                goto out;
+            }
+            r = sgi_mquot_fast_agrees(q, x, nx);
+            if (r < 0 && !q->inconsistent) {
+                rc = -1;
+                goto out;
+            }
+            q->inconsistent = 0;
+            if (q->err)
+                q->err->code = SG_OK;
+            if (r == 1)
+                goto out;
+        }
+    }
+    if (sgi_mquot_set_free(q, d, nd))
+        rc = -1;
+out:
+    free(x);
+    return rc;
+}
+
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
                              size_t max_order, size_t budget,
                              volatile sig_atomic_t *cancel, sg_error *err)
@@ -187,7 +268,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
 {
     qctx q;
     sg_status st = SG_OK;
-    size_t k, capo = 0;
+    size_t k, capo = 0, nT0;
 
     sg_mquot_clear(m);
     if ((st = sgi_misere_refuse(r, err)))
@@ -240,7 +321,24 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
         int rc;
         q.k = k;
         q.fast = 1;
-        sgi_mquot_fast_reset(&q);
+        q.rung = 0;
+        nT0 = q.nT;
+        free(q.btrans);
+        q.btrans = NULL;
+        q.fold_period = 2;
+        free(q.fold_at);
+        if (!(q.fold_at = malloc((k + 1) * sizeof *q.fold_at))) {
+            st = nomem(&q);
+            m->stopped_at = k;
+            break;
+        }
+        for (size_t h = 0; h <= k; h++)
+            q.fold_at[h] = 2;
+        if (sgi_mquot_set_free(&q, NULL, 0)) {
+            st = SG_E_NOMEM;
+            m->stopped_at = k;
+            break;
+        }
         sgi_mquot_rows_reset(
             &q); /* rows of the last heap came from its oracle */
         for (;;) {
@@ -274,8 +372,15 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
                 break;
             if ((rc == 3 || (rc < 0 && q.inconsistent)) && q.fast) {
                 /* the fast oracle was wrong: start the heap again with
-                 * the exact search (the test sums are kept) */
-                q.fast = 0;
+                 * more heaps free, at last with the exact search (the
+                 * test sums are kept) */
+                int nr = next_rung(&q);
+                if (nr < 0) {
+                    st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
+                    break;
+                }
+                q.fast = nr;
+                q.nT = nT0; /* drop the tests a wrong oracle found */
                 sgi_mquot_rows_reset(&q);
                 if (err)
                     err->code = SG_OK;
