@@ -192,8 +192,7 @@ static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
             uint32_t *cnt = &key[2 + q->free_idx[x[i]]];
             if (++*cnt >= q->fold_at[x[i]] + q->fold_period)
                 *cnt -= q->fold_period;
-        }
-        else
+        } else
             u = q->btrans ? q->btrans[(size_t)u * q->bk + x[i] - 1]
                           : q->ptrans[(size_t)u * q->pk + x[i] - 1];
     }
@@ -229,7 +228,7 @@ static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
         if (l.failed) {
             free(l.o);
             free(y);
-                return nomem(q), -1;
+            return nomem(q), -1;
         }
         for (c = 0; c < l.n && p; c++) {
             size_t n = 0, a;
@@ -244,7 +243,7 @@ static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
             if ((r = fast_p(q, y, n, depth + 1)) < 0) {
                 free(l.o);
                 free(y);
-                        return -1;
+                return -1;
             }
             if (r)
                 p = 0; /* a move to a P-position */

@@ -67,7 +67,7 @@ typedef struct qctx {
     /* scratch words */
     uint32_t *a, *b;
     size_t capa, capb;
-    size_t states; /* proof states visited */
+    size_t states;                 /* proof states visited */
     volatile sig_atomic_t *cancel; /* polled, or NULL */
     int check_only;   /* a failed check says so, without refining */
     int fast;         /* outcomes from the fast oracle */
@@ -89,7 +89,7 @@ typedef struct qctx {
     unsigned char *mval; /* their outcomes */
     size_t *mslot;       /* key index + 1, 0 when empty */
     size_t mn, mcapk, mcapv, mnslots, kw;
-    int rung; /* 0: no free heap; then more heaps free each rung */
+    int rung;       /* 0: no free heap; then more heaps free each rung */
     uint32_t *fail; /* the sum where the fast oracle contradicted itself */
     size_t nfail, capfail;
 } qctx;
