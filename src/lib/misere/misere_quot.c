@@ -253,6 +253,43 @@ out:
     return rc;
 }
 
+/* Start heap k on the fast oracle's rung 0: no heap free, the rest of
+ * w keyed by the proven quotient of heaps 1..k-1, the rows of the last
+ * heap (from its oracle) forgotten.  0, or -1 when out of memory. */
+static int heap_start(qctx *q, size_t k)
+{
+    size_t h;
+
+    q->k = k;
+    q->fast = 1;
+    q->rung = 0;
+    free(q->btrans);
+    q->btrans = NULL;
+    q->fold_period = 2;
+    free(q->fold_at);
+    if (!(q->fold_at = malloc((k + 1) * sizeof *q->fold_at)))
+        return nomem(q), -1;
+    for (h = 0; h <= k; h++)
+        q->fold_at[h] = 2;
+    if (sgi_mquot_set_free(q, NULL, 0))
+        return -1;
+    sgi_mquot_rows_reset(q);
+    return 0;
+}
+
+/* The status of a heap not finished (rc of the learning, st so far). */
+static sg_status stop_status(qctx *q, int rc, sg_status st)
+{
+    if (rc < 0) {
+        st = sgi_mis_search_status(q->search);
+        if (st == SG_OK)
+            st = q->err && q->err->code != SG_OK ? q->err->code : SG_E_NOMEM;
+    } else if (rc == 2) {
+        st = SG_E_UNKNOWN;
+    }
+    return st;
+}
+
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
                              size_t max_order, size_t budget,
                              volatile sig_atomic_t *cancel, sg_error *err)
@@ -319,28 +356,12 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
     }
     for (; k <= n; k++) {
         int rc;
-        q.k = k;
-        q.fast = 1;
-        q.rung = 0;
         nT0 = q.nT;
-        free(q.btrans);
-        q.btrans = NULL;
-        q.fold_period = 2;
-        free(q.fold_at);
-        if (!(q.fold_at = malloc((k + 1) * sizeof *q.fold_at))) {
-            st = nomem(&q);
-            m->stopped_at = k;
-            break;
-        }
-        for (size_t h = 0; h <= k; h++)
-            q.fold_at[h] = 2;
-        if (sgi_mquot_set_free(&q, NULL, 0)) {
+        if (heap_start(&q, k)) {
             st = SG_E_NOMEM;
             m->stopped_at = k;
             break;
         }
-        sgi_mquot_rows_reset(
-            &q); /* rows of the last heap came from its oracle */
         for (;;) {
             q.inconsistent = 0;
             if (cancel && *cancel) {
@@ -395,13 +416,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
             break;
         }
         if (rc != 0) {
-            if (rc < 0) {
-                st = sgi_mis_search_status(q.search);
-                if (st == SG_OK)
-                    st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
-            } else if (rc == 2) {
-                st = SG_E_UNKNOWN;
-            }
+            st = stop_status(&q, rc, st);
             m->stopped_at = k;
             break;
         }
