@@ -8,12 +8,16 @@
  * Learning (after Angluin's L* with Rivest and Schapire's analysis of
  * counterexamples): the states are sums of heaps (words), two of them
  * told apart when some test sum t of the list T gives them different
- * true outcomes (the exact search of misere.c; sums of heaps 1..k-1 are
- * answered by the proven Q_{k-1} at once).  From the empty word, every
- * state times every heap 1..k is matched with the state of the same
- * outcomes over T, or becomes a new state: a hypothesis (Q, P, Phi).
- * The states are told apart by true outcomes, so there are never more
- * than the true order: past max_order the true quotient is larger.
+ * outcomes.  The outcomes come from a ladder of oracles (misere_learn.c):
+ * the fast one keyed by the proven Q_{k-1}, its recalibrated rungs after
+ * MisereSolver (next_rung below), and last the exact search of misere.c
+ * (sums of heaps 1..k-1 answered by the proven Q_{k-1} at once).  From
+ * the empty word, every state times every heap 1..k is matched with the
+ * state of the same outcomes over T, or becomes a new state: a
+ * hypothesis (Q, P, Phi).  With the exact search the states are told
+ * apart by true outcomes, so there are never more than the true order:
+ * past max_order the true quotient is larger (a fast rung past it only
+ * moves to the next rung).
  *
  * Proof: the hypothesis is the quotient when (1) the heaps act
  * commutatively on the states, and (2) for every sum x,
