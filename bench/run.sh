@@ -405,7 +405,7 @@ fi
 
 # Misère quotients (issue 24, docs/MISERE.md): for Kayles and 0.07 the
 # largest heap bound n, in steps of 5, whose quotient Q_n one run of
-# `--misere --quotient --max n+1` finishes within 60 s (each run starts
+# `--misere --quotient --misere-max n+1` finishes within 60 s (each run starts
 # from nothing), with its order; and the exact search's rate, from a run
 # the search dominates (0.6 until its 256 MiB memo is full).
 echo
@@ -420,7 +420,7 @@ if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
             local t0 t1 out
             t0=$(date +%s.%N)
             out=$(timeout 60 "$SGEXPLORE" --no-cache "$rule" --misere \
-                --quotient --max $(($1 + 1)) --max-order 65536 --json \
+                --quotient --misere-max $(($1 + 1)) --max-order 65536 --json \
                 2>/dev/null) || return 1
             t1=$(date +%s.%N)
             best=$1
@@ -447,7 +447,7 @@ if test -n "${SGEXPLORE:-}" && test -x "$SGEXPLORE" &&
     done
     t0=$(date +%s.%N)
     out=$(timeout 150 "$SGEXPLORE" --no-cache 0.6 --misere --quotient \
-        --max 17 --json 2>/dev/null)
+        --misere-max 17 --json 2>/dev/null)
     t1=$(date +%s.%N)
     printf '%s' "$out" | python3 -c 'import json, sys
 q = json.load(sys.stdin)["quotient"]

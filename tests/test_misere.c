@@ -287,6 +287,61 @@ static void test_quotient_check(void **state)
     }
 }
 
+/* A quotient the recalibrated rungs found (0.07's heaps 1..25: heap 25
+ * splits classes of Q_24, docs/MISERE.md "How the candidates are found")
+ * passes the check, and the check refuses it with any one P-label
+ * flipped or with any of 400 transitions (spread over states and heaps)
+ * sent elsewhere. */
+static void test_quotient_check_rungs(void **state)
+{
+    sg_rule r;
+    sg_error err;
+    sg_mquot q;
+    size_t u, i, n, k;
+    uint32_t *tr;
+    unsigned char *lab;
+    tu_rng g;
+
+    (void)state;
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "0.07", &err), SG_OK);
+    sg_mquot_init(&q);
+    assert_int_equal(
+        sg_misere_quotient(&q, &r, 25, 1024, (size_t)64 << 20, NULL, &err),
+        SG_OK);
+    n = q.order;
+    k = q.heaps;
+    assert_int_equal(k, 25);
+    assert_true(n > q.orders[24]); /* heap 25 made it larger */
+    assert_int_equal(
+        sgi_mquot_verify(&r, k, n, q.trans, q.p, (size_t)64 << 20, &err), 0);
+    tr = test_malloc(n * k * sizeof *tr);
+    lab = test_malloc(n);
+    memcpy(tr, q.trans, n * k * sizeof *tr);
+    memcpy(lab, q.p, n);
+    for (u = 0; u < n; u++) {
+        lab[u] ^= 1;
+        assert_int_equal(
+            sgi_mquot_verify(&r, k, n, tr, lab, (size_t)64 << 20, &err), 1);
+        lab[u] ^= 1;
+    }
+    tu_rng_init(&g, 52);
+    for (i = 0; i < 400; i++) {
+        size_t uu = (size_t)tu_range(&g, 0, n - 1),
+               h = (size_t)tu_range(&g, 0, k - 1);
+        uint32_t keep = tr[uu * k + h],
+                 t = (uint32_t)((keep + tu_range(&g, 1, n - 1)) % n);
+        tr[uu * k + h] = t;
+        assert_int_equal(
+            sgi_mquot_verify(&r, k, n, tr, lab, (size_t)64 << 20, &err), 1);
+        tr[uu * k + h] = keep;
+    }
+    test_free(tr);
+    test_free(lab);
+    sg_mquot_clear(&q);
+    sg_rule_clear(&r);
+}
+
 /* The quotient's outcomes and winning moves against the exact search
  * (sg_misere_position_analyse with no tame heap) on random sums of Kayles
  * heaps 1..12. */
@@ -349,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_budget),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_quotient_check),
+        cmocka_unit_test(test_quotient_check_rungs),
         cmocka_unit_test(test_quotient_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

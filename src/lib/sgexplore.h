@@ -1233,8 +1233,9 @@ typedef struct sg_mquot {
 void sg_mquot_init(sg_mquot *q);
 void sg_mquot_clear(sg_mquot *q);
 
-/* The quotients of heaps 1..k for k = 1..n, each learned from exact
- * outcomes and proven by the finite check of docs/MISERE.md, until
+/* The quotients of heaps 1..k for k = 1..n, each learned from outcomes
+ * (docs/MISERE.md, "How the candidates are found") and proven by the
+ * finite check of docs/MISERE.md, until
  * k = n or a quotient would have more than max_order elements or the
  * search or the check more than `budget` bytes: then SG_E_UNKNOWN, err
  * says which, and q holds the last proven quotient (q->stopped_at the

@@ -375,6 +375,12 @@ static int outcome_counterexample(qctx *q, const pwalk *w, size_t s)
         }
     }
     q->inconsistent = 1;
+    /* the fast oracle took x for another sum of the same key: the next
+     * rung counts x's heaps exactly */
+    if (!sg_grow(&q->fail, &q->capfail, xl + 1, sizeof *q->fail)) {
+        memcpy(q->fail, path, xl * sizeof *path);
+        q->nfail = xl;
+    }
     sg_error_set(q->err, SG_E_UNKNOWN, -1,
                  "misère quotient: internal inconsistency (a failed "
                  "check with no counterexample)");

@@ -136,44 +136,89 @@ int sgi_mquot_list_visit(void *ctx, const sgi_option *o)
     return 0;
 }
 
+/* The fast oracle's memo: the slot of key (kw words), found or empty;
+ * SIZE_MAX when out of memory. */
+static size_t memo_find(qctx *q, const uint32_t *key)
+{
+    size_t i, s;
+
+    if (2 * (q->mn + 1) > q->mnslots) {
+        size_t ns = q->mnslots ? 2 * q->mnslots : 4096, *old = q->mslot, e;
+        if (q->mn * (q->kw * sizeof *key + 1 + 2 * sizeof *old) > q->budget)
+            return SIZE_MAX;
+        if (!(q->mslot = calloc(ns, sizeof *q->mslot))) {
+            q->mslot = old;
+            return SIZE_MAX;
+        }
+        free(old);
+        q->mnslots = ns;
+        for (e = 0; e < q->mn; e++) {
+            const uint32_t *k = q->mkey + e * q->kw;
+            for (i = (size_t)word_hash(k, q->kw) & (ns - 1); q->mslot[i];
+                 i = (i + 1) & (ns - 1))
+                ;
+            q->mslot[i] = e + 1;
+        }
+    }
+    for (i = (size_t)word_hash(key, q->kw) & (q->mnslots - 1);
+         (s = q->mslot[i]) != 0; i = (i + 1) & (q->mnslots - 1))
+        if (!memcmp(q->mkey + (s - 1) * q->kw, key, q->kw * sizeof *key))
+            break;
+    return i;
+}
+
 /* The fast oracle: the outcome of w + j (heap k), w a sum of heaps
- * 1..k-1, memoised on (Phi_{k-1}(w), j).  It is exact when the
+ * 1..k-1, memoised on (Phi_{k-1}(w'), j, the counts of the free heaps
+ * in w), w' the rest of w.  With no free heap that is exact when the
  * quotient of heaps 1..k-1 tells apart everything heap k does (no class
- * splits), which is the common case but not a theorem; the proof does
- * not rely on it, and a contradiction sends the stage to the exact
- * search.  1 (P), 0 (N), -1 on failure. */
+ * splits), the common case but not a theorem; heaps made free are
+ * counted exactly, so that with every heap free it is the exact search.
+ * The proof does not rely on it: a contradiction sends the stage to the
+ * next rung (more heaps free), and at last to the exact search.
+ * 1 (P), 0 (N), -1 on failure. */
 static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
 {
-    size_t j = 0, i, c;
-    uint32_t u = 0, *y = NULL;
-    unsigned char *cell;
+    size_t j = 0, i, c, slot;
+    uint32_t u = 0, uall = 0, *y = NULL, key[SGI_MQUOT_MAX_FREE + 2];
     int any = 0, p = 1;
 
     while (j < len && x[len - 1 - j] == q->k)
         j++;
-    for (i = 0; i + j < len; i++)
-        u = q->ptrans[(size_t)u * q->pk + x[i] - 1];
-    if (!j)
-        return q->plabel[u];
-    while (q->nkv < j) {
-        unsigned char **nk = realloc(q->kv, (q->nkv + 1) * sizeof *nk);
-        if (!nk)
-            return nomem(q), -1;
-        q->kv = nk;
-        if (!(q->kv[q->nkv] = malloc(q->pnq)))
-            return nomem(q), -1;
-        memset(q->kv[q->nkv++], 2, q->pnq);
+    memset(key, 0, sizeof key);
+    for (i = 0; i + j < len; i++) {
+        uall = q->ptrans[(size_t)uall * q->pk + x[i] - 1];
+        if (q->nfree && q->free_heap[x[i]]) {
+            /* counted up to the index, then modulo the period */
+            uint32_t *cnt = &key[2 + q->free_idx[x[i]]];
+            if (++*cnt >= q->fold_at[x[i]] + q->fold_period)
+                *cnt -= q->fold_period;
+        } else
+            u = q->btrans ? q->btrans[(size_t)u * q->bk + x[i] - 1]
+                          : q->ptrans[(size_t)u * q->pk + x[i] - 1];
     }
-    cell = &q->kv[j - 1][u];
-    if (*cell != 2)
-        return *cell;
+    if (!j) {
+        return q->plabel[uall];
+    }
+    key[0] = u;
+    key[1] = (uint32_t)j;
+    if ((slot = memo_find(q, key)) == SIZE_MAX) {
+        q->inconsistent = 1; /* this rung is too large: try the next */
+        sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                     "too large: the fast oracle's memo is past the budget");
+        return -1;
+    }
+    if (q->mslot[slot]) {
+        p = q->mval[q->mslot[slot] - 1];
+        return p;
+    }
     if (depth > 100000) {
         sg_error_set(q->err, SG_E_UNKNOWN, -1,
                      "too large: the quotient's search went too deep");
         return -1;
     }
-    if (!(y = malloc((len + 3) * sizeof *y)))
+    if (!(y = malloc((len + 3) * sizeof *y))) {
         return nomem(q), -1;
+    }
     for (i = 0; i < len && p; i++) {
         opt_list l;
         if (i && x[i] == x[i - 1])
@@ -207,20 +252,34 @@ static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
     }
     free(y);
     p = p && any;
-    q->kv[j - 1][u] = (unsigned char)p;
+    /* the recursion may have grown the table: find the slot again */
+    if ((slot = memo_find(q, key)) == SIZE_MAX ||
+        sg_grow(&q->mkey, &q->mcapk, (q->mn + 1) * q->kw, sizeof *q->mkey) ||
+        sg_grow(&q->mval, &q->mcapv, q->mn + 1, 1)) {
+        q->inconsistent = 1;
+        sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                     "too large: the fast oracle's memo is past the budget");
+        return -1;
+    }
+    if (q->mslot[slot]) /* an option of x had x's key: keep its value */
+        return q->mval[q->mslot[slot] - 1];
+    memcpy(q->mkey + q->mn * q->kw, key, q->kw * sizeof *key);
+    q->mval[q->mn] = (unsigned char)p;
+    q->mslot[slot] = ++q->mn;
     return p;
 }
 
-/* Forget the fast oracle's memo (a new heap k). */
+/* Forget the fast oracle's memo (a new heap k, or a new rung). */
 void sgi_mquot_fast_reset(qctx *q)
 {
-    size_t i;
-
-    for (i = 0; i < q->nkv; i++)
-        free(q->kv[i]);
-    free(q->kv);
-    q->kv = NULL;
-    q->nkv = 0;
+    free(q->mkey);
+    free(q->mval);
+    free(q->mslot);
+    q->mkey = NULL;
+    q->mval = NULL;
+    q->mslot = NULL;
+    q->mn = q->mcapk = q->mcapv = q->mnslots = 0;
+    q->kw = 2 + q->nfree;
 }
 
 /* 1 when the sorted sum x is a P-position, 0 when not, -1 on failure:
@@ -299,6 +358,7 @@ int sgi_mquot_hyp_build(qctx *q)
     if (!(slot = calloc(nslots, sizeof *slot)))
         return nomem(q), -1;
     q->nq = 0;
+    q->hyp_complete = 0;
     {
         size_t id = sgi_mquot_wtab_get(&q->w, NULL, 0);
         if (id == SIZE_MAX || row_fill(q, id))
@@ -359,6 +419,7 @@ int sgi_mquot_hyp_build(qctx *q)
         goto oom;
     for (s = 0; s < q->nq; s++)
         q->label[s] = (unsigned char)row_bit(q, q->rep[s], 0);
+    q->hyp_complete = 1;
     goto out;
 oom:
     nomem(q);
@@ -481,4 +542,74 @@ out:
     free(st);
     free(tail);
     return rc;
+}
+
+/* Make the heaps h[0..n-1] (each below k) the fast oracle's free heaps,
+ * and forget its memo: 0, or -1 when out of memory (said). */
+int sgi_mquot_set_free(qctx *q, const uint32_t *h, size_t n)
+{
+    size_t i;
+
+    free(q->free_heap);
+    free(q->free_idx);
+    q->free_heap = calloc(q->k + 1, 1);
+    q->free_idx = calloc(q->k + 1, sizeof *q->free_idx);
+    q->nfree = 0;
+    if (!q->free_heap || !q->free_idx)
+        return nomem(q), -1;
+    for (i = 0; i < n && q->nfree < SGI_MQUOT_MAX_FREE; i++)
+        if (h[i] >= 1 && h[i] < q->k && !q->free_heap[h[i]]) {
+            q->free_heap[h[i]] = 1;
+            q->free_idx[h[i]] = (uint32_t)q->nfree++;
+        }
+    sgi_mquot_fast_reset(q);
+    return 0;
+}
+
+/* Whether the fast oracle obeys the rule of play at the sorted sum x
+ * (x is P iff it has a move and no option is P): 1 when it does, 0 when
+ * not, -1 on failure. */
+int sgi_mquot_fast_agrees(qctx *q, const uint32_t *x, size_t len)
+{
+    uint32_t *y = malloc((len + 3) * sizeof *y);
+    size_t i, c;
+    int any = 0, p = 1, v;
+
+    if (!y)
+        return nomem(q), -1;
+    for (i = 0; i < len; i++) {
+        opt_list l;
+        if (i && x[i] == x[i - 1])
+            continue;
+        memset(&l, 0, sizeof l);
+        sgi_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
+        if (l.failed) {
+            free(l.o);
+            free(y);
+            return nomem(q), -1;
+        }
+        for (c = 0; c < l.n; c++) {
+            size_t n = 0, a;
+            int k, r;
+            for (a = 0; a < len; a++)
+                if (a != i)
+                    y[n++] = x[a];
+            for (k = 0; k < l.o[c].nparts; k++)
+                y[n++] = (uint32_t)l.o[c].part[k];
+            qsort(y, n, sizeof *y, cmp_u32);
+            any = 1;
+            if ((r = fast_p(q, y, n, 0)) < 0) {
+                free(l.o);
+                free(y);
+                return -1;
+            }
+            if (r)
+                p = 0;
+        }
+        free(l.o);
+    }
+    free(y);
+    if ((v = fast_p(q, x, len, 0)) < 0)
+        return -1;
+    return v == (p && any);
 }

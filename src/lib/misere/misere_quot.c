@@ -8,12 +8,16 @@
  * Learning (after Angluin's L* with Rivest and Schapire's analysis of
  * counterexamples): the states are sums of heaps (words), two of them
  * told apart when some test sum t of the list T gives them different
- * true outcomes (the exact search of misere.c; sums of heaps 1..k-1 are
- * answered by the proven Q_{k-1} at once).  From the empty word, every
- * state times every heap 1..k is matched with the state of the same
- * outcomes over T, or becomes a new state: a hypothesis (Q, P, Phi).
- * The states are told apart by true outcomes, so there are never more
- * than the true order: past max_order the true quotient is larger.
+ * outcomes.  The outcomes come from a ladder of oracles (misere_learn.c):
+ * the fast one keyed by the proven Q_{k-1}, its recalibrated rungs after
+ * MisereSolver (next_rung below), and last the exact search of misere.c
+ * (sums of heaps 1..k-1 answered by the proven Q_{k-1} at once).  From
+ * the empty word, every state times every heap 1..k is matched with the
+ * state of the same outcomes over T, or becomes a new state: a
+ * hypothesis (Q, P, Phi).  With the exact search the states are told
+ * apart by true outcomes, so there are never more than the true order:
+ * past max_order the true quotient is larger (a fast rung past it only
+ * moves to the next rung).
  *
  * Proof: the hypothesis is the quotient when (1) the heaps act
  * commutatively on the states, and (2) for every sum x,
@@ -95,6 +99,11 @@ static int keep_proven(qctx *q)
 static void qctx_clear(qctx *q)
 {
     sgi_mquot_fast_reset(q);
+    free(q->free_heap);
+    free(q->free_idx);
+    free(q->fail);
+    free(q->btrans);
+    free(q->fold_at);
     sgi_mis_search_free(q->search);
     sg_seq_clear(&q->g);
     sgi_mquot_wtab_clear(&q->w);
@@ -172,6 +181,119 @@ static int resume(qctx *q, sg_mquot *m, const sg_mquot *from)
     return 0;
 }
 
+/* The fast oracle's next rung for heap k, after it contradicted itself
+ * at the sum q->fail (MisereSolver's recalibration, in our terms): the
+ * states of the rest of w are now the last hypothesis's, and some heaps
+ * of the failing sum are counted on their own (each up to its count
+ * there, then modulo 2), the fewest that make the oracle obey the rule
+ * of play at that sum.  1: a rung set, 0: none left (the exact search
+ * next), -1 when out of memory. */
+static int next_rung(qctx *q)
+{
+    uint32_t d[16], h[16], *x;
+    size_t nd = 0, nx = q->nfail, i, size;
+    int rc = 1;
+
+    if (++q->rung > SGI_MQUOT_MAX_RUNGS || !nx)
+        return 0;
+    if (q->hyp_complete) {
+        size_t nt = q->nq * q->k;
+        uint32_t *b = malloc((nt ? nt : 1) * sizeof *b);
+        if (!b)
+            return nomem(q), -1;
+        memcpy(b, q->trans, nt * sizeof *b);
+        free(q->btrans);
+        q->btrans = b;
+        q->bk = q->k;
+    }
+    if (!(x = malloc(nx * sizeof *x)))
+        return nomem(q), -1;
+    memcpy(x, q->fail, nx * sizeof *x);
+    q->nfail = 0;
+    for (i = 0; i < nx; i++) {
+        size_t c = 1;
+        while (i + 1 < nx && x[i + 1] == x[i])
+            i++, c++;
+        if (x[i] >= q->k)
+            continue;
+        if (c > q->fold_at[x[i]] + 1)
+            q->fold_at[x[i]] = (uint32_t)c - 1;
+        if (nd < sizeof d / sizeof *d)
+            d[nd++] = x[i];
+    }
+    /* one heap, then two, then all of them */
+    for (size = 1; size <= nd; size++) {
+        unsigned mask;
+        if (size > 2 && size < nd)
+            continue;
+        for (mask = 1; mask < 1u << nd; mask++) {
+            size_t n = 0, b;
+            int r;
+            for (b = 0; b < nd; b++)
+                if (mask >> b & 1)
+                    h[n++] = d[b];
+            if (n != size)
+                continue;
+            if (sgi_mquot_set_free(q, h, n)) {
+                rc = -1;
+                goto out;
+            }
+            r = sgi_mquot_fast_agrees(q, x, nx);
+            if (r < 0 && !q->inconsistent) {
+                rc = -1;
+                goto out;
+            }
+            q->inconsistent = 0;
+            if (q->err)
+                q->err->code = SG_OK;
+            if (r == 1)
+                goto out;
+        }
+    }
+    if (sgi_mquot_set_free(q, d, nd))
+        rc = -1;
+out:
+    free(x);
+    return rc;
+}
+
+/* Start heap k on the fast oracle's rung 0: no heap free, the rest of
+ * w keyed by the proven quotient of heaps 1..k-1, the rows of the last
+ * heap (from its oracle) forgotten.  0, or -1 when out of memory. */
+static int heap_start(qctx *q, size_t k)
+{
+    size_t h;
+
+    q->k = k;
+    q->fast = 1;
+    q->rung = 0;
+    free(q->btrans);
+    q->btrans = NULL;
+    q->fold_period = 2;
+    free(q->fold_at);
+    if (!(q->fold_at = malloc((k + 1) * sizeof *q->fold_at)))
+        return nomem(q), -1;
+    for (h = 0; h <= k; h++)
+        q->fold_at[h] = 2;
+    if (sgi_mquot_set_free(q, NULL, 0))
+        return -1;
+    sgi_mquot_rows_reset(q);
+    return 0;
+}
+
+/* The status of a heap not finished (rc of the learning, st so far). */
+static sg_status stop_status(qctx *q, int rc, sg_status st)
+{
+    if (rc < 0) {
+        st = sgi_mis_search_status(q->search);
+        if (st == SG_OK)
+            st = q->err && q->err->code != SG_OK ? q->err->code : SG_E_NOMEM;
+    } else if (rc == 2) {
+        st = SG_E_UNKNOWN;
+    }
+    return st;
+}
+
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
                              size_t max_order, size_t budget,
                              volatile sig_atomic_t *cancel, sg_error *err)
@@ -187,7 +309,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
 {
     qctx q;
     sg_status st = SG_OK;
-    size_t k, capo = 0;
+    size_t k, capo = 0, nT0;
 
     sg_mquot_clear(m);
     if ((st = sgi_misere_refuse(r, err)))
@@ -238,11 +360,12 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
     }
     for (; k <= n; k++) {
         int rc;
-        q.k = k;
-        q.fast = 1;
-        sgi_mquot_fast_reset(&q);
-        sgi_mquot_rows_reset(
-            &q); /* rows of the last heap came from its oracle */
+        nT0 = q.nT;
+        if (heap_start(&q, k)) {
+            st = SG_E_NOMEM;
+            m->stopped_at = k;
+            break;
+        }
         for (;;) {
             q.inconsistent = 0;
             if (cancel && *cancel) {
@@ -274,8 +397,15 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
                 break;
             if ((rc == 3 || (rc < 0 && q.inconsistent)) && q.fast) {
                 /* the fast oracle was wrong: start the heap again with
-                 * the exact search (the test sums are kept) */
-                q.fast = 0;
+                 * more heaps free, at last with the exact search (the
+                 * test sums are kept) */
+                int nr = next_rung(&q);
+                if (nr < 0) {
+                    st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
+                    break;
+                }
+                q.fast = nr;
+                q.nT = nT0; /* drop the tests a wrong oracle found */
                 sgi_mquot_rows_reset(&q);
                 if (err)
                     err->code = SG_OK;
@@ -290,13 +420,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
             break;
         }
         if (rc != 0) {
-            if (rc < 0) {
-                st = sgi_mis_search_status(q.search);
-                if (st == SG_OK)
-                    st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
-            } else if (rc == 2) {
-                st = SG_E_UNKNOWN;
-            }
+            st = stop_status(&q, rc, st);
             m->stopped_at = k;
             break;
         }

@@ -16,6 +16,12 @@
 #include <signal.h>
 #include <stdint.h>
 
+/* At most this many heaps are free in the fast oracle's keys. */
+#define SGI_MQUOT_MAX_FREE 62
+
+/* At most this many rungs of the fast oracle per heap. */
+#define SGI_MQUOT_MAX_RUNGS 64
+
 /* No state: the parent of the empty word's state. */
 #define SGI_MQUOT_NONE UINT32_MAX
 
@@ -61,14 +67,31 @@ typedef struct qctx {
     /* scratch words */
     uint32_t *a, *b;
     size_t capa, capb;
-    size_t states; /* proof states visited */
-    /* the fast oracle (misere_learn.c): kv[j-1][u] for w + j times heap k */
+    size_t states;                 /* proof states visited */
     volatile sig_atomic_t *cancel; /* polled, or NULL */
     int check_only;   /* a failed check says so, without refining */
     int fast;         /* outcomes from the fast oracle */
     int inconsistent; /* the oracle contradicted itself */
-    unsigned char **kv;
-    size_t nkv;
+    /* the fast oracle (misere_learn.c): the outcome of w + j times heap
+     * k memoised on the key (Phi_{k-1}(w without the free heaps), j, the
+     * count of each free heap in w); free[h] != 0 for the free heaps */
+    unsigned char *free_heap;
+    uint32_t *free_idx; /* free heap h is key word 2 + free_idx[h] */
+    size_t nfree;
+    uint32_t fold_period; /* a free heap's count, folded: */
+    uint32_t *fold_at;    /* exact below fold_at[h] + period, then mod */
+    /* the states keying the rest of w: the last rung's hypothesis (bk
+     * heaps), or NULL for the proven quotient of heaps 1..k-1 */
+    uint32_t *btrans;
+    int hyp_complete; /* trans holds a whole hypothesis */
+    size_t bk;
+    uint32_t *mkey;      /* the keys, kw words each */
+    unsigned char *mval; /* their outcomes */
+    size_t *mslot;       /* key index + 1, 0 when empty */
+    size_t mn, mcapk, mcapv, mnslots, kw;
+    int rung;       /* 0: no free heap; then more heaps free each rung */
+    uint32_t *fail; /* the sum where the fast oracle contradicted itself */
+    size_t nfail, capfail;
 } qctx;
 
 /* The options of one heap, collected. */
@@ -97,8 +120,16 @@ int sgi_mquot_known_outcome(void *arg, const uint32_t *x, size_t len);
 /* sgi_moves_heap's visitor collecting the options into an opt_list. */
 int sgi_mquot_list_visit(void *ctx, const sgi_option *o);
 
-/* Forget the fast oracle's memo (a new heap k). */
+/* Forget the fast oracle's memo (a new heap k, or a new rung). */
 void sgi_mquot_fast_reset(qctx *q);
+
+/* Whether the fast oracle obeys the rule of play at the sorted sum x:
+ * 1 when it does, 0 when not, -1 on failure. */
+int sgi_mquot_fast_agrees(qctx *q, const uint32_t *x, size_t len);
+
+/* Make the heaps h[0..n-1] (each below k) the fast oracle's free heaps,
+ * and forget its memo: 0, or -1 when out of memory (said). */
+int sgi_mquot_set_free(qctx *q, const uint32_t *h, size_t n);
 
 /* 1 when the sorted sum x is a P-position, 0 when not, -1 on failure:
  * the fast oracle or the exact search. */
