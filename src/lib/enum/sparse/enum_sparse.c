@@ -179,6 +179,7 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
         stats->repicks = sp->repicks;
         stats->pairs_chosen = sp->nextra;
         stats->searches = sp->searches;
+        stats->scatters = sp->scatters;
     }
     sgi_sparse_free(sp);
     return st;

@@ -68,6 +68,7 @@ typedef struct sgi_sparse_stats {
     int parity_shift;    /* with it: (h + parity_shift) mod 2 was used */
     size_t pairs_chosen; /* the small path's extra pairs at the end */
     size_t searches;     /* heaps of the small path's loop whose step 3 ran */
+    size_t scatters;     /* heaps whose step 3 began with a scatter phase */
 } sgi_sparse_stats;
 
 /* The sparse-space enumerator: same contract as sg_enumerate.  Heap h is
