@@ -190,12 +190,15 @@ static inline int wanted_take(sparse *sp, sg_value x)
 }
 
 /* Step 1's mark of option value x: st[AT(x)] = mark on the stamps, or
- * with use_bits (a constant in each caller) a bit of the set bits. */
+ * with use_bits > 0 (a constant in each caller) a bit of the set bits,
+ * whose words are use_bits apart (1, or LANES in this thread's
+ * interleaved group sets). */
 static inline __attribute__((always_inline)) void
-sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, int use_bits, size_t x)
+sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, size_t use_bits,
+            size_t x)
 {
     if (use_bits)
-        bits[x / 64] |= (uint64_t)1 << (x % 64);
+        bits[x / 64 * use_bits] |= (uint64_t)1 << (x % 64);
     else
         st[AT(x)] = mark;
 }
