@@ -146,7 +146,7 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     sp->gok = 0;
     if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
         return -1;
-    if (want <= GBITS_MAX_SIZE && !sp->no_gbits &&
+    if (want >= GBITS_MIN_SIZE && want <= GBITS_MAX_SIZE && !sp->no_gbits &&
         !(sp->gbits = malloc(LANES * sp->bw * sizeof *sp->gbits)))
         return -1;
     if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
