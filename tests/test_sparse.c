@@ -527,14 +527,17 @@ static void test_fixed_rules(void **state)
     static const char *codes[] = {"4!.0",     "0.6",    "0.77", "0.07",
                                   "0.16",     "0.1777", "4.07", "0.54!",
                                   "0.777777", "4.7!",   "0.4",  "0.356"};
-    sgi_test_switches scalar_sw = {0}, single_sw = {0};
+    sgi_test_switches scalar_sw = {0}, single_sw = {0}, stamp_sw = {0};
     sg_enum_options scalar = {.test = &scalar_sw};
     sg_enum_options single = {.test = &single_sw};
+    sg_enum_options stamps = {.test = &stamp_sw};
     tu_rng g;
 
     (void)state;
     scalar_sw.no_simd = 1;
     single_sw.no_threads = 1;
+    stamp_sw.no_threads = 1;
+    stamp_sw.no_gbits = 1;
     tu_rng_init(&g, 506);
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         const size_t n = 3000;
@@ -553,6 +556,61 @@ static void test_fixed_rules(void **state)
          * and mask 0, use by default). */
         sparse_check_opt(&single, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         sparse_check_opt(&single, &r, n, 0, 1, want, codes[i]);
+        /* this thread's group marks on the stamps, not bit sets */
+        sparse_check_opt(&stamps, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
+        sparse_check_opt(&stamps, &r, n, SGI_SPARSE_AUTO, 2, want, codes[i]);
+        sparse_check_opt(&stamps, &r, n, 0, 4, want, codes[i]);
+        free(want);
+        sg_rule_clear(&r);
+    }
+}
+
+/* Step 3's scatter phase (SCATTER_NEED): 0.764, whose heaps want hundreds
+ * of rare values from early on, in two- and four-byte values, with and
+ * without AVX2 and the helper thread, and with this thread's group marks
+ * on bit sets (GBITS_MAX_SIZE) or stamps, against naive; the runs must
+ * really have scattered. */
+static void test_scatter_phase(void **state)
+{
+    static const char *codes[] = {"0.764"};
+    sgi_test_switches scalar_sw = {0}, single_sw = {0}, stamp_sw = {0};
+    sg_enum_options scalar = {.test = &scalar_sw};
+    sg_enum_options single = {.test = &single_sw};
+    sg_enum_options stamps = {.test = &stamp_sw};
+    const sg_enum_options *opts[] = {NULL, &scalar, &single, &stamps};
+    const size_t n = 12000;
+
+    (void)state;
+    scalar_sw.no_simd = 1;
+    single_sw.no_threads = 1;
+    stamp_sw.no_threads = 1;
+    stamp_sw.no_gbits = 1;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        sg_rule r;
+        uint32_t *want;
+
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        want = naive_values(&r, n);
+        for (unsigned width = 2; width <= 4; width += 2) {
+            for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
+                sg_seq s;
+                sg_error err;
+                sgi_sparse_stats stats;
+
+                sg_seq_init(&s);
+                assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
+                assert_int_equal(sgi_enumerate_sparse(&s, &r, n,
+                                                      SGI_SPARSE_AUTO, &stats,
+                                                      opts[o], &err),
+                                 SG_OK);
+                check_values(&s, want, n, codes[i], SGI_SPARSE_AUTO);
+                if (stats.scatters < n / 40)
+                    fail_msg("%s (width %u, options %zu): %zu scatter "
+                             "phases in %zu heaps",
+                             codes[i], width, o, stats.scatters, n);
+                sg_seq_clear(&s);
+            }
+        }
         free(want);
         sg_rule_clear(&r);
     }
@@ -1594,6 +1652,7 @@ int main(void)
         cmocka_unit_test(test_random_hex),
         cmocka_unit_test(test_random_scalar),
         cmocka_unit_test(test_fixed_rules),
+        cmocka_unit_test(test_scatter_phase),
         cmocka_unit_test(test_small_blocks),
         cmocka_unit_test(test_wide_small),
         cmocka_unit_test(test_chosen_pairs),

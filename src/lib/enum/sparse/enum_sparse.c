@@ -113,6 +113,7 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     sp->no_threads = sp->nhelp == 0;
     sp->no_wide = sw.no_wide;
     sp->no_extra = sw.no_extra;
+    sp->no_gbits = sw.no_gbits;
     sp->target = lp->n;
     sp->balance = 256;
     /* a deep run holds the prefix and twice the window: a slide every W
@@ -179,6 +180,7 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
         stats->repicks = sp->repicks;
         stats->pairs_chosen = sp->nextra;
         stats->searches = sp->searches;
+        stats->scatters = sp->scatters;
     }
     sgi_sparse_free(sp);
     return st;

@@ -30,6 +30,8 @@ void sgi_sparse_free(sparse *sp)
     free(sp->rpos);
     free(sp->rval);
     free(sp->stamp);
+    free(sp->seen);
+    free(sp->gbits);
     free(sp->hist);
     free(sp->common);
     free(sp->rarev);
@@ -136,7 +138,16 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     sp->cmask = malloc(sp->bw * sizeof *sp->cmask);
     sp->rmask = malloc(sp->bw * sizeof *sp->rmask);
     sp->wbits = calloc(sp->bw, sizeof *sp->wbits);
-    if (!sp->cmask || !sp->rmask || !sp->wbits)
+    free(sp->seen);
+    sp->seen = calloc(want, sizeof *sp->seen);
+    sp->seen_tag = 0;
+    free(sp->gbits);
+    sp->gbits = NULL;
+    sp->gok = 0;
+    if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
+        return -1;
+    if (want >= GBITS_MIN_SIZE && want <= GBITS_MAX_SIZE && !sp->no_gbits &&
+        !(sp->gbits = malloc(LANES * sp->bw * sizeof *sp->gbits)))
         return -1;
     if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
         return -1;

@@ -102,6 +102,46 @@ static void filter_clear(sparse *sp, sg_value c)
     sp->filter = 0;
 }
 
+/* The bits of the 64 values from w * 64 on that step 3's scatter phase
+ * saw (seen[x] == tag). */
+static inline uint64_t seen_word(const uint8_t *seen, uint8_t tag, size_t w)
+{
+    const uint8_t *p = seen + w * 64;
+    uint64_t m = 0;
+    unsigned i;
+
+    for (i = 0; i < 64; i++)
+        m |= (uint64_t)(p[i] == tag) << i;
+    return m;
+}
+
+#ifdef SPARSE_AVX2
+__attribute__((target("avx2"))) static uint64_t
+avx2_seen_word(const uint8_t *seen, uint8_t tag, size_t w);
+#endif
+
+/* The wanted values (all below c) that step 3's scatter phase saw leave
+ * the wanted set; returns how many are still wanted. */
+static size_t scatter_sweep(sparse *sp, sg_value c)
+{
+    size_t w, need = 0, nw = c / 64 + 1 < sp->bw ? c / 64 + 1 : sp->bw;
+
+    for (w = 0; w < nw; w++) {
+        uint64_t b = sp->wbits[w];
+        if (!b)
+            continue;
+#ifdef SPARSE_AVX2
+        if (sp->simd)
+            b &= ~avx2_seen_word(sp->seen, sp->seen_tag, w);
+        else
+#endif
+            b &= ~seen_word(sp->seen, sp->seen_tag, w);
+        sp->wbits[w] = b;
+        need += popcount64(b);
+    }
+    return need;
+}
+
 /* The first index i < nr with rp[i] >= pos (rp ascending). */
 static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 {
@@ -150,12 +190,15 @@ static inline int wanted_take(sparse *sp, sg_value x)
 }
 
 /* Step 1's mark of option value x: st[AT(x)] = mark on the stamps, or
- * with use_bits (a constant in each caller) a bit of the set bits. */
+ * with use_bits > 0 (a constant in each caller) a bit of the set bits,
+ * whose words are use_bits apart (1, or LANES in this thread's
+ * interleaved group sets). */
 static inline __attribute__((always_inline)) void
-sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, int use_bits, size_t x)
+sparse_mark(stamp_t *st, stamp_t mark, uint64_t *bits, size_t use_bits,
+            size_t x)
 {
     if (use_bits)
-        bits[x / 64] |= (uint64_t)1 << (x % 64);
+        bits[x / 64 * use_bits] |= (uint64_t)1 << (x % 64);
     else
         st[AT(x)] = mark;
 }

@@ -25,7 +25,8 @@
  * on the stamps instead of the small path's two-word sets, so that the
  * two paths can be compared; no_extra, no chosen pairs in the small
  * path's step 1 (sgi_sparse_extra_build); no_avx512, the AVX2 code on a CPU
- * with AVX-512.  The tag is the one sg_enum_options' opaque `test` names
+ * with AVX-512; no_gbits, this thread's group marks on the stamps at
+ * every size (GBITS_MAX_SIZE in sparse_impl.h).  The tag is the one sg_enum_options' opaque `test` names
  * in sgexplore.h.
  */
 typedef struct sg_test_switches {
@@ -36,6 +37,7 @@ typedef struct sg_test_switches {
     int no_wide;      /* no small path for values 64..127 */
     int no_extra;     /* no chosen pairs in the small path's step 1 */
     int no_avx512;    /* AVX2 where the CPU has AVX-512 too */
+    int no_gbits;     /* group marks on the stamps only */
 } sgi_test_switches;
 
 /* The switches of opt: all off without options or switches. */
@@ -68,6 +70,7 @@ typedef struct sgi_sparse_stats {
     int parity_shift;    /* with it: (h + parity_shift) mod 2 was used */
     size_t pairs_chosen; /* the small path's extra pairs at the end */
     size_t searches;     /* heaps of the small path's loop whose step 3 ran */
+    size_t scatters;     /* heaps whose step 3 began with a scatter phase */
 } sgi_sparse_stats;
 
 /* The sparse-space enumerator: same contract as sg_enumerate.  Heap h is

@@ -122,6 +122,35 @@
 #define XWORTH 65536 /* (and only with this many heaps still to go) */
 #define XSPLITS 4    /* (more split digits: no extra terms) */
 
+/*
+ * Step 3 starts with a scatter phase while at least SCATTER_NEED values
+ * are wanted: the xor of every pair is stored as seen[x] = tag, without
+ * a test, and the wanted set is swept against seen after each block of
+ * pairs; with fewer wanted values the filtered scans take over.  With
+ * hundreds wanted (0.764: 540 a heap by 2^17, of up to 4,665) nearly
+ * every low byte is in the filter, most of its hits are false, and each
+ * costs a branch that the CPU cannot predict.
+ */
+#ifndef SCATTER_NEED
+#define SCATTER_NEED 64
+#endif
+
+/*
+ * Up to this size this thread marks its groups of LANES heaps on bit sets
+ * (a bit per value and heap, cleared for each group: size / 8 bytes a
+ * heap, 16 KB a group at 16,384, within the L1 cache) instead of the
+ * stamps (32 bytes a value, 512 KB at 16,384: the L2 cache).  0.764 has
+ * some 12,000 rare heaps, so about 36,000 marks a heap.
+ */
+#ifndef GBITS_MAX_SIZE
+#define GBITS_MAX_SIZE 32768
+#endif
+/* ... and from this size on: below it the stamps fit in L1 as well (32
+ * KB at 1,024) and a store costs less than the bits' read-modify-write
+ * (Grundy's game to 3·10^6, size 512: 4.55-4.63 s with the stamps,
+ * 4.75-5.13 with the bits). */
+#define GBITS_MIN_SIZE 2048
+
 /* Values stay below this (the tables are indexed by value). */
 #define SPARSE_VALUE_LIMIT ((size_t)1 << 30)
 
@@ -300,6 +329,17 @@ typedef struct sparse {
     unsigned rgen, tgen; /* R's rebuilds; the terms were built at tgen */
     int tok;             /* toff/tval (and boff, bval) are valid */
 
+    /* this thread's group marks as bit sets (see GBITS_MAX_SIZE): bw
+     * words per heap of the group, NULL above that size; gok: the
+     * current group's marks are there, not on the stamps */
+    uint64_t *gbits;
+    int gok;
+
+    /* step 3's scatter phase (see SCATTER_NEED): a byte per value, the
+     * xors of the pairs scattered for the current heap at seen_tag */
+    uint8_t *seen;
+    uint8_t seen_tag;
+
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
     uint32_t want_low[256];
@@ -308,8 +348,9 @@ typedef struct sparse {
     int filter; /* want_tab holds step 3's wanted values */
 
     /* for sgi_sparse_stats: heaps whose step 3 needed every pair, mask
-     * changes, small_run heaps whose step 3 ran */
-    size_t full_scans, repicks, searches;
+     * changes, small_run heaps whose step 3 ran, heaps whose step 3 began
+     * with a scatter phase */
+    size_t full_scans, repicks, searches, scatters;
 
     /* bit sets of value, size bits each (bw words): the common and the
      * rare values, and step 3's wanted values */
@@ -340,8 +381,8 @@ typedef struct sparse {
     int par_ok, flipped;
     sparse_window win; /* a deep run's window (window.c) */
     /* tests: values of 64..127 take the stamps, not small_run; no
-     * extra terms (sgi_sparse_extra_build) */
-    int no_wide, no_extra;
+     * extra terms (sgi_sparse_extra_build); no group bit sets (gbits) */
+    int no_wide, no_extra, no_gbits;
 } sparse;
 
 /* What sparse_run keeps from one superblock to the next (run.c). */
@@ -403,6 +444,7 @@ static inline void no_block(sparse *sp)
 
     for (j = 0; j < sp->nsplit; j++)
         sp->far_lo[j] = sp->far_hi[j] = sp->skip_lo[j] = sp->skip_hi[j] = 0;
+    sp->gok = 0;
 }
 
 /* Values below v, split like set_lo and set_hi's sets (run.c). */
