@@ -568,8 +568,8 @@ static void test_fixed_rules(void **state)
 /* Step 3's scatter phase (SCATTER_NEED): 0.764, whose heaps want hundreds
  * of rare values from early on, in two- and four-byte values, with and
  * without AVX2 and the helper thread, and with this thread's group marks
- * on bit sets (GBITS_MAX_SIZE) or stamps, against naive; the runs must
- * really have scattered. */
+ * on bit sets (GBITS_MAX_SIZE) or stamps, against naive; the runs
+ * without the helper thread must really have scattered. */
 static void test_scatter_phase(void **state)
 {
     static const char *codes[] = {"0.764"};
@@ -604,7 +604,10 @@ static void test_scatter_phase(void **state)
                                                       opts[o], &err),
                                  SG_OK);
                 check_values(&s, want, n, codes[i], SGI_SPARSE_AUTO);
-                if (stats.scatters < n / 40)
+                /* counted on the runs without the helper thread: with
+                 * it, how many heaps reach step 3 on this thread depends
+                 * on the load (one run of make -j2 check counted fewer) */
+                if (o >= 2 && stats.scatters < n / 40)
                     fail_msg("%s (width %u, options %zu): %zu scatter "
                              "phases in %zu heaps",
                              codes[i], width, o, stats.scatters, n);
