@@ -24,7 +24,8 @@
  * With a parity mask, which option values of heap m step 1 marks depends
  * on the parity of m - k (the header's part 2): when it is odd, the lists
  * of sgi_sparse_lists (made for even m - k) swap roles.  Called before each
- * heap; the swap is of pointers, counts and two words.
+ * heap; the swap is of pointers, counts and two words.  (small_run_body
+ * swaps its own copies of the sets instead, leaving these as they are.)
  */
 static inline void sparse_flip(sparse *sp, size_t m)
 {
