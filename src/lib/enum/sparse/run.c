@@ -331,8 +331,7 @@ small_run_body(sparse *sp, sg_seq *s, size_t e, sg_value *out, int simd,
     const uint64_t cu0 = fl ? ur0 : uc0, ru0 = fl ? uc0 : ur0;
     const uint64_t cu1 = fl ? ur1 : uc1, ru1 = fl ? uc1 : ur1;
     const uint64_t d0 = cu0 ^ ru0, d1 = cu1 ^ ru1;
-    const size_t pm = par ? (size_t)(sp->pmask & 1) : 0;
-    const size_t kpar = sp->kpar;
+    const size_t pm = par ? (size_t)(sp->pmask & 1) : 0, kpar = sp->kpar;
     const size_t *to;
     const sg_value *tv;
     const size_t ns = sp->nsplit;
