@@ -1311,6 +1311,48 @@ static void test_parity_games(void **state)
     }
 }
 
+/*
+ * 0.106's parity mask on the small path's loop (small_run, with the sets
+ * of common and rare values swapped at every other heap) and its chosen
+ * pairs (picked from heaps of both parities): step 3 runs there
+ * (searches), the values agree with the naive method and, to the end,
+ * with the plain mask 13 (9,898 rare heaps: the stamps and the small
+ * path without the parity), the portable code and no chosen pairs.
+ */
+static void test_parity_small_run(void **state)
+{
+    const size_t n = tu_scaled(140000), nn = tu_scaled(30000);
+    sgi_test_switches sw[2] = {{0}};
+    sg_enum_options opts[2] = {{.test = &sw[0]}, {.test = &sw[1]}};
+    sgi_sparse_stats st;
+    sg_value max;
+    sg_rule r;
+    uint32_t *want, *naive;
+
+    (void)state;
+    sw[0].no_extra = 1;
+    sw[1].no_simd = 1;
+    want = auto_values(&r, "0.106", n, &st, &max);
+    if (!st.parity || st.mask != 13 || st.rare != 15)
+        fail_msg("0.106: mask %u parity %d, %zu rare", (unsigned)st.mask,
+                 st.parity, st.rare);
+    if (st.searches == 0)
+        fail_msg("0.106: the small path's loop never ran");
+    if (cpu_avx2() && n == 140000 && st.pairs_chosen == 0)
+        fail_msg("0.106: no pairs chosen");
+    naive = naive_values(&r, nn);
+    for (size_t h = 0; h < nn; h++)
+        if (naive[h] != want[h])
+            fail_msg("0.106: G(%zu) = %u, naive %u", h, (unsigned)want[h],
+                     (unsigned)naive[h]);
+    free(naive);
+    sparse_check_opt(NULL, &r, n, 13, 1, want, "0.106 plain mask");
+    for (size_t k = 0; k < 2; k++)
+        sparse_check_opt(&opts[k], &r, n, SGI_SPARSE_AUTO, 1, want, "0.106");
+    free(want);
+    sg_rule_clear(&r);
+}
+
 /* Forced masks outside the convention are input errors, not crashes. */
 static void test_bad_mask(void **state)
 {
@@ -1666,6 +1708,7 @@ int main(void)
         cmocka_unit_test(test_random_parity),
         cmocka_unit_test(test_repick_mode),
         cmocka_unit_test(test_parity_games),
+        cmocka_unit_test(test_parity_small_run),
         cmocka_unit_test(test_bad_mask),
         cmocka_unit_test(test_sparse_space_parity),
         cmocka_unit_test(test_extension),

@@ -77,8 +77,8 @@
  * c = 1 as -w; a parity mask is taken only when it is strictly better than
  * the best plain mask (sgi_sparse_mask_pick_ext), so games without a
  * parity space keep their plain mask and their speed.  With q = 1 the
- * small path's multi-heap loop (small_run1) is not used: it keeps one
- * classification for all its heaps.
+ * small path's multi-heap loop (small_run1) swaps its sets of common and
+ * rare values at every other heap, as sparse_flip swaps the lists.
  *
  * The method's parts are in this folder (sparse_impl.h lists them); this
  * file holds its entry points and what a run does before its first

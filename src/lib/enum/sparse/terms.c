@@ -135,16 +135,20 @@ void sgi_sparse_extra_build(sparse *sp, const sg_seq *s, size_t m)
     for (h = lo; h < m; h++) {
         const size_t v = GV(h);
         uint64_t got[2] = {0, 0}, *w = left[h - lo];
+        /* heap h's rare values: with a parity mask the lists swap with
+         * the parity of h - k (sparse_flip; the current ones are m's) */
+        const uint64_t *rm =
+            (int)(sp->pmask & ((h ^ sp->kpar) & 1)) != sp->flipped ? sp->cmask
+                                                                   : sp->rmask;
         w[0] = w[1] = 0;
-        if (v >= half || is_rare(sp->mask, (sg_value)v))
+        if (v >= half || heap_rare(sp, (sg_value)v, h))
             continue;
         for (i = 0; i < sp->nterm + sp->none; i++) {
             size_t x = sp->tval[i] ^ GV(h - sp->toff[i]);
             got[x / 64 % 2] |= (uint64_t)(x < 128) << (x % 64);
         }
-        w[0] = sp->rmask[0] & below_lo((sg_value)v) & ~got[0];
-        w[1] =
-            (sp->bw > 1 ? sp->rmask[1] : 0) & below_hi((sg_value)v) & ~got[1];
+        w[0] = rm[0] & below_lo((sg_value)v) & ~got[0];
+        w[1] = (sp->bw > 1 ? rm[1] : 0) & below_hi((sg_value)v) & ~got[1];
         need +=
             (size_t)(__builtin_popcountll(w[0]) + __builtin_popcountll(w[1]));
         nh++;
