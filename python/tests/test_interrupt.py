@@ -14,6 +14,18 @@ import sgexplore as sg
 from brute import grundy_values
 
 
+@pytest.fixture(autouse=True)
+def sigint_by_default():
+    """Python's own SIGINT handler during each test: a shell that starts
+    a job in the background without job control (`cmd &` in a script)
+    makes it ignore SIGINT, and Python then installs no handler, so a
+    real Ctrl-C would never reach the module."""
+    old = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 def slow_moves(n):  # three options per heap, nothing to prove
     return [[n - k] for k in (1, 4, 9) if k <= n]
 
