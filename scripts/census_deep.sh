@@ -6,7 +6,7 @@
 # See docs/CENSUS.md, "The open three-digit games".
 #
 # Usage: census_deep.sh [-s SECONDS] [-m MAX] [-w WORK] [-o OUT] [-c CODES]
-#                       [-W WINDOW] [-C CPU]
+#                       [-W WINDOW] [-C CPU] [-k CARRY]
 #   -s SECONDS  each code's time (default 60); a rerun resumes each run
 #               from its checkpoint and gives it SECONDS more; 0: no run,
 #               only the table from the reports there are
@@ -27,6 +27,13 @@
 #               issue's "one CPU-hour" for a dense code is -C 3600 on any
 #               machine, however loaded (each rerun gets the CPU left
 #               divided by the processors, at least 60 s, at most SECONDS)
+#   -k CARRY    carry each code's run between machines through the folder
+#               CARRY (in the repository: data/census/deep-carry): before a
+#               code runs, its checkpoint CARRY/CODE.ck.xz is imported into
+#               WORK's cache unless that cache is as far, and its records
+#               (CODE.json, .cpu, .seconds) copied into an empty WORK;
+#               after each run they go back, the checkpoint exported and
+#               compressed with xz (the file is removed once the run ends)
 # The program is $SGEXPLORE when set, else ./sgexplore; every run is
 # under `nice -n $SG_DEEP_NICE` (default 10) with its default threads; each
 # run's CPU time (user + system, its threads summed) is added up in
@@ -41,7 +48,8 @@ usage() {
 }
 
 seconds=60 max=2^28 work=census-work out=data/census only= window= cpu_goal=
-while getopts s:m:w:o:c:W:C:h opt; do
+carry=
+while getopts s:m:w:o:c:W:C:k:h opt; do
     case $opt in
     s) seconds=$OPTARG ;;
     m) max=$OPTARG ;;
@@ -50,6 +58,7 @@ while getopts s:m:w:o:c:W:C:h opt; do
     c) only=$OPTARG ;;
     W) window=$OPTARG ;;
     C) cpu_goal=$OPTARG ;;
+    k) carry=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -103,10 +112,46 @@ run_code() {
     echo "census_deep: $code: $(head -c 300 "$work/deep/$code.err")" >&2
     return $reported
 }
+# carry_in CODE: the carried run of CODE (-k) into WORK.
+carry_in() {
+    local code=$1 f
+    [[ -n $carry && -f $carry/$code.ck.xz ]] || return 0
+    xz -dc "$carry/$code.ck.xz" > "$work/deep/$code.ck"
+    "$sg" cache import-checkpoint "$work/deep/$code.ck" --db "$work/deep.db" >&2
+    rm -f "$work/deep/$code.ck"
+    if [[ ! -e $work/deep/$code.cpu ]]; then
+        for f in json cpu seconds; do
+            [[ ! -f $carry/$code.$f ]] || cp "$carry/$code.$f" "$work/deep/$code.$f"
+        done
+    fi
+}
+# carry_out CODE: WORK's run of CODE back into CARRY (-k), each file
+# written beside and renamed, so that a cut leaves the old one whole.
+carry_out() {
+    local code=$1 f
+    [[ -n $carry ]] || return 0
+    mkdir -p "$carry"
+    for f in json cpu seconds; do
+        [[ ! -f $work/deep/$code.$f ]] ||
+            { cp "$work/deep/$code.$f" "$carry/.$code.$f" &&
+              mv "$carry/.$code.$f" "$carry/$code.$f"; }
+    done
+    if grep -q -- '--seconds ran out' "$work/deep/$code.json" 2>/dev/null; then
+        "$sg" cache export-checkpoint "$code" "$work/deep/$code.ck" \
+            --db "$work/deep.db" >&2 &&
+            xz -6 -T1 -c "$work/deep/$code.ck" > "$carry/.$code.ck.xz" &&
+            mv "$carry/.$code.ck.xz" "$carry/$code.ck.xz"
+        rm -f "$work/deep/$code.ck"
+    else
+        rm -f "$carry/$code.ck.xz" # the run ended: its row is final
+    fi
+}
 procs=$(nproc 2>/dev/null || echo 1)
 while read -r code; do
-    [[ $seconds != 0 ]] || break
+    carry_in "$code"
+    [[ $seconds != 0 ]] || continue
     run_code "$code" "$seconds" || continue
+    carry_out "$code"
     [[ -n $cpu_goal ]] || continue
     while (($(cpu_of "$code") < cpu_goal)) &&
         grep -q -- '--seconds ran out' "$work/deep/$code.json" 2>/dev/null; do
@@ -114,6 +159,7 @@ while read -r code; do
         ((secs >= 60)) || secs=60
         ((secs <= seconds)) || secs=$seconds
         run_code "$code" "$secs" || break
+        carry_out "$code"
     done
 done < "$work/deep.run"
 

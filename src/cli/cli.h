@@ -411,6 +411,11 @@ int cli_deep_run(const cli_args *a);
  * has none, else an exit status. */
 int cli_deep_show(sg_store *db, const char *key, int json);
 
+/* `cache export-checkpoint RULE FILE` and `cache import-checkpoint FILE`
+ * (deep_file.c): a deep run's checkpoint carried between caches. */
+int cli_deep_export(const cli_args *a, int json);
+int cli_deep_import(const cli_args *a, int json);
+
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
 

@@ -28,9 +28,12 @@ const cli_command cli_cmd_cache = {
     "cache list [--status S] [--family F] [--format table|json]\n"
     "cache show RULE [--json]\n"
     "cache drop RULE\n"
-    "cache path",
+    "cache path\n"
+    "cache export-checkpoint RULE FILE\n"
+    "cache import-checkpoint FILE",
     "Inspect the SQLite cache.  List its rules, show or drop one, print its\n"
-    "path.  The cache is --db PATH, else $SGEXPLORE_DB, else\n"
+    "path; carry a deep run's checkpoint to another cache through a file.\n"
+    "The cache is --db PATH, else $SGEXPLORE_DB, else\n"
     "$XDG_CACHE_HOME/sgexplore/cache.db, else ~/.cache/sgexplore/cache.db.",
     CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT,
     cache_opts,
@@ -592,7 +595,12 @@ static int cache_run(const cli_command *self, cli_args *a)
         return cmd_drop(a, json);
     if (strcmp(sub, "path") == 0)
         return cmd_path(a, json);
-    cli_error("cache: unknown subcommand '%s' (list, show, drop or path)",
+    if (strcmp(sub, "export-checkpoint") == 0)
+        return cli_deep_export(a, json);
+    if (strcmp(sub, "import-checkpoint") == 0)
+        return cli_deep_import(a, json);
+    cli_error("cache: unknown subcommand '%s' (list, show, drop, path, "
+              "export-checkpoint or import-checkpoint)",
               cli_quote(sub));
     return EXIT_USAGE;
 }

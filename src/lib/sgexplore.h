@@ -817,6 +817,25 @@ sg_status sg_store_checkpoint_list(sg_store *st,
 sg_status sg_store_checkpoint_drop(sg_store *st, const char *rule, int *found,
                                    sg_error *err);
 
+/* The rule's checkpoint written to the file `path` (a new file renamed
+ * into place), with a header naming the rule, *heaps and the state's
+ * hash, so that a run can be carried to another machine
+ * (docs/DEEP.md, "Checkpoint files").  SG_E_UNKNOWN when the rule has
+ * none. */
+sg_status sg_store_checkpoint_export(sg_store *st, const char *rule,
+                                     const char *path, uint64_t *heaps,
+                                     sg_error *err);
+
+/* Store the checkpoint of the file `path` (sg_store_checkpoint_export's)
+ * after checking its hash and that its state loads as a deep run of its
+ * rule at its heap count: *rule (malloc'd) and *heaps are the file's,
+ * *had the heaps of the cache's own checkpoint of that rule (0: none).
+ * A cache whose checkpoint is as far or further keeps it (*stored = 0).
+ * A damaged file is SG_E_IO and stores nothing. */
+sg_status sg_store_checkpoint_import(sg_store *st, const char *path,
+                                     char **rule, uint64_t *heaps,
+                                     uint64_t *had, int *stored, sg_error *err);
+
 /* ------------------------------------------------------------------ */
 /* The cached analysis (src/lib/api/flow.c)                             */
 /* ------------------------------------------------------------------ */

@@ -247,6 +247,10 @@ assert all("largest" not in l for l in lines if "rule" in l)' "$T/cache_list.jso
 run cache_show cache_show 0 "$SG" cache show 0.07 --json
 run cache_show_deep deep 0 "$SG" cache show 0.167 --json
 run cache_path cache_path 0 "$SG" cache path --json
+run cache_export cache_export_checkpoint 0 \
+    "$SG" cache export-checkpoint 0.167 "$T/c.ck" --json
+run cache_import cache_import_checkpoint 0 \
+    "$SG" cache import-checkpoint "$T/c.ck" --db "$T/ck.db" --json
 run merge merge 0 "$SG" merge "$T/out.db" "$DB" --json
 run verify verify 0 "$SG" verify 0.07 --json
 "$SG" 0.07 --export-certificate "$T/c.cert" --quiet --heap 1 >/dev/null
