@@ -392,6 +392,24 @@ out:
     return rc;
 }
 
+/* The sum of walk state s, sorted, into q->fail (the failing sum a
+ * check_only caller may use): 1, or -1 when out of memory. */
+static int failing_sum(qctx *q, const pwalk *w, size_t s)
+{
+    size_t L = 0;
+    uint32_t t;
+
+    for (t = (uint32_t)s; t != 0; t = w->ps[t].parent)
+        L++;
+    if (sg_grow(&q->fail, &q->capfail, L + 1, sizeof *q->fail))
+        return nomem(q), -1;
+    q->nfail = L;
+    for (t = (uint32_t)s; t != 0; t = w->ps[t].parent)
+        q->fail[--L] = w->ps[t].heap;
+    qsort(q->fail, q->nfail, sizeof *q->fail, cmp_u32);
+    return 1;
+}
+
 /* (2): the walk over (u, f, C).  0 when every state passes, 1 when a
  * counterexample was found and refined, 2 past the budget (said), -1 on
  * failure. */
@@ -453,7 +471,7 @@ int sgi_mquot_check_outcomes(qctx *q)
     if (s == w.nps)
         rc = 0;
     else if (q->check_only)
-        rc = 1;
+        rc = failing_sum(q, &w, s);
     else
         rc = outcome_counterexample(q, &w, s);
     goto out;
@@ -560,6 +578,7 @@ out:
     free(q.parent);
     free(q.pgen);
     free(q.mul);
+    free(q.fail);
     sg_seq_clear(&q.g);
     return rc;
 }

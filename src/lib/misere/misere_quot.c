@@ -359,7 +359,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
         k = q.pk + 1;
     }
     for (; k <= n; k++) {
-        int rc;
+        int rc, monoid_tried = 0;
         nT0 = q.nT;
         if (heap_start(&q, k)) {
             st = SG_E_NOMEM;
@@ -400,6 +400,25 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
                  * more heaps free, at last with the exact search (the
                  * test sums are kept) */
                 int nr = next_rung(&q);
+                if (nr == 0 && !monoid_tried) {
+                    /* no rung left: candidates built as monoids, then
+                     * the exact search */
+                    monoid_tried = 1;
+                    nr = sgi_mquot_monoid(&q);
+                    if (nr == 1) {
+                        rc = 0;
+                        break;
+                    }
+                    if (nr == 2) {
+                        st = sg_error_set(err, SG_E_UNKNOWN, -1,
+                                          "the quotient of heaps 1..%zu has "
+                                          "more than %zu elements "
+                                          "(--max-order; it has %zu)",
+                                          k, max_order, q.nq);
+                        rc = 1;
+                        break;
+                    }
+                }
                 if (nr < 0) {
                     st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
                     break;

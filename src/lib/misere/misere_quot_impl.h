@@ -176,6 +176,17 @@ int sgi_mquot_check_outcomes(qctx *q);
 int sgi_mquot_check_reduced(const qctx *q);
 
 /* ------------------------------------------------------------------ */
+/* misere_monoid.c                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Heap k's candidates built as monoids from the proven Q_{k-1} (after
+ * MisereSolver), each checked by Theorem Q: 1 when one passed (the
+ * hypothesis in q: nq, trans, label, parent, pgen, mul), 2 when one
+ * passed with more than max_order elements, 0 when none did within the
+ * limits, -1 on failure. */
+int sgi_mquot_monoid(qctx *q);
+
+/* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
 /* ------------------------------------------------------------------ */
 
