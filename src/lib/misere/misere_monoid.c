@@ -413,9 +413,11 @@ static int candidate(const mcand *t, const mopts *o, const uint32_t *fh,
 static int install_check(qctx *q, const mcand *c, const uint32_t *parent,
                          const uint32_t *pgen)
 {
-    size_t n = c->n;
+    size_t n = c->n, u;
     int rc;
 
+    if (!n || c->k != q->k)
+        return 1;
     if (sg_grow(&q->trans, &q->captr, n * q->k, sizeof *q->trans) ||
         sg_grow(&q->label, &q->caplab, n, 1) ||
         sg_grow(&q->parent, &q->cappar, n, sizeof *q->parent) ||
@@ -427,7 +429,15 @@ static int install_check(qctx *q, const mcand *c, const uint32_t *parent,
     memcpy(q->pgen, pgen, n * sizeof *pgen);
     q->nq = n;
     q->hyp_complete = 1;
+    if ((q->flags & SGI_MQUOT_MONOID_CORRUPT) && n > 1) /* tests: fool it */
+        q->label[n / 2] ^= 1;
     q->nfail = 0;
+    /* the product table is read off the tree parent/pgen: it must be
+     * the candidate's own breadth-first tree, every state reached (4) */
+    for (u = 1; u < n; u++)
+        if (parent[u] >= u || pgen[u] < 1 || pgen[u] > q->k ||
+            c->trans[(size_t)parent[u] * q->k + pgen[u] - 1] != u)
+            return 1;
     q->check_only = 1;
     rc = sgi_mquot_check_commute(q);
     if (rc == 0)

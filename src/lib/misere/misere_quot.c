@@ -294,6 +294,36 @@ static sg_status stop_status(qctx *q, int rc, sg_status st)
     return st;
 }
 
+/* Heap q->k's candidates built as monoids (misere_monoid.c), once per
+ * heap: 1 when the heap is finished (*rc 0: proven; *rc 1 and *st set:
+ * proven larger than --max-order), 0 when the learning goes on, -1 on
+ * failure. */
+static int monoid_rung(qctx *q, int *tried, int *rc, sg_status *st)
+{
+    int mr;
+
+    *tried = 1;
+    mr = sgi_mquot_monoid(q);
+    q->nfail = 0; /* a failure of the monoid's, not of the oracle's */
+    if (mr == 1) {
+        q->monoid_heaps++;
+        q->fast = 0; /* not learned from the fast oracle */
+        *rc = 0;
+        return 1;
+    }
+    if (mr == 2) {
+        *st = sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                           "the quotient of heaps 1..%zu has more than %zu "
+                           "elements (--max-order; it has %zu)",
+                           q->k, q->max_order, q->nq);
+        *rc = 1;
+        return 1;
+    }
+    if (mr == 0 && q->err)
+        q->err->code = SG_OK;
+    return mr;
+}
+
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
                              size_t max_order, size_t budget,
                              volatile sig_atomic_t *cancel, sg_error *err)
@@ -306,6 +336,17 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
                                   size_t max_order, size_t budget,
                                   const sg_mquot *from,
                                   volatile sig_atomic_t *cancel, sg_error *err)
+{
+    return sgi_misere_quotient_test(m, r, n, max_order, budget, from, cancel, 0,
+                                    NULL, err);
+}
+
+sg_status sgi_misere_quotient_test(sg_mquot *m, const sg_rule *r, size_t n,
+                                   size_t max_order, size_t budget,
+                                   const sg_mquot *from,
+                                   volatile sig_atomic_t *cancel,
+                                   unsigned flags, size_t *monoid_heaps,
+                                   sg_error *err)
 {
     qctx q;
     sg_status st = SG_OK;
@@ -326,6 +367,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
     q.budget = budget;
     q.max_order = max_order;
     q.cancel = cancel;
+    q.flags = flags;
     sg_seq_init(&q.g);
     if ((st = sg_enumerate(&q.g, r, n + 2, NULL, err)))
         goto out;
@@ -368,6 +410,15 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
         }
         for (;;) {
             q.inconsistent = 0;
+            if ((flags & SGI_MQUOT_MONOID_FIRST) && !monoid_tried) {
+                int mr = monoid_rung(&q, &monoid_tried, &rc, &st);
+                if (mr != 0) {
+                    if (mr < 0)
+                        rc = -1;
+                    break;
+                }
+                continue;
+            }
             if (cancel && *cancel) {
                 sg_error_set(err, SG_E_INTERRUPTED, -1, "interrupted");
                 rc = -1;
@@ -400,24 +451,13 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
                  * more heaps free, at last with the exact search (the
                  * test sums are kept) */
                 int nr = next_rung(&q);
-                if (nr == 0 && !monoid_tried) {
-                    /* no rung left: candidates built as monoids, then
-                     * the exact search */
-                    monoid_tried = 1;
-                    nr = sgi_mquot_monoid(&q);
-                    if (nr == 1) {
-                        rc = 0;
+                if (nr >= 0 && !monoid_tried) {
+                    /* candidates built as monoids, then the next rung */
+                    int mr = monoid_rung(&q, &monoid_tried, &rc, &st);
+                    if (mr > 0)
                         break;
-                    }
-                    if (nr == 2) {
-                        st = sg_error_set(err, SG_E_UNKNOWN, -1,
-                                          "the quotient of heaps 1..%zu has "
-                                          "more than %zu elements "
-                                          "(--max-order; it has %zu)",
-                                          k, max_order, q.nq);
-                        rc = 1;
-                        break;
-                    }
+                    if (mr < 0)
+                        nr = -1;
                 }
                 if (nr < 0) {
                     st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
@@ -450,6 +490,8 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
         m->orders[k] = q.nq;
         m->fast_heaps += q.fast;
     }
+    if (monoid_heaps)
+        *monoid_heaps = q.monoid_heaps;
     m->suffixes = q.nT;
     m->states = q.states;
     m->positions = sgi_mis_search_positions(q.search) +

@@ -89,8 +89,10 @@ typedef struct qctx {
     unsigned char *mval; /* their outcomes */
     size_t *mslot;       /* key index + 1, 0 when empty */
     size_t mn, mcapk, mcapv, mnslots, kw;
-    int rung;       /* 0: no free heap; then more heaps free each rung */
-    uint32_t *fail; /* the sum where the fast oracle contradicted itself */
+    int rung;            /* 0: no free heap; then more heaps free each rung */
+    unsigned flags;      /* SGI_MQUOT_MONOID_* (tests) */
+    size_t monoid_heaps; /* heaps proven by the monoid rung */
+    uint32_t *fail;      /* the sum where the fast oracle contradicted itself */
     size_t nfail, capfail;
 } qctx;
 
