@@ -294,49 +294,15 @@ static int mark(mcand *c, const mopts *o)
 static int reduce(const mcand *c, mcand *out, uint32_t **parent,
                   uint32_t **pgen)
 {
-    size_t n = c->n, k = c->k, u, h, ncls = 2, prev = 0, nslots = 1024, m;
+    size_t n = c->n, k = c->k, u, h, ncls, m;
     uint32_t *cls = malloc(n * sizeof *cls), *ncl = malloc(n * sizeof *ncl);
-    uint32_t *sig = malloc((k + 1) * sizeof *sig), *ord = NULL, *inv = NULL;
-    size_t *slot = NULL;
+    uint32_t *ord = NULL, *inv = NULL;
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    while (nslots < 2 * n)
-        nslots *= 2;
-    if (!cls || !ncl || !sig || !(slot = malloc(nslots * sizeof *slot)))
+    if (!cls || !ncl ||
+        !(ncls = sgi_mquot_moore(n, k, c->trans, c->label, cls)))
         goto out;
-    for (u = 0; u < n; u++)
-        cls[u] = c->label[u];
-    while (ncls != prev) {
-        size_t at, sl;
-        prev = ncls;
-        ncls = 0;
-        memset(slot, 0, nslots * sizeof *slot);
-        for (u = 0; u < n; u++) {
-            sig[0] = cls[u];
-            for (h = 1; h <= k; h++)
-                sig[h] = cls[c->trans[u * k + h - 1]];
-            for (at = sgi_fnv1a(SG_FNV_OFFSET, sig, (k + 1) * sizeof *sig) &
-                      (nslots - 1);
-                 (sl = slot[at]) != 0; at = (at + 1) & (nslots - 1)) {
-                size_t v = sl - 1;
-                if (cls[v] != sig[0])
-                    continue;
-                for (h = 1; h <= k; h++)
-                    if (cls[c->trans[v * k + h - 1]] != sig[h])
-                        break;
-                if (h > k)
-                    break;
-            }
-            if (sl) {
-                ncl[u] = ncl[sl - 1];
-            } else {
-                slot[at] = u + 1;
-                ncl[u] = (uint32_t)ncls++;
-            }
-        }
-        memcpy(cls, ncl, n * sizeof *cls);
-    }
     /* the classes breadth first from the identity's */
     if (!(ord = malloc(ncls * sizeof *ord)) ||
         !(inv = malloc(ncls * sizeof *inv)) ||
@@ -382,8 +348,6 @@ static int reduce(const mcand *c, mcand *out, uint32_t **parent,
 out:
     free(cls);
     free(ncl);
-    free(sig);
-    free(slot);
     free(ord);
     free(inv);
     if (rc)

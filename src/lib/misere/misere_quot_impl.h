@@ -177,6 +177,12 @@ int sgi_mquot_check_outcomes(qctx *q);
  * on failure. */
 int sgi_mquot_check_reduced(const qctx *q);
 
+/* Moore's refinement of states 0..n-1 under the heaps 1..k (trans) and
+ * P (label): cls[u] the class of u, numbered by first state; the number
+ * of classes, 0 when out of memory. */
+size_t sgi_mquot_moore(size_t n, size_t k, const uint32_t *trans,
+                       const unsigned char *label, uint32_t *cls);
+
 /* ------------------------------------------------------------------ */
 /* misere_monoid.c                                                      */
 /* ------------------------------------------------------------------ */
