@@ -28,7 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* At most this many elements in a product before reduction. */
+/* At most this many elements in a product before reduction (and fewer
+ * when the misère byte budget says so: its heaps' table and the
+ * marking's sets take about 8 (k + 2) bytes each). */
 #define MON_MAX_ELEMS ((size_t)1 << 20)
 
 /* Candidates up to this many times --max-order are checked (on the
@@ -51,6 +53,7 @@ typedef struct mopts {
     uint32_t *part; /* 3 per option */
     size_t *at;     /* options of heap h: at[h] .. at[h + 1] - 1 */
     size_t n, cap;
+    size_t max_elems; /* the size limit of a product */
 } mopts;
 
 static void mcand_clear(mcand *c)
@@ -113,7 +116,7 @@ static uint32_t bump(uint32_t c, uint32_t idx, uint32_t per)
  * the states reached from the identity: into out.  0, 1 past the size
  * limit, -1 when out of memory. */
 static int product(const mcand *t, const uint32_t *fh, const uint32_t *idx,
-                   const uint32_t *per, size_t m, mcand *out)
+                   const uint32_t *per, size_t m, size_t max_elems, mcand *out)
 {
     size_t k = t->k, kw = m + 1, cap = 0, nslots = 1024, n = 0, s, h, i;
     uint32_t *tup = NULL, *slot = NULL, *fi = NULL, *cur = NULL;
@@ -152,7 +155,7 @@ static int product(const mcand *t, const uint32_t *fh, const uint32_t *idx,
                 if (!memcmp(tup + (sl - 1) * kw, cur, kw * sizeof *cur))
                     break;
             if (!sl) {
-                if (n == MON_MAX_ELEMS) {
+                if (n >= max_elems) {
                     rc = 1;
                     goto out;
                 }
@@ -362,7 +365,7 @@ static int candidate(const mcand *t, const mopts *o, const uint32_t *fh,
                      mcand *out, uint32_t **parent, uint32_t **pgen)
 {
     mcand big;
-    int rc = product(t, fh, idx, per, m, &big);
+    int rc = product(t, fh, idx, per, m, o->max_elems, &big);
 
     if (rc)
         return rc;
@@ -523,6 +526,9 @@ int sgi_mquot_monoid(qctx *q)
         return 0;
     if (opts_build(q, &o))
         goto oom;
+    o.max_elems = q->budget / (8 * (k + 2));
+    if (o.max_elems > MON_MAX_ELEMS)
+        o.max_elems = MON_MAX_ELEMS;
     /* Q_{k-1} with heap k the identity, then heap k free (index 2,
      * period 2) */
     start.k = k;
