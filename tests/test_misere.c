@@ -342,6 +342,99 @@ static void test_quotient_check_rungs(void **state)
     sg_rule_clear(&r);
 }
 
+/* Two quotients of the same heaps are the same machine (the numbering
+ * is breadth first from the identity, whoever found it). */
+static void assert_same_quotient(const sg_mquot *a, const sg_mquot *b)
+{
+    assert_int_equal(a->heaps, b->heaps);
+    assert_int_equal(a->order, b->order);
+    assert_memory_equal(a->orders, b->orders,
+                        (a->heaps + 1) * sizeof *a->orders);
+    assert_memory_equal(a->trans, b->trans,
+                        a->order * a->heaps * sizeof *a->trans);
+    assert_memory_equal(a->p, b->p, a->order);
+}
+
+/* The candidates built as monoids (misere_monoid.c), tried first at every
+ * heap, give the quotients the learning gives, each passing the check
+ * again; with one P bit of every candidate flipped (a candidate built to
+ * fool the check) none is accepted, and the learning still finds the
+ * same quotients. */
+static void test_quotient_monoid(void **state)
+{
+    static const char *codes[] = {"0.77",  "0.07", "0.137", "0.75", "0.123",
+                                  "0.312", "0.34", "0.71",  "0.15", "0.16"};
+    static const size_t heaps[] = {16, 18, 17, 16, 16, 16, 16, 16, 18, 13};
+    size_t c;
+
+    (void)state;
+    for (c = 0; c < sizeof codes / sizeof *codes; c++) {
+        sg_rule r;
+        sg_error err;
+        sg_mquot a, b, d;
+        size_t mh = 0, md = 99;
+
+        sg_rule_init(&r);
+        assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, codes[c], &err),
+                         SG_OK);
+        sg_mquot_init(&a);
+        sg_mquot_init(&b);
+        sg_mquot_init(&d);
+        assert_int_equal(sg_misere_quotient(&a, &r, heaps[c], 1024,
+                                            (size_t)64 << 20, NULL, &err),
+                         SG_OK);
+        assert_int_equal(sgi_misere_quotient_test(
+                             &b, &r, heaps[c], 1024, (size_t)64 << 20, NULL,
+                             NULL, SGI_MQUOT_MONOID_FIRST, &mh, &err),
+                         SG_OK);
+        assert_true(mh > 0);
+        assert_same_quotient(&a, &b);
+        assert_int_equal(sgi_mquot_verify(&r, b.heaps, b.order, b.trans, b.p,
+                                          (size_t)64 << 20, &err),
+                         0);
+        assert_int_equal(
+            sgi_misere_quotient_test(
+                &d, &r, heaps[c], 1024, (size_t)64 << 20, NULL, NULL,
+                SGI_MQUOT_MONOID_FIRST | SGI_MQUOT_MONOID_CORRUPT, &md, &err),
+            SG_OK);
+        assert_int_equal(md, 0);
+        assert_same_quotient(&a, &d);
+        sg_mquot_clear(&a);
+        sg_mquot_clear(&b);
+        sg_mquot_clear(&d);
+        sg_rule_clear(&r);
+    }
+}
+
+/* 0.07's heap 27, where every rung of the fast oracle fails (the
+ * quotient of heaps 1..27 has 176 elements, as MisereSolver's): the
+ * monoid rung proves it, and the check confirms it on its own. */
+static void test_quotient_monoid_dawson(void **state)
+{
+    sg_rule r;
+    sg_error err;
+    sg_mquot q;
+    size_t mh = 0;
+
+    (void)state;
+    sg_rule_init(&r);
+    assert_int_equal(sg_rule_parse(&r, SG_SYNTAX_RULE, "0.07", &err), SG_OK);
+    sg_mquot_init(&q);
+    assert_int_equal(sgi_misere_quotient_test(&q, &r, 27, 1024,
+                                              (size_t)64 << 20, NULL, NULL, 0,
+                                              &mh, &err),
+                     SG_OK);
+    assert_int_equal(q.heaps, 27);
+    assert_true(mh > 0);
+    assert_int_equal(q.order, 176);
+    assert_int_equal(q.orders[25], 144);
+    assert_int_equal(sgi_mquot_verify(&r, q.heaps, q.order, q.trans, q.p,
+                                      (size_t)64 << 20, &err),
+                     0);
+    sg_mquot_clear(&q);
+    sg_rule_clear(&r);
+}
+
 /* The quotient's outcomes and winning moves against the exact search
  * (sg_misere_position_analyse with no tame heap) on random sums of Kayles
  * heaps 1..12. */
@@ -405,6 +498,8 @@ int main(void)
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_quotient_check),
         cmocka_unit_test(test_quotient_check_rungs),
+        cmocka_unit_test(test_quotient_monoid),
+        cmocka_unit_test(test_quotient_monoid_dawson),
         cmocka_unit_test(test_quotient_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -459,6 +459,20 @@ sg_status sgi_plot_write_misere(const char *path, sgi_plot_misere *out,
  * (the files of plots/), or NULL. */
 const char *sgi_plot_template(const char *name);
 
+/* misere_quot.c: sg_misere_quotient_from with test flags: MONOID_FIRST
+ * tries the candidates built as monoids first at every heap, before the
+ * learning; MONOID_CORRUPT flips one P bit of every such candidate
+ * before Theorem Q's check, which must then refuse it.  *monoid_heaps
+ * (when not NULL): how many heaps that rung proved. */
+#define SGI_MQUOT_MONOID_FIRST 1u
+#define SGI_MQUOT_MONOID_CORRUPT 2u
+sg_status sgi_misere_quotient_test(sg_mquot *m, const sg_rule *r, size_t n,
+                                   size_t max_order, size_t budget,
+                                   const sg_mquot *from,
+                                   volatile sig_atomic_t *cancel,
+                                   unsigned flags, size_t *monoid_heaps,
+                                   sg_error *err);
+
 /* misere_quot.c: Theorem Q's check (docs/MISERE.md) of a candidate
  * quotient of heaps 1..k of rule r: states 0..nq-1 (0 the empty sum),
  * trans[u * k + h - 1] the state of u plus heap h, label[u] = 1 for the

@@ -76,23 +76,26 @@ int sgi_mquot_check_commute(qctx *q)
     return 0;
 }
 
-/* (3): no two states are indistinguishable in (Q, P) (Moore's
- * refinement: u and v part when some word leads one into P and not the
- * other).  1 when the hypothesis is reduced, 0 when not, -1 on failure. */
-int sgi_mquot_check_reduced(const qctx *q)
+/* Moore's refinement of the states 0..n-1 (heaps 1..k acting by trans,
+ * label the P-portion): cls[u] the class of u, classes numbered in the
+ * order of their first state.  The number of classes, or 0 when out of
+ * memory. */
+size_t sgi_mquot_moore(size_t n, size_t k, const uint32_t *trans,
+                       const unsigned char *label, uint32_t *cls)
 {
-    size_t n = q->nq, k = q->k, u, i, ncls = 2, nslots = 1024, prev = 0;
-    uint32_t *cls = malloc(n * sizeof *cls), *ncl = malloc(n * sizeof *ncl);
+    size_t u, i, ncls = 2, prev = 0, nslots = 1024;
+    uint32_t *ncl = malloc((n ? n : 1) * sizeof *ncl);
     uint32_t *sig = malloc((k + 1) * sizeof *sig);
     size_t *slot = NULL;
-    int rc = -1;
 
     while (nslots < 2 * n)
         nslots *= 2;
-    if (!cls || !ncl || !sig || !(slot = malloc(nslots * sizeof *slot)))
+    if (!ncl || !sig || !(slot = malloc(nslots * sizeof *slot))) {
+        ncls = 0;
         goto out;
+    }
     for (u = 0; u < n; u++)
-        cls[u] = q->label[u];
+        cls[u] = label[u];
     while (ncls != prev) {
         size_t at, sl;
         prev = ncls;
@@ -102,7 +105,7 @@ int sgi_mquot_check_reduced(const qctx *q)
             uint64_t h;
             sig[0] = cls[u];
             for (i = 1; i <= k; i++)
-                sig[i] = cls[q->trans[u * k + i - 1]];
+                sig[i] = cls[trans[u * k + i - 1]];
             h = sgi_fnv1a(SG_FNV_OFFSET, sig, (k + 1) * sizeof *sig);
             for (at = h & (nslots - 1); (sl = slot[at]) != 0;
                  at = (at + 1) & (nslots - 1)) {
@@ -110,7 +113,7 @@ int sgi_mquot_check_reduced(const qctx *q)
                 if (cls[v] != sig[0])
                     continue;
                 for (i = 1; i <= k; i++)
-                    if (cls[q->trans[v * k + i - 1]] != sig[i])
+                    if (cls[trans[v * k + i - 1]] != sig[i])
                         break;
                 if (i > k)
                     break;
@@ -124,13 +127,26 @@ int sgi_mquot_check_reduced(const qctx *q)
         }
         memcpy(cls, ncl, n * sizeof *cls);
     }
-    rc = ncls == n;
 out:
-    free(cls);
     free(ncl);
     free(sig);
     free(slot);
-    return rc;
+    return ncls;
+}
+
+/* (3): no two states are indistinguishable in (Q, P) (Moore's
+ * refinement: u and v part when some word leads one into P and not the
+ * other).  1 when the hypothesis is reduced, 0 when not, -1 on failure. */
+int sgi_mquot_check_reduced(const qctx *q)
+{
+    uint32_t *cls = malloc((q->nq ? q->nq : 1) * sizeof *cls);
+    size_t ncls;
+
+    if (!cls)
+        return -1;
+    ncls = sgi_mquot_moore(q->nq, q->k, q->trans, q->label, cls);
+    free(cls);
+    return ncls ? ncls == q->nq : -1;
 }
 
 /* The product table from the walk's tree: mul[u][v] = u rep(v).  0, 2
@@ -392,6 +408,24 @@ out:
     return rc;
 }
 
+/* The sum of walk state s, sorted, into q->fail (the failing sum a
+ * check_only caller may use): 1, or -1 when out of memory. */
+static int failing_sum(qctx *q, const pwalk *w, size_t s)
+{
+    size_t L = 0;
+    uint32_t t;
+
+    for (t = (uint32_t)s; t != 0; t = w->ps[t].parent)
+        L++;
+    if (sg_grow(&q->fail, &q->capfail, L + 1, sizeof *q->fail))
+        return nomem(q), -1;
+    q->nfail = L;
+    for (t = (uint32_t)s; t != 0; t = w->ps[t].parent)
+        q->fail[--L] = w->ps[t].heap;
+    qsort(q->fail, q->nfail, sizeof *q->fail, cmp_u32);
+    return 1;
+}
+
 /* (2): the walk over (u, f, C).  0 when every state passes, 1 when a
  * counterexample was found and refined, 2 past the budget (said), -1 on
  * failure. */
@@ -453,7 +487,7 @@ int sgi_mquot_check_outcomes(qctx *q)
     if (s == w.nps)
         rc = 0;
     else if (q->check_only)
-        rc = 1;
+        rc = failing_sum(q, &w, s);
     else
         rc = outcome_counterexample(q, &w, s);
     goto out;
@@ -560,6 +594,7 @@ out:
     free(q.parent);
     free(q.pgen);
     free(q.mul);
+    free(q.fail);
     sg_seq_clear(&q.g);
     return rc;
 }

@@ -167,6 +167,60 @@ static size_t memo_find(qctx *q, const uint32_t *key)
     return i;
 }
 
+/* Whether some option of the sorted sum x is a P-position by the fast
+ * oracle (searched at depth): 1 when one is, 0 when none is (*any: x
+ * has an option), -1 on failure; all: ask about every option even past
+ * a P one (the memo keeps the first word of each key, so which options
+ * are asked shapes later answers).  The one loop over the options of a
+ * sum that fast_p and sgi_mquot_fast_agrees share. */
+static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth);
+
+static int some_option_p(qctx *q, const uint32_t *x, size_t len, size_t depth,
+                         int all, int *any)
+{
+    uint32_t *y = malloc((len + 3) * sizeof *y);
+    size_t i, c;
+    int found = 0;
+
+    *any = 0;
+    if (!y)
+        return nomem(q), -1;
+    for (i = 0; i < len && (all ? found >= 0 : !found); i++) {
+        opt_list l;
+        if (i && x[i] == x[i - 1])
+            continue;
+        memset(&l, 0, sizeof l);
+        sgi_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
+        if (l.failed) {
+            free(l.o);
+            free(y);
+            return nomem(q), -1;
+        }
+        for (c = 0; c < l.n && (all ? found >= 0 : !found); c++) {
+            size_t n = 0, a;
+            int k, r;
+            for (a = 0; a < len; a++)
+                if (a != i)
+                    y[n++] = x[a];
+            for (k = 0; k < l.o[c].nparts; k++)
+                y[n++] = (uint32_t)l.o[c].part[k];
+            qsort(y, n, sizeof *y, cmp_u32);
+            *any = 1;
+            if ((r = fast_p(q, y, n, depth)) < 0) {
+                found = -1;
+                break;
+            }
+            if (r)
+                found = 1; /* a move to a P-position */
+        }
+        free(l.o);
+        if (found < 0)
+            break;
+    }
+    free(y);
+    return found;
+}
+
 /* The fast oracle: the outcome of w + j (heap k), w a sum of heaps
  * 1..k-1, memoised on (Phi_{k-1}(w'), j, the counts of the free heaps
  * in w), w' the rest of w.  With no free heap that is exact when the
@@ -178,9 +232,9 @@ static size_t memo_find(qctx *q, const uint32_t *key)
  * 1 (P), 0 (N), -1 on failure. */
 static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
 {
-    size_t j = 0, i, c, slot;
-    uint32_t u = 0, uall = 0, *y = NULL, key[SGI_MQUOT_MAX_FREE + 2];
-    int any = 0, p = 1;
+    size_t j = 0, i, slot;
+    uint32_t u = 0, uall = 0, key[SGI_MQUOT_MAX_FREE + 2];
+    int any = 0, p = 1, r;
 
     while (j < len && x[len - 1 - j] == q->k)
         j++;
@@ -216,42 +270,9 @@ static int fast_p(qctx *q, const uint32_t *x, size_t len, size_t depth)
                      "too large: the quotient's search went too deep");
         return -1;
     }
-    if (!(y = malloc((len + 3) * sizeof *y))) {
-        return nomem(q), -1;
-    }
-    for (i = 0; i < len && p; i++) {
-        opt_list l;
-        if (i && x[i] == x[i - 1])
-            continue;
-        memset(&l, 0, sizeof l);
-        sgi_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
-        if (l.failed) {
-            free(l.o);
-            free(y);
-            return nomem(q), -1;
-        }
-        for (c = 0; c < l.n && p; c++) {
-            size_t n = 0, a;
-            int k, r;
-            for (a = 0; a < len; a++)
-                if (a != i)
-                    y[n++] = x[a];
-            for (k = 0; k < l.o[c].nparts; k++)
-                y[n++] = (uint32_t)l.o[c].part[k];
-            qsort(y, n, sizeof *y, cmp_u32);
-            any = 1;
-            if ((r = fast_p(q, y, n, depth + 1)) < 0) {
-                free(l.o);
-                free(y);
-                return -1;
-            }
-            if (r)
-                p = 0; /* a move to a P-position */
-        }
-        free(l.o);
-    }
-    free(y);
-    p = p && any;
+    if ((r = some_option_p(q, x, len, depth + 1, 0, &any)) < 0)
+        return -1;
+    p = !r && any;
     /* the recursion may have grown the table: find the slot again */
     if ((slot = memo_find(q, key)) == SIZE_MAX ||
         sg_grow(&q->mkey, &q->mcapk, (q->mn + 1) * q->kw, sizeof *q->mkey) ||
@@ -571,45 +592,10 @@ int sgi_mquot_set_free(qctx *q, const uint32_t *h, size_t n)
  * not, -1 on failure. */
 int sgi_mquot_fast_agrees(qctx *q, const uint32_t *x, size_t len)
 {
-    uint32_t *y = malloc((len + 3) * sizeof *y);
-    size_t i, c;
-    int any = 0, p = 1, v;
+    int any, r, v;
 
-    if (!y)
-        return nomem(q), -1;
-    for (i = 0; i < len; i++) {
-        opt_list l;
-        if (i && x[i] == x[i - 1])
-            continue;
-        memset(&l, 0, sizeof l);
-        sgi_moves_heap(q->r, &q->g, x[i], sgi_mquot_list_visit, &l);
-        if (l.failed) {
-            free(l.o);
-            free(y);
-            return nomem(q), -1;
-        }
-        for (c = 0; c < l.n; c++) {
-            size_t n = 0, a;
-            int k, r;
-            for (a = 0; a < len; a++)
-                if (a != i)
-                    y[n++] = x[a];
-            for (k = 0; k < l.o[c].nparts; k++)
-                y[n++] = (uint32_t)l.o[c].part[k];
-            qsort(y, n, sizeof *y, cmp_u32);
-            any = 1;
-            if ((r = fast_p(q, y, n, 0)) < 0) {
-                free(l.o);
-                free(y);
-                return -1;
-            }
-            if (r)
-                p = 0;
-        }
-        free(l.o);
-    }
-    free(y);
-    if ((v = fast_p(q, x, len, 0)) < 0)
+    if ((r = some_option_p(q, x, len, 0, 1, &any)) < 0 ||
+        (v = fast_p(q, x, len, 0)) < 0)
         return -1;
-    return v == (p && any);
+    return v == (!r && any);
 }

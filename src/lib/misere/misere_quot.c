@@ -294,6 +294,118 @@ static sg_status stop_status(qctx *q, int rc, sg_status st)
     return st;
 }
 
+/* Heap q->k's candidates built as monoids (misere_monoid.c), once per
+ * heap: 1 when the heap is finished (*rc 0: proven; *rc 1 and *st set:
+ * proven larger than --max-order), 0 when the learning goes on, -1 on
+ * failure. */
+static int monoid_rung(qctx *q, int *tried, int *rc, sg_status *st)
+{
+    int mr;
+
+    *tried = 1;
+    mr = sgi_mquot_monoid(q);
+    q->nfail = 0; /* a failure of the monoid's, not of the oracle's */
+    if (mr == 1) {
+        q->monoid_heaps++;
+        q->fast = 0; /* not learned from the fast oracle */
+        *rc = 0;
+        return 1;
+    }
+    if (mr == 2) {
+        *st = sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                           "the quotient of heaps 1..%zu has more than %zu "
+                           "elements (--max-order; it has %zu)",
+                           q->k, q->max_order, q->nq);
+        *rc = 1;
+        return 1;
+    }
+    if (mr == 0 && q->err)
+        q->err->code = SG_OK;
+    return mr;
+}
+
+/* Learn and prove heap q->k (started by heap_start): the ladder of
+ * oracles with the monoid rung after rung 0, each hypothesis checked by
+ * Theorem Q.  0 when proven (the hypothesis in q), else the code
+ * stop_status reads, *st set where the reason is known. */
+static int heap_learn(qctx *q, size_t nT0, sg_status *st)
+{
+    int rc, monoid_tried = 0;
+
+    for (;;) {
+        q->inconsistent = 0;
+        if ((q->flags & SGI_MQUOT_MONOID_FIRST) && !monoid_tried) {
+            int mr = monoid_rung(q, &monoid_tried, &rc, st);
+            if (mr != 0) {
+                if (mr < 0)
+                    rc = -1;
+                break;
+            }
+            continue;
+        }
+        if (q->cancel && *q->cancel) {
+            sg_error_set(q->err, SG_E_INTERRUPTED, -1, "interrupted");
+            rc = -1;
+            return rc;
+        }
+        rc = sgi_mquot_hyp_build(q);
+        if (rc == 1 && q->fast) {
+            rc = 3; /* only true outcomes may say "larger" */
+        } else if (rc == 1) {
+            *st = sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                               "the quotient of heaps 1..%zu has more "
+                               "than %zu elements (--max-order)",
+                               q->k, q->max_order);
+            return rc;
+        }
+        if (rc == 0 && (rc = sgi_mquot_check_commute(q)) == 1)
+            continue;
+        if (rc == 0)
+            rc = sgi_mquot_build_mul(q);
+        if (rc == 0 && (rc = sgi_mquot_check_outcomes(q)) == 1)
+            continue;
+        if (rc == 2)
+            return rc;
+        if (rc == 0 && (rc = sgi_mquot_check_reduced(q)) >= 0)
+            rc = rc ? 0 : 3;
+        if (rc == 0)
+            return rc;
+        if ((rc == 3 || (rc < 0 && q->inconsistent)) && q->fast) {
+            /* the fast oracle was wrong: start the heap again with
+             * more heaps free, at last with the exact search (the
+             * test sums are kept) */
+            int nr = next_rung(q);
+            if (nr >= 0 && !monoid_tried) {
+                /* candidates built as monoids, then the next rung */
+                int mr = monoid_rung(q, &monoid_tried, &rc, st);
+                if (mr > 0)
+                    break;
+                if (mr < 0)
+                    nr = -1;
+            }
+            if (nr < 0) {
+                *st =
+                    q->err && q->err->code != SG_OK ? q->err->code : SG_E_NOMEM;
+                break;
+            }
+            q->fast = nr;
+            q->nT = nT0; /* drop the tests a wrong oracle found */
+            sgi_mquot_rows_reset(q);
+            if (q->err)
+                q->err->code = SG_OK;
+            continue;
+        }
+        if (rc == 3) {
+            rc = -1;
+            sg_error_set(q->err, SG_E_UNKNOWN, -1,
+                         "misère quotient: internal inconsistency (a "
+                         "proven hypothesis that is not reduced)");
+        }
+        break;
+    }
+    return rc;
+}
+
 sg_status sg_misere_quotient(sg_mquot *m, const sg_rule *r, size_t n,
                              size_t max_order, size_t budget,
                              volatile sig_atomic_t *cancel, sg_error *err)
@@ -306,6 +418,17 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
                                   size_t max_order, size_t budget,
                                   const sg_mquot *from,
                                   volatile sig_atomic_t *cancel, sg_error *err)
+{
+    return sgi_misere_quotient_test(m, r, n, max_order, budget, from, cancel, 0,
+                                    NULL, err);
+}
+
+sg_status sgi_misere_quotient_test(sg_mquot *m, const sg_rule *r, size_t n,
+                                   size_t max_order, size_t budget,
+                                   const sg_mquot *from,
+                                   volatile sig_atomic_t *cancel,
+                                   unsigned flags, size_t *monoid_heaps,
+                                   sg_error *err)
 {
     qctx q;
     sg_status st = SG_OK;
@@ -326,6 +449,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
     q.budget = budget;
     q.max_order = max_order;
     q.cancel = cancel;
+    q.flags = flags;
     sg_seq_init(&q.g);
     if ((st = sg_enumerate(&q.g, r, n + 2, NULL, err)))
         goto out;
@@ -366,59 +490,7 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
             m->stopped_at = k;
             break;
         }
-        for (;;) {
-            q.inconsistent = 0;
-            if (cancel && *cancel) {
-                sg_error_set(err, SG_E_INTERRUPTED, -1, "interrupted");
-                rc = -1;
-                break;
-            }
-            rc = sgi_mquot_hyp_build(&q);
-            if (rc == 1 && q.fast) {
-                rc = 3; /* only true outcomes may say "larger" */
-            } else if (rc == 1) {
-                st = sg_error_set(err, SG_E_UNKNOWN, -1,
-                                  "the quotient of heaps 1..%zu has more "
-                                  "than %zu elements (--max-order)",
-                                  k, max_order);
-                break;
-            }
-            if (rc == 0 && (rc = sgi_mquot_check_commute(&q)) == 1)
-                continue;
-            if (rc == 0)
-                rc = sgi_mquot_build_mul(&q);
-            if (rc == 0 && (rc = sgi_mquot_check_outcomes(&q)) == 1)
-                continue;
-            if (rc == 2)
-                break;
-            if (rc == 0 && (rc = sgi_mquot_check_reduced(&q)) >= 0)
-                rc = rc ? 0 : 3;
-            if (rc == 0)
-                break;
-            if ((rc == 3 || (rc < 0 && q.inconsistent)) && q.fast) {
-                /* the fast oracle was wrong: start the heap again with
-                 * more heaps free, at last with the exact search (the
-                 * test sums are kept) */
-                int nr = next_rung(&q);
-                if (nr < 0) {
-                    st = err && err->code != SG_OK ? err->code : SG_E_NOMEM;
-                    break;
-                }
-                q.fast = nr;
-                q.nT = nT0; /* drop the tests a wrong oracle found */
-                sgi_mquot_rows_reset(&q);
-                if (err)
-                    err->code = SG_OK;
-                continue;
-            }
-            if (rc == 3) {
-                rc = -1;
-                sg_error_set(err, SG_E_UNKNOWN, -1,
-                             "misère quotient: internal inconsistency (a "
-                             "proven hypothesis that is not reduced)");
-            }
-            break;
-        }
+        rc = heap_learn(&q, nT0, &st);
         if (rc != 0) {
             st = stop_status(&q, rc, st);
             m->stopped_at = k;
@@ -431,6 +503,8 @@ sg_status sg_misere_quotient_from(sg_mquot *m, const sg_rule *r, size_t n,
         m->orders[k] = q.nq;
         m->fast_heaps += q.fast;
     }
+    if (monoid_heaps)
+        *monoid_heaps = q.monoid_heaps;
     m->suffixes = q.nT;
     m->states = q.states;
     m->positions = sgi_mis_search_positions(q.search) +

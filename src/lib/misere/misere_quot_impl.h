@@ -89,8 +89,10 @@ typedef struct qctx {
     unsigned char *mval; /* their outcomes */
     size_t *mslot;       /* key index + 1, 0 when empty */
     size_t mn, mcapk, mcapv, mnslots, kw;
-    int rung;       /* 0: no free heap; then more heaps free each rung */
-    uint32_t *fail; /* the sum where the fast oracle contradicted itself */
+    int rung;            /* 0: no free heap; then more heaps free each rung */
+    unsigned flags;      /* SGI_MQUOT_MONOID_* (tests) */
+    size_t monoid_heaps; /* heaps proven by the monoid rung */
+    uint32_t *fail;      /* the sum where the fast oracle contradicted itself */
     size_t nfail, capfail;
 } qctx;
 
@@ -174,6 +176,23 @@ int sgi_mquot_check_outcomes(qctx *q);
 /* (3): 1 when no two states are indistinguishable, 0 when some are, -1
  * on failure. */
 int sgi_mquot_check_reduced(const qctx *q);
+
+/* Moore's refinement of states 0..n-1 under the heaps 1..k (trans) and
+ * P (label): cls[u] the class of u, numbered by first state; the number
+ * of classes, 0 when out of memory. */
+size_t sgi_mquot_moore(size_t n, size_t k, const uint32_t *trans,
+                       const unsigned char *label, uint32_t *cls);
+
+/* ------------------------------------------------------------------ */
+/* misere_monoid.c                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Heap k's candidates built as monoids from the proven Q_{k-1} (after
+ * MisereSolver), each checked by Theorem Q: 1 when one passed (the
+ * hypothesis in q: nq, trans, label, parent, pgen, mul), 2 when one
+ * passed with more than max_order elements, 0 when none did within the
+ * limits, -1 on failure. */
+int sgi_mquot_monoid(qctx *q);
 
 /* ------------------------------------------------------------------ */
 /* Small helpers                                                        */
