@@ -22,6 +22,10 @@
 #   SG_PEERS_SG_TIMEOUT  the same for sgexplore's runs (default 600)
 #   SG_PEERS_ONLY     a bash regular expression: only the cases whose
 #                     name matches it (e.g. '10\^[78]')
+#   SG_PEERS_REPEAT_LIMIT  seconds: a case whose round takes longer runs no
+#                     further rounds (default 10; raise it to get
+#                     SG_PEERS_RUNS rounds of a case of a few seconds on a
+#                     loaded host)
 #
 # The peers are built outside this repository from their public sources;
 # nothing of theirs is kept here.  As done for the run in docs/BENCHMARKS.md:
@@ -34,9 +38,17 @@
 #   ogsolve: needs the clap 4.0 crate; Debian's librust-clap-dev and
 #     librust-clap-derive-dev provide it under /usr/share/cargo/registry.
 #     Copy ogs/ and ogsolve/ out of the workspace (whose other members
-#     need crates Debian lacks), point a private CARGO_HOME/config.toml's
-#     [source.crates-io] at that directory (offline), then in ogsolve/:
-#     RUSTFLAGS="-C target-cpu=native" cargo build --release
+#     need crates Debian lacks) into one folder, write a private
+#     CARGO_HOME's config.toml:
+#       [source.crates-io]
+#       replace-with = "debian"
+#       [source.debian]
+#       directory = "/usr/share/cargo/registry"
+#       [net]
+#       offline = true
+#     then in ogsolve/: CARGO_HOME=that-folder \
+#       RUSTFLAGS="-C target-cpu=native" cargo build --release
+#     (built with rustup's cargo and rustc 1.95 for docs/BENCHMARKS.md)
 #
 # What each case runs (N values means heaps 0..N-1):
 #   sgexplore  `sgbench enum RULE N` or, for a proven case,
@@ -65,8 +77,8 @@ RUNS=${SG_PEERS_RUNS:-3}
 TIMEOUT=${SG_PEERS_TIMEOUT:-60}
 SG_TIMEOUT=${SG_PEERS_SG_TIMEOUT:-600}
 OGM=${OGSOLVE_METHOD:-rc2}
-# A case whose first round takes longer than this (seconds) runs once.
-REPEAT_LIMIT=10
+# A case whose round takes longer than this (seconds) runs no more rounds.
+REPEAT_LIMIT=${SG_PEERS_REPEAT_LIMIT:-10}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
@@ -143,8 +155,11 @@ tczajka_run() {
     T_CPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
 }
 
+# The median; of an even count, the mean of the middle two (not the lower:
+# a case cut to two rounds by REPEAT_LIMIT would report its faster run).
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-    END { print v[int((NR + 1) / 2)] }'; }
+    END { if (NR % 2) print v[(NR + 1) / 2]
+          else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 ratio() { awk -v p="$1" -v s="$2" 'BEGIN {
     if (s <= 0) print "-"; else printf "x%.1f", p / s }'; }
