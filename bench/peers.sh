@@ -111,12 +111,23 @@ timed() {
     return $rc
 }
 
+# child_cpu SUB: the CPU seconds (user + system) used so far by the one
+# child of the subshell SUB, the analyser ("?" when it is gone).
+child_cpu() {
+    local pid st=
+    for pid in $(cat "/proc/$1/task/$1/children" 2> /dev/null); do
+        st=$(cut -d' ' -f14,15 "/proc/$pid/stat" 2> /dev/null)
+    done
+    [ -z "$st" ] && { echo "?"; return; }
+    echo "$st" | awk -v t="$(getconf CLK_TCK)" '{ printf "%.1f", ($1 + $2) / t }'
+}
+
 # tczajka_run RULE K: run tczajka's analyze until it prints "n=2^K" (K
 # empty: until it finds the period), then stop it; sets T_CPU and T_WALL
 # and T_NOTE (how it ended).
 tczajka_run() {
     local rule=$1 k=$2 sub pid line left end=$((SECONDS + TIMEOUT)) u s w st
-    local t0
+    local t0 reached
     rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
     (
         TIMEFORMAT='%3U %3S %3R'
@@ -125,6 +136,7 @@ tczajka_run() {
     sub=$!
     t0=$(date +%s.%N)
     T_NOTE="timeout ${TIMEOUT} s"
+    reached=
     exec 3< "$TMP/fifo"
     while left=$((end - SECONDS)) && ((left > 0)) &&
         IFS= read -r -t "$left" line <&3; do
@@ -133,7 +145,15 @@ tczajka_run() {
             break
         fi
         case $line in "Found period"*) T_NOTE=${line#Found }; break ;; esac
+        # How far a run that times out got: its last power of two, with
+        # the CPU seconds it had used when it reported it.
+        if [[ $line == n=2^* ]]; then
+            reached="${line%% *}"
+            reached="${reached#n=} values after $(child_cpu "$sub") s"
+        fi
     done
+    [[ $T_NOTE == timeout* ]] && [ -n "$reached" ] &&
+        T_NOTE="$T_NOTE (it reported $reached)"
     # The subshell's only child is the analyser: when it is to be stopped,
     # its CPU time is read from /proc first (bash's `time` reports nothing
     # for a killed command), then it is ended by its id.
