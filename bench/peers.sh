@@ -22,6 +22,10 @@
 #   SG_PEERS_SG_TIMEOUT  the same for sgexplore's runs (default 600)
 #   SG_PEERS_ONLY     a bash regular expression: only the cases whose
 #                     name matches it (e.g. '10\^[78]')
+#   SG_PEERS_REPEAT_LIMIT  seconds: a case whose round takes longer runs no
+#                     further rounds (default 10; raise it to get
+#                     SG_PEERS_RUNS rounds of a case of a few seconds on a
+#                     loaded host)
 #
 # The peers are built outside this repository from their public sources;
 # nothing of theirs is kept here.  As done for the run in docs/BENCHMARKS.md:
@@ -34,9 +38,17 @@
 #   ogsolve: needs the clap 4.0 crate; Debian's librust-clap-dev and
 #     librust-clap-derive-dev provide it under /usr/share/cargo/registry.
 #     Copy ogs/ and ogsolve/ out of the workspace (whose other members
-#     need crates Debian lacks), point a private CARGO_HOME/config.toml's
-#     [source.crates-io] at that directory (offline), then in ogsolve/:
-#     RUSTFLAGS="-C target-cpu=native" cargo build --release
+#     need crates Debian lacks) into one folder, write a private
+#     CARGO_HOME's config.toml:
+#       [source.crates-io]
+#       replace-with = "debian"
+#       [source.debian]
+#       directory = "/usr/share/cargo/registry"
+#       [net]
+#       offline = true
+#     then in ogsolve/: CARGO_HOME=that-folder \
+#       RUSTFLAGS="-C target-cpu=native" cargo build --release
+#     (built with rustup's cargo and rustc 1.95 for docs/BENCHMARKS.md)
 #
 # What each case runs (N values means heaps 0..N-1):
 #   sgexplore  `sgbench enum RULE N` or, for a proven case,
@@ -65,8 +77,8 @@ RUNS=${SG_PEERS_RUNS:-3}
 TIMEOUT=${SG_PEERS_TIMEOUT:-60}
 SG_TIMEOUT=${SG_PEERS_SG_TIMEOUT:-600}
 OGM=${OGSOLVE_METHOD:-rc2}
-# A case whose first round takes longer than this (seconds) runs once.
-REPEAT_LIMIT=10
+# A case whose round takes longer than this (seconds) runs no more rounds.
+REPEAT_LIMIT=${SG_PEERS_REPEAT_LIMIT:-10}
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
 
@@ -99,12 +111,23 @@ timed() {
     return $rc
 }
 
+# child_cpu SUB: the CPU seconds (user + system) used so far by the one
+# child of the subshell SUB, the analyser ("?" when it is gone).
+child_cpu() {
+    local pid st=
+    for pid in $(cat "/proc/$1/task/$1/children" 2> /dev/null); do
+        st=$(cut -d' ' -f14,15 "/proc/$pid/stat" 2> /dev/null)
+    done
+    [ -z "$st" ] && { echo "?"; return; }
+    echo "$st" | awk -v t="$(getconf CLK_TCK)" '{ printf "%.1f", ($1 + $2) / t }'
+}
+
 # tczajka_run RULE K: run tczajka's analyze until it prints "n=2^K" (K
 # empty: until it finds the period), then stop it; sets T_CPU and T_WALL
 # and T_NOTE (how it ended).
 tczajka_run() {
     local rule=$1 k=$2 sub pid line left end=$((SECONDS + TIMEOUT)) u s w st
-    local t0
+    local t0 reached
     rm -f "$TMP/fifo" && mkfifo "$TMP/fifo"
     (
         TIMEFORMAT='%3U %3S %3R'
@@ -113,6 +136,7 @@ tczajka_run() {
     sub=$!
     t0=$(date +%s.%N)
     T_NOTE="timeout ${TIMEOUT} s"
+    reached=
     exec 3< "$TMP/fifo"
     while left=$((end - SECONDS)) && ((left > 0)) &&
         IFS= read -r -t "$left" line <&3; do
@@ -121,7 +145,15 @@ tczajka_run() {
             break
         fi
         case $line in "Found period"*) T_NOTE=${line#Found }; break ;; esac
+        # How far a run that times out got: its last power of two, with
+        # the CPU seconds it had used when it reported it.
+        if [[ $line == n=2^* ]]; then
+            reached="${line%% *}"
+            reached="${reached#n=} values after $(child_cpu "$sub") s"
+        fi
     done
+    [[ $T_NOTE == timeout* ]] && [ -n "$reached" ] &&
+        T_NOTE="$T_NOTE (it reported $reached)"
     # The subshell's only child is the analyser: when it is to be stopped,
     # its CPU time is read from /proc first (bash's `time` reports nothing
     # for a killed command), then it is ended by its id.
@@ -143,8 +175,11 @@ tczajka_run() {
     T_CPU=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
 }
 
+# The median; of an even count, the mean of the middle two (not the lower:
+# a case cut to two rounds by REPEAT_LIMIT would report its faster run).
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-    END { print v[int((NR + 1) / 2)] }'; }
+    END { if (NR % 2) print v[(NR + 1) / 2]
+          else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 ratio() { awk -v p="$1" -v s="$2" 'BEGIN {
     if (s <= 0) print "-"; else printf "x%.1f", p / s }'; }
