@@ -47,6 +47,22 @@ void sgi_sparse_free(sparse *sp)
     memset(sp, 0, sizeof *sp);
 }
 
+/* The tail lanes of the marks by remainder (see REM_TAIL_MAX), 0 when
+ * they would not save marks. */
+static size_t rem_tail(const sparse *sp)
+{
+    size_t i, kmin = SIZE_MAX, tail = 1;
+
+    for (i = 0; i < sp->nsplit; i++)
+        if (sp->split[i] < kmin)
+            kmin = sp->split[i];
+    if (sp->nsplit < 2 || sp->kmax == kmin || sp->kmax - kmin > REM_TAIL_MAX)
+        return 0;
+    while (tail < sp->kmax - kmin)
+        tail *= 2;
+    return LANES + tail < LANES * sp->nsplit ? tail : 0;
+}
+
 int sgi_sparse_moves(sparse *sp, const sg_rule *r)
 {
     size_t i, m = r->nterms + 1;
@@ -85,6 +101,7 @@ int sgi_sparse_moves(sparse *sp, const sg_rule *r)
         if ((d & (SG_BIT_ONE | SG_BIT_ALL)) && k > sp->kone)
             sp->kone = k;
     }
+    sp->gtail = rem_tail(sp);
     return 0;
 }
 
@@ -147,7 +164,8 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
         return -1;
     if (want >= GBITS_MIN_SIZE && want <= GBITS_MAX_SIZE && !sp->no_gbits &&
-        !(sp->gbits = malloc(LANES * sp->bw * sizeof *sp->gbits)))
+        !(sp->gbits =
+              malloc((LANES + REM_TAIL_MAX + 1) * sp->bw * sizeof *sp->gbits)))
         return -1;
     if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
         return -1;

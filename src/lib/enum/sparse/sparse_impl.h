@@ -145,6 +145,18 @@
 #ifndef GBITS_MAX_SIZE
 #define GBITS_MAX_SIZE 32768
 #endif
+/*
+ * The pairs (r, m - k - r) of heap m and split digit k depend on the
+ * remainder m - k alone, so a group of LANES heaps with split digits
+ * kmin..kmax has only LANES + kmax - kmin remainders, not LANES * nsplit
+ * (heap, digit) pairs: 0.764's digits 1, 2 and 3 make 10 remainders of
+ * 24.  With bit sets this thread marks each rare once per remainder
+ * (LANES lanes, then a tail of gtail = the power of two >= kmax - kmin,
+ * at most REM_TAIL_MAX) and a heap's marks are the union of its
+ * digits' remainders, bw words each.
+ */
+#define REM_TAIL_MAX 8
+
 /* ... and from this size on: below it the stamps fit in L1 as well (32
  * KB at 1,024) and a store costs less than the bits' read-modify-write
  * (Grundy's game to 3·10^6, size 512: 4.55-4.63 s with the stamps,
@@ -331,9 +343,12 @@ typedef struct sparse {
 
     /* this thread's group marks as bit sets (see GBITS_MAX_SIZE): bw
      * words per heap of the group, NULL above that size; gok: the
-     * current group's marks are there, not on the stamps */
+     * current group's marks are there, not on the stamps (1), or there
+     * by remainder (2, see REM_TAIL_MAX: LANES lanes, then gtail lanes
+     * of their own at gbits + LANES * bw, then a heap's union) */
     uint64_t *gbits;
     int gok;
+    size_t gtail;
 
     /* step 3's scatter phase (see SCATTER_NEED): a byte per value, the
      * xors of the pairs scattered for the current heap at seen_tag */
@@ -349,8 +364,8 @@ typedef struct sparse {
 
     /* for sgi_sparse_stats: heaps whose step 3 needed every pair, mask
      * changes, small_run heaps whose step 3 ran, heaps whose step 3 began
-     * with a scatter phase */
-    size_t full_scans, repicks, searches, scatters;
+     * with a scatter phase, groups marked by remainder */
+    size_t full_scans, repicks, searches, scatters, rgroups;
 
     /* bit sets of value, size bits each (bw words): the common and the
      * rare values, and step 3's wanted values */
@@ -381,8 +396,9 @@ typedef struct sparse {
     int par_ok, flipped;
     sparse_window win; /* a deep run's window (window.c) */
     /* tests: values of 64..127 take the stamps, not small_run; no
-     * extra terms (sgi_sparse_extra_build); no group bit sets (gbits) */
-    int no_wide, no_extra, no_gbits;
+     * extra terms (sgi_sparse_extra_build); no group bit sets (gbits);
+     * group bit sets by heap, not by remainder (REM_TAIL_MAX) */
+    int no_wide, no_extra, no_gbits, no_grem;
 } sparse;
 
 /* What sparse_run keeps from one superblock to the next (run.c). */
