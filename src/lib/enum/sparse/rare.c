@@ -163,7 +163,8 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     sp->gok = 0;
     if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
         return -1;
-    if (want >= GBITS_MIN_SIZE && want <= GBITS_MAX_SIZE && !sp->no_gbits &&
+    if ((want >= GBITS_MIN_SIZE || (sp->gtail && !sp->no_grem)) &&
+        want <= GBITS_MAX_SIZE && !sp->no_gbits &&
         !(sp->gbits =
               malloc((LANES + REM_TAIL_MAX + 1) * sp->bw * sizeof *sp->gbits)))
         return -1;

@@ -160,7 +160,9 @@
 /* ... and from this size on: below it the stamps fit in L1 as well (32
  * KB at 1,024) and a store costs less than the bits' read-modify-write
  * (Grundy's game to 3·10^6, size 512: 4.55-4.63 s with the stamps,
- * 4.75-5.13 with the bits). */
+ * 4.75-5.13 with the bits); at every size when the marks go by
+ * remainder (REM_TAIL_MAX), which makes fewer of them (0.444, size 512:
+ * 3.8 s to 3.1 s, docs/BENCHMARKS.md). */
 #define GBITS_MIN_SIZE 2048
 
 /* Values stay below this (the tables are indexed by value). */
