@@ -567,11 +567,12 @@ static void test_fixed_rules(void **state)
 }
 
 /*
- * This thread's group marks by remainder (REM_TAIL_MAX): codes with
- * split digits a few apart (0.764: 1-3; 4!.764: 0-3 with a `!` at 0;
- * 0.6064!: 1, 3, 4 with a `!` at 4; 0.564!: `!` at 3), with values past
- * 1,024 (size 2,048 and more) or below 256 (0.444, size 512), against
- * the brute force of
+ * This thread's group marks by remainder (REM_TAIL_MAX), and step 3's
+ * scatter tables shared by remainder (REM_SLOTS_MAX; codes without `!`):
+ * codes with split digits a few apart (0.764: 1-3; 4!.764: 0-3 with a
+ * `!` at 0; 0.6064!: 1, 3, 4 with a `!` at 4; 0.564!: `!` at 3; 0.7064:
+ * 1, 3, 4; 0.244: 2, 3), with values past 1,024 (size 2,048 and more)
+ * or below 256 (0.444, size 512), against the brute force of
  * tests/reference.c, in two- and four-byte values, with and without AVX2,
  * by remainder and (no_grem) by heap; the runs by remainder must really
  * have marked most groups that way.
@@ -579,7 +580,7 @@ static void test_fixed_rules(void **state)
 static void test_rem_marks(void **state)
 {
     static const char *codes[] = {"0.764", "4!.764", "0.6064!", "0.564!",
-                                  "0.444"};
+                                  "0.444", "0.7064", "0.244"};
     sgi_test_switches plain_sw = {0}, scalar_sw = {0}, heap_sw = {0};
     const sgi_test_switches *sws[] = {&plain_sw, &scalar_sw, &heap_sw};
     const size_t n = 14000;

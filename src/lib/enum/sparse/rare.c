@@ -31,6 +31,7 @@ void sgi_sparse_free(sparse *sp)
     free(sp->rval);
     free(sp->stamp);
     free(sp->seen);
+    free(sp->sseen);
     free(sp->gbits);
     free(sp->hist);
     free(sp->common);
@@ -61,6 +62,23 @@ static size_t rem_tail(const sparse *sp)
     while (tail < sp->kmax - kmin)
         tail *= 2;
     return LANES + tail < LANES * sp->nsplit ? tail : 0;
+}
+
+/* The scatter tables shared by remainder (see REM_SLOTS_MAX), 0 when
+ * not shared. */
+static size_t rem_slots(const sparse *sp)
+{
+    size_t i, kmin = SIZE_MAX;
+
+    for (i = 0; i < sp->nsplit; i++) {
+        if (sp->split_uneq[i])
+            return 0;
+        if (sp->split[i] < kmin)
+            kmin = sp->split[i];
+    }
+    if (sp->nsplit < 2 || sp->kmax - kmin + 1 > REM_SLOTS_MAX)
+        return 0;
+    return sp->kmax - kmin + 1;
 }
 
 int sgi_sparse_moves(sparse *sp, const sg_rule *r)
@@ -102,6 +120,7 @@ int sgi_sparse_moves(sparse *sp, const sg_rule *r)
             sp->kone = k;
     }
     sp->gtail = rem_tail(sp);
+    sp->nslot = rem_slots(sp);
     return 0;
 }
 
@@ -133,7 +152,7 @@ void sgi_sparse_lists(sparse *sp)
 
 int sgi_sparse_fit(sparse *sp, sg_value max)
 {
-    size_t p = 2, want, old = sp->size;
+    size_t p = 2, want, old = sp->size, i;
     void *t;
 
     while (p <= (size_t)max)
@@ -158,6 +177,15 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     free(sp->seen);
     sp->seen = calloc(want, sizeof *sp->seen);
     sp->seen_tag = 0;
+    free(sp->sseen);
+    sp->sseen = NULL;
+    for (i = 0; i < REM_SLOTS_MAX; i++) {
+        sp->sn[i] = SIZE_MAX;
+        sp->stag[i] = 0;
+    }
+    if (sp->nslot && want <= REM_SEEN_MAX_SIZE && !sp->no_grem &&
+        !(sp->sseen = calloc(sp->nslot * want, 1)))
+        return -1;
     free(sp->gbits);
     sp->gbits = NULL;
     sp->gok = 0;

@@ -157,6 +157,17 @@
  */
 #define REM_TAIL_MAX 8
 
+/*
+ * Step 3's scatter phase, too, scatters the pairs of remainders, each of
+ * which heaps m, m + 1, ... m + kmax - kmin share: without a `!` digit
+ * (which makes a remainder's pairs depend on the digit) each remainder
+ * keeps a table of its own (kmax - kmin + 1 <= REM_SLOTS_MAX of them,
+ * while size <= REM_SEEN_MAX_SIZE) with the pairs scattered so far, and
+ * a heap scatters only what its remainders lack.
+ */
+#define REM_SLOTS_MAX 9
+#define REM_SEEN_MAX_SIZE ((size_t)1 << 20)
+
 /* ... and from this size on: below it the stamps fit in L1 as well (32
  * KB at 1,024) and a store costs less than the bits' read-modify-write
  * (Grundy's game to 3·10^6, size 512: 4.55-4.63 s with the stamps,
@@ -356,6 +367,14 @@ typedef struct sparse {
      * xors of the pairs scattered for the current heap at seen_tag */
     uint8_t *seen;
     uint8_t seen_tag;
+    /* ... shared by remainder (see REM_SLOTS_MAX): nslot tables of size
+     * bytes, slot n % nslot holding the xors of the pairs (a, n - a), 1
+     * <= a < sdone[slot], of remainder sn[slot] at stag[slot]; NULL when
+     * not shared */
+    uint8_t *sseen;
+    size_t nslot;
+    size_t sn[REM_SLOTS_MAX], sdone[REM_SLOTS_MAX];
+    uint8_t stag[REM_SLOTS_MAX];
 
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
