@@ -177,19 +177,19 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     free(sp->seen);
     sp->seen = calloc(want, sizeof *sp->seen);
     sp->seen_tag = 0;
+    free(sp->gbits);
+    sp->gbits = NULL;
+    sp->gok = 0;
     free(sp->sseen);
     sp->sseen = NULL;
     for (i = 0; i < REM_SLOTS_MAX; i++) {
         sp->sn[i] = SIZE_MAX;
         sp->stag[i] = 0;
     }
+    if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
+        return -1;
     if (sp->nslot && want <= REM_SEEN_MAX_SIZE && !sp->no_grem &&
         !(sp->sseen = calloc(sp->nslot * want, 1)))
-        return -1;
-    free(sp->gbits);
-    sp->gbits = NULL;
-    sp->gok = 0;
-    if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
         return -1;
     if ((want >= GBITS_MIN_SIZE || (sp->gtail && !sp->no_grem)) &&
         want <= GBITS_MAX_SIZE && !sp->no_gbits &&

@@ -170,9 +170,8 @@ static size_t scatter_sweep_shared(sparse *sp, sg_value c, const size_t *slots,
     return need;
 }
 
-/* Slot of remainder n (window position np) for step 3's shared scatter
- * tables, taken over (a new tag, nothing scattered yet) when it held
- * another remainder. */
+/* The slot of remainder n in step 3's shared scatter tables, taken over
+ * (a new tag, nothing scattered yet) when it held another remainder. */
 static inline size_t seen_slot(sparse *sp, size_t n)
 {
     size_t sl = n % sp->nslot;
