@@ -10,6 +10,7 @@
  * once; the sparse space of a sequence against brute force.
  */
 #define _DEFAULT_SOURCE
+#include "reference.h"
 #include "testutil.h"
 
 #include <pthread.h>
@@ -560,6 +561,65 @@ static void test_fixed_rules(void **state)
         sparse_check_opt(&stamps, &r, n, SGI_SPARSE_AUTO, 1, want, codes[i]);
         sparse_check_opt(&stamps, &r, n, SGI_SPARSE_AUTO, 2, want, codes[i]);
         sparse_check_opt(&stamps, &r, n, 0, 4, want, codes[i]);
+        free(want);
+        sg_rule_clear(&r);
+    }
+}
+
+/*
+ * This thread's group marks by remainder (REM_TAIL_MAX), and step 3's
+ * scatter tables shared by remainder (REM_SLOTS_MAX; codes without `!`):
+ * codes with split digits a few apart (0.764: 1-3; 4!.764: 0-3 with a
+ * `!` at 0; 0.6064!: 1, 3, 4 with a `!` at 4; 0.564!: `!` at 3; 0.7064:
+ * 1, 3, 4; 0.244: 2, 3), with values past 1,024 (size 2,048 and more)
+ * or below 256 (0.444, size 512), against the brute force of
+ * tests/reference.c, in two- and four-byte values, with and without AVX2,
+ * by remainder and (no_grem) by heap; the runs by remainder must really
+ * have marked most groups that way.
+ */
+static void test_rem_marks(void **state)
+{
+    static const char *codes[] = {"0.764", "4!.764", "0.6064!", "0.564!",
+                                  "0.444", "0.7064", "0.244"};
+    sgi_test_switches plain_sw = {0}, scalar_sw = {0}, heap_sw = {0};
+    const sgi_test_switches *sws[] = {&plain_sw, &scalar_sw, &heap_sw};
+    const size_t n = 14000;
+
+    (void)state;
+    plain_sw.no_threads = scalar_sw.no_threads = heap_sw.no_threads = 1;
+    scalar_sw.no_simd = 1;
+    heap_sw.no_grem = 1;
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        sg_rule r;
+        ref_rule rr;
+        uint32_t *want = malloc(n * sizeof *want);
+
+        assert_non_null(want);
+        assert_int_equal(ref_rule_from_code(&rr, codes[i]), 0);
+        ref_values(want, n, &rr);
+        parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
+        for (unsigned width = 2; width <= 4; width += 2) {
+            for (size_t o = 0; o < sizeof sws / sizeof sws[0]; o++) {
+                sg_enum_options opt = {.test = sws[o]};
+                sg_seq s;
+                sg_error err;
+                sgi_sparse_stats stats;
+
+                sg_seq_init(&s);
+                assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
+                assert_int_equal(sgi_enumerate_sparse(&s, &r, n,
+                                                      SGI_SPARSE_AUTO, &stats,
+                                                      &opt, &err),
+                                 SG_OK);
+                check_values(&s, want, n, codes[i], SGI_SPARSE_AUTO);
+                if (sws[o]->no_grem ? stats.rem_groups != 0
+                                    : stats.rem_groups < n / 8 / 4)
+                    fail_msg("%s (width %u, options %zu): %zu groups by "
+                             "remainder in %zu heaps",
+                             codes[i], width, o, stats.rem_groups, n);
+                sg_seq_clear(&s);
+            }
+        }
         free(want);
         sg_rule_clear(&r);
     }
@@ -1698,6 +1758,7 @@ int main(void)
         cmocka_unit_test(test_random_scalar),
         cmocka_unit_test(test_fixed_rules),
         cmocka_unit_test(test_scatter_phase),
+        cmocka_unit_test(test_rem_marks),
         cmocka_unit_test(test_small_blocks),
         cmocka_unit_test(test_wide_small),
         cmocka_unit_test(test_chosen_pairs),

@@ -114,6 +114,7 @@ static int run_setup(sparse_loop *lp, const sg_rule *r, int64_t mask)
     sp->no_wide = sw.no_wide;
     sp->no_extra = sw.no_extra;
     sp->no_gbits = sw.no_gbits;
+    sp->no_grem = sw.no_grem;
     sp->target = lp->n;
     sp->balance = 256;
     /* a deep run holds the prefix and twice the window: a slide every W
@@ -181,6 +182,7 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
         stats->pairs_chosen = sp->nextra;
         stats->searches = sp->searches;
         stats->scatters = sp->scatters;
+        stats->rem_groups = sp->rgroups;
     }
     sgi_sparse_free(sp);
     return st;

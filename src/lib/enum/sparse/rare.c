@@ -31,6 +31,7 @@ void sgi_sparse_free(sparse *sp)
     free(sp->rval);
     free(sp->stamp);
     free(sp->seen);
+    free(sp->sseen);
     free(sp->gbits);
     free(sp->hist);
     free(sp->common);
@@ -45,6 +46,39 @@ void sgi_sparse_free(sparse *sp)
     free(sp->wbits);
     sgi_sparse_helper_free(sp);
     memset(sp, 0, sizeof *sp);
+}
+
+/* The tail lanes of the marks by remainder (see REM_TAIL_MAX), 0 when
+ * they would not save marks. */
+static size_t rem_tail(const sparse *sp)
+{
+    size_t i, kmin = SIZE_MAX, tail = 1;
+
+    for (i = 0; i < sp->nsplit; i++)
+        if (sp->split[i] < kmin)
+            kmin = sp->split[i];
+    if (sp->nsplit < 2 || sp->kmax == kmin || sp->kmax - kmin > REM_TAIL_MAX)
+        return 0;
+    while (tail < sp->kmax - kmin)
+        tail *= 2;
+    return LANES + tail < LANES * sp->nsplit ? tail : 0;
+}
+
+/* The scatter tables shared by remainder (see REM_SLOTS_MAX), 0 when
+ * not shared. */
+static size_t rem_slots(const sparse *sp)
+{
+    size_t i, kmin = SIZE_MAX;
+
+    for (i = 0; i < sp->nsplit; i++) {
+        if (sp->split_uneq[i])
+            return 0;
+        if (sp->split[i] < kmin)
+            kmin = sp->split[i];
+    }
+    if (sp->nsplit < 2 || sp->kmax - kmin + 1 > REM_SLOTS_MAX)
+        return 0;
+    return sp->kmax - kmin + 1;
 }
 
 int sgi_sparse_moves(sparse *sp, const sg_rule *r)
@@ -85,6 +119,8 @@ int sgi_sparse_moves(sparse *sp, const sg_rule *r)
         if ((d & (SG_BIT_ONE | SG_BIT_ALL)) && k > sp->kone)
             sp->kone = k;
     }
+    sp->gtail = rem_tail(sp);
+    sp->nslot = rem_slots(sp);
     return 0;
 }
 
@@ -116,7 +152,7 @@ void sgi_sparse_lists(sparse *sp)
 
 int sgi_sparse_fit(sparse *sp, sg_value max)
 {
-    size_t p = 2, want, old = sp->size;
+    size_t p = 2, want, old = sp->size, i;
     void *t;
 
     while (p <= (size_t)max)
@@ -144,10 +180,21 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     free(sp->gbits);
     sp->gbits = NULL;
     sp->gok = 0;
+    free(sp->sseen);
+    sp->sseen = NULL;
+    for (i = 0; i < REM_SLOTS_MAX; i++) {
+        sp->sn[i] = SIZE_MAX;
+        sp->stag[i] = 0;
+    }
     if (!sp->cmask || !sp->rmask || !sp->wbits || !sp->seen)
         return -1;
-    if (want >= GBITS_MIN_SIZE && want <= GBITS_MAX_SIZE && !sp->no_gbits &&
-        !(sp->gbits = malloc(LANES * sp->bw * sizeof *sp->gbits)))
+    if (sp->nslot && want <= REM_SEEN_MAX_SIZE && !sp->no_grem &&
+        !(sp->sseen = calloc(sp->nslot * want, 1)))
+        return -1;
+    if ((want >= GBITS_MIN_SIZE || (sp->gtail && !sp->no_grem)) &&
+        want <= GBITS_MAX_SIZE && !sp->no_gbits &&
+        !(sp->gbits =
+              malloc((LANES + REM_TAIL_MAX + 1) * sp->bw * sizeof *sp->gbits)))
         return -1;
     if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
         return -1;

@@ -143,6 +143,50 @@ static size_t scatter_sweep(sparse *sp, sg_value c)
     return need;
 }
 
+/* scatter_sweep with the tables shared by remainder (see
+ * REM_SLOTS_MAX): a value seen in the table of any of slots[0..ns-1]. */
+static size_t scatter_sweep_shared(sparse *sp, sg_value c, const size_t *slots,
+                                   size_t ns)
+{
+    size_t w, j, need = 0, nw = c / 64 + 1 < sp->bw ? c / 64 + 1 : sp->bw;
+
+    for (w = 0; w < nw; w++) {
+        uint64_t b = sp->wbits[w], seen = 0;
+        if (!b)
+            continue;
+        for (j = 0; j < ns; j++) {
+            const uint8_t *t = sp->sseen + slots[j] * sp->size;
+#ifdef SPARSE_AVX2
+            if (sp->simd)
+                seen |= avx2_seen_word(t, sp->stag[slots[j]], w);
+            else
+#endif
+                seen |= seen_word(t, sp->stag[slots[j]], w);
+        }
+        b &= ~seen;
+        sp->wbits[w] = b;
+        need += popcount64(b);
+    }
+    return need;
+}
+
+/* The slot of remainder n in step 3's shared scatter tables, taken over
+ * (a new tag, nothing scattered yet) when it held another remainder. */
+static inline size_t seen_slot(sparse *sp, size_t n)
+{
+    size_t sl = n % sp->nslot;
+
+    if (sp->sn[sl] != n) {
+        sp->sn[sl] = n;
+        sp->sdone[sl] = 1;
+        if (++sp->stag[sl] == 0) {
+            memset(sp->sseen + sl * sp->size, 0, sp->size);
+            sp->stag[sl] = 1;
+        }
+    }
+    return sl;
+}
+
 /* The first index i < nr with rp[i] >= pos (rp ascending). */
 static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
 {

@@ -26,7 +26,8 @@
  * two paths can be compared; no_extra, no chosen pairs in the small
  * path's step 1 (sgi_sparse_extra_build); no_avx512, the AVX2 code on a CPU
  * with AVX-512; no_gbits, this thread's group marks on the stamps at
- * every size (GBITS_MAX_SIZE in sparse_impl.h).  The tag is the one sg_enum_options' opaque `test` names
+ * every size (GBITS_MAX_SIZE in sparse_impl.h); no_grem, those bit sets
+ * one per heap of the group, not one per remainder (REM_TAIL_MAX).  The tag is the one sg_enum_options' opaque `test` names
  * in sgexplore.h.
  */
 typedef struct sg_test_switches {
@@ -38,6 +39,7 @@ typedef struct sg_test_switches {
     int no_extra;     /* no chosen pairs in the small path's step 1 */
     int no_avx512;    /* AVX2 where the CPU has AVX-512 too */
     int no_gbits;     /* group marks on the stamps only */
+    int no_grem;      /* group bit sets by heap, not by remainder */
 } sgi_test_switches;
 
 /* The switches of opt: all off without options or switches. */
@@ -71,6 +73,7 @@ typedef struct sgi_sparse_stats {
     size_t pairs_chosen; /* the small path's extra pairs at the end */
     size_t searches;     /* heaps of the small path's loop whose step 3 ran */
     size_t scatters;     /* heaps whose step 3 began with a scatter phase */
+    size_t rem_groups;   /* groups whose marks went by remainder */
 } sgi_sparse_stats;
 
 /* The sparse-space enumerator: same contract as sg_enumerate.  Heap h is

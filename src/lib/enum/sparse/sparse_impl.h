@@ -145,10 +145,44 @@
 #ifndef GBITS_MAX_SIZE
 #define GBITS_MAX_SIZE 32768
 #endif
+/*
+ * The pairs (r, m - k - r) of heap m and split digit k depend on the
+ * remainder m - k alone, so a group of LANES heaps with split digits
+ * kmin..kmax has only LANES + kmax - kmin remainders, not LANES * nsplit
+ * (heap, digit) pairs: 0.764's digits 1, 2 and 3 make 10 remainders of
+ * 24.  With bit sets this thread marks each rare once per remainder
+ * (LANES lanes, then a tail of gtail = the power of two >= kmax - kmin,
+ * at most REM_TAIL_MAX) and a heap's marks are the union of its
+ * digits' remainders, bw words each.
+ */
+#define REM_TAIL_MAX 8
+
+/*
+ * Step 3's scatter phase, too, scatters the pairs of remainders, each of
+ * which heaps m, m + 1, ... m + kmax - kmin share: without a `!` digit
+ * (which makes a remainder's pairs depend on the digit) each remainder
+ * keeps a table of its own (kmax - kmin + 1 <= REM_SLOTS_MAX of them,
+ * while size <= REM_SEEN_MAX_SIZE) with the pairs scattered so far, and
+ * a heap scatters only what its remainders lack.
+ */
+#define REM_SLOTS_MAX 9
+/* ... and with shared tables the scatter phase runs while this many
+ * values are wanted: the pairs scattered once serve the next heaps too
+ * (0.764 and 0.244 to 2^17, medians of four interleaved runs, 32 against
+ * 64: 7 % and 5 % less CPU time, 16 and 8 no better than 32; callgrind,
+ * 0.764 to 2^16: 1 % more instructions, a quarter fewer mispredicted
+ * branches, 18.7·10^6 against 24.6·10^6). */
+#ifndef SCATTER_NEED_SHARED
+#define SCATTER_NEED_SHARED 32
+#endif
+#define REM_SEEN_MAX_SIZE ((size_t)1 << 20)
+
 /* ... and from this size on: below it the stamps fit in L1 as well (32
  * KB at 1,024) and a store costs less than the bits' read-modify-write
  * (Grundy's game to 3·10^6, size 512: 4.55-4.63 s with the stamps,
- * 4.75-5.13 with the bits). */
+ * 4.75-5.13 with the bits); at every size when the marks go by
+ * remainder (REM_TAIL_MAX), which makes fewer of them (0.444, size 512:
+ * 3.8 s to 3.1 s, docs/BENCHMARKS.md). */
 #define GBITS_MIN_SIZE 2048
 
 /* Values stay below this (the tables are indexed by value). */
@@ -331,14 +365,25 @@ typedef struct sparse {
 
     /* this thread's group marks as bit sets (see GBITS_MAX_SIZE): bw
      * words per heap of the group, NULL above that size; gok: the
-     * current group's marks are there, not on the stamps */
+     * current group's marks are there, not on the stamps (1), or there
+     * by remainder (2, see REM_TAIL_MAX: LANES lanes, then gtail lanes
+     * of their own at gbits + LANES * bw, then a heap's union) */
     uint64_t *gbits;
     int gok;
+    size_t gtail;
 
     /* step 3's scatter phase (see SCATTER_NEED): a byte per value, the
      * xors of the pairs scattered for the current heap at seen_tag */
     uint8_t *seen;
     uint8_t seen_tag;
+    /* ... shared by remainder (see REM_SLOTS_MAX): nslot tables of size
+     * bytes, slot n % nslot holding the xors of the pairs (a, n - a), 1
+     * <= a < sdone[slot], of remainder sn[slot] at stag[slot]; NULL when
+     * not shared */
+    uint8_t *sseen;
+    size_t nslot;
+    size_t sn[REM_SLOTS_MAX], sdone[REM_SLOTS_MAX];
+    uint8_t stag[REM_SLOTS_MAX];
 
     /* step 3's wanted values as a set of low bytes (see want_add) */
     uint8_t want_tab[32];
@@ -349,8 +394,8 @@ typedef struct sparse {
 
     /* for sgi_sparse_stats: heaps whose step 3 needed every pair, mask
      * changes, small_run heaps whose step 3 ran, heaps whose step 3 began
-     * with a scatter phase */
-    size_t full_scans, repicks, searches, scatters;
+     * with a scatter phase, groups marked by remainder */
+    size_t full_scans, repicks, searches, scatters, rgroups;
 
     /* bit sets of value, size bits each (bw words): the common and the
      * rare values, and step 3's wanted values */
@@ -381,8 +426,9 @@ typedef struct sparse {
     int par_ok, flipped;
     sparse_window win; /* a deep run's window (window.c) */
     /* tests: values of 64..127 take the stamps, not small_run; no
-     * extra terms (sgi_sparse_extra_build); no group bit sets (gbits) */
-    int no_wide, no_extra, no_gbits;
+     * extra terms (sgi_sparse_extra_build); no group bit sets (gbits);
+     * group bit sets by heap, not by remainder (REM_TAIL_MAX) */
+    int no_wide, no_extra, no_gbits, no_grem;
 } sparse;
 
 /* What sparse_run keeps from one superblock to the next (run.c). */
