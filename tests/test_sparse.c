@@ -67,10 +67,11 @@ static int split_parity_uniform(const sg_rule *r)
 
 /* Sparse enumeration of r to n values (from a sequence pre-widened to
  * `width` bytes) with the given mask and options (NULL: the defaults),
- * checked against want. */
-static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
-                             size_t n, long long mask, unsigned width,
-                             const uint32_t *want, const char *what)
+ * checked against want; its statistics in *out when out is not NULL. */
+static void sparse_check_stats(const sg_enum_options *opt, const sg_rule *r,
+                               size_t n, long long mask, unsigned width,
+                               const uint32_t *want, const char *what,
+                               sgi_sparse_stats *out)
 {
     sg_seq s;
     sg_error err;
@@ -101,6 +102,16 @@ static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
                      mask, stats.parity, stats.parity_shift);
     }
     sg_seq_clear(&s);
+    if (out)
+        *out = stats;
+}
+
+/* The same without the statistics. */
+static void sparse_check_opt(const sg_enum_options *opt, const sg_rule *r,
+                             size_t n, long long mask, unsigned width,
+                             const uint32_t *want, const char *what)
+{
+    sparse_check_stats(opt, r, n, mask, width, want, what, NULL);
 }
 
 /* The same with the default options. */
@@ -601,23 +612,15 @@ static void test_rem_marks(void **state)
         for (unsigned width = 2; width <= 4; width += 2) {
             for (size_t o = 0; o < sizeof sws / sizeof sws[0]; o++) {
                 sg_enum_options opt = {.test = sws[o]};
-                sg_seq s;
-                sg_error err;
                 sgi_sparse_stats stats;
 
-                sg_seq_init(&s);
-                assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
-                assert_int_equal(sgi_enumerate_sparse(&s, &r, n,
-                                                      SGI_SPARSE_AUTO, &stats,
-                                                      &opt, &err),
-                                 SG_OK);
-                check_values(&s, want, n, codes[i], SGI_SPARSE_AUTO);
+                sparse_check_stats(&opt, &r, n, SGI_SPARSE_AUTO, width, want,
+                                   codes[i], &stats);
                 if (sws[o]->no_grem ? stats.rem_groups != 0
                                     : stats.rem_groups < n / 8 / 4)
                     fail_msg("%s (width %u, options %zu): %zu groups by "
                              "remainder in %zu heaps",
                              codes[i], width, o, stats.rem_groups, n);
-                sg_seq_clear(&s);
             }
         }
         free(want);
@@ -653,17 +656,10 @@ static void test_scatter_phase(void **state)
         want = naive_values(&r, n);
         for (unsigned width = 2; width <= 4; width += 2) {
             for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
-                sg_seq s;
-                sg_error err;
                 sgi_sparse_stats stats;
 
-                sg_seq_init(&s);
-                assert_int_equal(sg_seq_widen(&s, width, &err), SG_OK);
-                assert_int_equal(sgi_enumerate_sparse(&s, &r, n,
-                                                      SGI_SPARSE_AUTO, &stats,
-                                                      opts[o], &err),
-                                 SG_OK);
-                check_values(&s, want, n, codes[i], SGI_SPARSE_AUTO);
+                sparse_check_stats(opts[o], &r, n, SGI_SPARSE_AUTO, width, want,
+                                   codes[i], &stats);
                 /* counted on the runs without the helper thread: with
                  * it, how many heaps reach step 3 on this thread depends
                  * on the load (one run of make -j2 check counted fewer) */
@@ -671,7 +667,6 @@ static void test_scatter_phase(void **state)
                     fail_msg("%s (width %u, options %zu): %zu scatter "
                              "phases in %zu heaps",
                              codes[i], width, o, stats.scatters, n);
-                sg_seq_clear(&s);
             }
         }
         free(want);
