@@ -1,8 +1,8 @@
 /*
  * store_ckfile.c - a deep run's checkpoint as a file of its own, so that a
  * run longer than the life of one machine can be carried in a repository
- * (docs/DEEP.md, "Checkpoint files"; the census carries 0.764's this way)
- * and resumed in another cache.  The file is a short text header and the
+ * (docs/DEEP.md, "Checkpoint files"; census_deep.sh -k) and resumed in
+ * another cache.  The file is a short text header and the
  * cache's opaque state:
  *
  *     sgexplore deep checkpoint 1
@@ -12,10 +12,11 @@
  *     hash fnv1a64:0123456789abcdef
  *     <an empty line, then exactly `bytes` bytes of state>
  *
- * Reading trusts nothing: the hash covers the state, and the state must
- * load as a deep run of the header's rule at the header's heap count
- * (sg_deep_load checks every field), so a damaged, truncated or edited
- * file is refused before anything is stored.
+ * Reading checks everything it can: the hash covers the state, and the
+ * state must load as a deep run of the header's rule at the header's heap
+ * count (sg_deep_load checks every field), so a damaged, truncated or
+ * mislabelled file is refused before anything is stored.  Held values
+ * edited with the hash recomputed pass, as an edited cache does.
  */
 #define _DEFAULT_SOURCE
 #include "store_impl.h"
