@@ -107,6 +107,14 @@ static inline size_t tu_scaled(size_t n)
     return v < 1.0 ? 1 : (size_t)v;
 }
 
+/* n scaled by SG_TEST_MULT, never below least: a size under which the
+ * case no longer reaches the code it is there for. */
+static inline size_t tu_scaled_at_least(size_t n, size_t least)
+{
+    size_t v = tu_scaled(n);
+    return v < least ? least : v;
+}
+
 /* The seed, for failure messages. */
 #define TU_SEED ((unsigned long long)tu_base_seed())
 
