@@ -33,6 +33,8 @@ void sgi_sparse_free(sparse *sp)
     free(sp->seen);
     free(sp->sseen);
     free(sp->gbits);
+    free(sp->rtab);
+    free(sp->rsb);
     free(sp->hist);
     free(sp->common);
     free(sp->rarev);
@@ -180,6 +182,7 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     free(sp->gbits);
     sp->gbits = NULL;
     sp->gok = 0;
+    sp->rcur = sp->rnext = 0; /* (marks of another size) */
     free(sp->sseen);
     sp->sseen = NULL;
     for (i = 0; i < REM_SLOTS_MAX; i++) {
@@ -195,6 +198,10 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
         want <= GBITS_MAX_SIZE && !sp->no_gbits &&
         !(sp->gbits =
               malloc((LANES + REM_TAIL_MAX + 1) * sp->bw * sizeof *sp->gbits)))
+        return -1;
+    if (sp->gbits && sp->gtail && !sp->rtab &&
+        (!(sp->rtab = calloc(TAB_HEAPS + REM_TAIL_MAX, TAB_LANES)) ||
+         !(sp->rsb = calloc(4 * (TAB_HEAPS + REM_TAIL_MAX), sizeof *sp->rsb))))
         return -1;
     if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
         return -1;
