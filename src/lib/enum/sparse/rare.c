@@ -35,6 +35,8 @@ void sgi_sparse_free(sparse *sp)
     free(sp->gbits);
     free(sp->rtab);
     free(sp->rsb);
+    free(sp->pre);
+    free(sp->pre_tab);
     free(sp->hist);
     free(sp->common);
     free(sp->rarev);
@@ -199,6 +201,13 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
         !(sp->gbits =
               malloc((LANES + REM_TAIL_MAX + 1) * sp->bw * sizeof *sp->gbits)))
         return -1;
+    if (sp->gbits && sp->gtail && !sp->pre) {
+        if (!(sp->pre = calloc(4 * PRE_RING, sizeof *sp->pre)) ||
+            !(sp->pre_tab = calloc(TAB_LANES, 1)))
+            return -1;
+        for (i = 0; i < PRE_RING; i++)
+            sp->pre_n[i] = SIZE_MAX;
+    }
     if (sp->gbits && sp->gtail && !sp->rtab &&
         (!(sp->rtab = calloc(TAB_HEAPS + REM_TAIL_MAX, TAB_LANES)) ||
          !(sp->rsb = calloc(4 * (TAB_HEAPS + REM_TAIL_MAX), sizeof *sp->rsb))))

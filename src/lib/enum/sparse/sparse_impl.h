@@ -176,6 +176,24 @@ _Static_assert(TAB_HEAPS % 32 == 0 && SUPER % TAB_HEAPS == 0 &&
 #define TAB_LANES 256
 
 /*
+ * Step 3 of one-byte values, with AVX2 and split digits close together
+ * (those of TAB_HEAPS): the xors of the first PRE_PAIRS pairs (a, n - a)
+ * of remainder n, which the heaps n + k of all its digits k read, made
+ * once as a set of 256 bits (byte stores into a table, like tab_mark) and
+ * kept in a ring of PRE_RING remainders; a heap takes the union of its
+ * remainders' sets from its wanted values at once, where the filtered
+ * scans took a branch for each value found (0.444: 17 a heap), and scans
+ * from PRE_PAIRS + 1 on.  Only while PRE_NEED values are wanted.
+ */
+#ifndef PRE_PAIRS
+#define PRE_PAIRS 224
+#endif
+#ifndef PRE_NEED
+#define PRE_NEED 2
+#endif
+#define PRE_RING 16
+
+/*
  * Step 3's scatter phase, too, scatters the pairs of remainders, each of
  * which heaps m, m + 1, ... m + kmax - kmin share: without a `!` digit
  * (which makes a remainder's pairs depend on the digit) each remainder
@@ -398,6 +416,13 @@ typedef struct sparse {
      * super-group's first ones, rnext */
     uint8_t *rtab;
     uint64_t *rsb;
+    /* step 3's sets of first pairs (see PRE_PAIRS): remainder pre_n[i]'s
+     * at pre + 4 * i, i = its n % PRE_RING; made on the byte table
+     * pre_tab with pre_tag.  NULL: not used */
+    uint64_t *pre;
+    uint8_t *pre_tab;
+    size_t pre_n[PRE_RING];
+    uint8_t pre_tag;
     uint8_t rtag;
     size_t rcur, rnext, rr[4];
     unsigned rtgen;
@@ -425,8 +450,9 @@ typedef struct sparse {
     /* for sgi_sparse_stats: heaps whose step 3 needed every pair, mask
      * changes, small_run heaps whose step 3 ran, heaps whose step 3 began
      * with a scatter phase, groups marked by remainder, and of them
-     * from byte tables */
+     * from byte tables; heaps whose step 3 began with PRE_PAIRS' sets */
     size_t full_scans, repicks, searches, scatters, rgroups, tgroups;
+    size_t psweeps;
 
     /* bit sets of value, size bits each (bw words): the common and the
      * rare values, and step 3's wanted values */
