@@ -192,6 +192,10 @@ _Static_assert(TAB_HEAPS % 32 == 0 && SUPER % TAB_HEAPS == 0 &&
 #define PRE_NEED 2
 #endif
 #define PRE_RING 16
+/* (the end of a block of step 3's: 32, 96, 224, 480, ...) */
+_Static_assert(((PRE_PAIRS + 32) & (PRE_PAIRS + 31)) == 0 &&
+                   (PRE_PAIRS + 32) / 2 <= SPARSE_BLOCK,
+               "PRE_PAIRS ends a block of step 3");
 
 /*
  * Step 3's scatter phase, too, scatters the pairs of remainders, each of
