@@ -124,6 +124,10 @@ static void test_known_games(void **state)
      * mask must make common (deep_mask_top): without that the run stops
      * at heap 137,016 */
     assert_true(deep_vs_full("0.54!", 300000, SG_DEEP_MIN_WINDOW, 1, &g));
+    /* one-byte values (largest 196) whose marks go by remainder on byte
+     * tables (TAB_HEAPS), the last rare heap at 84,341: runs stopped and
+     * resumed inside super-groups, the window moving under them */
+    assert_true(deep_vs_full("0.444", 600000, (size_t)1 << 17, 1, &g));
     /* `!`: Grundy's game keeps its rare heaps coming; a stop is fine, as
      * long as it is honest (checked inside) */
     (void)deep_vs_full("4!.0", 150000, SG_DEEP_MIN_WINDOW, 1, &g);

@@ -582,18 +582,23 @@ static void test_fixed_rules(void **state)
  * scatter tables shared by remainder (REM_SLOTS_MAX; codes without `!`):
  * codes with split digits a few apart (0.764: 1-3; 4!.764: 0-3 with a
  * `!` at 0; 0.6064!: 1, 3, 4 with a `!` at 4; 0.564!: `!` at 3; 0.7064:
- * 1, 3, 4; 0.244: 2, 3), with values past 1,024 (size 2,048 and more)
- * or below 256 (0.444, size 512), against the brute force of
- * tests/reference.c, in two- and four-byte values, with and without AVX2,
- * by remainder and (no_grem) by heap; the runs by remainder must really
- * have marked most groups that way.
+ * 1, 3, 4; 0.244: 2, 3; 0.44!4: 1-3 with a `!` at 2), with values past
+ * 1,024 (size 2,048 and more) or below 256 (0.444, size 512), against
+ * the brute force of tests/reference.c, in one-, two- and four-byte
+ * values, with and without AVX2, by remainder and (no_grem) by heap; the
+ * runs by remainder must really have marked most groups that way, and
+ * with one-byte values and AVX2 from the byte tables of TAB_HEAPS (R
+ * growing and the mask re-chosen between super-groups on the way); and
+ * with the helper thread, whose superblocks come between this thread's.
  */
 static void test_rem_marks(void **state)
 {
     static const char *codes[] = {"0.764", "4!.764", "0.6064!", "0.564!",
-                                  "0.444", "0.7064", "0.244"};
+                                  "0.444", "0.7064", "0.244",   "0.44!4"};
     sgi_test_switches plain_sw = {0}, scalar_sw = {0}, heap_sw = {0};
-    const sgi_test_switches *sws[] = {&plain_sw, &scalar_sw, &heap_sw};
+    sgi_test_switches helper_sw = {0};
+    const sgi_test_switches *sws[] = {&plain_sw, &scalar_sw, &heap_sw,
+                                      &helper_sw};
     /* A quarter of it (the sanitizer suite) still groups marks by
      * remainder in some 400 heaps of each code, where 109 are asked. */
     const size_t n = tu_scaled_at_least(14000, 3500);
@@ -611,18 +616,41 @@ static void test_rem_marks(void **state)
         assert_int_equal(ref_rule_from_code(&rr, codes[i]), 0);
         ref_values(want, n, &rr);
         parse_or_fail(&r, SG_SYNTAX_RULE, codes[i]);
-        for (unsigned width = 2; width <= 4; width += 2) {
+        for (unsigned width = 1; width <= 4; width *= 2) {
             for (size_t o = 0; o < sizeof sws / sizeof sws[0]; o++) {
                 sg_enum_options opt = {.test = sws[o]};
                 sgi_sparse_stats stats;
 
                 sparse_check_stats(&opt, &r, n, SGI_SPARSE_AUTO, width, want,
                                    codes[i], &stats);
+                if (sws[o] == &helper_sw)
+                    continue; /* (the helper thread takes superblocks) */
                 if (sws[o]->no_grem ? stats.rem_groups != 0
                                     : stats.rem_groups < n / 8 / 4)
                     fail_msg("%s (width %u, options %zu): %zu groups by "
                              "remainder in %zu heaps",
                              codes[i], width, o, stats.rem_groups, n);
+                /* byte tables: one-byte values with AVX2 only, and
+                 * every group of 0.444 (values below 256) after the
+                 * first super-groups */
+                if (width == 1 && o == 0 && cpu_avx2()
+                        ? stats.tab_groups == 0 ||
+                              (strcmp(codes[i], "0.444") == 0 &&
+                               stats.tab_groups + 64 < stats.rem_groups)
+                        : stats.tab_groups != 0)
+                    fail_msg("%s (width %u, options %zu): %zu of %zu groups "
+                             "from byte tables",
+                             codes[i], width, o, stats.tab_groups,
+                             stats.rem_groups);
+                /* and step 3 from the first pairs' sets (PRE_PAIRS) */
+                if (width == 1 && o == 0 && cpu_avx2()
+                        ? stats.pre_sweeps == 0 ||
+                              (strcmp(codes[i], "0.444") == 0 &&
+                               stats.pre_sweeps < n / 2)
+                        : stats.pre_sweeps != 0)
+                    fail_msg("%s (width %u, options %zu): %zu heaps from the "
+                             "first pairs' sets",
+                             codes[i], width, o, stats.pre_sweeps);
             }
         }
         free(want);

@@ -183,6 +183,8 @@ static sg_status run_finish(sparse_loop *lp, sg_status st,
         stats->searches = sp->searches;
         stats->scatters = sp->scatters;
         stats->rem_groups = sp->rgroups;
+        stats->tab_groups = sp->tgroups;
+        stats->pre_sweeps = sp->psweeps;
     }
     sgi_sparse_free(sp);
     return st;

@@ -33,6 +33,10 @@ void sgi_sparse_free(sparse *sp)
     free(sp->seen);
     free(sp->sseen);
     free(sp->gbits);
+    free(sp->rtab);
+    free(sp->rsb);
+    free(sp->pre);
+    free(sp->pre_tab);
     free(sp->hist);
     free(sp->common);
     free(sp->rarev);
@@ -180,6 +184,7 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
     free(sp->gbits);
     sp->gbits = NULL;
     sp->gok = 0;
+    sp->rcur = sp->rnext = 0; /* (marks of another size) */
     free(sp->sseen);
     sp->sseen = NULL;
     for (i = 0; i < REM_SLOTS_MAX; i++) {
@@ -195,6 +200,17 @@ int sgi_sparse_fit(sparse *sp, sg_value max)
         want <= GBITS_MAX_SIZE && !sp->no_gbits &&
         !(sp->gbits =
               malloc((LANES + REM_TAIL_MAX + 1) * sp->bw * sizeof *sp->gbits)))
+        return -1;
+    if (sp->gbits && sp->gtail && !sp->pre) {
+        if (!(sp->pre = calloc(4 * PRE_RING, sizeof *sp->pre)) ||
+            !(sp->pre_tab = calloc(TAB_LANES, 1)))
+            return -1;
+        for (i = 0; i < PRE_RING; i++)
+            sp->pre_n[i] = SIZE_MAX;
+    }
+    if (sp->gbits && sp->gtail && !sp->rtab &&
+        (!(sp->rtab = calloc(TAB_HEAPS + REM_TAIL_MAX, TAB_LANES)) ||
+         !(sp->rsb = calloc(4 * (TAB_HEAPS + REM_TAIL_MAX), sizeof *sp->rsb))))
         return -1;
     if (!(t = realloc(sp->hist, 2 * want * sizeof *sp->hist)))
         return -1;

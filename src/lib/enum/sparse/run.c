@@ -202,6 +202,51 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
     return lo;
 }
 
+/* Far slot 0 for marks by remainder of the rares rr (see rem_range). */
+static void rem_far(sparse *sp, const size_t rr[4])
+{
+    size_t j;
+
+    for (j = 0; j < sp->nsplit; j++) {
+        sp->far_lo[j] = rr[0];
+        sp->far_hi[j] = rr[3] > rr[0] ? rr[3] : rr[0];
+        sp->skip_lo[j] = rr[1];
+        sp->skip_hi[j] = rr[2];
+        sp->dense_lo[j] = sp->dense_hi[j] = 0;
+    }
+}
+
+/*
+ * The rares that a group's marks by remainder (REM_TAIL_MAX) take for
+ * the nl remainders n0..n0 + nl - 1: indices [lo, slo) and [shi, hi) of
+ * R (in rr[0..3]), the r with nl <= r < n0, less with a `!` digit the r
+ * that may be half of one of the remainders; and far slot 0 saying so,
+ * the same for every digit (the rest is step1_rest's).
+ */
+static void rem_range(sparse *sp, size_t n0, size_t nl, size_t rr[4])
+{
+    const size_t *rp = sp->rpos, nr = sp->nrare;
+    size_t lo, hi, slo, shi, j;
+    int uneq = 0;
+
+    lo = rare_index(rp, nr, nl);
+    hi = rare_index(rp, nr, n0);
+    slo = shi = lo;
+    for (j = 0; j < sp->nsplit; j++)
+        uneq |= sp->split_uneq[j];
+    if (uneq) {
+        slo = rare_index(rp, nr, (n0 + 1) / 2);
+        shi = rare_index(rp, nr, (n0 + nl - 1) / 2 + 1);
+        slo = slo < lo ? lo : slo > hi ? hi : slo;
+        shi = shi < slo ? slo : shi > hi ? hi : shi;
+    }
+    rr[0] = lo;
+    rr[1] = slo;
+    rr[2] = shi;
+    rr[3] = hi;
+    rem_far(sp, rr);
+}
+
 /*
  * The largest small part a step 3 may try for a split leaving rem: top,
  * or in a deep run's window the last a whose pair (a, rem - a) is kept

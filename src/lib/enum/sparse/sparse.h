@@ -74,6 +74,8 @@ typedef struct sgi_sparse_stats {
     size_t searches;     /* heaps of the small path's loop whose step 3 ran */
     size_t scatters;     /* heaps whose step 3 began with a scatter phase */
     size_t rem_groups;   /* groups whose marks went by remainder */
+    size_t tab_groups;   /* ... of them from byte tables (TAB_HEAPS) */
+    size_t pre_sweeps;   /* heaps whose step 3 began with PRE_PAIRS' sets */
 } sgi_sparse_stats;
 
 /* The sparse-space enumerator: same contract as sg_enumerate.  Heap h is
