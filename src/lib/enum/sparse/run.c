@@ -202,6 +202,17 @@ static size_t rare_index(const size_t *rp, size_t nr, size_t pos)
     return lo;
 }
 
+/* Whether a `!` digit may leave a remainder's half out of its pairs. */
+static int any_uneq(const sparse *sp)
+{
+    size_t j;
+    int uneq = 0;
+
+    for (j = 0; j < sp->nsplit; j++)
+        uneq |= sp->split_uneq[j];
+    return uneq;
+}
+
 /* Far slot 0 for marks by remainder of the rares rr (see rem_range). */
 static void rem_far(sparse *sp, const size_t rr[4])
 {
@@ -226,15 +237,12 @@ static void rem_far(sparse *sp, const size_t rr[4])
 static void rem_range(sparse *sp, size_t n0, size_t nl, size_t rr[4])
 {
     const size_t *rp = sp->rpos, nr = sp->nrare;
-    size_t lo, hi, slo, shi, j;
-    int uneq = 0;
+    size_t lo, hi, slo, shi;
 
     lo = rare_index(rp, nr, nl);
     hi = rare_index(rp, nr, n0);
     slo = shi = lo;
-    for (j = 0; j < sp->nsplit; j++)
-        uneq |= sp->split_uneq[j];
-    if (uneq) {
+    if (any_uneq(sp)) {
         slo = rare_index(rp, nr, (n0 + 1) / 2);
         shi = rare_index(rp, nr, (n0 + nl - 1) / 2 + 1);
         slo = slo < lo ? lo : slo > hi ? hi : slo;
