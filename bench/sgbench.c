@@ -154,7 +154,7 @@ static int run_enum(const char *rule, size_t n, const char *how)
     printf("mode=enum rule=%s n=%zu method=%s wall=%.4f cpu=%.4f vps=%.4g "
            "maxrss_kb=%ld max=%u width=%u mask=0x%x rare=%zu full_scans=%zu "
            "repicks=%zu parity=%s pairs=%zu searches=%zu checksum=%016llx "
-           "threads=%u\n",
+           "threads=%u scanned=%zu\n",
            rule, n, method, w1 - w0, c1 - c0, (double)n / (w1 - w0),
            maxrss_kb(), (unsigned)s.max, s.width, (unsigned)stats.mask,
            stats.rare, stats.full_scans, stats.repicks,
@@ -163,7 +163,7 @@ static int run_enum(const char *rule, size_t n, const char *how)
                                 : "h",
            stats.pairs_chosen, stats.searches,
            (unsigned long long)sg_checksum(&s, s.n),
-           strcmp(how, "sparse1") == 0 ? 1 : threads_used());
+           strcmp(how, "sparse1") == 0 ? 1 : threads_used(), stats.scanned);
     sg_seq_clear(&s);
     sg_rule_clear(&r);
     return 0;

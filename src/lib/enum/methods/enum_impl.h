@@ -55,4 +55,20 @@ static inline size_t sgi_deep_hold(const sg_deep *d)
     return 3 * d->window + 256;
 }
 
+/* enum_scan.c: extend s to G(0..n-1) of r (moves leaving at most two
+ * heaps, no tail, s->off 0) by testing every split of every heap against
+ * the values still wanted, `width` (1..254, 0: 254) values at a time,
+ * with AVX2 unless no_simd; stops early, s->n < n, when a value reaches
+ * 2^14, for the caller to go on by another method. */
+sg_status sgi_enumerate_scan(sg_seq *s, const sg_rule *r, size_t n,
+                             unsigned width, int no_simd,
+                             const sg_enum_options *opt, sg_error *err);
+/* Whether that scan is the faster way to extend s than the sparse method:
+ * AVX2, a prefix of 2^15 values or more below 2^13, and no mask that
+ * leaves fewer than a fifth of its heaps rare. */
+int sgi_scan_worth(const sg_seq *s, const sg_rule *r);
+/* The prefix sgi_scan_worth wants (a shorter one says little of the
+ * masks): the sparse method computes that much first. */
+#define SGI_SCAN_PREFIX 32768
+
 #endif /* SG_ENUM_IMPL_H */

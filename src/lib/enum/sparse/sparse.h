@@ -27,7 +27,8 @@
  * path's step 1 (sgi_sparse_extra_build); no_avx512, the AVX2 code on a CPU
  * with AVX-512; no_gbits, this thread's group marks on the stamps at
  * every size (GBITS_MAX_SIZE in sparse_impl.h); no_grem, those bit sets
- * one per heap of the group, not one per remainder (REM_TAIL_MAX).  The tag is the one sg_enum_options' opaque `test` names
+ * one per heap of the group, not one per remainder (REM_TAIL_MAX); no_scan,
+ * the sparse method even where enum_scan.c would be faster.  The tag is the one sg_enum_options' opaque `test` names
  * in sgexplore.h.
  */
 typedef struct sg_test_switches {
@@ -40,6 +41,7 @@ typedef struct sg_test_switches {
     int no_avx512;    /* AVX2 where the CPU has AVX-512 too */
     int no_gbits;     /* group marks on the stamps only */
     int no_grem;      /* group bit sets by heap, not by remainder */
+    int no_scan;      /* never hand over to enum_scan.c */
 } sgi_test_switches;
 
 /* The switches of opt: all off without options or switches. */
@@ -76,6 +78,8 @@ typedef struct sgi_sparse_stats {
     size_t rem_groups;   /* groups whose marks went by remainder */
     size_t tab_groups;   /* ... of them from byte tables (TAB_HEAPS) */
     size_t pre_sweeps;   /* heaps whose step 3 began with PRE_PAIRS' sets */
+    size_t scanned;      /* heaps computed by enum_scan.c instead (the rest
+                            describes the sparse method's own heaps) */
 } sgi_sparse_stats;
 
 /* The sparse-space enumerator: same contract as sg_enumerate.  Heap h is
