@@ -4,7 +4,7 @@
 finished code in the committed data.
 
 Usage: census_round.py plan OCTAL [SPARSE_GOAL DENSE_GOAL CAP]
-       census_round.py todo ROUND DONE
+       census_round.py todo ROUND DONE [K/N]
        census_round.py record CENSUS ROUND DONE CODE JSON CPU WALL RUNS
                               VERIFY PYCHECK MACHINE
        census_round.py checked DONE CODE verify|pycheck VERDICT
@@ -25,7 +25,8 @@ plan    prints a round (a TSV file to commit as data/census/rounds/NAME.tsv)
         three digits are not in it: their open classes have their deep
         runs (deep.tsv).
 todo    prints the codes of ROUND that DONE does not list yet, in the
-        round's order: CODE GOAL CAP, tab-separated.
+        round's order: CODE GOAL CAP, tab-separated; with K/N only those
+        whose order is K modulo N (0 <= K < N).
 record  records one finished code: a row in DONE (the whole file written
         anew and renamed into place, so that it never holds half a row)
         and the code's row of CENSUS/octal.tsv rewritten the same way.
@@ -122,13 +123,17 @@ def plan(octal, sparse_goal, dense_goal, cap):
               % (i, code, goal, cap, sp, computed, secs, est))
 
 
-def todo(round_path, done_path):
+def todo(round_path, done_path, part='0/1'):
+    """The round's codes not done yet, in its order; with part K/N only
+    those whose order is K modulo N, so that N workers (two cores, a
+    cluster's array job) share a round without running a code twice."""
+    k, n = (int(x) for x in part.split('/'))
     _, plan_rows = read_tsv(round_path)
     done = set()
     if os.path.exists(done_path):
         done = {r['code'] for r in read_tsv(done_path)[1]}
     for r in sorted(plan_rows, key=lambda r: int(r['order'])):
-        if r['code'] not in done:
+        if r['code'] not in done and int(r['order']) % n == k:
             print('%s\t%s\t%s' % (r['code'], r['goal'], r['cap_cpu']))
 
 
@@ -278,8 +283,8 @@ def main(argv):
         args = [number(a) for a in argv[3:]] if len(argv) == 6 \
             else [2 ** 24, 2 ** 20, 600]
         plan(argv[2], *args)
-    elif len(argv) == 4 and argv[1] == 'todo':
-        todo(argv[2], argv[3])
+    elif len(argv) in (4, 5) and argv[1] == 'todo':
+        todo(*argv[2:])
     elif len(argv) == 13 and argv[1] == 'record':
         record(*argv[2:])
     elif len(argv) == 6 and argv[1] == 'checked':

@@ -9,7 +9,7 @@
 # OUT/certs/), so that a rerun skips it.  Needs no cache but its own.
 #
 # Usage: census_round.sh [-w WORK] [-o OUT] [-t TIME] [-b VBOUND] [-B PYBOUND]
-#                        [-n COUNT] [-V] ROUND
+#                        [-n COUNT] [-s K/N] [-V] ROUND
 #   ROUND       the round file (data/census/rounds/NAME.tsv)
 #   -w WORK     the work folders, one per code while it runs, WORK/CODE,
 #               removed when it is recorded (default: census-work/round)
@@ -24,6 +24,10 @@
 #               skipped:BOUND, never as confirmed
 #   -B PYBOUND  the same for scripts/check_certificate.py (default 3000)
 #   -n COUNT    stop after COUNT codes
+#   -s K/N      only the codes whose order is K modulo N (0 <= K < N):
+#               N workers with the same WORK and OUT (one per core, or a
+#               cluster's array job on a shared folder) share the round,
+#               each code run once; the records take the same lock
 #   -V          compute nothing: check the certificates the round recorded
 #               as skipped:BOUND with a bound up to VBOUND (`verify`) or
 #               PYBOUND (check_certificate.py), one after the other, and
@@ -50,8 +54,8 @@ usage() {
 }
 
 work=census-work/round out=data/census deadline= vbound=50000 pybound=3000 count=
-late=0
-while getopts w:o:t:b:B:n:Vh opt; do
+late=0 part=0/1
+while getopts w:o:t:b:B:n:s:Vh opt; do
     case $opt in
     w) work=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -60,6 +64,9 @@ while getopts w:o:t:b:B:n:Vh opt; do
     b) vbound=$OPTARG ;;
     B) pybound=$OPTARG ;;
     n) count=$OPTARG ;;
+    s) part=$OPTARG
+        [[ $part =~ ^([0-9]+)/([0-9]+)$ ]] && ((BASH_REMATCH[1] < BASH_REMATCH[2])) ||
+            { echo "census_round.sh: -s wants K/N with 0 <= K < N, not '$part'" >&2; exit 2; } ;;
     V) late=1 ;;
     *) usage ;;
     esac
@@ -123,9 +130,12 @@ if ((late)); then
     exit 0
 fi
 
-py todo "$round" "$done_file" > "$work/todo"
-left_codes=$(wc -l < "$work/todo")
-echo "census_round: $round: $left_codes codes left of $(($(grep -vc '^#' "$round") - 1))" >&2
+todo=$work/todo.${part%/*}-${part#*/}
+sfx=
+[[ $part == 0/1 ]] || sfx=" (part $part)"
+py todo "$round" "$done_file" "$part" > "$todo"
+left_codes=$(wc -l < "$todo")
+echo "census_round: $round: $left_codes codes left of $(($(grep -vc '^#' "$round") - 1))$sfx" >&2
 ran=0
 while IFS=$'\t' read -r -u 3 code goal cap; do
     if [[ -e $work/stop ]]; then
@@ -216,5 +226,5 @@ while IFS=$'\t' read -r -u 3 code goal cap; do
     echo "census_round: $code: $status, $computed values, $cpu CPU s in $runs run(s); verify $verify, python $pycheck" >&2
     rm -rf "$d"
     ran=$((ran + 1))
-done 3< "$work/todo"
-echo "census_round: $round is done" >&2
+done 3< "$todo"
+echo "census_round: $round is done$sfx" >&2

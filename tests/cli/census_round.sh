@@ -9,8 +9,8 @@
 # stopped (-n, WORK/stop, SIGKILL) holds whole rows only and the next run
 # does the rest; a certificate that `verify` refutes stops the round with
 # nothing of that code recorded; -V checks later the certificates
-# recorded as skipped and records each verdict; census_shift.py finds a
-# known shift; census_stats.py counts the copy's rows
+# recorded as skipped and records each verdict; -s K/N lets two workers
+# share a round, each code run once; census_shift.py finds a known shift; census_stats.py counts the copy's rows
 # and the round's, and docs/CENSUS.md shows what it prints for the
 # shipped census.
 
@@ -111,7 +111,7 @@ check "octal.tsv: a row with more values than the round keeps them, the budget a
 check "octal.tsv: no other row changed" grep -qx "others \[\]" "$T/judge"
 check "the certificate in certs/ is the row's (checksum)" \
     grep -qx "checksum: $(awk -F'\t' '$1 == "0.3357" { print $10 }' "$T/c/octal.tsv")" "$T/c/certs/0.3357.cert"
-check "the work folders are removed" test -z "$(ls "$T/w" | grep -v '^\(todo\|lock\)$')"
+check "the work folders are removed" test -z "$(ls "$T/w" | grep -v '^\(todo\..*\|lock\)$')"
 
 cp "$done_file" "$T/done.1"
 cp "$T/c/octal.tsv" "$T/octal.1"
@@ -203,6 +203,27 @@ check "-V: 0.3357's certificate (bound 2055) confirmed later by both checkers, r
     test $rc -eq 0 -a "$(awk -F'\t' '$1 == "0.3357" { print $16, $17 }' "$done_file")" = "confirmed confirmed"
 SGEXPLORE=$SG bash "$R" -V -b 3000 -B 3000 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
 check "-V again: nothing left to check" test -z "$(grep 'census_round: 0.3357' "$T/err")"
+
+# -s K/N: two workers at once share the round, each code run once.
+reset_copy
+SGEXPLORE=$SG bash "$R" -s 0/2 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err.0" &
+pid=$!
+SGEXPLORE=$SG bash "$R" -s 1/2 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err.1"
+rc1=$?
+wait "$pid"
+rc0=$?
+check "-s 0/2 and -s 1/2 at once: both done, every code recorded once (0.3357 by part 0, the others by part 1)" \
+    test $rc0 -eq 0 -a $rc1 -eq 0 -a \
+    "$(grep -v '^#' "$done_file" | cut -f1 | sort | tr '\n' ' ')" = "0.0007 0.3357 0.6353 code " -a \
+    "$(grep -c 'census_round: 0.3357: periodic' "$T/err.0")" = 1 -a \
+    "$(grep -c '2 codes left of 3 (part 1/2)' "$T/err.1")" = 1
+check "-s: the proof recorded by one part has its certificate and row" \
+    test -f "$T/c/certs/0.3357.cert" -a \
+    "$(awk -F'\t' '$1 == "0.3357" { print $3 }' "$T/c/octal.tsv")" = periodic
+SGEXPLORE=$SG bash "$R" -s 2/2 -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>"$T/err"
+rc=$?
+check "-s 2/2: refused (status 2), saying why" \
+    test $rc -eq 2 -a "$(grep -c 'wants K/N with 0 <= K < N' "$T/err")" = 1
 
 # census_stats.py on the copy: the row counts and the round's.
 SGEXPLORE=$SG bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>/dev/null
