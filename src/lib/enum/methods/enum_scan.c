@@ -362,7 +362,9 @@ int sgi_scan_worth(const sg_seq *s, const sg_rule *r)
         w[sg_seq_get(s, i) << 1 | (i & 1)]++;
     heaps = s->n - 1;
     par = sgi_sparse_parity_ok(r, NULL);
-    mask = sgi_sparse_mask_pick_ext(w, p, 0, 0, 1, par, &shift);
+    /* as the sparse method picks (rare.c): a mask under which no heap is
+     * rare (0.554's values 0, 1, ...) is the best of all, not passed over */
+    mask = sgi_sparse_mask_pick_ext(w, p, 0, 0, 0, par, &shift);
     rating = mask ? (shift ? -w[mask] : w[mask]) : (int64_t)heaps;
     free(w);
     /* rare - common = rating, rare + common = heaps */
