@@ -138,42 +138,73 @@ AVX2 static inline void drop(unsigned b, __m256i *ta, __m256i *tb)
         *ta = _mm256_andnot_si256(sel, *ta);
 }
 
-/* scan_plain with AVX2, 32 pairs a round, the filter in (*ta, *tb). */
+/* The lanes of pairs a..a+31 whose xor is in the filter (ta, tb): byte i
+ * of the pack is pair a + (i >> 4) * 8 + (i & 8) * 2 + (i & 7) (128-bit
+ * lane i / 16, within it z0's eight pairs then z1's). */
+AVX2 static inline unsigned block_hits(const uint16_t *g, const uint16_t *rv,
+                                       size_t a, __m256i vb, __m256i ta,
+                                       __m256i tb)
+{
+    const __m256i one = _mm256_set1_epi16(1);
+    __m256i z0 = _mm256_xor_si256(
+        _mm256_loadu_si256((const __m256i *)(const void *)(g + a)),
+        _mm256_loadu_si256((const __m256i *)(const void *)(rv + a)));
+    __m256i z1 = _mm256_xor_si256(
+        _mm256_loadu_si256((const __m256i *)(const void *)(g + a + 16)),
+        _mm256_loadu_si256((const __m256i *)(const void *)(rv + a + 16)));
+
+    /* x - base + 1, 0 below the window (saturating), 255 above it */
+    z0 = _mm256_subs_epu16(_mm256_adds_epu16(z0, one), vb);
+    z1 = _mm256_subs_epu16(_mm256_adds_epu16(z1, one), vb);
+    return member(_mm256_packus_epi16(z0, z1), ta, tb);
+}
+
+/* The hits h of block_hits(a) confirmed and taken, each dropped from the
+ * filter (a hit of a value taken since the filter was read is no more
+ * than a false hit); 1 once the window is full. */
+AVX2 static inline int block_take(scan_run *sr, const uint16_t *g,
+                                  const uint16_t *rv, size_t a, unsigned h,
+                                  unsigned base, unsigned width, __m256i *ta,
+                                  __m256i *tb)
+{
+    while (h) {
+        unsigned i = (unsigned)__builtin_ctz(h);
+        size_t b = a + (i >> 4) * 8 + (i & 8) * 2 + (i & 7);
+        unsigned v = (unsigned)(g[b] ^ rv[b]); /* the lines just loaded */
+        h &= h - 1;
+        if (v - base < width && !have_get(sr, v)) {
+            drop(v - base + 1, ta, tb);
+            if (take(sr, v, base, width))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* scan_plain with AVX2, the filter in (*ta, *tb): 64 pairs a branch,
+ * since most blocks hold no hit, then 32, then the rest one by one. */
 AVX2 static int scan_avx2(scan_run *sr, size_t rem, size_t end, unsigned base,
                           unsigned width, __m256i *ta, __m256i *tb)
 {
     const uint16_t *g = sr->fwd, *rv = sr->rev + (sr->cap - 1 - rem);
-    const __m256i one = _mm256_set1_epi16(1),
-                  vb = _mm256_set1_epi16((short)base);
+    const __m256i vb = _mm256_set1_epi16((short)base);
     size_t a = 1;
 
-    for (; a + 32 <= end; a += 32) {
-        __m256i z0 = _mm256_xor_si256(
-            _mm256_loadu_si256((const __m256i *)(const void *)(g + a)),
-            _mm256_loadu_si256((const __m256i *)(const void *)(rv + a)));
-        __m256i z1 = _mm256_xor_si256(
-            _mm256_loadu_si256((const __m256i *)(const void *)(g + a + 16)),
-            _mm256_loadu_si256((const __m256i *)(const void *)(rv + a + 16)));
-        unsigned h;
-        /* x - base + 1, 0 below the window (saturating), 255 above it */
-        z0 = _mm256_subs_epu16(_mm256_adds_epu16(z0, one), vb);
-        z1 = _mm256_subs_epu16(_mm256_adds_epu16(z1, one), vb);
-        h = member(_mm256_packus_epi16(z0, z1), *ta, *tb);
-        while (h) {
-            /* byte i of the pack: 128-bit lane i / 16, within it z0's
-             * eight pairs then z1's */
-            unsigned i = (unsigned)__builtin_ctz(h);
-            size_t b = a + (i >> 4) * 8 + (i & 8) * 2 + (i & 7);
-            unsigned v =
-                (unsigned)(g[b] ^ rv[b]); /* rv[b]: the line just loaded */
-            h &= h - 1;
-            if (v - base < width && !have_get(sr, v)) {
-                drop(v - base + 1, ta, tb);
-                if (take(sr, v, base, width))
-                    return 1;
-            }
-        }
+    for (; a + 64 <= end; a += 64) {
+        unsigned h0 = block_hits(g, rv, a, vb, *ta, *tb),
+                 h1 = block_hits(g, rv, a + 32, vb, *ta, *tb);
+        if (!(h0 | h1))
+            continue;
+        if (block_take(sr, g, rv, a, h0, base, width, ta, tb) ||
+            block_take(sr, g, rv, a + 32, h1, base, width, ta, tb))
+            return 1;
     }
+    if (a + 32 <= end &&
+        block_take(sr, g, rv, a, block_hits(g, rv, a, vb, *ta, *tb), base,
+                   width, ta, tb))
+        return 1;
+    if (a + 32 <= end)
+        a += 32;
     return scan_plain(sr, rem, a, end, base, width);
 }
 #else
