@@ -235,27 +235,67 @@ AVX2 static int window_avx2(scan_run *sr, size_t m, unsigned base,
 }
 #endif
 
+/* Bits i of x to the low bit of byte i. */
+static inline uint64_t spread8(unsigned x)
+{
+    return ((uint64_t)(x & 0x7F) * 0x0002040810204081u & 0x0101010101010101u) |
+           (uint64_t)(x >> 7 & 1) << 56;
+}
+
+/* The filter of the window [base, base + width), as window_avx2 reads it
+ * (byte b = v - base + 1 is bit (b >> 4) & 7 of entry (b >> 7) * 16 +
+ * (b & 15)), built from the have bits a word at a time: this ran for
+ * every value of every window before, with a branch each, 6 % of 0.2252's
+ * time.  Returns how many values of the window are wanted. */
+static size_t window_filter(const scan_run *sr, unsigned base, unsigned width,
+                            uint64_t tab[4])
+{
+    uint64_t w[4], prev = 0;
+    size_t want = 0;
+    unsigned i, j;
+
+    /* w: bit b of the window's wanted set, for b = 1..width */
+    for (i = 0; i < 4; i++) {
+        unsigned p = base + 64 * i, q = p % 64;
+        uint64_t h = sr->have[p / 64] >> q;
+        if (q)
+            h |= sr->have[p / 64 + 1] << (64 - q);
+        h = ~h;
+        w[i] = h << 1 | prev >> 63;
+        prev = h;
+    }
+    w[0] &= ~(uint64_t)1;
+    for (i = 0; i < 4; i++) {
+        unsigned lo = 64 * i, keep = width + 1 > lo ? width + 1 - lo : 0;
+        if (keep < 64)
+            w[i] &= ((uint64_t)1 << keep) - 1;
+        want += (size_t)__builtin_popcountll(w[i]);
+    }
+    /* b = t * 128 + j * 16 + e: bit j of entry e of table t */
+    for (i = 0; i < 4; i++)
+        tab[i] = 0;
+    for (j = 0; j < 16; j++) {
+        unsigned t = j >> 3, bits = (unsigned)(w[j / 4] >> (j % 4 * 16));
+        tab[2 * t] |= spread8(bits & 0xFF) << (j & 7);
+        tab[2 * t + 1] |= spread8(bits >> 8 & 0xFF) << (j & 7);
+    }
+    return want;
+}
+
 /* Whether every value of [base, base + width) is an option of heap m: the
  * window's scan over every split (with the filter when simd). */
 static int window_full(scan_run *sr, size_t m, unsigned base, unsigned width,
                        int simd)
 {
-    uint8_t tab[32] = {0};
-    unsigned v;
+    uint64_t tab[4];
     size_t j;
 
-    sr->want = 0;
-    for (v = base; v < base + width; v++)
-        if (!have_get(sr, v)) {
-            unsigned b = v - base + 1;
-            tab[(b >> 7) * 16 + (b & 15)] |= (uint8_t)(1u << ((b >> 4) & 7));
-            sr->want++;
-        }
+    sr->want = window_filter(sr, base, width, tab);
     if (!sr->want)
         return 1;
 #ifdef SCAN_AVX2
     if (simd)
-        return window_avx2(sr, m, base, width, tab);
+        return window_avx2(sr, m, base, width, (const uint8_t *)tab);
 #endif
     (void)simd;
     for (j = 0; j < sr->nsplit; j++) {
