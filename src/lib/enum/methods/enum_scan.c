@@ -22,8 +22,12 @@
  * becomes the byte x - base + 1, clamped to 0 below the window and to 255
  * above it (neither is ever wanted), and a 256-bit filter in two
  * registers (the pshufb lookup of x86.inc's avx2_member) says which bytes
- * are wanted.  Values stay below SCAN_VMAX so that a xor plus one fits a
- * signed 16-bit lane; a value that reaches it ends the run early.
+ * are wanted; two blocks of 32 pairs share one branch, since about one
+ * block in ten holds a hit.  Values stay below SCAN_VMAX so that a xor
+ * plus one fits a signed 16-bit lane; a value that reaches it ends the
+ * run early.  Pairs are read in order from a = 1: backwards, or blocks
+ * taken a stride apart, read fewer pairs in a count over 0.2252's values
+ * but were no faster (docs/BENCHMARKS.md, "Tried and not kept").
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
