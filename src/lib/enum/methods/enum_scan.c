@@ -22,8 +22,12 @@
  * becomes the byte x - base + 1, clamped to 0 below the window and to 255
  * above it (neither is ever wanted), and a 256-bit filter in two
  * registers (the pshufb lookup of x86.inc's avx2_member) says which bytes
- * are wanted.  Values stay below SCAN_VMAX so that a xor plus one fits a
- * signed 16-bit lane; a value that reaches it ends the run early.
+ * are wanted; two blocks of 32 pairs share one branch, since about one
+ * block in ten holds a hit.  Values stay below SCAN_VMAX so that a xor
+ * plus one fits a signed 16-bit lane; a value that reaches it ends the
+ * run early.  Pairs are read in order from a = 1: backwards, or blocks
+ * taken a stride apart, read fewer pairs in a count over 0.2252's values
+ * but were no faster (docs/BENCHMARKS.md, "Tried and not kept").
  */
 #include "sgexplore.h"
 #include "enum_impl.h"
@@ -138,42 +142,73 @@ AVX2 static inline void drop(unsigned b, __m256i *ta, __m256i *tb)
         *ta = _mm256_andnot_si256(sel, *ta);
 }
 
-/* scan_plain with AVX2, 32 pairs a round, the filter in (*ta, *tb). */
+/* The lanes of pairs a..a+31 whose xor is in the filter (ta, tb): byte i
+ * of the pack is pair a + (i >> 4) * 8 + (i & 8) * 2 + (i & 7) (128-bit
+ * lane i / 16, within it z0's eight pairs then z1's). */
+AVX2 static inline unsigned block_hits(const uint16_t *g, const uint16_t *rv,
+                                       size_t a, __m256i vb, __m256i ta,
+                                       __m256i tb)
+{
+    const __m256i one = _mm256_set1_epi16(1);
+    __m256i z0 = _mm256_xor_si256(
+        _mm256_loadu_si256((const __m256i *)(const void *)(g + a)),
+        _mm256_loadu_si256((const __m256i *)(const void *)(rv + a)));
+    __m256i z1 = _mm256_xor_si256(
+        _mm256_loadu_si256((const __m256i *)(const void *)(g + a + 16)),
+        _mm256_loadu_si256((const __m256i *)(const void *)(rv + a + 16)));
+
+    /* x - base + 1, 0 below the window (saturating), 255 above it */
+    z0 = _mm256_subs_epu16(_mm256_adds_epu16(z0, one), vb);
+    z1 = _mm256_subs_epu16(_mm256_adds_epu16(z1, one), vb);
+    return member(_mm256_packus_epi16(z0, z1), ta, tb);
+}
+
+/* The hits h of block_hits(a) confirmed and taken, each dropped from the
+ * filter (a hit of a value taken since the filter was read is no more
+ * than a false hit); 1 once the window is full. */
+AVX2 static inline int block_take(scan_run *sr, const uint16_t *g,
+                                  const uint16_t *rv, size_t a, unsigned h,
+                                  unsigned base, unsigned width, __m256i *ta,
+                                  __m256i *tb)
+{
+    while (h) {
+        unsigned i = (unsigned)__builtin_ctz(h);
+        size_t b = a + (i >> 4) * 8 + (i & 8) * 2 + (i & 7);
+        unsigned v = (unsigned)(g[b] ^ rv[b]); /* the lines just loaded */
+        h &= h - 1;
+        if (v - base < width && !have_get(sr, v)) {
+            drop(v - base + 1, ta, tb);
+            if (take(sr, v, base, width))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* scan_plain with AVX2, the filter in (*ta, *tb): 64 pairs a branch,
+ * since most blocks hold no hit, then 32, then the rest one by one. */
 AVX2 static int scan_avx2(scan_run *sr, size_t rem, size_t end, unsigned base,
                           unsigned width, __m256i *ta, __m256i *tb)
 {
     const uint16_t *g = sr->fwd, *rv = sr->rev + (sr->cap - 1 - rem);
-    const __m256i one = _mm256_set1_epi16(1),
-                  vb = _mm256_set1_epi16((short)base);
+    const __m256i vb = _mm256_set1_epi16((short)base);
     size_t a = 1;
 
-    for (; a + 32 <= end; a += 32) {
-        __m256i z0 = _mm256_xor_si256(
-            _mm256_loadu_si256((const __m256i *)(const void *)(g + a)),
-            _mm256_loadu_si256((const __m256i *)(const void *)(rv + a)));
-        __m256i z1 = _mm256_xor_si256(
-            _mm256_loadu_si256((const __m256i *)(const void *)(g + a + 16)),
-            _mm256_loadu_si256((const __m256i *)(const void *)(rv + a + 16)));
-        unsigned h;
-        /* x - base + 1, 0 below the window (saturating), 255 above it */
-        z0 = _mm256_subs_epu16(_mm256_adds_epu16(z0, one), vb);
-        z1 = _mm256_subs_epu16(_mm256_adds_epu16(z1, one), vb);
-        h = member(_mm256_packus_epi16(z0, z1), *ta, *tb);
-        while (h) {
-            /* byte i of the pack: 128-bit lane i / 16, within it z0's
-             * eight pairs then z1's */
-            unsigned i = (unsigned)__builtin_ctz(h);
-            size_t b = a + (i >> 4) * 8 + (i & 8) * 2 + (i & 7);
-            unsigned v =
-                (unsigned)(g[b] ^ rv[b]); /* rv[b]: the line just loaded */
-            h &= h - 1;
-            if (v - base < width && !have_get(sr, v)) {
-                drop(v - base + 1, ta, tb);
-                if (take(sr, v, base, width))
-                    return 1;
-            }
-        }
+    for (; a + 64 <= end; a += 64) {
+        unsigned h0 = block_hits(g, rv, a, vb, *ta, *tb),
+                 h1 = block_hits(g, rv, a + 32, vb, *ta, *tb);
+        if (!(h0 | h1))
+            continue;
+        if (block_take(sr, g, rv, a, h0, base, width, ta, tb) ||
+            block_take(sr, g, rv, a + 32, h1, base, width, ta, tb))
+            return 1;
     }
+    if (a + 32 <= end &&
+        block_take(sr, g, rv, a, block_hits(g, rv, a, vb, *ta, *tb), base,
+                   width, ta, tb))
+        return 1;
+    if (a + 32 <= end)
+        a += 32;
     return scan_plain(sr, rem, a, end, base, width);
 }
 #else
@@ -204,27 +239,67 @@ AVX2 static int window_avx2(scan_run *sr, size_t m, unsigned base,
 }
 #endif
 
+/* Bits i of x to the low bit of byte i. */
+static inline uint64_t spread8(unsigned x)
+{
+    return ((uint64_t)(x & 0x7F) * 0x0002040810204081u & 0x0101010101010101u) |
+           (uint64_t)(x >> 7 & 1) << 56;
+}
+
+/* The filter of the window [base, base + width), as window_avx2 reads it
+ * (byte b = v - base + 1 is bit (b >> 4) & 7 of entry (b >> 7) * 16 +
+ * (b & 15)), built from the have bits a word at a time: this ran for
+ * every value of every window before, with a branch each, 6 % of 0.2252's
+ * time.  Returns how many values of the window are wanted. */
+static size_t window_filter(const scan_run *sr, unsigned base, unsigned width,
+                            uint64_t tab[4])
+{
+    uint64_t w[4], prev = 0;
+    size_t want = 0;
+    unsigned i, j;
+
+    /* w: bit b of the window's wanted set, for b = 1..width */
+    for (i = 0; i < 4; i++) {
+        unsigned p = base + 64 * i, q = p % 64;
+        uint64_t h = sr->have[p / 64] >> q;
+        if (q)
+            h |= sr->have[p / 64 + 1] << (64 - q);
+        h = ~h;
+        w[i] = h << 1 | prev >> 63;
+        prev = h;
+    }
+    w[0] &= ~(uint64_t)1;
+    for (i = 0; i < 4; i++) {
+        unsigned lo = 64 * i, keep = width + 1 > lo ? width + 1 - lo : 0;
+        if (keep < 64)
+            w[i] &= ((uint64_t)1 << keep) - 1;
+        want += (size_t)__builtin_popcountll(w[i]);
+    }
+    /* b = t * 128 + j * 16 + e: bit j of entry e of table t */
+    for (i = 0; i < 4; i++)
+        tab[i] = 0;
+    for (j = 0; j < 16; j++) {
+        unsigned t = j >> 3, bits = (unsigned)(w[j / 4] >> (j % 4 * 16));
+        tab[2 * t] |= spread8(bits & 0xFF) << (j & 7);
+        tab[2 * t + 1] |= spread8(bits >> 8 & 0xFF) << (j & 7);
+    }
+    return want;
+}
+
 /* Whether every value of [base, base + width) is an option of heap m: the
  * window's scan over every split (with the filter when simd). */
 static int window_full(scan_run *sr, size_t m, unsigned base, unsigned width,
                        int simd)
 {
-    uint8_t tab[32] = {0};
-    unsigned v;
+    uint64_t tab[4];
     size_t j;
 
-    sr->want = 0;
-    for (v = base; v < base + width; v++)
-        if (!have_get(sr, v)) {
-            unsigned b = v - base + 1;
-            tab[(b >> 7) * 16 + (b & 15)] |= (uint8_t)(1u << ((b >> 4) & 7));
-            sr->want++;
-        }
+    sr->want = window_filter(sr, base, width, tab);
     if (!sr->want)
         return 1;
 #ifdef SCAN_AVX2
     if (simd)
-        return window_avx2(sr, m, base, width, tab);
+        return window_avx2(sr, m, base, width, (const uint8_t *)tab);
 #endif
     (void)simd;
     for (j = 0; j < sr->nsplit; j++) {
