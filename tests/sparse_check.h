@@ -1,6 +1,7 @@
 /*
  * sparse_check.h - what the sparse method's three test programs
- * (test_sparse.c, test_sparse_paths.c, test_sparse_parity.c) share:
+ * (test_sparse.c, test_sparse_paths.c, test_sparse_parity.c) and the
+ * full scans' (test_scan.c) share:
  * values checked one by one, a sparse run checked against wanted values
  * and against the forced mask's statistics, naive values, random masks,
  * a run's values under the defaults, whether the CPU takes the AVX2
