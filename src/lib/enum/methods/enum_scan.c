@@ -21,8 +21,8 @@
  * so that G(a..a+31) and G(m-k-a-31..m-k-a) are plain loads; each xor x
  * becomes the byte x - base + 1, clamped to 0 below the window and to 255
  * above it (neither is ever wanted), and a 256-bit filter in two
- * registers (the pshufb lookup of x86.inc's avx2_member) says which bytes
- * are wanted; two blocks of 32 pairs share one branch, since about one
+ * registers (byte_filter.h's pshufb lookup, shared with x86.inc) says
+ * which bytes are wanted; two blocks of 32 pairs share one branch, since about one
  * block in ten holds a hit.  Values stay below SCAN_VMAX so that a xor
  * plus one fits a signed 16-bit lane; a value that reaches it ends the
  * run early.  Pairs are read in order from a = 1: backwards, or blocks
@@ -38,7 +38,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SCAN_AVX2 1
-#include <immintrin.h>
+#include "byte_filter.h"
 #endif
 
 /* Values the scan takes (every xor of two of them stays below it). */
@@ -107,24 +107,6 @@ static int scan_have_avx2(void)
     return __builtin_cpu_supports("avx2");
 }
 
-/* The lanes of x whose byte is in the set (ta: bytes below 128, tb: the
- * others; byte b is bit (b >> 4) & 7 of entry b & 15). */
-AVX2 static inline unsigned member(__m256i x, __m256i ta, __m256i tb)
-{
-    const __m256i nib = _mm256_set1_epi8(0x0F);
-    const __m256i bit = _mm256_setr_epi8(
-        1, 2, 4, 8, 16, 32, 64, (char)128, 1, 2, 4, 8, 16, 32, 64, (char)128, 1,
-        2, 4, 8, 16, 32, 64, (char)128, 1, 2, 4, 8, 16, 32, 64, (char)128);
-    __m256i lo = _mm256_and_si256(x, nib);
-    __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nib);
-    __m256i row = _mm256_blendv_epi8(_mm256_shuffle_epi8(ta, lo),
-                                     _mm256_shuffle_epi8(tb, lo), x);
-    __m256i hit = _mm256_and_si256(row, _mm256_shuffle_epi8(bit, hi));
-
-    return ~(unsigned)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(hit, _mm256_setzero_si256()));
-}
-
 /* Byte b leaves the set, in the registers (a store and a reload of the
  * table would stall on the store). */
 AVX2 static inline void drop(unsigned b, __m256i *ta, __m256i *tb)
@@ -160,7 +142,7 @@ AVX2 static inline unsigned block_hits(const uint16_t *g, const uint16_t *rv,
     /* x - base + 1, 0 below the window (saturating), 255 above it */
     z0 = _mm256_subs_epu16(_mm256_adds_epu16(z0, one), vb);
     z1 = _mm256_subs_epu16(_mm256_adds_epu16(z1, one), vb);
-    return member(_mm256_packus_epi16(z0, z1), ta, tb);
+    return sgi_avx2_member(_mm256_packus_epi16(z0, z1), ta, tb);
 }
 
 /* The hits h of block_hits(a) confirmed and taken, each dropped from the
