@@ -1932,8 +1932,8 @@ static int naive_pair_option(const sg_rule *r, uint64_t t, uint64_t n,
  * 7.5 (Theorem 7), with values past n read through (p, sal) from a, by
  * brute force over the options: sets *need (UINT64_MAX when it fails
  * before the bound is known) and returns 1 when they hold, 0 when (i) or
- * (ii) or what comes before fails, 2 when (iii) or (iv) fails (the search
- * then tries no later start). */
+ * (ii) or what comes before fails or the bound is not below n, 2 when
+ * (iii) or (iv) fails (the search then tries no later start). */
 static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
                      uint64_t p, uint64_t sal, uint64_t *need)
 {
@@ -1951,6 +1951,11 @@ static int naive_hex(const sg_rule *r, const uint32_t *g, size_t n, uint64_t a,
     if (3 * M + t > p + B)
         B = 3 * M + t - p;
     *need = B + p - 1;
+    /* the search takes no bound that reaches n, whatever (i)-(iv) say, so
+     * checking them would only cost time (code 4.28 at p near 1,000:
+     * minutes) */
+    if (*need >= n)
+        return 0;
     /* (i) prefix: a heap "big" enough of each parity (every move of the
      * theorem's region exists there), its pair options below a + p, and
      * those of the heap p smaller below a */
