@@ -4,10 +4,14 @@
 finished code in the committed data.
 
 Usage: census_round.py plan OCTAL [SPARSE_GOAL DENSE_GOAL CAP]
-       census_round.py todo ROUND DONE [K/N]
+       census_round.py todo ROUND DONE [K/N [CENSUS]]
+       census_round.py parent CENSUS CODE [ROUND DONE]
        census_round.py record CENSUS ROUND DONE CODE JSON CPU WALL RUNS
-                              VERIFY PYCHECK MACHINE
+                              VERIFY PYCHECK MACHINE [PARENT DERIVED]
        census_round.py checked DONE CODE verify|pycheck VERDICT
+       census_round.py parent-state PARENTS CODE
+       census_round.py parent-record PARENTS CODE GOAL LIST CPU WALL RUNS
+                                     MACHINE
 
 plan    prints a round (a TSV file to commit as data/census/rounds/NAME.tsv)
         of every unresolved four-digit code of OCTAL (0.d1d2d3d4) below
@@ -26,7 +30,17 @@ plan    prints a round (a TSV file to commit as data/census/rounds/NAME.tsv)
         runs (deep.tsv).
 todo    prints the codes of ROUND that DONE does not list yet, in the
         round's order: CODE GOAL CAP, tab-separated; with K/N only those
-        whose order is K modulo N (0 <= K < N).
+        whose order is K modulo N (0 <= K < N); with CENSUS a fourth
+        column, each code's parent (as `parent` says, over every code
+        left, whatever its part) or '-'.
+parent  prints the parent of CODE (docs/CENSUS.md, "Parents"), or
+        nothing: of the codes obtained from CODE by clearing bits 1
+        and/or 2 ("take the whole heap", "leave one heap") of some of its
+        digits that are in the same `agree` class of CENSUS/classes.tsv
+        as CODE, the one with the fewest bits (ties: the shortest text,
+        then the smallest).  When that is CODE itself it has no parent,
+        unless (with ROUND and DONE) it is the parent of another code of
+        ROUND that DONE does not list: then it is its own.
 record  records one finished code: a row in DONE (the whole file written
         anew and renamed into place, so that it never holds half a row)
         and the code's row of CENSUS/octal.tsv rewritten the same way.
@@ -35,10 +49,20 @@ record  records one finished code: a row in DONE (the whole file written
         system); RUNS how many runs; VERIFY and PYCHECK what `sgexplore
         verify` and check_certificate.py said of its certificate
         (confirmed, or skipped:BOUND when the bound was over the limit;
-        '-' when unresolved).  A proven code's certificate must already be
-        at CENSUS/certs/ (census_round.sh puts it there first).
+        '-' when unresolved); PARENT and DERIVED (default '-') the parent
+        its first values were derived from and how many.  A proven code's
+        certificate must already be at CENSUS/certs/ (census_round.sh
+        puts it there first).  A done file written before the columns
+        `parent` and `derived` existed gets them first ('-' in its rows).
 checked sets what a checker said of CODE's certificate in DONE, for a
         check made after the code was recorded (census_round.sh -V).
+parent-state prints a parent's row of PARENTS (the round's
+        NAME-parents.tsv): GOAL COMPUTED STATUS CPU, or 0 0 - 0 when it
+        has none.
+parent-record writes CODE's row of PARENTS (written anew and renamed into
+        place): the largest goal it was run to, what LIST (the output of
+        `sgexplore cache list --json` on its cache, or an empty file)
+        says it holds, and CPU, WALL and RUNS added to the row's.
 
 Nothing here computes a value: every number comes from the tool's JSON.
 Python 3 standard library only.
@@ -57,7 +81,11 @@ DONE_COLUMNS = ('code', 'goal', 'cap_cpu', 'status', 'preperiod', 'period',
                 'wall_seconds', 'runs', 'theorem', 'checksum',
                 'certified_to', 'verify', 'pycheck', 'largest',
                 'largest_first', 'sparse_mask', 'sparse_parity', 'rare',
-                'last_rare', 'machine')
+                'last_rare', 'machine', 'parent', 'derived')
+# The columns a done file had before parents (migrated once by record).
+DONE_COLUMNS_V1 = DONE_COLUMNS[:-2]
+PARENT_COLUMNS = ('code', 'goal', 'computed', 'status', 'checksum',
+                  'cpu_seconds', 'wall_seconds', 'runs', 'machine')
 
 
 def read_tsv(path):
@@ -123,18 +151,97 @@ def plan(octal, sparse_goal, dense_goal, cap):
               % (i, code, goal, cap, sp, computed, secs, est))
 
 
-def todo(round_path, done_path, part='0/1'):
-    """The round's codes not done yet, in its order; with part K/N only
-    those whose order is K modulo N, so that N workers (two cores, a
-    cluster's array job) share a round without running a code twice."""
-    k, n = (int(x) for x in part.split('/'))
+def left_rows(round_path, done_path):
+    """The round's rows not done yet, in its order."""
     _, plan_rows = read_tsv(round_path)
     done = set()
     if os.path.exists(done_path):
         done = {r['code'] for r in read_tsv(done_path)[1]}
-    for r in sorted(plan_rows, key=lambda r: int(r['order'])):
-        if r['code'] not in done and int(r['order']) % n == k:
-            print('%s\t%s\t%s' % (r['code'], r['goal'], r['cap_cpu']))
+    return [r for r in sorted(plan_rows, key=lambda r: int(r['order']))
+            if r['code'] not in done]
+
+
+def todo(round_path, done_path, part='0/1', census=None):
+    """The round's codes not done yet, in its order; with part K/N only
+    those whose order is K modulo N, so that N workers (two cores, a
+    cluster's array job) share a round without running a code twice.
+    With CENSUS, each code's parent too, chosen over every code left so
+    that all the parts agree on who is a parent."""
+    k, n = (int(x) for x in part.split('/'))
+    rows = left_rows(round_path, done_path)
+    parents = {}
+    if census is not None:
+        parents = Parents(census).of_round([r['code'] for r in rows])
+    for r in rows:
+        if int(r['order']) % n != k:
+            continue
+        cells = [r['code'], r['goal'], r['cap_cpu']]
+        if census is not None:
+            cells.append(parents.get(r['code']) or '-')
+        print('\t'.join(cells))
+
+
+class Parents:
+    """The parents of codes (docs/CENSUS.md, "Parents").  A code B's
+    values up to N are derived exactly from those of a code A whose moves
+    are B's less some that leave at most one heap (digit bits 1 and 2),
+    when no such extra move reaches a value A gives the heap (`sgexplore
+    cache derive` checks it and stops at the first heap where it fails).
+    So the choice below only decides how far a derivation gets, never
+    what it yields: a code of B's agree class (the same G(0..4095)) is
+    likely to agree further, and one with the fewest bits is likely the
+    parent of the most codes, whose values are then computed once."""
+
+    def __init__(self, census):
+        _, rows = read_tsv(census + '/octal.tsv')
+        rule = {r['code']: r['rule'] for r in rows}
+        cls = {}
+        classes = []  # no classes.tsv: no parents
+        if os.path.exists(census + '/classes.tsv'):
+            _, classes = read_tsv(census + '/classes.tsv')
+        for i, c in enumerate(classes):
+            if c['kind'] == 'agree':
+                for m in c['members'].split():
+                    cls[m] = i
+        # A code's agree class, through its canonical form (classes.tsv
+        # lists canonical forms: 0.0333 is subtract{2-4} there).
+        self.cls = {code: cls[r] for code, r in rule.items() if r in cls}
+
+    @staticmethod
+    def candidates(code):
+        """CODE and the codes with some of its digits' bits 1 and 2
+        cleared, written as the census writes codes (no trailing zero
+        digits; 0.0 when none is left); [] for what is not a code."""
+        m = re.fullmatch(r'([0-9a-f])\.([0-9a-f]+)', code)
+        if not m:
+            return []
+        out = {''}
+        for ch in m.group(2):
+            d = int(ch, 16)
+            out = {o + '%x' % (d & ~c) for o in out for c in range(4)}
+        return sorted(m.group(1) + '.' + (o.rstrip('0') or '0') for o in out)
+
+    @staticmethod
+    def bits(code):
+        return sum(bin(int(ch, 16)).count('1') for ch in code.split('.')[1])
+
+    def choice(self, code):
+        """The candidate of CODE's agree class with the fewest bits, then
+        the shortest, then the smallest; None outside every class."""
+        k = self.cls.get(code)
+        if k is None:
+            return None
+        same = [c for c in self.candidates(code) if self.cls.get(c) == k]
+        return min(same, key=lambda c: (self.bits(c), len(c), c))
+
+    def of_round(self, codes):
+        """{code: parent} for the codes left in a round: a code chosen
+        by itself is a parent only when another code left chose it (its
+        values then go to the parents' cache once, for all of them)."""
+        chosen = {c: self.choice(c) for c in codes}
+        wanted = {a for c, a in chosen.items() if a is not None and a != c}
+        return {c: a for c, a in chosen.items()
+                if a is not None and (a != c or c in wanted)}
 
 
 def field(v):
@@ -151,7 +258,7 @@ def cert_name(rule):
 
 
 def record(census, round_path, done_path, code, json_path, cpu, wall, runs,
-           verify, pycheck, machine):
+           verify, pycheck, machine, parent='-', derived='-'):
     _, plan_rows = read_tsv(round_path)
     entry = [r for r in plan_rows if r['code'] == code]
     if not entry:
@@ -183,7 +290,7 @@ def record(census, round_path, done_path, code, json_path, cpu, wall, runs,
         'largest': lg.get('value'), 'largest_first': lg.get('first'),
         'sparse_mask': sp.get('mask'), 'sparse_parity': sp.get('parity'),
         'rare': sp.get('rare'), 'last_rare': sp.get('last_rare'),
-        'machine': machine,
+        'machine': machine, 'parent': parent, 'derived': derived,
     }
 
     # The census's row first: a reader of DONE may trust that its row is
@@ -239,8 +346,7 @@ def record(census, round_path, done_path, code, json_path, cpu, wall, runs,
     write_atomic(octal, '\n'.join(lines))
 
     if os.path.exists(done_path):
-        with open(done_path, encoding='utf-8') as f:
-            text = f.read()
+        text = migrate_done(done_path)
         if any(l.split('\t')[0] == code for l in text.split('\n')[2:]):
             sys.exit('census_round.py: %s is already in %s' % (code, done_path))
     else:
@@ -249,6 +355,77 @@ def record(census, round_path, done_path, code, json_path, cpu, wall, runs,
                     round_path) + '\t'.join(DONE_COLUMNS) + '\n')
     text += '\t'.join(field(row[c]) for c in DONE_COLUMNS) + '\n'
     write_atomic(done_path, text)
+
+
+def migrate_done(done_path):
+    """The text of DONE with the columns of DONE_COLUMNS: a file written
+    before `parent` and `derived` existed gets them, '-' in every row
+    (its codes were computed from scratch).  Any other header is refused,
+    so that no row is written under the wrong column."""
+    with open(done_path, encoding='utf-8') as f:
+        lines = f.read().split('\n')
+    head_i = next(i for i, l in enumerate(lines) if l and l[0] != '#')
+    head = tuple(lines[head_i].split('\t'))
+    if head == DONE_COLUMNS:
+        return '\n'.join(lines)
+    if head != DONE_COLUMNS_V1:
+        sys.exit('census_round.py: %s: unknown columns' % done_path)
+    for i in range(head_i, len(lines)):
+        if lines[i] and lines[i][0] != '#':
+            lines[i] += '\tparent\tderived' if i == head_i else '\t-\t-'
+    return '\n'.join(lines)
+
+
+def parent_rows(path):
+    """{code: row} of a round's parents file (none yet: {})."""
+    if not os.path.exists(path):
+        return {}
+    head, rows = read_tsv(path)
+    if head is not None and tuple(head) != PARENT_COLUMNS:
+        sys.exit('census_round.py: %s: unknown columns' % path)
+    return {r['code']: r for r in rows}
+
+
+def parent_state(path, code):
+    r = parent_rows(path).get(code)
+    if r is None:
+        print('0 0 - 0')
+    else:
+        print(r['goal'], r['computed'], r['status'], r['cpu_seconds'])
+
+
+def parent_record(path, round_name, code, goal, list_path, cpu, wall, runs,
+                  machine):
+    """CODE's row of the parents file: its largest goal, what its cache
+    holds now (the first row of `cache list --json`), its CPU, wall
+    seconds and runs summed over every code it was a parent for."""
+    rows = parent_rows(path)
+    old = rows.get(code) or {'code': code, 'goal': '0', 'computed': '0',
+                             'status': '-', 'checksum': '', 'cpu_seconds':
+                             '0', 'wall_seconds': '0', 'runs': '0'}
+    new = dict(old)
+    with open(list_path, encoding='utf-8') as f:
+        held = [json.loads(l) for l in f if l.strip()]
+    held = [o for o in held if 'rule' in o]
+    if held:
+        o = held[0]
+        cert = o.get('certificate') or {}
+        new.update({'computed': str(int(o['computed'])),
+                    'status': o['status'],
+                    'checksum': cert.get('checksum') or ''})
+    new['goal'] = str(max(int(old['goal']), int(goal)))
+    new['cpu_seconds'] = '%.2f' % (float(old['cpu_seconds']) + float(cpu))
+    new['wall_seconds'] = '%.2f' % (float(old['wall_seconds']) + float(wall))
+    new['runs'] = str(int(old['runs']) + int(runs))
+    new['machine'] = machine
+    rows[code] = new
+    text = ('# the parents of %s (docs/CENSUS.md, "Parents"): each run in '
+            'its own cache by scripts/census_round.sh, one row each, never '
+            'edited by hand\n' % round_name + '\t'.join(PARENT_COLUMNS)
+            + '\n')
+    for c in sorted(rows):
+        text += '\t'.join(rows[c][k] for k in PARENT_COLUMNS) + '\n'
+    write_atomic(path, text)
 
 
 def number(text):
@@ -283,12 +460,25 @@ def main(argv):
         args = [number(a) for a in argv[3:]] if len(argv) == 6 \
             else [2 ** 24, 2 ** 20, 600]
         plan(argv[2], *args)
-    elif len(argv) in (4, 5) and argv[1] == 'todo':
+    elif len(argv) in (4, 5, 6) and argv[1] == 'todo':
         todo(*argv[2:])
-    elif len(argv) == 13 and argv[1] == 'record':
+    elif len(argv) in (4, 6) and argv[1] == 'parent':
+        codes = [argv[3]]
+        if len(argv) == 6:
+            codes = [r['code'] for r in left_rows(argv[4], argv[5])]
+            codes += [] if argv[3] in codes else [argv[3]]
+        p = Parents(argv[2]).of_round(codes).get(argv[3])
+        if p is not None:
+            print(p)
+    elif len(argv) in (13, 15) and argv[1] == 'record':
         record(*argv[2:])
     elif len(argv) == 6 and argv[1] == 'checked':
         checked(*argv[2:])
+    elif len(argv) == 4 and argv[1] == 'parent-state':
+        parent_state(*argv[2:])
+    elif len(argv) == 10 and argv[1] == 'parent-record':
+        parent_record(argv[2], os.path.basename(argv[2]).replace(
+            '-parents.tsv', '.tsv'), *argv[3:])
     else:
         sys.exit(__doc__.split('\n\n')[1])
 
