@@ -6,10 +6,12 @@
 # round's order, each computed from scratch in a fresh work folder toward
 # its goal within its CPU cap; each finished code is recorded at once
 # (its row in the done file and in OUT/octal.tsv, its certificate in
-# OUT/certs/), so that a rerun skips it.  Needs no cache but its own.
+# OUT/certs/), so that a rerun skips it.  A code with a parent (below)
+# starts from the values derived from it.  Needs no cache but its own
+# and its parents'.
 #
 # Usage: census_round.sh [-w WORK] [-o OUT] [-t TIME] [-b VBOUND] [-B PYBOUND]
-#                        [-n COUNT] [-s K/N] [-V] ROUND
+#                        [-n COUNT] [-s K/N] [-P PCAP] [-D] [-V] ROUND
 #   ROUND       the round file (data/census/rounds/NAME.tsv)
 #   -w WORK     the work folders, one per code while it runs, WORK/CODE,
 #               removed when it is recorded (default: census-work/round)
@@ -34,6 +36,9 @@
 #               record each verdict in the done file: confirmed, or
 #               refuted (or failed, when the checker could not run) and
 #               then exit 1; may run beside the round, on another core
+#   -P PCAP     the CPU cap of each parent, in seconds over all its runs
+#               for every code (default 3600)
+#   -D          derive nothing: every code from scratch
 # Each code: `sgexplore CODE --max GOAL --seconds LEFT --threads 1 --json
 # --db WORK/CODE/c.db`, run again (extending its own prefix) while it is
 # unresolved, below GOAL, and the CPU seconds of its runs (user + system)
@@ -41,7 +46,18 @@
 # costs wall time, not values.  A proven code's certificate is exported
 # from its work folder, its checksum checked, then confirmed by both
 # checkers where its bound allows; one they refute stops the round
-# before anything of it is recorded.  Touch WORK/stop to end the round
+# before anything of it is recorded.
+# A code's parent P (`census_round.py parent`: a code of its agree class
+# in OUT/classes.tsv with fewer moves, each extra one leaving at most one
+# heap) is first run under the lock WORK/parents/P.lock in its own cache
+# WORK/parents/P.db to the code's goal (`sgexplore P --db ... --max GOAL
+# --seconds LEFT --threads 1 --json`, looped as the code's runs are,
+# within what its cap PCAP leaves of its CPU so far), its row recorded in
+# ROUND's NAME-parents.tsv; then `sgexplore cache derive CODE P --from
+# WORK/parents/P.db --db WORK/CODE/c.db --max GOAL --json` stores the
+# code's values up to the first heap where they differ from P's (exact:
+# the derivation checks every extra move), its CPU counted as the code's,
+# and the code's runs extend them.  Touch WORK/stop to end the round
 # after the running code.  The program is $SGEXPLORE when set, else
 # ./sgexplore.  Pin the whole script to a core with taskset.
 # Exit status: 0 the round is done, 3 stopped early (-t, -n, WORK/stop),
@@ -54,8 +70,8 @@ usage() {
 }
 
 work=census-work/round out=data/census deadline= vbound=50000 pybound=3000 count=
-late=0 part=0/1
-while getopts w:o:t:b:B:n:s:Vh opt; do
+late=0 part=0/1 pcap=3600 derive=1
+while getopts w:o:t:b:B:n:s:P:DVh opt; do
     case $opt in
     w) work=$OPTARG ;;
     o) out=$OPTARG ;;
@@ -67,6 +83,10 @@ while getopts w:o:t:b:B:n:s:Vh opt; do
     s) part=$OPTARG
         [[ $part =~ ^([0-9]+)/([0-9]+)$ ]] && ((BASH_REMATCH[1] < BASH_REMATCH[2])) ||
             { echo "census_round.sh: -s wants K/N with 0 <= K < N, not '$part'" >&2; exit 2; } ;;
+    P) pcap=$OPTARG
+        [[ $pcap =~ ^[0-9]+$ ]] ||
+            { echo "census_round.sh: -P wants seconds, not '$pcap'" >&2; exit 2; } ;;
+    D) derive=0 ;;
     V) late=1 ;;
     *) usage ;;
     esac
@@ -75,6 +95,7 @@ shift $((OPTIND - 1))
 [[ $# -eq 1 && -f $1 ]] || usage
 round=$1
 done_file=${round%.tsv}-done.tsv
+parents_file=${round%.tsv}-parents.tsv
 sg=${SGEXPLORE:-./sgexplore}
 here=$(cd "$(dirname "$0")" && pwd)
 py() { python3 "$here/census_round.py" "$@"; }
@@ -130,14 +151,111 @@ if ((late)); then
     exit 0
 fi
 
+# set_limit WHAT: limit, the `timeout` that stops a run at the deadline;
+# exits 3 (WHAT not recorded) when the deadline has come.
+set_limit() {
+    limit=()
+    [[ -n $deadline ]] || return 0
+    local t=$((deadline - $(date +%s)))
+    if ((t <= 0)); then
+        echo "census_round: the deadline stopped $1: not recorded" >&2
+        exit 3
+    fi
+    limit=(timeout --signal=TERM --kill-after=30 "$t")
+}
+
+# parent_record P PDIR: P's row of the parents file, under the lock: what
+# its cache holds and the CPU, wall seconds and runs of this code's turn.
+parent_record() {
+    : > "$2/list"
+    if [[ -s $work/parents/$1.db ]]; then
+        "$sg" cache list --db "$work/parents/$1.db" --json > "$2/list" 2>> "$2/err" ||
+            { echo "census_round: $1: cache list failed: $(tail -n 1 "$2/err")" >&2; exit 1; }
+    fi
+    flock "$work/lock" python3 "$here/census_round.py" parent-record "$parents_file" \
+        "$1" "$goal" "$2/list" "$pcpu" "$pwall" "$pruns" "$machine"
+}
+
+# from_parent P: P run to GOAL in its own cache (what is left of its CPU
+# cap), then the code's first values derived from it into $d/c.db, all
+# under P's lock so that two workers never run P at once; adds the
+# derivation's CPU and wall seconds to the code's and sets derived.
+from_parent() {
+    local p=$1 pd=$work/parents/$1.run lk pgoal pcomputed pstatus pused prev=-1 rc u s r
+    mkdir -p "$pd"  # and WORK/parents
+    exec {lk}> "$work/parents/$p.lock"
+    flock "$lk"
+    read -r pgoal pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
+    pcpu=0 pwall=0 pruns=0
+    if ! [[ -s $work/parents/$p.db ]] ||
+        { [[ $pstatus == unresolved || $pstatus == - ]] && ((pcomputed < goal)); }; then
+        while :; do
+            left=$(awk -v c="$pcap" -v u="$pused" -v v="$pcpu" 'BEGIN { if (c - u - v >= 1) printf "%.3f\n", c - u - v }')
+            [[ -n $left ]] || break
+            set_limit "$code (its parent $p)"
+            rc=0
+            { time "${limit[@]}" "$sg" "$p" --db "$work/parents/$p.db" --max "$goal" \
+                --seconds "$left" --threads 1 --json < /dev/null > "$pd/out.json" \
+                2> "$pd/err" {lk}>&-; } 2> "$pd/time" || rc=$?
+            read -r u s r < "$pd/time"
+            pcpu=$(awk -v a="$pcpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
+            pwall=$(add "$pwall" "$r")
+            pruns=$((pruns + 1))
+            if ((rc == 124 || rc == 137)) ||
+                { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
+                parent_record "$p" "$pd"
+                echo "census_round: the deadline stopped $code (its parent $p): not recorded" >&2
+                exit 3
+            fi
+            if ((rc != 0 && rc != 3)) || ! [[ -s $pd/out.json ]]; then
+                echo "census_round: $code: the run of its parent $p failed ($rc): $(tail -n 1 "$pd/err")" >&2
+                exit 1
+            fi
+            read -r status computed < <(json_get "$pd/out.json" '"%s %d" % (o["status"], o["computed"])')
+            [[ $status == unresolved ]] || break
+            ((computed < goal && computed > prev)) || break
+            prev=$computed
+        done
+        parent_record "$p" "$pd"
+        read -r pgoal pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
+    fi
+    derived=-
+    if ((pcomputed > 0)); then
+        set_limit "$code"
+        rc=0
+        { time "${limit[@]}" "$sg" cache derive "$code" "$p" --from "$work/parents/$p.db" \
+            --db "$d/c.db" --max "$goal" --json < /dev/null > "$d/derive.json" \
+            2> "$d/err" {lk}>&-; } 2> "$d/time" || rc=$?
+        read -r u s r < "$d/time"
+        cpu=$(awk -v a="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
+        wall=$(add "$wall" "$r")
+        if ((rc == 124 || rc == 137)) ||
+            { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
+            echo "census_round: the deadline stopped $code: not recorded" >&2
+            exit 3
+        fi
+        if ((rc != 0)) || ! [[ -s $d/derive.json ]]; then
+            echo "census_round: $code: its derivation from $p failed ($rc): $(tail -n 1 "$d/err")" >&2
+            exit 1
+        fi
+        derived=$(json_get "$d/derive.json" 'o["computed"]')
+    fi
+    flock -u "$lk"
+    exec {lk}>&-
+}
+
 todo=$work/todo.${part%/*}-${part#*/}
 sfx=
 [[ $part == 0/1 ]] || sfx=" (part $part)"
-py todo "$round" "$done_file" "$part" > "$todo"
+if ((derive)); then
+    py todo "$round" "$done_file" "$part" "$out" > "$todo"
+else
+    py todo "$round" "$done_file" "$part" > "$todo"
+fi
 left_codes=$(wc -l < "$todo")
 echo "census_round: $round: $left_codes codes left of $(($(grep -vc '^#' "$round") - 1))$sfx" >&2
 ran=0
-while IFS=$'\t' read -r -u 3 code goal cap; do
+while IFS=$'\t' read -r -u 3 code goal cap parent; do
     if [[ -e $work/stop ]]; then
         echo "census_round: $work/stop: stopped before $code" >&2
         exit 3
@@ -145,22 +263,24 @@ while IFS=$'\t' read -r -u 3 code goal cap; do
     if [[ -n $count ]] && ((ran >= count)); then
         exit 3
     fi
-    limit=()
-    if [[ -n $deadline ]]; then
-        t=$((deadline - $(date +%s)))
-        if ((t < 60)); then
-            echo "census_round: the deadline: stopped before $code" >&2
-            exit 3
-        fi
-        limit=(timeout --signal=TERM --kill-after=30 "$t")
+    if [[ -n $deadline ]] && ((deadline - $(date +%s) < 60)); then
+        echo "census_round: the deadline: stopped before $code" >&2
+        exit 3
     fi
     d=$work/$code
     rm -rf "$d"
     mkdir -p "$d"
-    cpu=0 wall=0 runs=0 prev=-1
+    cpu=0 wall=0 runs=0 prev=-1 derived=-
+    [[ -n $parent ]] || parent=-
+    if [[ $parent != - ]]; then
+        from_parent "$parent"
+    fi
     while :; do
         left=$(awk -v c="$cap" -v u="$cpu" 'BEGIN { if (c - u >= 1) printf "%.3f\n", c - u }')
-        [[ -n $left ]] || break
+        # a derivation that spent the cap still gets one run to report
+        # what it stored
+        [[ -n $left ]] || { ((runs == 0)) && [[ $derived != - ]] && left=1; } || break
+        set_limit "$code"
         rc=0
         { time "${limit[@]}" "$sg" "$code" --db "$d/c.db" --max "$goal" \
             --seconds "$left" --threads 1 --json < /dev/null > "$d/out.json" \
@@ -222,8 +342,10 @@ while IFS=$'\t' read -r -u 3 code goal cap; do
     # (flock WORK/lock git commit ...), so that no commit holds half of it.
     flock "$work/lock" python3 "$here/census_round.py" record "$out" "$round" \
         "$done_file" "$code" "$d/out.json" "$cpu" "$wall" "$runs" "$verify" \
-        "$pycheck" "$machine"
-    echo "census_round: $code: $status, $computed values, $cpu CPU s in $runs run(s); verify $verify, python $pycheck" >&2
+        "$pycheck" "$machine" "$parent" "$derived"
+    from=
+    [[ $derived == - ]] || from=", the first $derived derived from $parent"
+    echo "census_round: $code: $status, $computed values$from, $cpu CPU s in $runs run(s); verify $verify, python $pycheck" >&2
     rm -rf "$d"
     ran=$((ran + 1))
 done 3< "$todo"

@@ -11,7 +11,9 @@ many codes are periodic, arithmetic-periodic and unresolved, how many
 rows record a sparse space, the distribution of n0 and p by decades, the
 largest pre-period and period (with their code); then, for each round,
 what it did (codes finished, proven, at their goal, stopped by their CPU
-cap; CPU and wall seconds) and the codes it proved, one line per
+cap; CPU and wall seconds: its codes' (done file) plus its parents'
+(NAME-parents.tsv), whose runs no code's row counts) and the codes it
+proved, one line per
 sequence (the same n0, p, saltus and certificate checksum), with what
 each checker said of their certificates.
 
@@ -129,7 +131,8 @@ def census_tables(rows):
 def round_tables(census):
     out = []
     files = sorted(glob.glob(os.path.join(census, 'rounds', '*.tsv')))
-    plans = [f for f in files if not f.endswith('-done.tsv')]
+    plans = [f for f in files if not f.endswith(('-done.tsv',
+                                                 '-parents.tsv'))]
     if not plans:
         return out
     out.append('| round | codes | finished | proven | at their goal | '
@@ -141,14 +144,18 @@ def round_tables(census):
         planned = read_tsv(p)
         done_path = p[:-4] + '-done.tsv'
         done = read_tsv(done_path) if os.path.exists(done_path) else []
+        parents_path = p[:-4] + '-parents.tsv'
+        parents = read_tsv(parents_path) \
+            if os.path.exists(parents_path) else []
         stop = [r['stopped'] for r in done]
         machines = sorted({r['machine'] for r in done})
         out.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             name, num(len(planned)), num(len(done)),
             num(stop.count('proven')), num(stop.count('max')),
             num(stop.count('time')),
-            num(round(sum(float(r['cpu_seconds']) for r in done))),
-            num(round(sum(float(r['wall_seconds']) for r in done))),
+            num(round(sum(float(r['cpu_seconds']) for r in done + parents))),
+            num(round(sum(float(r['wall_seconds'])
+                          for r in done + parents))),
             ', '.join(machines)))
         proven += [(name, r) for r in done if r['stopped'] == 'proven']
     if proven:
