@@ -225,6 +225,251 @@ rc=$?
 check "-s 2/2: refused (status 2), saying why" \
     test $rc -eq 2 -a "$(grep -c 'wants K/N with 0 <= K < N' "$T/err")" = 1
 
+# Parents (docs/CENSUS.md, "Parents").  First the choice, judged by a
+# search of its own over the shipped round 3 (every census code whose
+# digits are the code's with some bits 1 and 2 cleared, in its agree
+# class; the fewest bits, then the shortest, then the smallest; a code
+# chosen by itself a parent only when another code left chose it).
+cat >"$T/parent_judge.py" <<'EOF'
+import re, sys
+census, round_path, done_path = sys.argv[1:4]
+def rows(p):
+    ls = [l.rstrip('\n').split('\t') for l in open(p) if not l.startswith('#')]
+    return [dict(zip(ls[0], l)) for l in ls[1:]]
+rule = {r['code']: r['rule'] for r in rows(census + '/octal.tsv')}
+cls = {}
+for i, c in enumerate(rows(census + '/classes.tsv')):
+    if c['kind'] == 'agree':
+        for m in c['members'].split():
+            cls[m] = i
+def k(code):
+    return cls.get(rule.get(code))
+def choice(code):
+    if k(code) is None:
+        return None
+    head, d = code.split('.')
+    best = None
+    for a in rule:
+        if not re.fullmatch(r'[0-7]\.[0-7]+', a) or k(a) != k(code):
+            continue
+        ah, ad = a.split('.')
+        w = max(len(ad), len(d))
+        x, y = ad.ljust(w, '0'), d.ljust(w, '0')
+        if ah == head and all(int(p) & ~int(q) == 0 and
+                              (int(q) & ~int(p)) & 4 == 0 for p, q in zip(x, y)):
+            key = (sum(bin(int(c)).count('1') for c in ad), len(a), a)
+            best = key if best is None else min(best, key)
+    return best[2]
+done = {r['code'] for r in rows(done_path)} if done_path != '-' else set()
+left = [r['code'] for r in sorted(rows(round_path), key=lambda r: int(r['order']))
+        if r['code'] not in done]
+ch = {c: choice(c) for c in left}
+wanted = {a for c, a in ch.items() if a not in (None, c)}
+for c in left:
+    a = ch[c]
+    print(c, a if a is not None and (a != c or c in wanted) else '-')
+EOF
+python3 "$T/parent_judge.py" "$C" "$C/rounds/round-3.tsv" "$C/rounds/round-3-done.tsv" >"$T/pj.want"
+python3 "$RP" todo "$C/rounds/round-3.tsv" "$C/rounds/round-3-done.tsv" 0/1 "$C" |
+    awk -F'\t' '{ print $1, $4 }' >"$T/pj.got"
+check "parents of round 3's codes left: as a search of their own finds them ($(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l) codes with another's values, $(awk '$2 != "-" { print $2 }' "$T/pj.got" | sort -u | wc -l) parents)" \
+    test -s "$T/pj.got" -a -z "$(diff "$T/pj.want" "$T/pj.got")" -a \
+    "$(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l)" -gt 100
+
+# A copy with classes of its own: two codes with the parent 0.444 (not
+# in the round), 0.6466 with the parent 0.6444 (in the round: its own
+# parent), 0.4517 in a class with 0.4515 although their values differ
+# from heap 22 on (0.4517's extra move, take 4 leaving one heap, hits
+# there: the derivation stops and the code computes the rest), 0.0007
+# in no class; all to 8,192 values.
+mkdir -p "$T/d/rounds" "$T/d/certs"
+cp "$C/octal.tsv" "$T/d/octal.tsv"
+cp "$T/d/octal.tsv" "$T/octal.d"
+printf 'kind\tkey\tsize\tmembers\nagree\tG(0..4095)\t3\t0.444 0.4452 0.4643\nagree\tG(0..4095)\t3\t0.6444 0.6464 0.6466\nagree\tG(0..4095)\t2\t0.4515 0.4517\n' \
+    >"$T/d/classes.tsv"
+pround() {
+    rm -rf "$T/d/certs" "$T/w3" "$T/keep" && mkdir -p "$T/d/certs" "$T/w3" "$T/keep"
+    cp "$T/octal.d" "$T/d/octal.tsv"
+    rm -f "$T/d/rounds/p-done.tsv" "$T/d/rounds/p-parents.tsv"
+    printf '# test\norder\tcode\tgoal\tcap_cpu\tsparse\tcomputed_before\tseconds_before\testimate\n' >"$T/d/rounds/p.tsv"
+    local i=1 c
+    for c in 0.4452 0.4643 0.6444 0.6466 0.4517 0.0007; do
+        printf '%d\t%s\t8192\t60\tnone\t1\t1\t1\n' $i $c >>"$T/d/rounds/p.tsv"
+        i=$((i + 1))
+    done
+}
+# The stand-in keeps each code's cache after its runs, for the judge.
+cat >"$T/sg-keep" <<EOF
+#!/bin/bash
+"$SG" "\$@"
+rc=\$?
+if [ "\$2" = --db ] && [ "\${3##*/}" = c.db ]; then cp "\$3" "$T/keep/\$1.db"; fi
+exit \$rc
+EOF
+chmod +x "$T/sg-keep"
+# judge_round MODE: a line per code of round p: its parent and derived
+# count as expected (MODE derive: the judge's parent, derived from
+# `sgexplore diff`'s first difference, else the goal; nocap: the judge's
+# parent, nothing derived; -: neither), then whether its row (status,
+# computed, the certificate's checksum) and the values its cache kept
+# are those of a run from scratch (`sgexplore CODE --max 8192`, no cache).
+cat >"$T/round_judge.py" <<'EOF'
+import json, re, subprocess, sys
+sg, mode, done, parents, keep = sys.argv[1:6]
+def rows(p):
+    ls = [l.rstrip('\n').split('\t') for l in open(p) if not l.startswith('#')]
+    return [dict(zip(ls[0], l)) for l in ls[1:]]
+def run(*args):
+    return subprocess.run((sg,) + args, capture_output=True, text=True).stdout
+want = dict(l.split() for l in open(parents))
+for r in rows(done):
+    code, goal = r['code'], int(r['goal'])
+    p = want[code] if mode != '-' else '-'
+    d = '-'
+    if mode == 'derive' and p != '-':
+        m = re.search(r'first difference: n = ([0-9]+)',
+                      run('diff', code, p, '--max', str(goal), '--no-cache'))
+        d = m.group(1) if m else str(goal)
+    fresh = json.loads(run(code, '--max', str(goal), '--no-cache', '--json'))
+    kept = json.loads(run('cache', 'show', code, '--db', keep + '/' + code + '.db', '--json'))
+    row = (r['status'], r['computed'], r['checksum'])
+    frow = (fresh['status'], str(fresh['computed']),
+            (fresh['certificate'] or {}).get('checksum') or '')
+    vals = (kept['values'] == fresh['values'] and not fresh['values_truncated']
+            and (fresh['status'] != 'unresolved' or len(fresh['values']) == goal))
+    print(code, 'parent', 'ok' if r['parent'] == p else r['parent'] + ', not ' + p,
+          'derived', 'ok' if r['derived'] == d else r['derived'] + ', not ' + d,
+          'row', 'ok' if row == frow else '%s, not %s' % (row, frow),
+          'values', 'ok' if vals else 'differ')
+EOF
+judge_round() {
+    python3 "$T/parent_judge.py" "$T/d" "$T/d/rounds/p.tsv" - >"$T/pj.d"
+    python3 "$T/round_judge.py" "$SG" "$1" "$T/d/rounds/p-done.tsv" "$T/pj.d" "$T/keep"
+}
+all_ok() { test "$(grep -c 'parent ok derived ok row ok values ok$' "$1")" = 6; }
+round_ok() { test "$1" -eq 0 && all_ok "$2"; }
+
+pround
+SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+judge_round derive >"$T/judge"
+check "a round with parents: done (status 0), six codes recorded" \
+    test $rc -eq 0 -a "$(grep -vc '^#' "$T/d/rounds/p-done.tsv")" = 7
+check "each code's parent and derived count as judged, its row and values those of a run from scratch" \
+    all_ok "$T/judge"
+check "... among them 0.4517, whose derivation from 0.4515 stops at heap 22" \
+    grep -q '^0.4517 parent ok derived ok row ok values ok$' "$T/judge"
+python3 - "$T/d/rounds/p-parents.tsv" >"$T/judge.p" <<'EOF'
+import sys
+ls = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+rs = {l[0]: dict(zip(ls[0], l)) for l in ls[1:]}
+print(sorted(rs), {(r['goal'], r['computed'], r['status'], r['runs']) for r in rs.values()},
+      all(float(r['cpu_seconds']) > 0 for r in rs.values()))
+EOF
+check "the parents file: 0.444, 0.4515 and 0.6444 each run once to 8,192 values" \
+    grep -qxF "['0.444', '0.4515', '0.6444'] {('8192', '8192', 'unresolved', '1')} True" "$T/judge.p"
+check "the code's work folders are removed, the parents' caches kept" \
+    test -z "$(ls "$T/w3" | grep -v '^\(todo\..*\|lock\|parents\)$')" -a \
+    -s "$T/w3/parents/0.444.db" -a -s "$T/w3/parents/0.6444.db"
+python3 "$SRC/scripts/census_stats.py" "$T/d" >"$T/stats.d"
+want=$(python3 - "$T/d/rounds" <<'EOF'
+import sys
+def cpu(p):
+    ls = [l.rstrip('\n').split('\t') for l in open(p) if not l.startswith('#')]
+    return sum(float(dict(zip(ls[0], l))['cpu_seconds']) for l in ls[1:])
+print('{:,}'.format(round(cpu(sys.argv[1] + '/p-done.tsv') + cpu(sys.argv[1] + '/p-parents.tsv'))))
+EOF
+)
+check "census_stats.py: the round's CPU seconds are its codes' and its parents' ($want)" \
+    grep -q "^| p | 6 | 6 | 0 | 6 | 0 | $want | " "$T/stats.d"
+
+# -D: every code from scratch, no parent run.
+pround
+SGEXPLORE=$T/sg-keep bash "$R" -D -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+judge_round - >"$T/judge"
+check "-D: no parent, nothing derived, every row and values as from scratch" \
+    test $rc -eq 0 -a ! -e "$T/d/rounds/p-parents.tsv" -a ! -e "$T/w3/parents" -a \
+    "$(grep -c 'parent ok derived ok row ok values ok$' "$T/judge")" = 6
+
+# A done file of before the columns parent and derived: migrated once,
+# its rows kept with '-' for both.
+awk -F'\t' -v OFS='\t' '{ NF = 24; print }' "$T/d/rounds/p-done.tsv" | head -n 4 >"$T/old-done"
+pround
+cp "$T/old-done" "$T/d/rounds/p-done.tsv"
+SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+python3 - "$T/old-done" "$T/d/rounds/p-done.tsv" >"$T/judge" <<'EOF'
+import sys
+old = [l.rstrip('\n') for l in open(sys.argv[1])]
+new = [l.rstrip('\n') for l in open(sys.argv[2])]
+print('head', new[1].endswith('\tmachine\tparent\tderived'),
+      'kept', [l + '\t-\t-' for l in old[2:]] == new[2:4],
+      'rest', [l.split('\t')[0] for l in new[4:]],
+      [len(l.split('\t')) for l in new[1:]] == [26] * 7)
+EOF
+check "an old done file: its header and rows get parent and derived ('-'), the other codes are added" \
+    test $rc -eq 0 -a "$(cat "$T/judge")" = "head True kept True rest ['0.6444', '0.6466', '0.4517', '0.0007'] True"
+
+# -s 0/2 and -s 1/2 at once: 0.4452 (part 1) and 0.4643 (part 0) share
+# 0.444, 0.6444 (part 1) is the parent of 0.6466 (part 0): each parent
+# run once, under its lock.
+pround
+SGEXPLORE=$T/sg-keep bash "$R" -s 0/2 -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err.0" &
+pid=$!
+SGEXPLORE=$T/sg-keep bash "$R" -s 1/2 -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err.1"
+rc1=$?
+wait "$pid"
+rc0=$?
+judge_round derive >"$T/judge"
+python3 - "$T/d/rounds/p-parents.tsv" >"$T/judge.p" <<'EOF'
+import sys
+ls = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+print(sorted((l[0], l[7]) for l in ls[1:]))
+EOF
+check "-s 0/2 and -s 1/2 sharing parents: both done, every row as judged" \
+    round_ok $((rc0 + rc1)) "$T/judge"
+check "-s: each parent run once" \
+    grep -qxF "[('0.444', '1'), ('0.4515', '1'), ('0.6444', '1')]" "$T/judge.p"
+
+# SIGKILL during a parent's run: nothing of its code recorded; the next
+# run does it and the rest.
+cat >"$T/sg-hangp" <<EOF
+#!/bin/bash
+[ "\$1" = 0.444 ] && exec sleep 600
+exec "$T/sg-keep" "\$@"
+EOF
+chmod +x "$T/sg-hangp"
+pround
+SGEXPLORE=$T/sg-hangp setsid bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err" &
+pid=$!
+for _ in $(seq 1 300); do
+    [ -s "$T/w3/parents/0.444.lock" ] || [ -d "$T/w3/parents/0.444.run" ] && break
+    sleep 0.1
+done
+sleep 0.5
+kill -KILL -- -"$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+check "SIGKILL during a parent's run: its code not recorded" \
+    test ! -e "$T/d/rounds/p-done.tsv" -a ! -e "$T/d/rounds/p-parents.tsv"
+SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+judge_round derive >"$T/judge"
+check "... the next run records every code as judged" round_ok $rc "$T/judge"
+
+# -P 0: no CPU for the parents, so nothing derived (the parents still
+# named); the rows as from scratch.
+pround
+SGEXPLORE=$T/sg-keep bash "$R" -P 0 -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+judge_round nocap >"$T/judge"
+check "-P 0: the parents not run, nothing derived, every row as from scratch" \
+    round_ok $rc "$T/judge"
+SGEXPLORE=$SG bash "$R" -P x -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+check "-P x: refused (status 2), saying why" \
+    test $rc -eq 2 -a "$(grep -c -- '-P wants seconds' "$T/err")" = 1
+
 # census_stats.py on the copy: the row counts and the round's.
 SGEXPLORE=$SG bash "$R" -w "$T/w2" -o "$T/c" "$T/c/rounds/t.tsv" 2>/dev/null
 python3 "$SRC/scripts/census_stats.py" "$T/c" >"$T/stats"
