@@ -10,9 +10,14 @@
 # does the rest; a certificate that `verify` refutes stops the round with
 # nothing of that code recorded; -V checks later the certificates
 # recorded as skipped and records each verdict; -s K/N lets two workers
-# share a round, each code run once; census_shift.py finds a known shift; census_stats.py counts the copy's rows
-# and the round's, and docs/CENSUS.md shows what it prints for the
-# shipped census.
+# share a round, each code run once; parents (the choice judged by a
+# search of its own over round 3; a round whose codes start from their
+# parents' values, one derivation stopping early, each row and its values
+# a run from scratch's; -D, -P, an old done file migrated, two workers
+# sharing parents, SIGKILL during a parent's run); census_shift.py finds
+# a known shift; census_stats.py counts the copy's rows and the round's
+# (with its parents' CPU), and docs/CENSUS.md shows what it prints for
+# the shipped census.
 
 SG=${SGEXPLORE:-sgexplore}
 SRC=${top_srcdir:-.}
