@@ -416,6 +416,9 @@ int cli_deep_show(sg_store *db, const char *key, int json);
 int cli_deep_export(const cli_args *a, int json);
 int cli_deep_import(const cli_args *a, int json);
 
+/* `cache derive RULE PARENT` (cache_derive.c). */
+int cli_cache_derive(const cli_args *a);
+
 /* The enumeration progress shown on a terminal. */
 void cli_progress_enable(int on);
 

@@ -1,10 +1,11 @@
 /*
- * cmd_cache.c - `sgexplore cache list|show|drop|path`: look into the SQLite
- * cache without writing SQL (docs/CACHE.md documents the schema for those
- * who prefer sqlite3).  Only `drop` writes; the others open the file
- * read-only and never create it.  Entries print through the rule's one
- * record (report.c), so `cache show`, `cache list` and the analysis share
- * their keys; `cache list --format json` streams one line per rule.
+ * cmd_cache.c - `sgexplore cache list|show|drop|path`: look into the
+ * SQLite cache without writing SQL (docs/CACHE.md documents the schema
+ * for those who prefer sqlite3).  `drop`, `import-checkpoint` and `derive`
+ * (cache_derive.c) write; the others open the file read-only and never
+ * create it.  Entries print through the rule's one record (report.c), so
+ * `cache show`, `cache list` and the analysis share their keys; `cache
+ * list --format json` streams one line per rule.
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
@@ -18,6 +19,8 @@ static const cli_opt cache_opts[] = {
     {"--family", NULL, "F",
      "list: subtract, all-but, octal, hex, take-and-break"},
     {"--format", NULL, "FMT", "list: table or json; show: text or json"},
+    {"--from", NULL, "FILE", "derive: the cache holding PARENT's values"},
+    {"--max", NULL, "N", "derive: at most N values"},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -30,9 +33,11 @@ const cli_command cli_cmd_cache = {
     "cache drop RULE\n"
     "cache path\n"
     "cache export-checkpoint RULE FILE\n"
-    "cache import-checkpoint FILE",
+    "cache import-checkpoint FILE\n"
+    "cache derive RULE PARENT [--from FILE] [--max N]",
     "Inspect the SQLite cache.  List its rules, show or drop one, print its\n"
-    "path; carry a deep run's checkpoint to another cache through a file.\n"
+    "path; carry a deep run's checkpoint to another cache through a file;\n"
+    "store RULE's values as far as a subgame PARENT's cached ones give them.\n"
     "The cache is --db PATH, else $SGEXPLORE_DB, else\n"
     "$XDG_CACHE_HOME/sgexplore/cache.db, else ~/.cache/sgexplore/cache.db.",
     CLI_CMD_RULE | CLI_CMD_CACHE | CLI_CMD_NOCACHE_OPT,
@@ -599,8 +604,10 @@ static int cache_run(const cli_command *self, cli_args *a)
         return cli_deep_export(a, json);
     if (strcmp(sub, "import-checkpoint") == 0)
         return cli_deep_import(a, json);
+    if (strcmp(sub, "derive") == 0)
+        return cli_cache_derive(a);
     cli_error("cache: unknown subcommand '%s' (list, show, drop, path, "
-              "export-checkpoint or import-checkpoint)",
+              "export-checkpoint, import-checkpoint or derive)",
               cli_quote(sub));
     return EXIT_USAGE;
 }

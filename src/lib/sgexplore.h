@@ -302,6 +302,19 @@ const char *sg_enumerate_method(const sg_rule *r);
 sg_status sg_enumerate_naive(sg_seq *s, const sg_rule *r, size_t n,
                              const sg_enum_options *opt, sg_error *err);
 
+/* How far a parent rule's values are rule r's too (docs/THEORY.md,
+ * "Values from a subgame"): every move of `parent` must be a move of r,
+ * and r's other moves must leave at most one heap (digit bits 1 and 2);
+ * both plain codes (no set, no repeating tail).  Then G_r(i) = G_parent(i)
+ * for i < n exactly when none of those moves from a heap i < n reaches a
+ * heap of value G_parent(i).  Sets *agree to the largest such n up to
+ * min(pv->n, max), from the parent's values pv (G(0..pv->n-1)): the first
+ * heap where the two differ, or the end of pv or max.  SG_E_INPUT, naming
+ * the take, when the rules are not so related. */
+sg_status sg_derive_agree(const sg_rule *r, const sg_rule *parent,
+                          const sg_seq *pv, size_t max, size_t *agree,
+                          sg_error *err);
+
 /*
  * Deep runs (docs/DEEP.md): the sparse method past what memory holds.  A
  * run keeps every value until its window fills; from then on it keeps

@@ -251,6 +251,9 @@ run cache_export cache_export_checkpoint 0 \
     "$SG" cache export-checkpoint 0.167 "$T/c.ck" --json
 run cache_import cache_import_checkpoint 0 \
     "$SG" cache import-checkpoint "$T/c.ck" --db "$T/ck.db" --json
+"$SG" 0.04 --max 300 --db "$T/dp.db" --quiet >/dev/null
+run cache_derive cache_derive 0 \
+    "$SG" cache derive 0.0403 0.04 --from "$T/dp.db" --db "$T/dc.db" --json
 run merge merge 0 "$SG" merge "$T/out.db" "$DB" --json
 run verify verify 0 "$SG" verify 0.07 --json
 "$SG" 0.07 --export-certificate "$T/c.cert" --quiet --heap 1 >/dev/null
