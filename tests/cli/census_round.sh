@@ -462,6 +462,22 @@ rc=$?
 judge_round derive >"$T/judge"
 check "... the next run records every code as judged" round_ok $rc "$T/judge"
 
+# A parents file that claims more than the parent's cache holds (0.444
+# at 8,192 values, its cache at 1,000): the run of 0.444 is skipped, the
+# derivation takes the 1,000 values the cache holds, and the codes
+# compute the rest.
+pround
+mkdir -p "$T/w3/parents"
+"$SG" 0.444 --max 1000 --db "$T/w3/parents/0.444.db" >/dev/null
+printf '# test\ncode\tgoal\tcomputed\tstatus\tchecksum\tcpu_seconds\twall_seconds\truns\tmachine\n0.444\t8192\t8192\tunresolved\t\t1.00\t1.00\t1\tx\n' \
+    >"$T/d/rounds/p-parents.tsv"
+SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+judge_round derive >"$T/judge"
+check "a parents row claiming more than its cache: 1,000 values derived, every row as from scratch" \
+    test $rc -eq 0 -a "$(grep -c 'parent ok derived 1000, not 8192 row ok values ok$' "$T/judge")" = 2 -a \
+    "$(grep -c 'parent ok derived ok row ok values ok$' "$T/judge")" = 4
+
 # -P 0: no CPU for the parents, so nothing derived (the parents still
 # named); the rows as from scratch.
 pround
