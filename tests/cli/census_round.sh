@@ -249,13 +249,16 @@ for i, c in enumerate(rows(census + '/classes.tsv')):
             cls[m] = i
 def k(code):
     return cls.get(rule.get(code))
+members = {}
+for a in rule:
+    members.setdefault(k(a), []).append(a)
 def choice(code):
     if k(code) is None:
         return None
     head, d = code.split('.')
     best = None
-    for a in rule:
-        if not re.fullmatch(r'[0-7]\.[0-7]+', a) or k(a) != k(code):
+    for a in members[k(code)]:
+        if not re.fullmatch(r'[0-7]\.[0-7]+', a):
             continue
         ah, ad = a.split('.')
         w = max(len(ad), len(d))
