@@ -181,11 +181,11 @@ parent_record() {
 # under P's lock so that two workers never run P at once; adds the
 # derivation's CPU and wall seconds to the code's and sets derived.
 from_parent() {
-    local p=$1 pd=$work/parents/$1.run lk pgoal pcomputed pstatus pused prev=-1 rc u s r
+    local p=$1 pd=$work/parents/$1.run lk pcomputed pstatus pused prev=-1 rc u s r
     mkdir -p "$pd"  # and WORK/parents
     exec {lk}> "$work/parents/$p.lock"
     flock "$lk"
-    read -r pgoal pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
+    read -r _ pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
     pcpu=0 pwall=0 pruns=0
     if ! [[ -s $work/parents/$p.db ]] ||
         { [[ $pstatus == unresolved || $pstatus == - ]] && ((pcomputed < goal)); }; then
@@ -217,7 +217,7 @@ from_parent() {
             prev=$computed
         done
         parent_record "$p" "$pd"
-        read -r pgoal pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
+        read -r _ pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
     fi
     derived=-
     if ((pcomputed > 0)); then
