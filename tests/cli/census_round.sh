@@ -277,10 +277,10 @@ for c in left:
     a = ch[c]
     print(c, a if a is not None and (a != c or c in wanted) else '-')
 EOF
-python3 "$T/parent_judge.py" "$C" "$C/rounds/round-3.tsv" "$C/rounds/round-3-done.tsv" >"$T/pj.want"
-python3 "$RP" todo "$C/rounds/round-3.tsv" "$C/rounds/round-3-done.tsv" 0/1 "$C" |
+python3 "$T/parent_judge.py" "$C" "$C/rounds/round-3.tsv" - >"$T/pj.want"
+python3 "$RP" todo "$C/rounds/round-3.tsv" "$T/no-done.tsv" 0/1 "$C" |
     awk -F'\t' '{ print $1, $4 }' >"$T/pj.got"
-check "parents of round 3's codes left: as a search of their own finds them ($(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l) codes with another's values, $(awk '$2 != "-" { print $2 }' "$T/pj.got" | sort -u | wc -l) parents)" \
+check "parents of round 3's codes (all left): as a search of their own finds them ($(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l) codes with another's values, $(awk '$2 != "-" { print $2 }' "$T/pj.got" | sort -u | wc -l) parents)" \
     test -s "$T/pj.got" -a -z "$(diff "$T/pj.want" "$T/pj.got")" -a \
     "$(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l)" -gt 100
 
@@ -358,6 +358,17 @@ all_ok() { test "$(grep -c 'parent ok derived ok row ok values ok$' "$1")" = 6; 
 round_ok() { test "$1" -eq 0 && all_ok "$2"; }
 
 pround
+python3 "$T/parent_judge.py" "$T/d" "$T/d/rounds/p.tsv" - >"$T/pj.d"
+for c in $(cut -d' ' -f1 "$T/pj.d"); do
+    echo "$c $(python3 "$RP" parent "$T/d" "$c" "$T/d/rounds/p.tsv" "$T/no-done.tsv")"
+done | sed 's/ $/ -/' >"$T/pj.got"
+# 0.6444 alone: no other code chose it, so it has no parent.
+head -n 2 "$T/d/rounds/p.tsv" >"$T/one.tsv"
+printf '1\t0.6444\t8192\t60\tnone\t1\t1\t1\n' >>"$T/one.tsv"
+check "census_round.py parent: each code's as judged; 0.6444 its own parent in the round, none alone (judged too)" \
+    test -z "$(diff "$T/pj.d" "$T/pj.got")" -a "$(grep -c '^0.6444 0.6444$' "$T/pj.got")" = 1 -a \
+    "$(python3 "$T/parent_judge.py" "$T/d" "$T/one.tsv" -)" = "0.6444 -" -a \
+    -z "$(python3 "$RP" parent "$T/d" 0.6444)"
 SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
 rc=$?
 judge_round derive >"$T/judge"
