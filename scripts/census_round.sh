@@ -164,6 +164,67 @@ set_limit() {
     limit=(timeout --signal=TERM --kill-after=30 "$t")
 }
 
+# timed DIR OUT WHAT CMD...: CMD under the deadline's timeout, stdout to
+# DIR/OUT and stderr to DIR/err, without the lock of a parent ($lk, when
+# the caller holds one: a run outliving this script must not keep it);
+# sets rc and t_cpu, t_wall (its user + system and wall seconds).
+timed() {
+    local dir=$1 out=$2 u s r
+    set_limit "$3"
+    shift 3
+    rc=0
+    if [[ -n ${lk:-} ]]; then
+        { time "${limit[@]}" "$@" < /dev/null > "$dir/$out" 2> "$dir/err" {lk}>&-; } \
+            2> "$dir/time" || rc=$?
+    else
+        { time "${limit[@]}" "$@" < /dev/null > "$dir/$out" 2> "$dir/err"; } \
+            2> "$dir/time" || rc=$?
+    fi
+    read -r u s r < "$dir/time"
+    t_cpu=$(add "$u" "$s")
+    t_wall=$r
+}
+
+# past_deadline WHAT: after timed, when the deadline stopped the run (or
+# has come since), $on_deadline (if set) and exit 3: WHAT not recorded.
+past_deadline() {
+    if ((rc == 124 || rc == 137)) ||
+        { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
+        [[ -z ${on_deadline:-} ]] || $on_deadline
+        echo "census_round: the deadline stopped $1: not recorded" >&2
+        exit 3
+    fi
+}
+
+# run_to_goal RULE DB DIR CAP WHAT: `sgexplore RULE --db DB --max GOAL
+# --seconds LEFT --threads 1 --json`, run again (extending the cache's
+# prefix) while it is unresolved, below GOAL, and run_cpu (what came
+# before counts) is a second or more below CAP, LEFT being what is left;
+# with force_one, a first run even past the cap (a derivation that spent
+# it still gets its row reported).  Adds to run_cpu, run_wall, run_runs;
+# DIR/out.json is the last report.  A failed run exits 1.
+run_to_goal() {
+    local rule=$1 db=$2 dir=$3 cap=$4 what=$5 prev=-1 left status computed
+    while :; do
+        left=$(awk -v c="$cap" -v u="$run_cpu" 'BEGIN { if (c - u >= 1) printf "%.3f\n", c - u }')
+        [[ -n $left ]] || { ((run_runs == 0 && force_one)) && left=1; } || break
+        timed "$dir" out.json "$what" "$sg" "$rule" --db "$db" --max "$goal" \
+            --seconds "$left" --threads 1 --json
+        run_cpu=$(add "$run_cpu" "$t_cpu")
+        run_wall=$(add "$run_wall" "$t_wall")
+        run_runs=$((run_runs + 1))
+        past_deadline "$what"
+        if ((rc != 0 && rc != 3)) || ! [[ -s $dir/out.json ]]; then
+            echo "census_round: $what: the run failed ($rc): $(tail -n 1 "$dir/err")" >&2
+            exit 1
+        fi
+        read -r status computed < <(json_get "$dir/out.json" '"%s %d" % (o["status"], o["computed"])')
+        [[ $status == unresolved ]] || break
+        ((computed < goal && computed > prev)) || break
+        prev=$computed
+    done
+}
+
 # parent_record P PDIR: P's row of the parents file, under the lock: what
 # its cache holds and the CPU, wall seconds and runs of this code's turn.
 parent_record() {
@@ -181,7 +242,7 @@ parent_record() {
 # under P's lock so that two workers never run P at once; adds the
 # derivation's CPU and wall seconds to the code's and sets derived.
 from_parent() {
-    local p=$1 pd=$work/parents/$1.run lk pcomputed pstatus pused prev=-1 rc u s r
+    local p=$1 pd=$work/parents/$1.run lk pcomputed pstatus pused
     mkdir -p "$pd"  # and WORK/parents
     exec {lk}> "$work/parents/$p.lock"
     flock "$lk"
@@ -189,51 +250,21 @@ from_parent() {
     pcpu=0 pwall=0 pruns=0
     if ! [[ -s $work/parents/$p.db ]] ||
         { [[ $pstatus == unresolved || $pstatus == - ]] && ((pcomputed < goal)); }; then
-        while :; do
-            left=$(awk -v c="$pcap" -v u="$pused" -v v="$pcpu" 'BEGIN { if (c - u - v >= 1) printf "%.3f\n", c - u - v }')
-            [[ -n $left ]] || break
-            set_limit "$code (its parent $p)"
-            rc=0
-            { time "${limit[@]}" "$sg" "$p" --db "$work/parents/$p.db" --max "$goal" \
-                --seconds "$left" --threads 1 --json < /dev/null > "$pd/out.json" \
-                2> "$pd/err" {lk}>&-; } 2> "$pd/time" || rc=$?
-            read -r u s r < "$pd/time"
-            pcpu=$(awk -v a="$pcpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
-            pwall=$(add "$pwall" "$r")
-            pruns=$((pruns + 1))
-            if ((rc == 124 || rc == 137)) ||
-                { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
-                parent_record "$p" "$pd"
-                echo "census_round: the deadline stopped $code (its parent $p): not recorded" >&2
-                exit 3
-            fi
-            if ((rc != 0 && rc != 3)) || ! [[ -s $pd/out.json ]]; then
-                echo "census_round: $code: the run of its parent $p failed ($rc): $(tail -n 1 "$pd/err")" >&2
-                exit 1
-            fi
-            read -r status computed < <(json_get "$pd/out.json" '"%s %d" % (o["status"], o["computed"])')
-            [[ $status == unresolved ]] || break
-            ((computed < goal && computed > prev)) || break
-            prev=$computed
-        done
-        parent_record "$p" "$pd"
+        run_cpu=0 run_wall=0 run_runs=0 force_one=0 on_deadline=parent_turn
+        run_to_goal "$p" "$work/parents/$p.db" "$pd" \
+            "$(awk -v c="$pcap" -v u="$pused" 'BEGIN { printf "%.3f\n", c - u }')" \
+            "$code (its parent $p)"
+        on_deadline=
+        parent_turn
         read -r _ pcomputed pstatus pused < <(py parent-state "$parents_file" "$p")
     fi
     derived=-
     if ((pcomputed > 0)); then
-        set_limit "$code"
-        rc=0
-        { time "${limit[@]}" "$sg" cache derive "$code" "$p" --from "$work/parents/$p.db" \
-            --db "$d/c.db" --max "$goal" --json < /dev/null > "$d/derive.json" \
-            2> "$d/err" {lk}>&-; } 2> "$d/time" || rc=$?
-        read -r u s r < "$d/time"
-        cpu=$(awk -v a="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
-        wall=$(add "$wall" "$r")
-        if ((rc == 124 || rc == 137)) ||
-            { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
-            echo "census_round: the deadline stopped $code: not recorded" >&2
-            exit 3
-        fi
+        timed "$d" derive.json "$code" "$sg" cache derive "$code" "$p" \
+            --from "$work/parents/$p.db" --db "$d/c.db" --max "$goal" --json
+        cpu=$(add "$cpu" "$t_cpu")
+        wall=$(add "$wall" "$t_wall")
+        past_deadline "$code"
         if ((rc != 0)) || ! [[ -s $d/derive.json ]]; then
             echo "census_round: $code: its derivation from $p failed ($rc): $(tail -n 1 "$d/err")" >&2
             exit 1
@@ -242,6 +273,13 @@ from_parent() {
     fi
     flock -u "$lk"
     exec {lk}>&-
+}
+
+# parent_turn: P's row recorded with this turn's runs (from_parent's p
+# and pd; at the deadline too, so that its CPU is not lost).
+parent_turn() {
+    pcpu=$run_cpu pwall=$run_wall pruns=$run_runs
+    parent_record "$p" "$pd"
 }
 
 todo=$work/todo.${part%/*}-${part#*/}
@@ -270,39 +308,15 @@ while IFS=$'\t' read -r -u 3 code goal cap parent; do
     d=$work/$code
     rm -rf "$d"
     mkdir -p "$d"
-    cpu=0 wall=0 runs=0 prev=-1 derived=-
+    cpu=0 wall=0 runs=0 derived=-
     [[ -n $parent ]] || parent=-
     if [[ $parent != - ]]; then
         from_parent "$parent"
     fi
-    while :; do
-        left=$(awk -v c="$cap" -v u="$cpu" 'BEGIN { if (c - u >= 1) printf "%.3f\n", c - u }')
-        # a derivation that spent the cap still gets one run to report
-        # what it stored
-        [[ -n $left ]] || { ((runs == 0)) && [[ $derived != - ]] && left=1; } || break
-        set_limit "$code"
-        rc=0
-        { time "${limit[@]}" "$sg" "$code" --db "$d/c.db" --max "$goal" \
-            --seconds "$left" --threads 1 --json < /dev/null > "$d/out.json" \
-            2> "$d/err"; } 2> "$d/time" || rc=$?
-        read -r u s r < "$d/time"
-        cpu=$(awk -v a="$cpu" -v u="$u" -v s="$s" 'BEGIN { printf "%.3f\n", a + u + s }')
-        wall=$(add "$wall" "$r")
-        runs=$((runs + 1))
-        if ((rc == 124 || rc == 137)) ||
-            { [[ -n $deadline ]] && (($(date +%s) >= deadline)); }; then
-            echo "census_round: the deadline stopped $code: not recorded" >&2
-            exit 3
-        fi
-        if ((rc != 0 && rc != 3)) || ! [[ -s $d/out.json ]]; then
-            echo "census_round: $code: the run failed ($rc): $(tail -n 1 "$d/err")" >&2
-            exit 1
-        fi
-        read -r status computed < <(json_get "$d/out.json" '"%s %d" % (o["status"], o["computed"])')
-        [[ $status == unresolved ]] || break
-        ((computed < goal && computed > prev)) || break
-        prev=$computed
-    done
+    run_cpu=$cpu run_wall=$wall run_runs=0 force_one=0
+    [[ $derived == - ]] || force_one=1
+    run_to_goal "$code" "$d/c.db" "$d" "$cap" "$code"
+    cpu=$run_cpu wall=$run_wall runs=$run_runs
     # status computed rule checksum bound certificate-file-name
     read -r status computed rule sum bound name < <(json_get "$d/out.json" \
         '" ".join(map(str, (o["status"], o["computed"], o["rule"]) + ((o["certificate"]["checksum"], o["certificate"]["bound"], __import__("re").sub(r"[^A-Za-z0-9.-]", "_", o["rule"]) + ".cert") if o["certificate"] else ())))')
