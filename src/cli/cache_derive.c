@@ -14,7 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-static double cpu_now(void)
+/* Wall seconds: the row's elapsed time, as the analysis records it. */
+static double wall_now(void)
 {
     struct timespec t;
 
@@ -126,7 +127,7 @@ int cli_cache_derive(const cli_args *a)
     char *path = NULL;
     uint64_t max = UINT64_MAX;
     size_t agree = 0;
-    double t0 = cpu_now();
+    double t0 = wall_now();
     int rc, proven = 0, stored = 0;
 
     if (!rt || !pt || cli_npos(a) > 3) {
@@ -181,7 +182,7 @@ int cli_cache_derive(const cli_args *a)
         if (alg)
             snprintf(alg, len, "derived from %s", p.canon);
         if (!alg || sg_flow_store(&row, db, r.canon, sg_rule_family(&r.rule),
-                                  &res, &cs, alg, cpu_now() - t0, &err)) {
+                                  &res, &cs, alg, wall_now() - t0, &err)) {
             free(alg);
             rc = alg ? cli_report(NULL, NULL, &err) : EXIT_RUNTIME;
             goto out;
