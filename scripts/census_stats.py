@@ -15,7 +15,11 @@ cap; CPU and wall seconds: its codes' (done file) plus its parents'
 (NAME-parents.tsv), whose runs no code's row counts) and the codes it
 proved, one line per
 sequence (the same n0, p, saltus and certificate checksum), with what
-each checker said of their certificates.
+each checker said of their certificates; then, per code length, how
+many proven rows' certificates each checker confirmed, by
+CENSUS/checks.tsv (scripts/census_verify.sh -r) or a round's done file,
+for the certificate the row names now (the same checksum and bound),
+and the bounds of those `verify` has not confirmed.
 
 --update rewrites the part of DOC between the lines
 <!-- census_stats.py begin --> and <!-- census_stats.py end --> with
@@ -192,12 +196,46 @@ def round_tables(census):
     return out
 
 
+def check_tables(census, rows):
+    """How many proven rows each checker confirmed, per code length."""
+    ok = {'verify': set(), 'check_certificate.py': set()}
+    path = os.path.join(census, 'checks.tsv')
+    for r in read_tsv(path) if os.path.exists(path) else []:
+        if r['verdict'] == 'confirmed' and r['checker'] in ok:
+            ok[r['checker']].add((r['certificate'], r['checksum'],
+                                  r['bound']))
+    for done in glob.glob(os.path.join(census, 'rounds', '*-done.tsv')):
+        for r in read_tsv(done):
+            for col, checker in (('verify', 'verify'),
+                                 ('pycheck', 'check_certificate.py')):
+                if r.get(col) == 'confirmed':
+                    ok[checker].add(('certs/%s.cert' % r['code'],
+                                     r['checksum'], r['certified_to']))
+    out = ['| codes | proven | `verify` confirmed | check_certificate.py '
+           'confirmed | not confirmed by `verify` | their bounds |',
+           '|---|---:|---:|---:|---:|---|']
+    for name, rs in by_length(rows):
+        pr = [r for r in rs if r['status'] != 'unresolved']
+        key = {r['code']: (r['certificate'], r['checksum'],
+                           r['certified_to']) for r in pr}
+        v = [r for r in pr if key[r['code']] in ok['verify']]
+        py = [r for r in pr if key[r['code']] in ok['check_certificate.py']]
+        left = sorted(int(r['certified_to']) for r in pr
+                      if key[r['code']] not in ok['verify'])
+        out.append('| %s | %s | %s | %s | %s | %s |' % (
+            name, num(len(pr)), num(len(v)), num(len(py)), num(len(left)),
+            '' if not left else num(left[0]) if len(left) == 1 else
+            '%s–%s' % (num(left[0]), num(left[-1]))))
+    return out
+
+
 def tables(census):
     rows = read_tsv(os.path.join(census, 'octal.tsv'))
     out = census_tables(rows)
     rt = round_tables(census)
     if rt:
         out += [''] + rt
+    out += [''] + check_tables(census, rows)
     return '\n'.join(out) + '\n'
 
 

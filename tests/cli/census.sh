@@ -181,6 +181,38 @@ rc=$?
 check "census_verify.sh refuses a row whose period is not its certificate's" \
     test $rc -ne 0 -a "$(grep -c 'the certificate says period' "$T/v")" = 1
 
+# The record (census_verify.sh -r, data/census/checks.tsv): each checker's
+# verdict on each certificate, one row a check; a rerun checks nothing it
+# confirmed; a refuted certificate is recorded as refuted, and
+# census_stats.py counts only confirmations of the certificate a row
+# names now (its checksum and bound).
+mkdir -p "$T/rec/certs"
+awk -F'\t' '$3 == "periodic" && $11 + 0 > 20 && $11 + 0 <= 200' "$C/octal.tsv" | head -3 >"$T/rows"
+{ grep -v '^#' "$C/octal.tsv" | head -1; cat "$T/rows"; } >"$T/rec/octal.tsv"
+cut -f9 "$T/rows" | while read -r p; do cp "$C/$p" "$T/rec/$p"; done
+SGEXPLORE=$SG bash "$SRC/scripts/census_verify.sh" -r "$T/rec/checks.tsv" "$T/rec" >"$T/v" 2>&1
+rc=$?
+got=$(awk -F'\t' '!/^#/ && NR > 2 { print $4, $5 }' "$T/rec/checks.tsv" | sort | uniq -c | tr -s ' ')
+check "census_verify.sh -r: 3 certificates, each confirmed by both checkers, recorded ($(tr '\n' ';' <<<"$got"))" \
+    test $rc -eq 0 -a "$got" = " 3 check_certificate.py confirmed
+ 3 verify confirmed"
+SGEXPLORE=$SG bash "$SRC/scripts/census_verify.sh" -r "$T/rec/checks.tsv" "$T/rec" >"$T/v" 2>&1
+rc=$?
+check "census_verify.sh -r again: nothing checked twice (still 6 rows), 3 confirmed before" \
+    test $rc -eq 0 -a "$(grep -vc '^#' "$T/rec/checks.tsv")" = 7 \
+    -a "$(grep -c '3 confirmed before' "$T/v")" = 2
+python3 "$SRC/scripts/census_stats.py" "$T/rec" >"$T/stats"
+check "census_stats.py counts the record: all 3 proven rows confirmed by both" \
+    grep -q '^| all | 3 | 3 | 3 | 0 |  |$' "$T/stats"
+cp "$T/rec/checks.tsv" "$T/bad/checks.tsv"
+SGEXPLORE=$SG bash "$SRC/scripts/census_verify.sh" -r "$T/bad/checks.tsv" "$T/bad" >"$T/v" 2>&1
+rc=$?
+check "census_verify.sh -r: the tampered certificate is refused and recorded refuted by both checkers" \
+    test $rc -ne 0 -a "$(awk -F'\t' -v w="$wrong" '$3 == w && $5 ~ /refuted/' "$T/bad/checks.tsv" | wc -l)" = 2
+python3 "$SRC/scripts/census_stats.py" "$T/bad" >"$T/stats"
+check "census_stats.py: the tampered row is not counted as confirmed" \
+    grep -q '^| all | 1 | 0 | 0 | 1 | ' "$T/stats"
+
 # docs/CENSUS.md's table of the deep runs is the one
 # scripts/census_deep_table.py prints from deep.tsv, not a hand-made copy.
 if [ -f "$C/deep.tsv" ] && [ -f "$SRC/docs/CENSUS.md" ]; then
