@@ -19,8 +19,9 @@
 #   -r RECORD    append each checker's verdict on each certificate to
 #                RECORD (DIR/checks.tsv in the census), one row a check,
 #                under a lock, with the CPU seconds and machine; skip a
-#                certificate a checker already confirmed in RECORD with
-#                the same checksum and bound, so that an interrupted run
+#                certificate a checker already confirmed with the same
+#                checksum and bound (in RECORD, or in a round's done
+#                file, DIR/rounds/*-done.tsv), so that an interrupted run
 #                resumes; certificates are taken smallest bound first
 # The program is $SGEXPLORE when set, else ./sgexplore.
 # Prints one line per checker with its counts; exit status 0 when every
@@ -71,11 +72,25 @@ record() {
         "$6" "$machine" >> "$record"
     flock -u 8
 }
-# recorded CHECKER PATH BOUND CHECKSUM: whether the record has it confirmed.
+# recorded CHECKER PATH BOUND CHECKSUM: whether the record, or a round's
+# done file (its `verify` and `pycheck` columns), has it confirmed.
 recorded() {
-    [[ -n $record ]] && awk -F'\t' -v c="$1" -v p="$2" -v b="$3" -v s="$4" \
+    [[ -n $record ]] || return 1
+    awk -F'\t' -v c="$1" -v p="$2" -v b="$3" -v s="$4" \
         '$1 == p && $2 == b && $3 == s && $4 == c && $5 == "confirmed" { f = 1 }
-         END { exit !f }' "$record"
+         END { exit !f }' "$record" && return 0
+    local done
+    for done in "$dir"/rounds/*-done.tsv; do
+        [[ -f $done ]] || continue
+        awk -F'\t' -v c="$1" -v p="$2" -v b="$3" -v s="$4" '
+            /^#/ { next }
+            !h { for (i = 1; i <= NF; i++) col[$i] = i; h = 1; next }
+            "certs/" $col["code"] ".cert" == p && $col["certified_to"] == b &&
+            $col["checksum"] == s &&
+            $col[c == "verify" ? "verify" : "pycheck"] == "confirmed" { f = 1 }
+            END { exit !f }' "$done" && return 0
+    done
+    return 1
 }
 
 # Every proven row: its certificate exists and states the row's claim.
@@ -153,7 +168,7 @@ while IFS=$'\t' read -r path bound checksum; do
     record verify "$path" "$bound" "$checksum" "$(tail -n 1 "$tmp/out")" "$cpu"
 done < "$tmp/l3"
 if [[ $known -gt 0 ]]; then
-    echo "sgexplore verify: $known confirmed before, in $record"
+    echo "sgexplore verify: $known confirmed before (in $record or a done file)"
 fi
 echo "sgexplore verify: $((ok + known)) confirmed, $bad not, of $n certificates" \
     "($total in the census, $skipped with a bound over ${maxbound:-any} left out)"
@@ -196,7 +211,7 @@ else
     pok=$pknown
 fi
 if [[ $pknown -gt 0 ]]; then
-    echo "check_certificate.py: $pknown confirmed before, in $record"
+    echo "check_certificate.py: $pknown confirmed before (in $record or a done file)"
 fi
 echo "check_certificate.py: $pok confirmed, $pbad not, of $pn certificates" \
     "($((n - pn)) of the $n with a bound over ${pyb:-any} left out)"

@@ -204,6 +204,29 @@ check "census_verify.sh -r again: nothing checked twice (still 6 rows), 3 confir
 python3 "$SRC/scripts/census_stats.py" "$T/rec" >"$T/stats"
 check "census_stats.py counts the record: all 3 proven rows confirmed by both" \
     grep -q '^| all | 3 | 3 | 3 | 0 |  |$' "$T/stats"
+# A round's done file that confirmed a certificate spares its check; one
+# that did not, or for another checksum, does not.
+mkdir -p "$T/rec2/certs" "$T/rec2/rounds"
+head -1 "$T/rows" >"$T/row1"
+{ grep -v '^#' "$C/octal.tsv" | head -1; cat "$T/row1"; } >"$T/rec2/octal.tsv"
+cp "$T/rec/$(cut -f9 "$T/row1")" "$T/rec2/certs/"
+IFS=$'\t' read -r code _ _ _ _ _ _ _ _ sum bound _ <"$T/row1"
+for v in confirmed skipped:1 other; do
+    rm -f "$T/rec2/checks.tsv"
+    s=$sum; [ $v = other ] && s=$wrong
+    printf 'code\tchecksum\tcertified_to\tverify\tpycheck\n%s\t%s\t%s\t%s\t%s\n' \
+        "$code" "$s" "$bound" "${v/other/confirmed}" "${v/other/confirmed}" >"$T/rec2/rounds/r-done.tsv"
+    SGEXPLORE=$SG bash "$SRC/scripts/census_verify.sh" -r "$T/rec2/checks.tsv" "$T/rec2" >"$T/v" 2>&1
+    rc=$?
+    rows=$(grep -vc '^#' "$T/rec2/checks.tsv")
+    if [ $v = confirmed ]; then
+        check "census_verify.sh -r: a done file's confirmations spare both checks of $code" \
+            test $rc -eq 0 -a "$rows" = 1 -a "$(grep -c '1 confirmed before' "$T/v")" = 2
+    else
+        check "census_verify.sh -r: a done file's ${v/other/confirmation of another checksum} for $code spares nothing" \
+            test $rc -eq 0 -a "$rows" = 3
+    fi
+done
 cp "$T/rec/checks.tsv" "$T/bad/checks.tsv"
 SGEXPLORE=$SG bash "$SRC/scripts/census_verify.sh" -r "$T/bad/checks.tsv" "$T/bad" >"$T/v" 2>&1
 rc=$?
