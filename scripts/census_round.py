@@ -40,7 +40,8 @@ parent  prints the parent of CODE (docs/CENSUS.md, "Parents"), or
         as CODE, the one with the fewest bits (ties: the shortest text,
         then the smallest).  When that is CODE itself it has no parent,
         unless (with ROUND and DONE) it is the parent of another code of
-        ROUND that DONE does not list: then it is its own.
+        ROUND that DONE does not list, or ROUND's NAME-parents.tsv has
+        its row (it ran as a parent already): then it is its own.
 record  records one finished code: a row in DONE (the whole file written
         anew and renamed into place, so that it never holds half a row)
         and the code's row of CENSUS/octal.tsv rewritten the same way.
@@ -171,7 +172,8 @@ def todo(round_path, done_path, part='0/1', census=None):
     rows = left_rows(round_path, done_path)
     parents = {}
     if census is not None:
-        parents = Parents(census).of_round([r['code'] for r in rows])
+        parents = Parents(census).of_round(
+            [r['code'] for r in rows], parent_rows(parents_path(round_path)))
     for r in rows:
         if int(r['order']) % n != k:
             continue
@@ -234,12 +236,15 @@ class Parents:
         same = [c for c in self.candidates(code) if self.cls.get(c) == k]
         return min(same, key=lambda c: (self.bits(c), len(c), c))
 
-    def of_round(self, codes):
+    def of_round(self, codes, ran=()):
         """{code: parent} for the codes left in a round: a code chosen
         by itself is a parent only when another code left chose it (its
-        values then go to the parents' cache once, for all of them)."""
+        values then go to the parents' cache once, for all of them), or
+        when it is in RAN, the codes already run as parents (its values
+        are in that cache: its children finished first)."""
         chosen = {c: self.choice(c) for c in codes}
         wanted = {a for c, a in chosen.items() if a is not None and a != c}
+        wanted |= set(ran)
         return {c: a for c, a in chosen.items()
                 if a is not None and (a != c or c in wanted)}
 
@@ -376,6 +381,12 @@ def migrate_done(done_path):
     return '\n'.join(lines)
 
 
+def parents_path(round_path):
+    """A round's parents file, as census_round.sh names it."""
+    return (round_path[:-4] if round_path.endswith('.tsv')
+            else round_path) + '-parents.tsv'
+
+
 def parent_rows(path):
     """{code: row} of a round's parents file (none yet: {})."""
     if not os.path.exists(path):
@@ -467,7 +478,8 @@ def main(argv):
         if len(argv) == 6:
             codes = [r['code'] for r in left_rows(argv[4], argv[5])]
             codes += [] if argv[3] in codes else [argv[3]]
-        p = Parents(argv[2]).of_round(codes).get(argv[3])
+        ran = parent_rows(parents_path(argv[4])) if len(argv) == 6 else ()
+        p = Parents(argv[2]).of_round(codes, ran).get(argv[3])
         if p is not None:
             print(p)
     elif len(argv) in (13, 15) and argv[1] == 'record':

@@ -234,7 +234,8 @@ check "-s 2/2: refused (status 2), saying why" \
 # search of its own over the shipped round 3 (every census code whose
 # digits are the code's with some bits 1 and 2 cleared, in its agree
 # class; the fewest bits, then the shortest, then the smallest; a code
-# chosen by itself a parent only when another code left chose it).
+# chosen by itself a parent only when another code left chose it, or
+# when the round's parents file has its row: it ran as a parent).
 cat >"$T/parent_judge.py" <<'EOF'
 import re, sys
 census, round_path, done_path = sys.argv[1:4]
@@ -273,6 +274,11 @@ left = [r['code'] for r in sorted(rows(round_path), key=lambda r: int(r['order']
         if r['code'] not in done]
 ch = {c: choice(c) for c in left}
 wanted = {a for c, a in ch.items() if a not in (None, c)}
+ran = round_path[:-4] + '-parents.tsv'
+try:
+    wanted |= {r['code'] for r in rows(ran)}
+except FileNotFoundError:
+    pass
 for c in left:
     a = ch[c]
     print(c, a if a is not None and (a != c or c in wanted) else '-')
@@ -369,6 +375,15 @@ check "census_round.py parent: each code's as judged; 0.6444 its own parent in t
     test -z "$(diff "$T/pj.d" "$T/pj.got")" -a "$(grep -c '^0.6444 0.6444$' "$T/pj.got")" = 1 -a \
     "$(python3 "$T/parent_judge.py" "$T/d" "$T/one.tsv" -)" = "0.6444 -" -a \
     -z "$(python3 "$RP" parent "$T/d" 0.6444)"
+# ... but its own once it ran as a parent (its children finished first:
+# its values are in the parents' cache, not to be computed again).
+printf 'code\tgoal\tcomputed\tstatus\tchecksum\tcpu_seconds\twall_seconds\truns\tmachine\n0.6444\t8192\t8192\tunresolved\t\t0.1\t0.1\t1\tx\n' \
+    >"$T/one-parents.tsv"
+check "census_round.py parent and todo: 0.6444 alone its own parent once the parents file has its row (judged too)" \
+    test "$(python3 "$RP" parent "$T/d" 0.6444 "$T/one.tsv" "$T/no-done.tsv")" = 0.6444 -a \
+    "$(python3 "$RP" todo "$T/one.tsv" "$T/no-done.tsv" 0/1 "$T/d" | cut -f1,4)" = "$(printf '0.6444\t0.6444')" -a \
+    "$(python3 "$T/parent_judge.py" "$T/d" "$T/one.tsv" -)" = "0.6444 0.6444"
+rm -f "$T/one-parents.tsv"
 SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
 rc=$?
 judge_round derive >"$T/judge"
