@@ -158,14 +158,19 @@ while IFS=$'\t' read -r path bound checksum; do
         known=$((known + 1))
         continue
     fi
-    if { time "$sg" verify --certificate "$dir/$path" > "$tmp/out" 2>&1; } 2> "$tmp/time"; then
+    rc=0
+    { time "$sg" verify --certificate "$dir/$path" > "$tmp/out" 2>&1; } 2> "$tmp/time" || rc=$?
+    v=$(tail -n 1 "$tmp/out")
+    # confirmed only with both the word and a zero exit status
+    [[ $rc -eq 0 || $v != confirmed ]] || v="failed: exit status $rc"
+    if [[ $rc -eq 0 && $v == confirmed ]]; then
         ok=$((ok + 1))
     else
         bad=$((bad + 1))
-        echo "sgexplore verify: $path: $(tail -n 1 "$tmp/out")"
+        echo "sgexplore verify: $path: $v"
     fi
-    cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")
-    record verify "$path" "$bound" "$checksum" "$(tail -n 1 "$tmp/out")" "$cpu"
+    record verify "$path" "$bound" "$checksum" "$v" \
+        "$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")"
 done < "$tmp/l3"
 if [[ $known -gt 0 ]]; then
     echo "sgexplore verify: $known confirmed before (in $record or a done file)"
@@ -194,10 +199,12 @@ if [[ -s $tmp/pl2 && -z $record ]]; then
 elif [[ -s $tmp/pl2 ]]; then
     : > "$tmp/py"
     while IFS=$'\t' read -r path bound checksum; do
+        rc=0
         { time SG_CHECK_MAX_BOUND=${pyb:-1000000000} \
             python3 "$here/check_certificate.py" "$dir/$path" \
-            > "$tmp/out" 2>&1; } 2> "$tmp/time" || true
+            > "$tmp/out" 2>&1; } 2> "$tmp/time" || rc=$?
         v=$(tail -n 1 "$tmp/out")
+        [[ $rc -eq 0 || $v != confirmed ]] || v="failed: exit status $rc"
         echo "$dir/$path: $v" >> "$tmp/py"
         record check_certificate.py "$path" "$bound" "$checksum" "$v" \
             "$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")"

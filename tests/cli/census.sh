@@ -204,6 +204,12 @@ check "census_verify.sh -r again: nothing checked twice (still 6 rows), 3 confir
 python3 "$SRC/scripts/census_stats.py" "$T/rec" >"$T/stats"
 check "census_stats.py counts the record: all 3 proven rows confirmed by both" \
     grep -q '^| all | 3 | 3 | 3 | 0 |  |$' "$T/stats"
+# A checker that prints "confirmed" but fails is recorded as failed.
+printf '#!/bin/sh\necho confirmed\nexit 1\n' >"$T/liar" && chmod +x "$T/liar"
+SGEXPLORE=$T/liar bash "$SRC/scripts/census_verify.sh" -B 0 -r "$T/liar.tsv" "$T/rec" >"$T/v" 2>&1
+rc=$?
+check "census_verify.sh -r: 'confirmed' with a non-zero exit status is recorded as failed (3 rows)" \
+    test $rc -ne 0 -a "$(grep -c $'\tverify\tfailed: exit status 1\t' "$T/liar.tsv")" = 3
 # A round's done file that confirmed a certificate spares its check; one
 # that did not, or for another checksum, does not.
 mkdir -p "$T/rec2/certs" "$T/rec2/rounds"
