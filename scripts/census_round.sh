@@ -57,7 +57,9 @@
 # WORK/parents/P.db --db WORK/CODE/c.db --max GOAL --json` stores the
 # code's values up to the first heap where they differ from P's (exact:
 # the derivation checks every extra move), its CPU counted as the code's,
-# and the code's runs extend them.  Touch WORK/stop to end the round
+# and the code's runs extend them.  A code whose parent another worker
+# holds the lock of waits at the end of the list (once) while the worker
+# runs the others.  Touch WORK/stop to end the round
 # after the running code.  The program is $SGEXPLORE when set, else
 # ./sgexplore.  Pin the whole script to a core with taskset.
 # Exit status: 0 the round is done, 3 stopped early (-t, -n, WORK/stop),
@@ -275,6 +277,17 @@ from_parent() {
     exec {lk}>&-
 }
 
+# parent_free P: whether no other worker holds P's lock now (a probe:
+# it may be taken a moment later, and from_parent then waits for it).
+parent_free() {
+    local fd r=0
+    [[ -e $work/parents/$1.lock ]] || return 0
+    exec {fd}< "$work/parents/$1.lock"
+    flock -n "$fd" || r=1
+    exec {fd}<&-
+    return $r
+}
+
 # parent_turn: P's row recorded with this turn's runs (from_parent's p
 # and pd; at the deadline too, so that its CPU is not lost).
 parent_turn() {
@@ -293,7 +306,7 @@ fi
 left_codes=$(wc -l < "$todo")
 echo "census_round: $round: $left_codes codes left of $(($(grep -vc '^#' "$round") - 1))$sfx" >&2
 ran=0
-while IFS=$'\t' read -r -u 3 code goal cap parent; do
+while IFS=$'\t' read -r -u 3 code goal cap parent again; do
     if [[ -e $work/stop ]]; then
         echo "census_round: $work/stop: stopped before $code" >&2
         exit 3
@@ -305,11 +318,20 @@ while IFS=$'\t' read -r -u 3 code goal cap parent; do
         echo "census_round: the deadline: stopped before $code" >&2
         exit 3
     fi
+    [[ -n $parent ]] || parent=-
+    # A parent another worker is running (for some minutes, maybe): this
+    # code goes to the end of the list, once, so that the core runs the
+    # other codes meanwhile instead of waiting for the lock.  The list
+    # being read is appended to; it is written anew at every start.
+    if [[ $parent != - && -z $again ]] && ! parent_free "$parent"; then
+        echo "census_round: $code: its parent $parent is running in another worker: later" >&2
+        printf '%s\t%s\t%s\t%s\tagain\n' "$code" "$goal" "$cap" "$parent" >> "$todo"
+        continue
+    fi
     d=$work/$code
     rm -rf "$d"
     mkdir -p "$d"
     cpu=0 wall=0 runs=0 derived=-
-    [[ -n $parent ]] || parent=-
     if [[ $parent != - ]]; then
         from_parent "$parent"
     fi

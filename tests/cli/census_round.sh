@@ -491,6 +491,27 @@ rc=$?
 judge_round derive >"$T/judge"
 check "... the next run records every code as judged" round_ok $rc "$T/judge"
 
+# A parent's lock held by another worker (here a stand-in holding it for
+# 3 s): its two codes (0.4452, 0.4643, first in the round) wait at the
+# end of the list while the other four run, then run as usual.
+pround
+mkdir -p "$T/w3/parents"
+flock "$T/w3/parents/0.444.lock" sleep 3 &
+hold=$!
+for _ in $(seq 1 50); do
+    flock -n "$T/w3/parents/0.444.lock" true 2>/dev/null || break
+    sleep 0.1
+done
+SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+wait "$hold"
+judge_round derive >"$T/judge"
+order=$(awk -F'\t' '!/^#/ && $1 != "code" { printf "%s ", $1 }' "$T/d/rounds/p-done.tsv")
+check "a parent busy in another worker: its codes later ($order), each as judged" \
+    test "$order" = "0.6444 0.6466 0.4517 0.0007 0.4452 0.4643 " -a \
+    "$(grep -c 'its parent 0.444 is running in another worker: later$' "$T/err")" = 2 -a \
+    -n "$(round_ok $rc "$T/judge" && echo ok)"
+
 # A parents file that claims more than the parent's cache holds (0.444
 # at 8,192 values, its cache at 1,000): the run of 0.444 is skipped, the
 # derivation takes the 1,000 values the cache holds, and the codes
