@@ -224,7 +224,7 @@ def check_tables(census, rows):
                       if key[r['code']] not in ok['verify'])
         out.append('| %s | %s | %s | %s | %s | %s |' % (
             name, num(len(pr)), num(len(v)), num(len(py)), num(len(left)),
-            '' if not left else num(left[0]) if len(left) == 1 else
+            '' if not left else num(left[0]) if left[0] == left[-1] else
             '%s–%s' % (num(left[0]), num(left[-1]))))
     return out
 
