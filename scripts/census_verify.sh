@@ -72,6 +72,19 @@ record() {
         "$6" "$machine" >> "$record"
     flock -u 8
 }
+# check CHECKER PATH BOUND CHECKSUM COMMAND...: one checker on one
+# certificate, timed, its verdict in $v (the last line; `confirmed` only
+# with a zero exit status too) and in the record; status 0 if confirmed.
+check() {
+    local checker=$1 path=$2 bound=$3 sum=$4 rc=0
+    shift 4
+    { time "$@" > "$tmp/out" 2>&1; } 2> "$tmp/time" || rc=$?
+    v=$(tail -n 1 "$tmp/out")
+    [[ $rc -eq 0 || $v != confirmed ]] || v="failed: exit status $rc"
+    record "$checker" "$path" "$bound" "$sum" "$v" \
+        "$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")"
+    [[ $rc -eq 0 && $v == confirmed ]]
+}
 # recorded CHECKER PATH BOUND CHECKSUM: whether the record, or a round's
 # done file (its `verify` and `pycheck` columns), has it confirmed.
 recorded() {
@@ -158,19 +171,13 @@ while IFS=$'\t' read -r path bound checksum; do
         known=$((known + 1))
         continue
     fi
-    rc=0
-    { time "$sg" verify --certificate "$dir/$path" > "$tmp/out" 2>&1; } 2> "$tmp/time" || rc=$?
-    v=$(tail -n 1 "$tmp/out")
-    # confirmed only with both the word and a zero exit status
-    [[ $rc -eq 0 || $v != confirmed ]] || v="failed: exit status $rc"
-    if [[ $rc -eq 0 && $v == confirmed ]]; then
+    if check verify "$path" "$bound" "$checksum" \
+        "$sg" verify --certificate "$dir/$path"; then
         ok=$((ok + 1))
     else
         bad=$((bad + 1))
         echo "sgexplore verify: $path: $v"
     fi
-    record verify "$path" "$bound" "$checksum" "$v" \
-        "$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")"
 done < "$tmp/l3"
 if [[ $known -gt 0 ]]; then
     echo "sgexplore verify: $known confirmed before (in $record or a done file)"
@@ -199,15 +206,10 @@ if [[ -s $tmp/pl2 && -z $record ]]; then
 elif [[ -s $tmp/pl2 ]]; then
     : > "$tmp/py"
     while IFS=$'\t' read -r path bound checksum; do
-        rc=0
-        { time SG_CHECK_MAX_BOUND=${pyb:-1000000000} \
-            python3 "$here/check_certificate.py" "$dir/$path" \
-            > "$tmp/out" 2>&1; } 2> "$tmp/time" || rc=$?
-        v=$(tail -n 1 "$tmp/out")
-        [[ $rc -eq 0 || $v != confirmed ]] || v="failed: exit status $rc"
+        check check_certificate.py "$path" "$bound" "$checksum" \
+            env SG_CHECK_MAX_BOUND="${pyb:-1000000000}" \
+            python3 "$here/check_certificate.py" "$dir/$path" || true
         echo "$dir/$path: $v" >> "$tmp/py"
-        record check_certificate.py "$path" "$bound" "$checksum" "$v" \
-            "$(awk '{ printf "%.2f", $1 + $2 }' "$tmp/time")"
     done < "$tmp/pl2"
 fi
 if [[ -s $tmp/pl2 ]]; then
