@@ -32,7 +32,9 @@ todo    prints the codes of ROUND that DONE does not list yet, in the
         round's order: CODE GOAL CAP, tab-separated; with K/N only those
         whose order is K modulo N (0 <= K < N); with CENSUS a fourth
         column, each code's parent (as `parent` says, over every code
-        left, whatever its part) or '-'.
+        left, whatever its part) or '-', and the codes by family: those
+        choosing the same parent one after the other, at the place (and
+        in the part K/N) of the first of them in the round's order.
 parent  prints the parent of CODE (docs/CENSUS.md, "Parents"), or
         nothing: of the codes obtained from CODE by clearing bits 1
         and/or 2 ("take the whole heap", "leave one heap") of some of its
@@ -164,18 +166,36 @@ def left_rows(round_path, done_path):
 
 def todo(round_path, done_path, part='0/1', census=None):
     """The round's codes not done yet, in its order; with part K/N only
-    those whose order is K modulo N, so that N workers (two cores, a
+    those whose order (their family's, below) is K modulo N, so that N workers (two cores, a
     cluster's array job) share a round without running a code twice.
     With CENSUS, each code's parent too, chosen over every code left so
-    that all the parts agree on who is a parent."""
+    that all the parts agree on who is a parent; and the codes go by
+    family (a parent's codes one after the other, at the place of the
+    first in the round's order; K/N by the order of that first one),
+    so that a session that ends mid-round leaves at most one family per
+    worker begun: a parent's cache lives in the work folder, which the
+    next session (another machine, maybe) may not have."""
     k, n = (int(x) for x in part.split('/'))
     rows = left_rows(round_path, done_path)
     parents = {}
+    first = {}  # a code's family: the order of its first code
     if census is not None:
-        parents = Parents(census).of_round(
+        ps = Parents(census)
+        parents = ps.of_round(
             [r['code'] for r in rows], parent_rows(parents_path(round_path)))
+        # Over every code of the round, done or not, so that a family's
+        # place and part never move while its codes finish.
+        _, plan_rows = read_tsv(round_path)
+        fam = {r['code']: ps.choice(r['code']) or r['code']
+               for r in plan_rows}
+        start = {}
+        for r in sorted(plan_rows, key=lambda r: int(r['order'])):
+            start.setdefault(fam[r['code']], int(r['order']))
+        first = {r['code']: start[fam[r['code']]] for r in rows}
+    rows.sort(key=lambda r: (first.get(r['code'], int(r['order'])),
+                             int(r['order'])))
     for r in rows:
-        if int(r['order']) % n != k:
+        if first.get(r['code'], int(r['order'])) % n != k:
             continue
         cells = [r['code'], r['goal'], r['cap_cpu']]
         if census is not None:

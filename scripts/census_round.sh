@@ -26,7 +26,8 @@
 #               skipped:BOUND, never as confirmed
 #   -B PYBOUND  the same for scripts/check_certificate.py (default 3000)
 #   -n COUNT    stop after COUNT codes
-#   -s K/N      only the codes whose order is K modulo N (0 <= K < N):
+#   -s K/N      only the codes whose order is K modulo N (0 <= K < N;
+#               with parents, that of the first code of their family):
 #               N workers with the same WORK and OUT (one per core, or a
 #               cluster's array job on a shared folder) share the round,
 #               each code run once; the records take the same lock

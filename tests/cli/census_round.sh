@@ -287,8 +287,45 @@ python3 "$T/parent_judge.py" "$C" "$C/rounds/round-3.tsv" - >"$T/pj.want"
 python3 "$RP" todo "$C/rounds/round-3.tsv" "$T/no-done.tsv" 0/1 "$C" |
     awk -F'\t' '{ print $1, $4 }' >"$T/pj.got"
 check "parents of round 3's codes (all left): as a search of their own finds them ($(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l) codes with another's values, $(awk '$2 != "-" { print $2 }' "$T/pj.got" | sort -u | wc -l) parents)" \
-    test -s "$T/pj.got" -a -z "$(diff "$T/pj.want" "$T/pj.got")" -a \
+    test -s "$T/pj.got" -a -z "$(diff <(sort "$T/pj.want") <(sort "$T/pj.got"))" -a \
     "$(awk '$2 != "-" && $2 != $1' "$T/pj.got" | wc -l)" -gt 100
+
+# By family: in each of -s 0/2 and 1/2, a parent's codes one after the
+# other, each parent in one part only, the families in the order of
+# their first code; the two parts the codes of 0/1; and a code's part
+# the same once the round's first 300 codes are done (a family's part
+# never moves while its codes finish).
+for k in 0 1; do
+    python3 "$RP" todo "$C/rounds/round-3.tsv" "$T/no-done.tsv" $k/2 "$C" >"$T/fam.$k"
+done
+{ echo code; grep -v '^#' "$C/rounds/round-3.tsv" | sed 1d | sort -n | head -n 300 | cut -f2; } >"$T/some-done.tsv"
+for k in 0 1; do
+    python3 "$RP" todo "$C/rounds/round-3.tsv" "$T/some-done.tsv" $k/2 "$C" >"$T/famd.$k"
+done
+python3 - "$C/rounds/round-3.tsv" "$T/pj.got" "$T"/fam.0 "$T"/fam.1 "$T"/famd.0 "$T"/famd.1 >"$T/fam.judge" <<'EOF'
+import sys
+plan = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')][1:]
+order = {r[1]: int(r[0]) for r in plan}
+every = sorted(l.split()[0] for l in open(sys.argv[2]))
+parts = [[l.rstrip('\n').split('\t') for l in open(f)] for f in sys.argv[3:]]
+fam = lambda r: r[3] if r[3] != '-' else r[0]
+ok = sorted(r[0] for r in parts[0] + parts[1]) == every
+seen = {}
+for k in (0, 1):
+    runs = [fam(r) for i, r in enumerate(parts[k]) if i == 0 or fam(parts[k][i - 1]) != fam(r)]
+    ok = ok and len(runs) == len(set(runs))
+    for f in runs:
+        ok = ok and seen.setdefault(f, k) == k
+    # the families' order: that of each family's first code in the plan
+    firsts = [min(order[r[0]] for r in parts[k] if fam(r) == f) for f in runs]
+    ok = ok and firsts == sorted(firsts)
+was = {r[0]: k for k in (0, 1) for r in parts[k]}
+later = {r[0]: k for k in (0, 1) for r in parts[k + 2]}
+ok = ok and len(later) < len(was) and all(was[c] == k for c, k in later.items())
+print('ok' if ok else 'wrong', len(parts[0]), len(parts[1]), len(seen))
+EOF
+check "todo by family: -s 0/2 and 1/2 each hold whole families in order, a code's part fixed ($(cat "$T/fam.judge"))" \
+    grep -q '^ok ' "$T/fam.judge"
 
 # A copy with classes of its own: two codes with the parent 0.444 (not
 # in the round), 0.6466 with the parent 0.6444 (in the round: its own
