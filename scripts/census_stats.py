@@ -140,8 +140,9 @@ def round_tables(census):
     if not plans:
         return out
     out.append('| round | codes | finished | proven | at their goal | '
-               'stopped by their CPU cap | CPU s | wall s | machine |')
-    out.append('|---|---:|---:|---:|---:|---:|---:|---:|---|')
+               'stopped by their CPU cap | derived from a parent | '
+               'parents run | CPU s | wall s | machine |')
+    out.append('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
     proven = []
     for p in plans:
         name = os.path.basename(p)[:-4]
@@ -153,14 +154,16 @@ def round_tables(census):
             if os.path.exists(parents_path) else []
         stop = [r['stopped'] for r in done]
         machines = sorted({r['machine'] for r in done})
-        out.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        out.append('| %s |' % ' | '.join((
             name, num(len(planned)), num(len(done)),
             num(stop.count('proven')), num(stop.count('max')),
             num(stop.count('time')),
+            num(sum(1 for r in done if r.get('derived', '-') != '-')),
+            num(len(parents)),
             num(round(sum(float(r['cpu_seconds']) for r in done + parents))),
             num(round(sum(float(r['wall_seconds'])
                           for r in done + parents))),
-            ', '.join(machines)))
+            ', '.join(machines))))
         proven += [(name, r) for r in done if r['stopped'] == 'proven']
     if proven:
         # One line per sequence a round proved: the codes with the same

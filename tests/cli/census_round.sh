@@ -451,8 +451,8 @@ def cpu(p):
 print('{:,}'.format(round(cpu(sys.argv[1] + '/p-done.tsv') + cpu(sys.argv[1] + '/p-parents.tsv'))))
 EOF
 )
-check "census_stats.py: the round's CPU seconds are its codes' and its parents' ($want)" \
-    grep -q "^| p | 6 | 6 | 0 | 6 | 0 | $want | " "$T/stats.d"
+check "census_stats.py: 5 codes derived, 3 parents run; the round's CPU seconds are its codes' and its parents' ($want)" \
+    grep -q "^| p | 6 | 6 | 0 | 6 | 0 | 5 | 3 | $want | " "$T/stats.d"
 
 # -D: every code from scratch, no parent run.
 pround
@@ -594,8 +594,8 @@ print('| all | %s | %s | %s | %s | %s | %s |' % (
 EOF
 )
 check "census_stats.py: the census's counts ($want)" grep -qxF -- "$want" "$T/stats"
-check "census_stats.py: the round's counts (3 codes, 3 finished, 1 proven, 2 at their goal)" \
-    grep -q '^| t | 3 | 3 | 1 | 2 | 0 | ' "$T/stats"
+check "census_stats.py: the round's counts (3 codes, 3 finished, 1 proven, 2 at their goal, none derived, no parent)" \
+    grep -q '^| t | 3 | 3 | 1 | 2 | 0 | 0 | 0 | ' "$T/stats"
 check "census_stats.py: the proven code with the command that reproduces it" \
     grep -q '^| t | 0.3357 | 794 | 232 | 0 | guy-smith | 2,055 | .*`sgexplore 0.3357 --max 100000` |$' "$T/stats"
 # census_shift.py: 0.7367 is 4.064 one heap earlier (docs/CENSUS.md, from
