@@ -61,9 +61,12 @@
 # and the code's runs extend them.  A code whose parent another worker
 # holds the lock of waits at the end of the list (once) while the worker
 # runs the others.  Touch WORK/stop to end the round
-# after the running code.  The program is $SGEXPLORE when set, else
+# after the running code, WORK/stop-family after the running code's
+# family (its parent's other codes, which need no run of the parent
+# but on this machine: a session's last minutes).  The program is $SGEXPLORE when set, else
 # ./sgexplore.  Pin the whole script to a core with taskset.
-# Exit status: 0 the round is done, 3 stopped early (-t, -n, WORK/stop),
+# Exit status: 0 the round is done, 3 stopped early (-t, -n, WORK/stop,
+# WORK/stop-family),
 # 1 a failure (a run, an export, a refuted certificate), 2 bad usage.
 set -euo pipefail
 
@@ -306,12 +309,20 @@ else
 fi
 left_codes=$(wc -l < "$todo")
 echo "census_round: $round: $left_codes codes left of $(($(grep -vc '^#' "$round") - 1))$sfx" >&2
-ran=0
+ran=0 family=
 while IFS=$'\t' read -r -u 3 code goal cap parent again; do
     if [[ -e $work/stop ]]; then
         echo "census_round: $work/stop: stopped before $code" >&2
         exit 3
     fi
+    # A family ends where the parent changes; a code without one is a
+    # family of its own.
+    if [[ -e $work/stop-family && ( -z $parent || $parent == - || $parent != "$family" ) ]]; then
+        echo "census_round: $work/stop-family: stopped before $code" >&2
+        exit 3
+    fi
+    family=${parent:--}
+    [[ $family != - ]] || family=$code
     if [[ -n $count ]] && ((ran >= count)); then
         exit 3
     fi

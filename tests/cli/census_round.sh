@@ -549,6 +549,29 @@ check "a parent busy in another worker: its codes later ($order), each as judged
     "$(grep -c 'its parent 0.444 is running in another worker: later$' "$T/err")" = 2 -a \
     -n "$(round_ok $rc "$T/judge" && echo ok)"
 
+# WORK/stop-family during 0.4452 (the family of 0.444 first, 0.4643 its
+# other code): that family finishes, then the round stops before 0.6444;
+# the next run does the rest.
+pround
+cat >"$T/sg-stopfam" <<EOF
+#!/bin/bash
+[ "\$1" = 0.4452 ] && touch "$T/w3/stop-family"
+exec "$T/sg-keep" "\$@"
+EOF
+chmod +x "$T/sg-stopfam"
+SGEXPLORE=$T/sg-stopfam bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+order=$(awk -F'\t' '!/^#/ && $1 != "code" { printf "%s ", $1 }' "$T/d/rounds/p-done.tsv")
+check "WORK/stop-family: the running code's family finishes ($order), then the round stops (status 3)" \
+    test $rc -eq 3 -a "$order" = "0.4452 0.4643 " -a \
+    "$(grep -c 'stop-family: stopped before 0.6444$' "$T/err")" = 1
+rm -f "$T/w3/stop-family"
+SGEXPLORE=$T/sg-keep bash "$R" -w "$T/w3" -o "$T/d" "$T/d/rounds/p.tsv" 2>"$T/err"
+rc=$?
+judge_round derive >"$T/judge"
+check "after WORK/stop-family: the next run does the rest, every row as judged" \
+    round_ok $rc "$T/judge"
+
 # A parents file that claims more than the parent's cache holds (0.444
 # at 8,192 values, its cache at 1,000): the run of 0.444 is skipped, the
 # derivation takes the 1,000 values the cache holds, and the codes
