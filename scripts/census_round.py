@@ -166,8 +166,9 @@ def left_rows(round_path, done_path):
 
 def todo(round_path, done_path, part='0/1', census=None):
     """The round's codes not done yet, in its order; with part K/N only
-    those whose order (their family's, below) is K modulo N, so that N workers (two cores, a
-    cluster's array job) share a round without running a code twice.
+    those whose order (their family's, below) is K modulo N, so that N
+    workers (two cores, a cluster's array job) share a round without
+    running a code twice.
     With CENSUS, each code's parent too, chosen over every code left so
     that all the parts agree on who is a parent; and the codes go by
     family (a parent's codes one after the other, at the place of the
@@ -178,7 +179,8 @@ def todo(round_path, done_path, part='0/1', census=None):
     k, n = (int(x) for x in part.split('/'))
     rows = left_rows(round_path, done_path)
     parents = {}
-    first = {}  # a code's family: the order of its first code
+    # a code's place: its order, or with parents its family's first
+    place = {r['code']: int(r['order']) for r in rows}
     if census is not None:
         ps = Parents(census)
         parents = ps.of_round(
@@ -191,11 +193,10 @@ def todo(round_path, done_path, part='0/1', census=None):
         start = {}
         for r in sorted(plan_rows, key=lambda r: int(r['order'])):
             start.setdefault(fam[r['code']], int(r['order']))
-        first = {r['code']: start[fam[r['code']]] for r in rows}
-    rows.sort(key=lambda r: (first.get(r['code'], int(r['order'])),
-                             int(r['order'])))
+        place = {r['code']: start[fam[r['code']]] for r in rows}
+    rows.sort(key=lambda r: (place[r['code']], int(r['order'])))
     for r in rows:
-        if first.get(r['code'], int(r['order'])) % n != k:
+        if place[r['code']] % n != k:
             continue
         cells = [r['code'], r['goal'], r['cap_cpu']]
         if census is not None:

@@ -63,8 +63,8 @@
 # runs the others.  Touch WORK/stop to end the round
 # after the running code, WORK/stop-family after the running code's
 # family (its parent's other codes, which need no run of the parent
-# but on this machine: a session's last minutes).  The program is $SGEXPLORE when set, else
-# ./sgexplore.  Pin the whole script to a core with taskset.
+# but on this machine: a session's last minutes).  The program is
+# $SGEXPLORE when set, else ./sgexplore.  Pin the whole script to a core with taskset.
 # Exit status: 0 the round is done, 3 stopped early (-t, -n, WORK/stop,
 # WORK/stop-family),
 # 1 a failure (a run, an export, a refuted certificate), 2 bad usage.
@@ -315,14 +315,15 @@ while IFS=$'\t' read -r -u 3 code goal cap parent again; do
         echo "census_round: $work/stop: stopped before $code" >&2
         exit 3
     fi
-    # A family ends where the parent changes; a code without one is a
+    # A code's family is its parent's codes; a code without one is a
     # family of its own.
-    if [[ -e $work/stop-family && ( -z $parent || $parent == - || $parent != "$family" ) ]]; then
+    fam=${parent:--}
+    [[ $fam != - ]] || fam=$code
+    if [[ -e $work/stop-family && $fam != "$family" ]]; then
         echo "census_round: $work/stop-family: stopped before $code" >&2
         exit 3
     fi
-    family=${parent:--}
-    [[ $family != - ]] || family=$code
+    family=$fam
     if [[ -n $count ]] && ((ran >= count)); then
         exit 3
     fi
